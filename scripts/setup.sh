@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what this project needs and is missing; quick when everything is already there.
+# Usage: scripts/setup.sh [--browser] [--engines]
+#   --browser  also Debian's chromium (the report's browser test needs it)
+#   --engines  also Debian's httperf and wrk (the cross-checking load engines)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=0
+want_engines=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=1 ;;
+    --engines) want_engines=1 ;;
+    *) echo "setup: unknown option '$arg' (known: --browser, --engines)" >&2; exit 2 ;;
+  esac
+done
+
+fail() { echo "setup: $*" >&2; exit 1; }
+
+command -v node >/dev/null || fail "node is not installed; install Node.js 20.19 or newer (Debian: apt-get install nodejs npm)"
+command -v npm >/dev/null || fail "npm is not installed; install it (Debian: apt-get install npm)"
+command -v ruby >/dev/null || fail "ruby is not installed; install Ruby 3.x (Debian: apt-get install ruby-full)"
+command -v bundle >/dev/null || fail "bundler is not installed; run: gem install bundler"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+  || fail "Node $(node --version) is too old; this project needs Node 20.19 or newer"
+
+# npm: reinstall only when the lock file changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages (npm ci)…"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# Gems go to vendor/bundle (see .bundle/config), so no root is needed.
+if ! bundle check >/dev/null 2>&1; then
+  echo "setup: installing gems (bundle install)…"
+  command -v g++ >/dev/null || fail "g++ is missing; EventMachine compiles a C++ extension (Debian: apt-get install build-essential)"
+  bundle install --quiet || fail "bundle install failed; see the messages above"
+fi
+
+# Debian packages: installed only when we are root, otherwise we say what to run.
+apt_install() {
+  local missing=("$@")
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing Debian packages: ${missing[*]}…"
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+      apt-get update -qq >/dev/null 2>&1 || true
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+        || fail "apt-get could not install ${missing[*]}"
+    fi
+  else
+    fail "missing ${missing[*]}; install with: sudo apt-get install ${missing[*]}"
+  fi
+}
+
+pkgs=()
+[ "$want_browser" -eq 1 ] && ! command -v chromium >/dev/null && pkgs+=(chromium)
+if [ "$want_engines" -eq 1 ]; then
+  command -v httperf >/dev/null || pkgs+=(httperf)
+  command -v wrk >/dev/null || pkgs+=(wrk)
+fi
+if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
+exit 0
