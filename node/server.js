@@ -1,0 +1,199 @@
+'use strict';
+// The Node.js server: Node's own http module, one process, one event loop; routing with
+// httpdispatcher. Behaviour is defined by contract.json and the README's contract table.
+
+const http = require('node:http');
+const crypto = require('node:crypto');
+const HttpDispatcher = require('httpdispatcher');
+const { readConfig, USAGE, contract } = require('./config');
+const { loadSite, decodeSitePath, lookup } = require('./static_site');
+
+const ERROR_TYPE = 'text/plain; charset=utf-8';
+// Replies to requests that are wrong in themselves (not just for a missing file) close the
+// connection, as the EventMachine server must: its parser cannot resume after them.
+const CLOSING_STATUSES = new Set([400, 405, 408, 411, 413, 414, 417, 431]);
+
+function sendReply(res, status, type, body, extraHeaders = {}) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', body.length);
+  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  if (CLOSING_STATUSES.has(status)) res.setHeader('Connection', 'close');
+  res.end(body);
+}
+
+function sendError(res, status, extraHeaders) {
+  sendReply(res, status, ERROR_TYPE, Buffer.from(`${contract.status_text[status]}\n`), extraHeaders);
+}
+
+/** A raw reply for errors the parser finds before there is a request object. */
+function rawErrorReply(status) {
+  const body = `${contract.status_text[status]}\n`;
+  return (
+    `HTTP/1.1 ${status} ${contract.status_text[status]}\r\n` +
+    `Content-Type: ${ERROR_TYPE}\r\nContent-Length: ${body.length}\r\n` +
+    `Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+function createApp(config) {
+  const { limits } = config;
+  const site = loadSite(config.root, contract);
+  const helloBody = Buffer.from(contract.hello_body);
+  const dispatcher = new HttpDispatcher();
+
+  function hello(req, res) {
+    sendReply(res, 200, contract.hello_type, helloBody);
+  }
+
+  function delay(req, res, query) {
+    const ms = new URLSearchParams(query).get('ms');
+    if (ms === null || !/^\d{1,5}$/.test(ms) || Number(ms) > contract.delay_max_ms) {
+      sendError(res, 400);
+      return;
+    }
+    // A timer, never a busy wait: the loop stays free for other connections.
+    const timer = setTimeout(() => sendReply(res, 200, 'text/plain; charset=utf-8', Buffer.from(`waited ${ms} ms\n`)), Number(ms));
+    res.once('close', () => clearTimeout(timer));
+  }
+
+  function upload(req, res) {
+    // The body streams through the digest; it is never held whole.
+    const digest = crypto.createHash('sha256');
+    let bytes = 0;
+    req.on('data', (chunk) => {
+      bytes += chunk.length;
+      digest.update(chunk);
+    });
+    req.on('end', () => {
+      const body = Buffer.from(JSON.stringify({ bytes, sha256: digest.digest('hex') }));
+      sendReply(res, 200, 'application/json', body);
+    });
+  }
+
+  function staticFile(req, res, query, sitePath) {
+    const file = lookup(site, sitePath);
+    if (file) sendReply(res, 200, file.type, file.body);
+    else sendError(res, 404);
+  }
+
+  dispatcher.onGet('/hello', hello);
+  dispatcher.onHead('/hello', hello);
+  dispatcher.onGet('/delay', delay);
+  dispatcher.onHead('/delay', delay);
+  dispatcher.onPost('/upload', upload);
+  dispatcher.onGet(/^\//, staticFile);
+  dispatcher.onHead(/^\//, staticFile);
+
+  /** The Allow value for a path with no handler for the method, or null when the path is unknown. */
+  function allowFor(sitePath) {
+    if (Object.hasOwn(contract.routes, sitePath)) return contract.routes[sitePath];
+    return lookup(site, sitePath) ? contract.static_allow : null;
+  }
+
+  /** Checks that apply before routing; returns an error status or 0. */
+  function requestError(req) {
+    if (req.httpVersion !== '1.1' && req.httpVersion !== '1.0') return 400;
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) return 400;
+    if (req.headers['transfer-encoding'] !== undefined) return 411;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      if (req.rawHeaders[i].length + 2 + req.rawHeaders[i + 1].length > limits.MAX_HEADER_LINE_BYTES) return 431;
+    }
+    if (req.url.length > limits.MAX_URL_BYTES) return 414;
+    if (Number(req.headers['content-length'] || 0) > limits.MAX_UPLOAD_BYTES) return 413;
+    return 0;
+  }
+
+  function handleRequest(req, res) {
+    const failure = requestError(req);
+    if (failure) {
+      sendError(res, failure);
+      return;
+    }
+    const target = req.url;
+    const queryAt = target.indexOf('?');
+    const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
+    const query = queryAt === -1 ? '' : target.slice(queryAt + 1);
+    const sitePath = rawPath.startsWith('/') && !rawPath.includes('#') ? decodeSitePath(rawPath) : null;
+    if (sitePath === null) {
+      sendError(res, 400);
+      return;
+    }
+    const method = req.method.toLowerCase();
+    const handler = Object.hasOwn(dispatcher.listeners, method) ? dispatcher.getListener(sitePath, method) : undefined;
+    if (handler) {
+      handler(req, res, query, sitePath);
+      return;
+    }
+    const allow = allowFor(sitePath);
+    if (allow) sendError(res, 405, { Allow: allow });
+    else sendError(res, 404);
+  }
+
+  return { handleRequest, site };
+}
+
+function createServer(config) {
+  const app = createApp(config);
+  const server = http.createServer(
+    { maxHeaderSize: config.limits.MAX_HEADER_BYTES, requireHostHeader: false, keepAliveTimeout: config.limits.KEEPALIVE_TIMEOUT_MS },
+    app.handleRequest,
+  );
+  server.keepAliveTimeout = config.limits.KEEPALIVE_TIMEOUT_MS;
+  // 413 must come before the client sends its body, so 100-continue is decided here too.
+  server.on('checkContinue', (req, res) => {
+    if (Number(req.headers['content-length'] || 0) <= config.limits.MAX_UPLOAD_BYTES) res.writeContinue();
+    app.handleRequest(req, res);
+  });
+  server.on('checkExpectation', (req, res) => sendError(res, 417));
+  server.on('clientError', (err, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    socket.end(rawErrorReply(status));
+  });
+  return server;
+}
+
+function main() {
+  let config;
+  try {
+    config = readConfig();
+  } catch (err) {
+    console.error(`node server: ${err.message}`);
+    process.exit(2);
+  }
+  if (config.help) {
+    console.log(USAGE);
+    return;
+  }
+  let server;
+  try {
+    server = createServer(config);
+  } catch (err) {
+    console.error(`node server: cannot load the document root ${config.root}: ${err.message}`);
+    process.exit(1);
+  }
+  server.on('error', (err) => {
+    const hint = err.code === 'EADDRINUSE' ? ' (another process uses this port; choose another with --port)' : '';
+    console.error(`node server: cannot listen on ${config.host}:${config.port}: ${err.code || err.message}${hint}`);
+    process.exit(1);
+  });
+  server.listen(config.port, config.host, () => {
+    console.log(`node server listening on http://${config.host}:${config.port} (root ${config.root})`);
+  });
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    // Whatever still holds the loop open (a pending /delay timer) must not delay the exit.
+    setTimeout(() => process.exit(0), 200).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (require.main === module) main();
+
+module.exports = { createServer, createApp };

@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require 'json'
+require 'optparse'
+
+module EmVsNode
+  CONTRACT = JSON.parse(File.read(File.expand_path('../../contract.json', __dir__))).freeze
+
+  # Server settings: command-line flags win over environment variables, which win over the
+  # defaults in contract.json (shared with the Node server, so both enforce the same limits).
+  Config = Struct.new(:host, :port, :root, :limits, keyword_init: true)
+
+  DEFAULT_PORT = 8081
+  USAGE = 'usage: ruby ruby/em/server.rb [--host HOST] [--port PORT] [--root DIR]'
+  # eventmachine_httpserver's C parser refuses larger bodies on its own (406).
+  PARSER_MAX_CONTENT_LENGTH = 20 * 1024 * 1024
+
+  class ConfigError < StandardError; end
+
+  def self.positive_integer(name, raw)
+    raise ConfigError, "#{name} must be a positive integer, got '#{raw}'" unless raw.to_s.match?(/\A\d+\z/) && raw.to_i.positive?
+
+    raw.to_i
+  end
+
+  def self.read_config(argv = ARGV, env = ENV)
+    flags = {}
+    begin
+      OptionParser.new do |o|
+        o.banner = USAGE
+        o.on('--host HOST') { |v| flags[:host] = v }
+        o.on('--port PORT') { |v| flags[:port] = v }
+        o.on('--root DIR') { |v| flags[:root] = v }
+        o.on('--help') { puts USAGE; exit 0 }
+      end.parse!(argv.dup)
+    rescue OptionParser::ParseError => e
+      raise ConfigError, "#{e.message}\n#{USAGE}"
+    end
+    limits = CONTRACT['limits'].to_h { |name, fallback| [name, env[name] ? positive_integer(name, env[name]) : fallback] }
+    if limits['MAX_UPLOAD_BYTES'] > PARSER_MAX_CONTENT_LENGTH
+      raise ConfigError, "MAX_UPLOAD_BYTES above #{PARSER_MAX_CONTENT_LENGTH} is not supported: eventmachine_httpserver's parser refuses such bodies"
+    end
+    port = positive_integer('port', flags[:port] || env['PORT'] || DEFAULT_PORT)
+    raise ConfigError, "port must be at most 65535, got #{port}" if port > 65_535
+
+    Config.new(
+      host: flags[:host] || env['HOST'] || '127.0.0.1',
+      port: port,
+      root: File.expand_path(flags[:root] || env['ROOT'] || File.expand_path('../../shared_www', __dir__)),
+      limits: limits.freeze
+    )
+  end
+end

@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+require 'eventmachine'
+require 'evma_httpserver'
+require_relative 'request_gate'
+require_relative 'reply'
+
+module EmVsNode
+  # One client connection: eventmachine_httpserver's C parser (EM::HttpServer) behind a
+  # RequestGate, with replies sent in request order.
+  class Connection < EM::Connection
+    include EM::HttpServer
+
+    def initialize(app)
+      super()
+      @app = app
+      @keep_alive_s = app.limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0
+    end
+
+    def post_init
+      super
+      no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
+      dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
+      @gate = RequestGate.new(@app.limits, CONTRACT['http_methods'], @app.method(:allow_for))
+      @replies = ReplyQueue.new
+      @timers = []
+      self.comm_inactivity_timeout = @keep_alive_s
+    end
+
+    def receive_data(data)
+      steps = @gate.scan(data)
+      return super(data) if steps == :pass
+
+      steps.each do |(kind, value)|
+        case kind
+        when :feed then super(value)
+        when :continue then send_data("HTTP/1.1 100 Continue\r\n\r\n")
+        when :answer then deliver(*@app.error_reply(value.status, value.allow), keep_alive: false)
+        end
+      end
+    end
+
+    # Called by the parser for each piece of a body, before the request is dispatched.
+    def receive_post_data(chunk)
+      head = @gate.heads.first
+      return unless head&.upload
+
+      (head.digest ||= Digest::SHA256.new).update(chunk)
+      head.upload_bytes += chunk.bytesize
+    end
+
+    # Called by the parser once a request and its body have arrived.
+    def process_http_request
+      head = @gate.heads.shift
+      keep_alive = head.keep_alive
+      path = StaticSite.decode_path(@http_path_info || '')
+      method = @http_request_method
+      return deliver(*@app.error_reply(400), keep_alive: false) if path.nil?
+
+      case [method, path]
+      in ['GET' | 'HEAD', '/hello'] then deliver(*@app.hello_reply, keep_alive: keep_alive, head_only: method == 'HEAD')
+      in ['GET' | 'HEAD', '/delay'] then delay(@app.delay_ms(@http_query_string), keep_alive, method == 'HEAD')
+      in ['POST', '/upload'] then deliver(*@app.upload_reply(head.upload_bytes, head.digest), keep_alive: keep_alive)
+      in ['GET' | 'HEAD', _] then deliver(*@app.file_reply(path), keep_alive: keep_alive, head_only: method == 'HEAD')
+      else
+        allow = @app.allow_for(path)
+        allow ? deliver(*@app.error_reply(405, allow), keep_alive: false) : deliver(*@app.error_reply(404), keep_alive: keep_alive)
+      end
+    end
+
+    def unbind
+      super
+      @replies.close
+      @timers.each(&:cancel)
+    end
+
+    private
+
+    # Replies that refuse a request close the connection, as on the Node server.
+    CLOSING_STATUSES = [400, 405, 408, 411, 413, 414, 417, 431].freeze
+
+    def deliver(status, type, body, extra_headers = nil, keep_alive:, head_only: false, slot: nil)
+      keep_alive &&= !CLOSING_STATUSES.include?(status)
+      reply = Reply.new(self, status: status, type: type, body: body, keep_alive: keep_alive,
+                              head_only: head_only, extra_headers: extra_headers, keep_alive_s: @keep_alive_s.round)
+      slot ? @replies.fill(slot, reply) : @replies.deliver(reply)
+    end
+
+    # Waits on a timer, never blocking the loop; the idle timeout is off while a reply is pending.
+    def delay(ms, keep_alive, head_only)
+      return deliver(*@app.error_reply(400), keep_alive: false) if ms.nil?
+
+      slot = @replies.reserve
+      self.comm_inactivity_timeout = 0
+      timer = EM::Timer.new(ms / 1000.0) do
+        @timers.delete(timer)
+        deliver(200, 'text/plain; charset=utf-8', "waited #{ms} ms\n".b, keep_alive: keep_alive, head_only: head_only, slot: slot)
+        self.comm_inactivity_timeout = @keep_alive_s if @replies.empty?
+      end
+      @timers << timer
+    end
+  end
+end

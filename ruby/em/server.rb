@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+# The EventMachine server: eventmachine_httpserver on EventMachine, one process, one event loop.
+# Behaviour is defined by contract.json and the README's contract table.
+#   ruby em/server.rb                   (inside ruby/)
+#   bundle exec ruby ruby/em/server.rb  (from the project root)
+
+ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
+begin
+  require 'bundler/setup'
+rescue LoadError, StandardError => e
+  warn "em server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
+  exit 1
+end
+require 'eventmachine'
+require_relative 'config'
+require_relative 'app'
+require_relative 'connection'
+
+module EmVsNode
+  def self.run(argv)
+    config = read_config(argv)
+    app = App.new(config, CONTRACT)
+    $stdout.sync = true
+    EM.epoll
+    EM.run do
+      begin
+        EM.start_server(config.host, config.port, Connection, app)
+      rescue RuntimeError => e
+        warn "em server: cannot listen on #{config.host}:#{config.port}: #{e.message} (choose another port with --port)"
+        exit 1
+      end
+      %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
+      puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
+    end
+  rescue ConfigError => e
+    warn "em server: #{e.message}"
+    exit 2
+  rescue SystemCallError => e
+    warn "em server: cannot load the document root: #{e.message}"
+    exit 1
+  end
+end
+
+EmVsNode.run(ARGV) if $PROGRAM_NAME == __FILE__

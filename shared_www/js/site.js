@@ -1,0 +1,2 @@
+'use strict';
+document.getElementById('status').textContent = 'Scripts ran: ' + new Date().toISOString();
