@@ -12,6 +12,8 @@ const ERROR_TYPE = 'text/plain; charset=utf-8';
 // Replies to requests that are wrong in themselves (not just for a missing file) close the
 // connection, as the EventMachine server must: its parser cannot resume after them.
 const CLOSING_STATUSES = new Set([400, 405, 408, 411, 413, 414, 417, 431]);
+// A method no route takes is a method error: the reply closes the connection even when it is a 404.
+const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
 function sendReply(res, status, type, body, extraHeaders = {}) {
   res.statusCode = status;
@@ -72,6 +74,10 @@ function createApp(config) {
   }
 
   function staticFile(req, res, query, sitePath) {
+    if (Object.hasOwn(contract.routes, sitePath)) {
+      sendError(res, 405, { Allow: contract.routes[sitePath] });
+      return;
+    }
     const file = lookup(site, sitePath);
     if (file) sendReply(res, 200, file.type, file.body);
     else sendError(res, 404);
@@ -127,7 +133,7 @@ function createApp(config) {
     }
     const allow = allowFor(sitePath);
     if (allow) sendError(res, 405, { Allow: allow });
-    else sendError(res, 404);
+    else sendError(res, 404, ROUTED_METHODS.has(req.method) ? {} : { Connection: 'close' });
   }
 
   return { handleRequest, site };

@@ -3,5 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --browser
+echo "== lint: eslint, rubocop"
 npx --no-install eslint --max-warnings 0 .
+bundle exec rubocop --format quiet ruby Gemfile
+echo "== ruby unit tests"
+for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
+echo "== mocha"
 npx --no-install mocha "$@"

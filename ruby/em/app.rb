@@ -18,6 +18,10 @@ module EmVsNode
       @status_text = contract['status_text']
     end
 
+    def route?(path)
+      @routes.key?(path)
+    end
+
     # The Allow value for a path whose route has no handler for the method; nil when unknown.
     def allow_for(path)
       @routes.fetch(path) { @site.lookup(path) ? @contract['static_allow'] : nil }

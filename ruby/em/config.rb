@@ -31,15 +31,20 @@ module EmVsNode
         o.on('--host HOST') { |v| flags[:host] = v }
         o.on('--port PORT') { |v| flags[:port] = v }
         o.on('--root DIR') { |v| flags[:root] = v }
-        o.on('--help') { puts USAGE; exit 0 }
+        o.on('--help') do
+          puts USAGE
+          exit 0
+        end
       end.parse!(argv.dup)
     rescue OptionParser::ParseError => e
       raise ConfigError, "#{e.message}\n#{USAGE}"
     end
     limits = CONTRACT['limits'].to_h { |name, fallback| [name, env[name] ? positive_integer(name, env[name]) : fallback] }
     if limits['MAX_UPLOAD_BYTES'] > PARSER_MAX_CONTENT_LENGTH
-      raise ConfigError, "MAX_UPLOAD_BYTES above #{PARSER_MAX_CONTENT_LENGTH} is not supported: eventmachine_httpserver's parser refuses such bodies"
+      raise ConfigError,
+            "MAX_UPLOAD_BYTES above #{PARSER_MAX_CONTENT_LENGTH} is not supported: eventmachine_httpserver's parser refuses such bodies"
     end
+
     port = positive_integer('port', flags[:port] || env['PORT'] || DEFAULT_PORT)
     raise ConfigError, "port must be at most 65535, got #{port}" if port > 65_535
 

@@ -11,6 +11,9 @@ module EmVsNode
   class Connection < EM::Connection
     include EM::HttpServer
 
+    # Replies that refuse a request close the connection, as on the Node server.
+    CLOSING_STATUSES = [400, 405, 408, 411, 413, 414, 417, 431].freeze
+
     def initialize(app)
       super()
       @app = app
@@ -29,7 +32,7 @@ module EmVsNode
 
     def receive_data(data)
       steps = @gate.scan(data)
-      return super(data) if steps == :pass
+      return super if steps == :pass
 
       steps.each do |(kind, value)|
         case kind
@@ -61,10 +64,16 @@ module EmVsNode
       in ['GET' | 'HEAD', '/hello'] then deliver(*@app.hello_reply, keep_alive: keep_alive, head_only: method == 'HEAD')
       in ['GET' | 'HEAD', '/delay'] then delay(@app.delay_ms(@http_query_string), keep_alive, method == 'HEAD')
       in ['POST', '/upload'] then deliver(*@app.upload_reply(head.upload_bytes, head.digest), keep_alive: keep_alive)
-      in ['GET' | 'HEAD', _] then deliver(*@app.file_reply(path), keep_alive: keep_alive, head_only: method == 'HEAD')
+      in ['GET' | 'HEAD', _] if !@app.route?(path) then deliver(*@app.file_reply(path), keep_alive: keep_alive, head_only: method == 'HEAD')
       else
         allow = @app.allow_for(path)
-        allow ? deliver(*@app.error_reply(405, allow), keep_alive: false) : deliver(*@app.error_reply(404), keep_alive: keep_alive)
+        # A method no route takes (PUT, DELETE) is a method error: the connection closes even on a 404.
+        if allow
+          deliver(*@app.error_reply(405, allow),
+                  keep_alive: false)
+        else
+          deliver(*@app.error_reply(404), keep_alive: keep_alive && method == 'POST')
+        end
       end
     end
 
@@ -76,9 +85,6 @@ module EmVsNode
 
     private
 
-    # Replies that refuse a request close the connection, as on the Node server.
-    CLOSING_STATUSES = [400, 405, 408, 411, 413, 414, 417, 431].freeze
-
     def deliver(status, type, body, extra_headers = nil, keep_alive:, head_only: false, slot: nil)
       keep_alive &&= !CLOSING_STATUSES.include?(status)
       reply = Reply.new(self, status: status, type: type, body: body, keep_alive: keep_alive,
@@ -87,14 +93,14 @@ module EmVsNode
     end
 
     # Waits on a timer, never blocking the loop; the idle timeout is off while a reply is pending.
-    def delay(ms, keep_alive, head_only)
-      return deliver(*@app.error_reply(400), keep_alive: false) if ms.nil?
+    def delay(delay_ms, keep_alive, head_only)
+      return deliver(*@app.error_reply(400), keep_alive: false) if delay_ms.nil?
 
       slot = @replies.reserve
       self.comm_inactivity_timeout = 0
-      timer = EM::Timer.new(ms / 1000.0) do
+      timer = EM::Timer.new(delay_ms / 1000.0) do
         @timers.delete(timer)
-        deliver(200, 'text/plain; charset=utf-8', "waited #{ms} ms\n".b, keep_alive: keep_alive, head_only: head_only, slot: slot)
+        deliver(200, 'text/plain; charset=utf-8', "waited #{delay_ms} ms\n".b, keep_alive: keep_alive, head_only: head_only, slot: slot)
         self.comm_inactivity_timeout = @keep_alive_s if @replies.empty?
       end
       @timers << timer

@@ -21,7 +21,8 @@ module EmVsNode
     CRLF2 = "\r\n\r\n"
     REQUEST_LINE = %r{\A([!-~]+) ([!-~]+) HTTP/1\.([01])\z}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
-    MAX_LEADING_BLANKS = 12
+    # What the start of a header section may look like before all of it has arrived.
+    REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: [!-~]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.[01]?)?)?)?)?)?)?)?)?)?\z}
     LINE_BREAK_BYTES = [10, 13].freeze
     NOTHING = [].freeze
 
@@ -53,21 +54,25 @@ module EmVsNode
       size = buffer.bytesize
       while pos < size
         if @body_left.positive?
-          take = [@body_left, size - pos].min
-          @body_left -= take
-          pos += take
+          pos = let_body_through(pos, size)
           next
         end
         break if @stopped
 
+        # Empty lines before a request are ignored (as Node does); the C parser would give up
+        # after twelve, so it never sees them.
+        blanks_end = skip_empty_lines(buffer, pos)
+        if blanks_end > pos
+          steps = feed(steps, buffer, fed, pos)
+          fed = pos = blanks_end
+          break if pos == size
+        end
         start = pos
-        pos += 1 while pos < size && pos - start <= MAX_LEADING_BLANKS && LINE_BREAK_BYTES.include?(buffer.getbyte(pos))
-        return refuse(steps, buffer, fed, start, 400) if pos - start > MAX_LEADING_BLANKS
-        break if pos == size
 
         header_end = buffer.index(CRLF2, pos)
         if header_end.nil?
           return refuse(steps, buffer, fed, start, 431) if size - pos > @limits['MAX_HEADER_BYTES']
+          return refuse(steps, buffer, fed, start, 400) unless plausible_start?(buffer.byteslice(pos, size - pos))
 
           @partial = buffer.byteslice(start, size - start)
           size = start
@@ -88,6 +93,31 @@ module EmVsNode
     end
 
     private
+
+    def let_body_through(pos, size)
+      take = [@body_left, size - pos].min
+      @body_left -= take
+      pos + take
+    end
+
+    def skip_empty_lines(buffer, pos)
+      pos += 1 while LINE_BREAK_BYTES.include?(buffer.getbyte(pos))
+      pos
+    end
+
+    # Whether an incomplete header section can still become a request. Node's parser rejects
+    # binary noise or bare LF line ends at the first wrong byte; waiting for a blank line that
+    # never comes would hold the connection open instead.
+    def plausible_start?(partial)
+      return false if partial.match?(/(?<!\r)\n|\r(?!\n|\z)/n)
+
+      line_end = partial.index("\r\n")
+      if line_end
+        request = REQUEST_LINE.match(partial.byteslice(0, line_end))
+        return request && @known_methods[request[1]]
+      end
+      partial.end_with?("\r") ? REQUEST_LINE.match?(partial.chop) : REQUEST_LINE_PREFIX.match?(partial)
+    end
 
     # Adds a step that shows the parser buffer[from...to]. The step holds a fresh string: the C
     # parser reads on to a NUL after the data, which a shared substring need not have.
@@ -135,33 +165,56 @@ module EmVsNode
     end
 
     def verdict_for(method, target, http11, fields)
-      refuse = ->(status) { Answer.new(status, nil) }
-      lengths = fields.fetch('content-length', [])
-      encodings = fields.fetch('transfer-encoding', [])
-      return refuse.call(400) if lengths.size > 1 || (lengths.size == 1 && !lengths[0].match?(/\A\d{1,15}\z/))
-      return refuse.call(400) if encodings.any? && (lengths.any? || !encodings.last.match?(/(\A|,)[ \t]*chunked\z/i))
-      return refuse.call(400) if http11 && !fields.key?('host')
-      return refuse.call(411) if encodings.any?
-      return refuse.call(414) if target.bytesize > @limits['MAX_URL_BYTES']
-
-      length = lengths.empty? ? 0 : lengths[0].to_i
-      return refuse.call(413) if length > @limits['MAX_UPLOAD_BYTES']
-
-      expect = fields.fetch('expect', [])
-      return refuse.call(417) if expect.any? { |e| !e.casecmp?('100-continue') }
+      status = framing_error(http11, fields) || limit_error(target, fields) || expectation_error(fields)
+      return Answer.new(status, nil) if status
 
       path = target.start_with?('/') && !target.include?('#') ? StaticSite.decode_path(target.split('?', 2)[0]) : nil
-      return refuse.call(400) if path.nil?
+      return Answer.new(400, nil) if path.nil?
 
-      # A method Node knows but the C parser does not: answered here as the Node server answers
-      # it (a method error, so the connection closes).
-      return Answer.new(@allow_for.call(path) ? 405 : 404, @allow_for.call(path)) unless PARSER_METHODS.include?(method)
+      unless PARSER_METHODS.include?(method)
+        # A method Node knows but the C parser does not: answered here as the Node server
+        # answers it (a method error, so the connection closes).
+        allow = @allow_for.call(path)
+        return Answer.new(allow ? 405 : 404, allow)
+      end
 
+      accept(method, path, http11, fields)
+    end
+
+    # Content-Length and Transfer-Encoding as Node's parser reads them; chunked bodies are
+    # refused (411) on both servers, as the C parser cannot read them.
+    def framing_error(http11, fields)
+      lengths = fields.fetch('content-length', [])
+      encodings = fields.fetch('transfer-encoding', [])
+      return 400 if lengths.size > 1 || (lengths.size == 1 && !lengths[0].match?(/\A\d{1,15}\z/))
+      return 400 if encodings.any? && (lengths.any? || !encodings.last.match?(/(\A|,)[ \t]*chunked\z/i))
+      return 400 if http11 && !fields.key?('host')
+
+      411 if encodings.any?
+    end
+
+    def limit_error(target, fields)
+      return 414 if target.bytesize > @limits['MAX_URL_BYTES']
+
+      413 if content_length(fields) > @limits['MAX_UPLOAD_BYTES']
+    end
+
+    def expectation_error(fields)
+      417 if fields.fetch('expect', []).any? { |e| !e.casecmp?('100-continue') }
+    end
+
+    def content_length(fields)
+      fields.fetch('content-length', ['0'])[0].to_i
+    end
+
+    # The request goes to the parser: remember what the connection will need, and how many body
+    # bytes to let through after the header section.
+    def accept(method, path, http11, fields)
       keep_alive = keep_alive?(http11, fields.fetch('connection', []))
       @stopped = true unless keep_alive
-      @body_left = length
+      @body_left = content_length(fields)
       @heads << Head.new(keep_alive, method == 'POST' && path == '/upload', 0, nil)
-      expect.any? ? :continue : :feed
+      fields.key?('expect') ? :continue : :feed
     end
 
     def keep_alive?(http11, connection_values)

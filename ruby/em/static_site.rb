@@ -23,7 +23,7 @@ module EmVsNode
       decoded = raw.b.gsub(/%([0-9A-Fa-f]{2})/) { Regexp.last_match(1).hex.chr }.force_encoding(Encoding::UTF_8)
       return nil unless decoded.valid_encoding?
       return nil if decoded.include?('\\') || decoded.include?("\0")
-      return nil if decoded.split('/').any? { |s| ['.', '..'].include?(s) }
+      return nil if decoded.split('/').intersect?(['.', '..'])
 
       decoded
     end

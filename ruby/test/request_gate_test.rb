@@ -1,0 +1,137 @@
+# frozen_string_literal: true
+
+require 'minitest/autorun'
+require_relative '../em/request_gate'
+
+# The gate must frame requests the same way however the bytes are split into chunks.
+class RequestGateTest < Minitest::Test
+  LIMITS = {
+    'MAX_UPLOAD_BYTES' => 1000, 'MAX_HEADER_BYTES' => 2048, 'MAX_HEADER_LINE_BYTES' => 1000,
+    'MAX_URL_BYTES' => 200, 'KEEPALIVE_TIMEOUT_MS' => 5000
+  }.freeze
+  METHODS = %w[GET HEAD POST PUT DELETE PATCH OPTIONS].freeze
+
+  def gate
+    RequestGate.new(LIMITS, METHODS, ->(path) { path == '/hello' ? 'GET, HEAD' : nil })
+  end
+
+  # Feeds the chunks; returns [bytes shown to the parser, answers, 100-continues].
+  def run_chunks(gate, chunks)
+    fed = +''
+    answers = []
+    continues = 0
+    chunks.each do |chunk|
+      steps = gate.scan(chunk.b)
+      next fed << chunk.b if steps == :pass
+
+      steps.each do |kind, value|
+        case kind
+        when :feed then fed << value
+        when :answer then answers << value.status
+        when :continue then continues += 1
+        end
+      end
+    end
+    [fed, answers, continues]
+  end
+
+  def splits(text)
+    (1...text.bytesize).map { |at| [text.byteslice(0, at), text.byteslice(at..)] }
+  end
+
+  RequestGate = EmVsNode::RequestGate
+
+  def test_complete_requests_pass_unchanged
+    text = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert_equal :pass, gate.scan(text.b)
+  end
+
+  def test_every_split_of_a_pipelined_upload_frames_alike
+    text = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\nhello\r\n\r\nyouGET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+    splits(text).each do |chunks|
+      g = gate
+      fed, answers, = run_chunks(g, chunks)
+      assert_equal text, fed, "split at #{chunks[0].bytesize}"
+      assert_empty answers
+      assert_equal [true, false], g.heads.map(&:upload)
+    end
+  end
+
+  def test_a_byte_at_a_time
+    text = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+    g = gate
+    fed, answers, = run_chunks(g, text.chars)
+    assert_equal text, fed
+    assert_empty answers
+    assert_equal 1, g.heads.size
+  end
+
+  def test_a_refused_request_is_never_shown_to_the_parser
+    good = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+    bad = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n#{'x' * 100}"
+    splits(good + bad).each do |chunks|
+      fed, answers, = run_chunks(gate, chunks + ['more after the refusal'])
+      assert_equal good, fed
+      assert_equal [413], answers
+    end
+  end
+
+  def test_methods_the_parser_does_not_know_are_answered_by_the_gate
+    fed, answers, = run_chunks(gate, ["PATCH /hello HTTP/1.1\r\nHost: x\r\n\r\n"])
+    assert_empty fed
+    assert_equal [405], answers
+  end
+
+  def test_leading_empty_lines_are_not_shown_to_the_parser
+    text = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+    fed, answers, = run_chunks(gate, ["\r\n" * 30, text])
+    assert_equal text, fed
+    assert_empty answers
+  end
+
+  def test_noise_is_refused_before_a_blank_line_arrives
+    ["\x16\x03\x01\x02\x00", "GET /hello HTTP/1.1\nHost", 'get /hello', "GET /hello HTTP/2.0\r\n"].each do |start|
+      _, answers, = run_chunks(gate, [start])
+      assert_equal [400], answers, start.inspect
+    end
+  end
+
+  def test_a_plausible_start_waits
+    ['GE', 'GET /hel', 'GET /hello ', 'GET /hello HT', "GET /hello HTTP/1.1\r", "GET /hello HTTP/1.1\r\nHost: x\r\n"].each do |start|
+      fed, answers, = run_chunks(gate, [start])
+      assert_empty fed
+      assert_empty answers, start.inspect
+    end
+  end
+
+  def test_limits_and_framing_errors
+    {
+      "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" => 411,
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n" => 400,
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n" => 400,
+      "GET /#{'a' * 300} HTTP/1.1\r\nHost: x\r\n\r\n" => 414,
+      "GET / HTTP/1.1\r\nHost: x\r\nX: #{'a' * 1100}\r\n\r\n" => 431,
+      "GET / HTTP/1.1\r\n#{"X: aaaaaaaaaa\r\n" * 200}\r\n" => 431,
+      "GET / HTTP/1.1\r\n\r\n" => 400,
+      "GET / HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n" => 417
+    }.each do |text, status|
+      _, answers, = run_chunks(gate, [text])
+      assert_equal [status], answers, text[0, 60].inspect
+    end
+  end
+
+  def test_expect_continue
+    text = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n"
+    fed, answers, continues = run_chunks(gate, [text, 'ok'])
+    assert_equal "#{text}ok", fed
+    assert_empty answers
+    assert_equal 1, continues
+  end
+
+  def test_nothing_is_read_after_a_final_request
+    text = "GET /hello HTTP/1.0\r\n\r\n"
+    fed, answers, = run_chunks(gate, [text + text, text])
+    assert_equal text, fed
+    assert_empty answers
+  end
+end

@@ -1,0 +1,97 @@
+'use strict';
+// A raw HTTP/1.x client for tests: writes exact bytes on a fresh TCP connection and parses the
+// replies itself, so the tests see what the servers really send (no client library fixes it up).
+
+const net = require('node:net');
+
+/** Parses as many complete replies as `buffer` holds; HEAD replies have no body. */
+function parseReplies(buffer, headFlags) {
+  const replies = [];
+  let offset = 0;
+  while (offset < buffer.length) {
+    const headerEnd = buffer.indexOf('\r\n\r\n', offset);
+    if (headerEnd === -1) break;
+    const lines = buffer.subarray(offset, headerEnd).toString('latin1').split('\r\n');
+    const statusMatch = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
+    if (!statusMatch) throw new Error(`not an HTTP status line: ${JSON.stringify(lines[0])}`);
+    const headers = {};
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const status = Number(statusMatch[1]);
+    const informational = status >= 100 && status < 200;
+    const headOnly = !informational && headFlags[replies.filter((r) => r.status >= 200).length] === true;
+    const length = informational || headOnly ? 0 : Number(headers['content-length'] ?? NaN);
+    if (Number.isNaN(length)) throw new Error(`reply without Content-Length: ${lines[0]}`);
+    if (buffer.length < headerEnd + 4 + length) break;
+    replies.push({ status, headers, body: buffer.subarray(headerEnd + 4, headerEnd + 4 + length) });
+    offset = headerEnd + 4 + length;
+  }
+  return { replies, rest: buffer.subarray(offset) };
+}
+
+/**
+ * Opens a connection, writes each of `writes` (strings are latin1), and collects replies until
+ * `count` final (non-1xx) replies arrived and, when `waitForClose`, the server closed. Resolves
+ * { replies, closed, extra } where extra holds bytes after the last complete reply.
+ */
+function exchange(port, writes, { count = 1, waitForClose = false, headFlags = [], timeoutMs = 5000, host = '127.0.0.1' } = {}) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, host);
+    let received = Buffer.alloc(0);
+    let closed = false;
+    let settled = false;
+    const finish = (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) return reject(err);
+      const { replies, rest } = parseReplies(received, headFlags);
+      resolve({ replies, closed, extra: rest });
+    };
+    const timer = setTimeout(() => {
+      const { replies } = parseReplies(received, headFlags);
+      finish(new Error(`timed out after ${timeoutMs} ms with ${replies.length} replies, closed=${closed}`));
+    }, timeoutMs);
+    const check = () => {
+      let parsed;
+      try {
+        parsed = parseReplies(received, headFlags);
+      } catch (err) {
+        finish(err);
+        return;
+      }
+      const finals = parsed.replies.filter((r) => r.status >= 200).length;
+      if (finals >= count && (!waitForClose || closed)) finish();
+    };
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      check();
+    });
+    socket.on('end', () => {
+      closed = true;
+      check();
+      if (!settled) finish();
+    });
+    socket.on('error', (err) => {
+      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+        closed = true;
+        if (!settled) finish();
+      } else finish(err);
+    });
+    socket.on('connect', () => {
+      for (const data of [].concat(writes)) socket.write(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
+    });
+  });
+}
+
+/** A GET (or other method) request with Host, as a string. */
+function request(method, target, headers = {}, body = '') {
+  const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+module.exports = { exchange, request, parseReplies };
