@@ -25,6 +25,10 @@ module.exports = [
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
   },
   {
+    files: ['shared_www/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
+  {
     files: ['test/**/*.js'],
     languageOptions: { globals: { ...globals.node, ...globals.mocha } },
   },

@@ -26,7 +26,7 @@ function readConfig(argv = process.argv.slice(2), env = process.env) {
       strict: true,
     });
   } catch (err) {
-    throw new Error(`${err.message}\n${USAGE}`);
+    throw new Error(`${err.message}\n${USAGE}`, { cause: err });
   }
   const flags = parsed.values;
   const limits = {};
