@@ -2,18 +2,38 @@
 // Server settings: command-line flags win over environment variables, which win over the
 // defaults in contract.json (shared with the EventMachine server, so both enforce the same limits).
 
+const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const contract = require('../contract.json');
 
 const DEFAULT_PORT = 8080;
+// Descriptors kept free for the listening socket, stdio and the runtime's own use.
+const FD_RESERVE = 64;
 const USAGE = 'usage: node node/server.js [--host HOST] [--port PORT] [--root DIR]';
 
-function positiveInteger(name, raw) {
-  if (!/^\d+$/.test(String(raw)) || Number(raw) <= 0) {
-    throw new Error(`${name} must be a positive integer, got '${raw}'`);
+function positiveInteger(name, raw, { zeroAllowed = false } = {}) {
+  if (!/^\d+$/.test(String(raw)) || (Number(raw) === 0 && !zeroAllowed)) {
+    throw new Error(`${name} must be a ${zeroAllowed ? 'whole number' : 'positive integer'}, got '${raw}'`);
   }
   return Number(raw);
+}
+
+/** The soft limit on open files of this process, from /proc (Node has no getrlimit). */
+function openFilesLimit() {
+  try {
+    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = Number(line.split(/\s{2,}/)[1]);
+    return Number.isFinite(soft) ? soft : null;
+  } catch {
+    return null;
+  }
+}
+
+/** MAX_CONNECTIONS, or when 0 the open-files limit less a reserve for everything else. */
+function connectionLimit(limits, filesLimit = openFilesLimit()) {
+  if (limits.MAX_CONNECTIONS > 0) return limits.MAX_CONNECTIONS;
+  return filesLimit ? Math.max(filesLimit - FD_RESERVE, 1) : Infinity;
 }
 
 /** Reads flags and environment; throws an Error with a one-line message on bad input. */
@@ -31,7 +51,7 @@ function readConfig(argv = process.argv.slice(2), env = process.env) {
   const flags = parsed.values;
   const limits = {};
   for (const [name, fallback] of Object.entries(contract.limits)) {
-    limits[name] = env[name] === undefined ? fallback : positiveInteger(name, env[name]);
+    limits[name] = env[name] === undefined ? fallback : positiveInteger(name, env[name], { zeroAllowed: fallback === 0 });
   }
   const port = positiveInteger('port', flags.port ?? env.PORT ?? DEFAULT_PORT);
   if (port > 65535) throw new Error(`port must be at most 65535, got ${port}`);
@@ -44,4 +64,4 @@ function readConfig(argv = process.argv.slice(2), env = process.env) {
   };
 }
 
-module.exports = { readConfig, USAGE, contract };
+module.exports = { readConfig, connectionLimit, USAGE, contract };

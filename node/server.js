@@ -5,7 +5,7 @@
 const http = require('node:http');
 const crypto = require('node:crypto');
 const HttpDispatcher = require('httpdispatcher');
-const { readConfig, USAGE, contract } = require('./config');
+const { readConfig, connectionLimit, USAGE, contract } = require('./config');
 const { loadSite, decodeSitePath, lookup } = require('./static_site');
 
 const ERROR_TYPE = 'text/plain; charset=utf-8';
@@ -139,13 +139,40 @@ function createApp(config) {
   return { handleRequest, site };
 }
 
+/** Calls warn at most once per interval: a flood of refusals gets a line, not a line each. */
+function rateLimited(warn, intervalMs = 10000) {
+  let last = -Infinity;
+  return (...args) => {
+    const now = Date.now();
+    if (now - last < intervalMs) return;
+    last = now;
+    warn(...args);
+  };
+}
+
 function createServer(config) {
+  const { limits } = config;
   const app = createApp(config);
   const server = http.createServer(
-    { maxHeaderSize: config.limits.MAX_HEADER_BYTES, requireHostHeader: false, keepAliveTimeout: config.limits.KEEPALIVE_TIMEOUT_MS },
+    {
+      maxHeaderSize: limits.MAX_HEADER_BYTES,
+      requireHostHeader: false,
+      keepAliveTimeout: limits.KEEPALIVE_TIMEOUT_MS,
+      // Slowloris: a header section must arrive within HEADERS_TIMEOUT_MS; checked this often.
+      headersTimeout: limits.HEADERS_TIMEOUT_MS,
+      requestTimeout: 0,
+      connectionsCheckingInterval: Math.min(1000, limits.HEADERS_TIMEOUT_MS / 2),
+    },
     app.handleRequest,
   );
-  server.keepAliveTimeout = config.limits.KEEPALIVE_TIMEOUT_MS;
+  server.keepAliveTimeout = limits.KEEPALIVE_TIMEOUT_MS;
+  // Past the descriptor limit libuv would accept and reset; a cap below it closes new connections
+  // at once and says so, as the EventMachine server does.
+  server.maxConnections = connectionLimit(limits);
+  const warnFull = rateLimited(() =>
+    console.error(`node server: ${server.maxConnections} connections open, the limit; new connections are closed (raise ulimit -n or MAX_CONNECTIONS)`),
+  );
+  server.on('drop', warnFull);
   // 413 must come before the client sends its body, so 100-continue is decided here too.
   server.on('checkContinue', (req, res) => {
     if (Number(req.headers['content-length'] || 0) <= config.limits.MAX_UPLOAD_BYTES) res.writeContinue();
@@ -182,12 +209,19 @@ function main() {
     console.error(`node server: cannot load the document root ${config.root}: ${err.message}`);
     process.exit(1);
   }
+  let listening = false;
   server.on('error', (err) => {
+    if (listening) {
+      // An error of one connection or accept after start: the server goes on.
+      console.error(`node server: ${err.code || err.message}`);
+      return;
+    }
     const hint = err.code === 'EADDRINUSE' ? ' (another process uses this port; choose another with --port)' : '';
     console.error(`node server: cannot listen on ${config.host}:${config.port}: ${err.code || err.message}${hint}`);
     process.exit(1);
   });
   server.listen(config.port, config.host, () => {
+    listening = true;
     console.log(`node server listening on http://${config.host}:${config.port} (root ${config.root})`);
   });
   const stop = () => {

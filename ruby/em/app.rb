@@ -3,14 +3,17 @@
 require 'digest'
 require 'uri'
 require_relative 'static_site'
+require_relative 'header_watch'
 
 module EmVsNode
   # What each route answers, independent of connections: the same routes as the Node server.
   class App
-    attr_reader :limits, :site
+    attr_reader :limits, :site, :header_watch, :connection_cap
 
     def initialize(config, contract)
       @limits = config.limits
+      @header_watch = HeaderWatch.new(@limits['HEADERS_TIMEOUT_MS'])
+      @connection_cap = ConnectionCap.new(@limits['MAX_CONNECTIONS'])
       @contract = contract
       @site = StaticSite.new(config.root, contract)
       @hello = contract['hello_body'].b.freeze

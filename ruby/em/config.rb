@@ -17,8 +17,10 @@ module EmVsNode
 
   class ConfigError < StandardError; end
 
-  def self.positive_integer(name, raw)
-    raise ConfigError, "#{name} must be a positive integer, got '#{raw}'" unless raw.to_s.match?(/\A\d+\z/) && raw.to_i.positive?
+  def self.positive_integer(name, raw, zero_allowed: false)
+    unless raw.to_s.match?(/\A\d+\z/) && (raw.to_i.positive? || zero_allowed)
+      raise ConfigError, "#{name} must be a #{zero_allowed ? 'whole number' : 'positive integer'}, got '#{raw}'"
+    end
 
     raw.to_i
   end
@@ -39,7 +41,9 @@ module EmVsNode
     rescue OptionParser::ParseError => e
       raise ConfigError, "#{e.message}\n#{USAGE}"
     end
-    limits = CONTRACT['limits'].to_h { |name, fallback| [name, env[name] ? positive_integer(name, env[name]) : fallback] }
+    limits = CONTRACT['limits'].to_h do |name, fallback|
+      [name, env[name] ? positive_integer(name, env[name], zero_allowed: fallback.zero?) : fallback]
+    end
     if limits['MAX_UPLOAD_BYTES'] > PARSER_MAX_CONTENT_LENGTH
       raise ConfigError,
             "MAX_UPLOAD_BYTES above #{PARSER_MAX_CONTENT_LENGTH} is not supported: eventmachine_httpserver's parser refuses such bodies"

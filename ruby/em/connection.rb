@@ -21,26 +21,40 @@ module EmVsNode
     end
 
     def post_init
-      super
-      no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
-      dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
+      super # the parser's state must exist before unbind, whatever happens next
       @gate = RequestGate.new(@app.limits, CONTRACT['http_methods'], @app.method(:allow_for))
       @replies = ReplyQueue.new
       @timers = []
-      self.comm_inactivity_timeout = @keep_alive_s
+      @admitted = @app.connection_cap.room?
+      return close_connection unless @admitted
+
+      @app.connection_cap.opened
+      no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
+      dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
+      @idle_timeout_on = false
+      @app.header_watch.waiting(self) # the first request's headers are due from the connection start
     end
 
     def receive_data(data)
       steps = @gate.scan(data)
-      return super if steps == :pass
-
-      steps.each do |(kind, value)|
-        case kind
-        when :feed then super(value)
-        when :continue then send_data("HTTP/1.1 100 Continue\r\n\r\n")
-        when :answer then deliver(*@app.error_reply(value.status, value.allow), keep_alive: false)
+      if steps == :pass
+        super
+      else
+        steps.each do |(kind, value)|
+          case kind
+          when :feed then super(value)
+          when :continue then send_data("HTTP/1.1 100 Continue\r\n\r\n")
+          when :answer then deliver(*@app.error_reply(value.status, value.allow), keep_alive: false)
+          end
         end
       end
+      watch_headers
+    end
+
+    # The header watch found this connection's header section overdue.
+    def headers_timed_out
+      @gate.stop
+      deliver(*@app.error_reply(408), keep_alive: false)
     end
 
     # Called by the parser for each piece of a body, before the request is dispatched.
@@ -81,9 +95,25 @@ module EmVsNode
       super
       @replies.close
       @timers.each(&:cancel)
+      @app.header_watch.done(self)
+      @app.connection_cap.release if @admitted
     end
 
     private
+
+    # A header section in progress is on the watch; between requests the idle (keep-alive)
+    # timeout applies instead, from the first complete request on.
+    def watch_headers
+      if @gate.awaiting_header?
+        @app.header_watch.waiting(self)
+      else
+        @app.header_watch.done(self)
+        return if @idle_timeout_on || !@replies.empty?
+
+        @idle_timeout_on = true
+        self.comm_inactivity_timeout = @keep_alive_s
+      end
+    end
 
     def deliver(status, type, body, extra_headers = nil, keep_alive:, head_only: false, slot: nil)
       keep_alive &&= !CLOSING_STATUSES.include?(status)
@@ -101,7 +131,7 @@ module EmVsNode
       timer = EM::Timer.new(delay_ms / 1000.0) do
         @timers.delete(timer)
         deliver(200, 'text/plain; charset=utf-8', "waited #{delay_ms} ms\n".b, keep_alive: keep_alive, head_only: head_only, slot: slot)
-        self.comm_inactivity_timeout = @keep_alive_s if @replies.empty?
+        self.comm_inactivity_timeout = @keep_alive_s if @replies.empty? && @idle_timeout_on
       end
       @timers << timer
     end

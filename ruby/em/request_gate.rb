@@ -38,6 +38,18 @@ module EmVsNode
       @stopped = false       # after a refused or final request nothing more is read
     end
 
+    # Whether the start of a header section has arrived and its end has not.
+    def awaiting_header?
+      !@partial.nil?
+    end
+
+    # Nothing more is read: the connection closes after the replies already due.
+    def stop
+      @stopped = true
+      @body_left = 0
+      @partial = nil
+    end
+
     # Splits an arriving chunk into what the parser may see and what the gate answers. Returns
     # :pass when the parser may see the whole chunk unchanged (the common case), otherwise an
     # array of [:feed, String], [:continue] and [:answer, Answer] steps, in request order. After
@@ -130,9 +142,7 @@ module EmVsNode
 
     def refuse(steps, buffer, fed, bad_start, status_or_answer)
       answer = status_or_answer.is_a?(Answer) ? status_or_answer : Answer.new(status_or_answer, nil)
-      @stopped = true
-      @body_left = 0
-      @partial = nil
+      stop
       feed(steps, buffer, fed, bad_start) << [:answer, answer]
     end
 

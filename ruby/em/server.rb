@@ -20,6 +20,7 @@ require_relative 'connection'
 module EmVsNode
   def self.run(argv)
     config = read_config(argv)
+    ConnectionCap.raise_descriptor_limit
     app = App.new(config, CONTRACT)
     $stdout.sync = true
     EM.epoll
@@ -30,6 +31,7 @@ module EmVsNode
         warn "em server: cannot listen on #{config.host}:#{config.port}: #{e.message} (choose another port with --port)"
         exit 1
       end
+      app.header_watch.start
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
     end
