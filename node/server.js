@@ -220,7 +220,7 @@ function main() {
     console.error(`node server: cannot listen on ${config.host}:${config.port}: ${err.code || err.message}${hint}`);
     process.exit(1);
   });
-  server.listen(config.port, config.host, () => {
+  server.listen({ port: config.port, host: config.host, backlog: contract.listen_backlog }, () => {
     listening = true;
     console.log(`node server listening on http://${config.host}:${config.port} (root ${config.root})`);
   });

@@ -60,4 +60,13 @@ if [ "$want_engines" -eq 1 ]; then
   command -v wrk >/dev/null || pkgs+=(wrk)
 fi
 if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
+
+# The report's charts are set in Liberation Sans; without it they still render, less neatly.
+if [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] && [ ! -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    apt_install fonts-liberation
+  else
+    echo "setup: note: charts look best with Debian's fonts-liberation (sudo apt-get install fonts-liberation)" >&2
+  fi
+fi
 exit 0

@@ -1,0 +1,34 @@
+'use strict';
+// Reference: the bare runtime. Node's http.createServer answering /hello and nothing else: no
+// router, no files, no limits. The project server's ratio to this one is what its routing and
+// file layer cost.
+
+const http = require('node:http');
+const { readConfig } = require('./config');
+
+const HELLO = Buffer.from('asdfghjkl;');
+const NOT_FOUND = Buffer.from('Not Found\n');
+
+let config;
+try {
+  config = readConfig();
+} catch (err) {
+  console.error(`node bare server: ${err.message}`);
+  process.exit(2);
+}
+const server = http.createServer((req, res) => {
+  const found = req.url === '/hello';
+  res.writeHead(found ? 200 : 404, { 'Content-Type': 'text/plain', 'Content-Length': found ? HELLO.length : NOT_FOUND.length });
+  res.end(found ? HELLO : NOT_FOUND);
+});
+server.on('error', (err) => {
+  console.error(`node bare server: cannot listen on ${config.host}:${config.port}: ${err.code || err.message}`);
+  process.exit(1);
+});
+server.listen(config.port, config.host, () => console.log(`node bare server listening on http://${config.host}:${config.port}`));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    server.close();
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+# Reference: the bare runtime. EventMachine with eventmachine_httpserver answering /hello and
+# nothing else, as in the library's own example: no gate, no router, no files, no limits. The
+# project server's ratio to this one is what its routing, gate and file layer cost. It keeps
+# HTTP/1.1 connections open (the example closes every one), so keep-alive scenarios compare alike.
+
+ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
+require 'bundler/setup'
+require 'eventmachine'
+require 'evma_httpserver'
+require_relative 'config'
+
+module EmVsNode
+  class BareConnection < EM::Connection
+    include EM::HttpServer
+
+    def post_init
+      super
+      no_environment_strings
+    end
+
+    def process_http_request
+      response = EM::DelegatedHttpResponse.new(self)
+      found = @http_path_info == '/hello'
+      response.status = found ? 200 : 404
+      response.content_type 'text/plain'
+      response.content = found ? 'asdfghjkl;' : "Not Found\n"
+      response.keep_connection_open(keep_alive?)
+      response.send_response
+    end
+
+    private
+
+    def keep_alive?
+      connection = @http_headers.split("\0").grep(/\Aconnection:/i).join(',').downcase
+      @http_protocol == 'HTTP/1.1' ? !connection.include?('close') : connection.include?('keep-alive')
+    end
+  end
+end
+
+begin
+  config = EmVsNode.read_config(ARGV)
+rescue EmVsNode::ConfigError => e
+  warn "em bare server: #{e.message}"
+  exit 2
+end
+$stdout.sync = true
+EM.epoll
+EM.run do
+  begin
+    EM.start_server(config.host, config.port, EmVsNode::BareConnection)
+  rescue RuntimeError => e
+    warn "em bare server: cannot listen on #{config.host}:#{config.port}: #{e.message}"
+    exit 1
+  end
+  %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
+  puts "em bare server listening on http://#{config.host}:#{config.port}"
+end
