@@ -1,0 +1,168 @@
+'use strict';
+// Turns per-request samples into what the charts draw: a percentile curve, per-request points
+// (small runs) or per-interval p50/p99/max bands (large runs), and merged activity periods.
+// Everything here is bounded in output size, whatever the number of requests.
+
+const { ROLE } = require('./samples');
+
+/** Response times are drawn on log axes; this is the floor for a 0 ms reading. */
+const MIN_MS = 0.001;
+
+/** The percentiles that get a point on the curve: 0 %, 50 %, 90 %, 99 %, 99.9 %, 99.99 %. */
+const MARKERS = new Set([1, 2, 10, 100, 1000, 10000]);
+
+/** Percentile of an ascending-sorted array (nearest rank, like HdrHistogram). q in [0, 1]. */
+function quantileSorted(sorted, q) {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const rank = Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1));
+  return sorted[rank];
+}
+
+/** Sorted response times of the samples that pass `keep(i)` (default: all answered ones). */
+function sortedLatencies(s, keep = (i) => s.status[i] !== 0) {
+  let count = 0;
+  for (let i = 0; i < s.n; i++) if (keep(i)) count++;
+  const out = new Float64Array(count);
+  let j = 0;
+  for (let i = 0; i < s.n; i++) if (keep(i)) out[j++] = s.ms[i];
+  return out.sort();
+}
+
+/**
+ * HdrHistogram-style percentile curve: points at p = 1 - 10^-k for k = 0 .. log10(n) (at most
+ * 99.99 %), in steps of 1/20 decade. `x` = 1/(1-p) is what the log axis plots.
+ */
+function percentileCurve(sorted, { maxNines = 4, stepsPerDecade = 20 } = {}) {
+  const n = sorted.length;
+  if (n === 0) return [];
+  const top = Math.min(maxNines, Math.log10(n));
+  const xs = [];
+  for (let i = 0; i <= Math.floor(top * stepsPerDecade + 1e-9); i++) xs.push(round(10 ** (i / stepsPerDecade), 6));
+  if (top >= Math.log10(2)) xs.push(2);
+  if (top < maxNines && xs[xs.length - 1] < n) xs.push(n); // the slowest request: the last point the data supports
+  const points = [...new Set(xs)].sort((a, b) => a - b).map((x) => {
+    const p = 1 - 1 / x;
+    const ms = x >= n ? sorted[n - 1] : quantileSorted(sorted, p);
+    return { percentile: round(100 * p, 4), x, ms: Math.max(MIN_MS, ms), marker: MARKERS.has(x) };
+  });
+  return points;
+}
+
+/** The same curve from a run's summary percentiles, when there are no samples. */
+function percentileCurveFromSummary(lat) {
+  if (!lat) return [];
+  const pts = [
+    ['min', 0, 1], ['p50', 50, 2], ['p90', 90, 10], ['p99', 99, 100], ['p999', 99.9, 1000],
+  ];
+  return pts
+    .filter(([k]) => Number.isFinite(lat[k]))
+    .map(([k, percentile, x]) => ({ percentile, x, ms: Math.max(MIN_MS, lat[k]), marker: true }));
+}
+
+/** A round interval width (ms) that cuts `spanMs` into about `target` intervals. */
+function pickBinWidth(spanMs, target = 150) {
+  const raw = Math.max(spanMs, 1) / target;
+  const steps = [1, 2, 5];
+  let scale = 10 ** Math.floor(Math.log10(raw));
+  for (;;) {
+    for (const s of steps) if (s * scale >= raw) return s * scale;
+    scale *= 10;
+  }
+}
+
+/**
+ * Per-interval statistics of the samples passing `keep(i)`, by start time:
+ * [{t0_s, t1_s, n, errors, p50, p99, max}] (intervals without requests are left out).
+ */
+function intervalBands(s, binMs, keep = () => true) {
+  const buckets = new Map();
+  for (let i = 0; i < s.n; i++) {
+    if (!keep(i)) continue;
+    const b = Math.floor(s.t[i] / binMs);
+    let bucket = buckets.get(b);
+    if (!bucket) { bucket = { ms: [], errors: 0 }; buckets.set(b, bucket); }
+    if (s.status[i] === 0) bucket.errors++;
+    else bucket.ms.push(s.ms[i]);
+  }
+  const out = [];
+  for (const b of [...buckets.keys()].sort((x, y) => x - y)) {
+    const { ms, errors } = buckets.get(b);
+    const sorted = Float64Array.from(ms).sort();
+    out.push({
+      t0_s: round((b * binMs) / 1000, 6),
+      t1_s: round(((b + 1) * binMs) / 1000, 6),
+      n: ms.length + errors,
+      errors,
+      p50: sorted.length ? Math.max(MIN_MS, quantileSorted(sorted, 0.5)) : null,
+      p99: sorted.length ? Math.max(MIN_MS, quantileSorted(sorted, 0.99)) : null,
+      max: sorted.length ? Math.max(MIN_MS, sorted[sorted.length - 1]) : null,
+    });
+  }
+  return out;
+}
+
+/** One point per request passing `keep(i)`: [{t_s, ms, ok}]. */
+function requestPoints(s, keep = () => true) {
+  const out = [];
+  for (let i = 0; i < s.n; i++) {
+    if (!keep(i)) continue;
+    out.push({ t_s: round(s.t[i] / 1000, 4), ms: round(Math.max(MIN_MS, s.ms[i]), 4), ok: s.status[i] !== 0 });
+  }
+  return out;
+}
+
+/** Union of intervals, sorted: [{start_ms, end_ms}] with no overlaps. */
+function mergePeriods(periods) {
+  const sorted = periods.filter((p) => p.end_ms >= p.start_ms).sort((a, b) => a.start_ms - b.start_ms);
+  const out = [];
+  for (const p of sorted) {
+    const last = out[out.length - 1];
+    if (last && p.start_ms <= last.end_ms) last.end_ms = Math.max(last.end_ms, p.end_ms);
+    else out.push({ start_ms: p.start_ms, end_ms: p.end_ms });
+  }
+  return out;
+}
+
+/** Slow clients' activity from their own samples: each request is active from start to reply. */
+function slowPeriodsFromSamples(s) {
+  const periods = [];
+  for (let i = 0; i < s.n; i++) if (s.role[i] === ROLE.slow) periods.push({ start_ms: s.t[i], end_ms: s.t[i] + s.ms[i] });
+  return mergePeriods(periods);
+}
+
+/** Counts per role, and the span of start times (ms). */
+function describe(s) {
+  const roles = { request: 0, probe: 0, slow: 0 };
+  let errors = 0;
+  let tMax = 0;
+  for (let i = 0; i < s.n; i++) {
+    if (s.role[i] === ROLE.probe) roles.probe++;
+    else if (s.role[i] === ROLE.slow) roles.slow++;
+    else roles.request++;
+    if (s.status[i] === 0) errors++;
+    const end = s.t[i] + s.ms[i];
+    if (end > tMax) tMax = end;
+  }
+  return { n: s.n, roles, errors, spanMs: tMax };
+}
+
+function round(x, digits) {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+module.exports = {
+  MIN_MS,
+  quantileSorted,
+  sortedLatencies,
+  percentileCurve,
+  percentileCurveFromSummary,
+  pickBinWidth,
+  intervalBands,
+  requestPoints,
+  mergePeriods,
+  slowPeriodsFromSamples,
+  describe,
+  round,
+};

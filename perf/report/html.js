@@ -1,0 +1,356 @@
+'use strict';
+// The report page: one self-contained HTML file (inline CSS and inline SVG charts, no scripts,
+// no network), laid out for a laptop screen: verdicts first, then the environment, the charts
+// across scenarios, one section per scenario, and every number in a table at the end.
+
+const { serverStyle } = require('./style');
+const { METRICS, HEADLINE_METRICS, primaryPair } = require('./summary');
+const { fmtNumber, fmtFactor, escapeHtml: esc } = require('./format');
+const { errorCount } = require('./load_results');
+
+/** Environment keys in reading order, with labels; keys not listed follow in their own order. */
+const ENV_LABELS = {
+  hostname: 'machine',
+  os: 'OS',
+  kernel: 'kernel',
+  arch: 'architecture',
+  cpu_model: 'CPU',
+  cores: 'cores',
+  cores_available: 'cores available',
+  memory_gb: 'memory (GB)',
+  node: 'Node.js',
+  ruby: 'Ruby',
+  eventmachine: 'EventMachine',
+  eventmachine_httpserver: 'eventmachine_httpserver',
+  npm_packages: 'npm packages',
+  commit: 'commit',
+  project_commit: 'commit',
+  project_dirty: 'uncommitted changes',
+  pinning: 'CPU pinning',
+  options: 'runner options',
+  started_at: 'started',
+  finished_at: 'finished',
+  servers: 'servers',
+  gems: 'gems',
+};
+
+const CSS = `
+:root { --fg:#1b1b1b; --muted:#555; --line:#d0d0d0; --bad:#b00020; --bad-bg:#fdecee; --warn:#7a4b00; --warn-bg:#fff4d6; --info-bg:#eef3f8; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 "Segoe UI", "Helvetica Neue", Arial, "Liberation Sans", sans-serif; color: var(--fg); background: #fafafa; }
+main { max-width: 1240px; margin: 0 auto; padding: 16px 20px 48px; background: #fff; }
+h1 { font-size: 1.55rem; margin: 0.2em 0 0.1em; }
+h2 { font-size: 1.2rem; margin: 1.6em 0 0.5em; padding-bottom: 0.2em; border-bottom: 1px solid var(--line); }
+h3 { font-size: 1.05rem; margin: 1.2em 0 0.4em; }
+a { color: #0b57a3; }
+.meta, .muted { color: var(--muted); font-size: 0.9rem; }
+.headline { font-size: 1.1rem; font-weight: 600; margin: 0.6em 0; }
+nav { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid var(--line); padding: 4px 0; font-size: 0.82rem; line-height: 1.6; }
+nav a { margin-right: 0.6em; white-space: nowrap; }
+section { scroll-margin-top: 4.5em; }
+.servers { margin: 0.4em 0; }
+.chip { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #333; vertical-align: -0.1em; margin-right: 0.3em; background: var(--c); }
+.server { white-space: nowrap; margin-right: 1.2em; }
+.servers .muted { margin-left: -0.6em; }
+.about { margin: 0.2em 0 0.4em; }
+.flags { list-style: none; padding: 0; margin: 0.6em 0; }
+.flags li { padding: 0.35em 0.6em; margin: 0.25em 0; border-left: 5px solid; }
+.flags li.bad { background: var(--bad-bg); border-color: var(--bad); }
+.flags li.warn { background: var(--warn-bg); border-color: #d99a00; }
+.flags li.info { background: var(--info-bg); border-color: #7aa0c8; }
+.tag { display: inline-block; font-size: 0.75rem; font-weight: 700; letter-spacing: 0.03em; padding: 0 0.4em; border-radius: 3px; margin-right: 0.3em; white-space: nowrap; }
+.tag.bad { background: var(--bad); color: #fff; }
+.tag.warn { background: #f2c14e; color: #2b1d00; }
+.tag.info { background: #cfdff0; color: #12324f; }
+table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 8px; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: top; }
+th { background: #f3f3f3; font-weight: 600; }
+th.l, td.l { text-align: left; }
+tbody tr:nth-child(even) { background: #fbfbfb; }
+td.win { font-weight: 700; }
+td.verdict { text-align: left; white-space: nowrap; border-right: 2px solid #e4e4e4; }
+.ci { color: var(--muted); font-size: 0.8rem; }
+.caveat { color: #8a5a00; font-weight: 700; cursor: help; }
+.scroll { overflow-x: auto; }
+dl.env { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; font-size: 0.88rem; margin: 0; }
+dl.env dt { color: var(--muted); }
+dl.env dd { margin: 0; word-break: break-word; }
+.figs { display: flex; flex-wrap: wrap; gap: 12px 20px; align-items: flex-start; }
+figure.chart { margin: 0; max-width: 100%; }
+figure.chart svg { display: block; max-width: 100%; height: auto; }
+figcaption { font-size: 0.85rem; color: var(--muted); margin-top: 2px; }
+figcaption .links { display: block; margin-top: 2px; }
+.verdicts { margin: 0.3em 0; }
+footer { margin-top: 3em; font-size: 0.85rem; color: var(--muted); }
+code { font-size: 0.9em; background: #f2f2f2; padding: 0 3px; border-radius: 3px; }
+@media print { nav { position: static; } body { background: #fff; } }
+`;
+
+function chip(server) {
+  return `<span class="chip" style="--c:${serverStyle(server).colour}" aria-hidden="true"></span>`;
+}
+
+function serverName(server) {
+  return `<span class="server">${chip(server)}${esc(server)}</span>`;
+}
+
+function tag(severity, text) {
+  return `<span class="tag ${severity}">${esc(text)}</span>`;
+}
+
+const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', errors: 'ERRORS' };
+
+function ciText(c) {
+  if (!Array.isArray(c.ci95) || c.ci95.length !== 2) return '';
+  const m = METRICS[c.metric];
+  const toFactor = (r) => (m.better === 'lower' ? (c.winner === c.a ? 1 / r : r) : c.winner === c.a ? r : 1 / r);
+  const [lo, hi] = c.ci95.map(Number).map(toFactor).sort((x, y) => x - y);
+  return ` <span class="ci">95% CI ${fmtFactor(lo).replace('×', '')}–${fmtFactor(hi)}</span>`;
+}
+
+/** "node 2.4× faster", "≈ same", "– (em failed)". */
+function verdictText(c) {
+  if (!c) return '–';
+  if (c.factor === null) return `<span class="muted">– ${c.note ? `(${esc(c.note)})` : ''}</span>`;
+  const m = METRICS[c.metric];
+  const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
+  if (!c.winner) return `≈ same <span class="ci">(${fmtFactor(c.factor)})</span>${ciText(c)}${caveat}`;
+  const word = m.better === 'lower' ? 'faster' : 'more';
+  return `${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)} ${word}${ciText(c)}${caveat}`;
+}
+
+function find(comps, scenario, metric) {
+  return comps.find((c) => c.scenario === scenario && c.metric === metric);
+}
+
+function summaryTable(model) {
+  const { results, comparisons: comps, flags } = model;
+  const pair = primaryPair(results.servers);
+  if (!pair) return '<p>Only one server was measured.</p>';
+  const [a, b] = pair;
+  const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].label)} (${esc(METRICS[m].unit)})</th>`).join('');
+  const head2 = HEADLINE_METRICS.map(() => `<th>${serverName(a)}</th><th>${serverName(b)}</th><th class="l">better</th>`).join('');
+  const rows = results.scenarios.map((scenario) => {
+    const cells = HEADLINE_METRICS.map((metric) => {
+      const c = find(comps, scenario, metric);
+      const va = c ? c.value_a : null;
+      const vb = c ? c.value_b : null;
+      const unit = METRICS[metric].unit;
+      return `<td class="${c && c.winner === a ? 'win' : ''}">${fmtNumber(va, unit)}</td><td class="${c && c.winner === b ? 'win' : ''}">${fmtNumber(vb, unit)}</td><td class="verdict">${verdictText(c)}</td>`;
+    }).join('');
+    const notes = flags.filter((f) => f.scenario === scenario && f.severity !== 'info').map((f) => `${tag(f.severity, `${f.server} ${TAG_TEXT[f.kind]}`)}`).join(' ');
+    return `<tr><td class="l"><a href="#s-${esc(slugId(scenario))}">${esc(scenario)}</a>${notes ? `<br>${notes}` : ''}</td>${cells}</tr>`;
+  }).join('\n');
+  const others = results.servers.filter((s) => !pair.includes(s));
+  const otherNote = others.length ? `<p class="muted">Also measured (in the charts and the table of all runs): ${others.map(serverName).join(' ')}</p>` : '';
+  return `<div class="scroll"><table class="summary">
+<thead><tr><th rowspan="2" class="l">scenario</th>${head1}</tr><tr>${head2}</tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>
+<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better); differences under 5 % count as the same. Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
+}
+
+function slugId(s) {
+  return String(s).toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+}
+
+/** A value of the environment as text: lists joined, flat objects as "key: value" pairs. */
+function envText(v) {
+  if (v === null || v === undefined) return '–';
+  if (Array.isArray(v)) return v.map(envText).join(', ');
+  if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}: ${typeof x === 'object' && x !== null && !Array.isArray(x) ? JSON.stringify(x) : envText(x)}`).join(' · ');
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
+}
+
+function envValue(key, v) {
+  if (key === 'pinning' && v && typeof v === 'object' && 'enabled' in v) {
+    if (!v.enabled) return esc(`off${v.reason ? ` (${v.reason})` : ''}`);
+    return esc(`server on CPU ${v.server_cpu ?? '?'}, load generator on CPU ${v.client_cpu ?? '?'}`);
+  }
+  if ((key === 'gems' || key === 'npm_packages') && v && typeof v === 'object') {
+    return esc(Object.entries(v).map(([name, version]) => `${name} ${version}`).join(', '));
+  }
+  if (key === 'servers' && v && typeof v === 'object') {
+    return Object.entries(v).map(([name, def]) => `${serverName(name)} ${esc(def && def.description ? def.description : envText(def))}`).join('<br>');
+  }
+  return esc(envText(v));
+}
+
+function environment(env) {
+  const keys = [...Object.keys(ENV_LABELS).filter((k) => k in env), ...Object.keys(env).filter((k) => !(k in ENV_LABELS))];
+  if (!keys.length) return '<p class="muted">results.json records no environment.</p>';
+  return `<dl class="env">${keys.map((k) => `<dt>${esc(ENV_LABELS[k] || k.replace(/_/g, ' '))}</dt><dd>${envValue(k, env[k])}</dd>`).join('')}</dl>`;
+}
+
+/** Slow-client scenarios: the probe's latency before, during and after the slow clients. */
+function probePhases(runs) {
+  const rows = runs.filter((r) => r.probe_by_phase && typeof r.probe_by_phase === 'object');
+  if (!rows.length) return '';
+  const phases = ['before', 'during', 'after'];
+  const head = phases.map((p) => `<th colspan="2">${p}</th>`).join('');
+  const sub = phases.map(() => '<th>p50</th><th>p99</th>').join('');
+  const body = rows.map((r) => `<tr><td class="l">${serverName(r.server)}</td>${phases.map((p) => {
+    const x = r.probe_by_phase[p] || {};
+    return `<td>${fmtNumber(x.p50 ?? null, 'ms')}</td><td>${fmtNumber(x.p99 ?? null, 'ms')}</td>`;
+  }).join('')}</tr>`).join('');
+  return `<h3>Fast probe before, during and after the slow clients (ms)</h3>
+<div class="scroll"><table class="phases"><thead><tr><th rowspan="2" class="l">server</th>${head}</tr><tr>${sub}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+function figure(f) {
+  const links = [
+    `<a href="${esc(f.files.csv)}">data (CSV)</a>`,
+    `<a href="${esc(f.files.spec)}">Vega-Lite spec</a>`,
+    `<a href="${esc(f.files.svg)}">SVG</a>`,
+    f.files.png ? `<a href="${esc(f.files.png)}">PNG</a>` : null,
+  ].filter(Boolean).join(' · ');
+  const colours = f.colourServers.map((s) => `${s}:${serverStyle(s).colour}`).join(' ');
+  const width = /<svg[^>]* width="([\d.]+)"/.exec(f.svg);
+  const style = width ? ` style="width:${Math.ceil(Number(width[1]))}px"` : '';
+  return `<figure class="chart" id="fig-${esc(f.name)}"${style} data-chart="${esc(f.name)}" data-kind="${esc(f.kind)}" data-servers="${esc(f.servers.join(' '))}" data-missing="${esc(f.missing.join(' '))}" data-colours="${esc(colours)}">
+${f.svg}
+<figcaption>${esc(f.caption)}<span class="links">${links}</span></figcaption>
+</figure>`;
+}
+
+function scenarioVerdicts(comps, scenario) {
+  const parts = HEADLINE_METRICS.map((m) => {
+    const c = find(comps, scenario, m);
+    if (!c) return null;
+    const unit = METRICS[m].unit;
+    const values = c.value_a !== null && c.value_b !== null ? ` <span class="ci">(${esc(c.a)} ${fmtNumber(c.value_a, unit)} vs ${esc(c.b)} ${fmtNumber(c.value_b, unit)} ${esc(unit)})</span>` : '';
+    return `<li>${esc(METRICS[m].label)}: ${verdictText(c)}${values}</li>`;
+  }).filter(Boolean);
+  return parts.length ? `<ul class="verdicts">${parts.join('')}</ul>` : '';
+}
+
+const RUN_COLUMNS = [
+  ['requests', 'requests', (r) => fmtNumber(r.requests, 'count')],
+  ['replies', 'replies', (r) => fmtNumber(r.replies, 'count')],
+  ['errors', 'errors', (r) => fmtNumber(errorCount(r), 'count'), (r) => Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join(', ')],
+  ['req/s', 'throughput (req/s)', (r) => fmtNumber(r.throughput_rps, 'req/s')],
+  ['mean', 'mean response time (ms)', (r) => fmtNumber(r.latency_ms.mean, 'ms')],
+  ['p50', 'median response time (ms)', (r) => fmtNumber(r.latency_ms.p50, 'ms')],
+  ['p90', 'p90 response time (ms)', (r) => fmtNumber(r.latency_ms.p90, 'ms')],
+  ['p99', 'p99 response time (ms)', (r) => fmtNumber(r.latency_ms.p99, 'ms')],
+  ['p99.9', 'p99.9 response time (ms)', (r) => fmtNumber(r.latency_ms.p999, 'ms')],
+  ['max', 'slowest response (ms)', (r) => fmtNumber(r.latency_ms.max, 'ms')],
+  ['connect', 'mean connect time (ms)', (r) => fmtNumber(r.connect_ms.mean, 'ms')],
+  ['CPU/req', 'server CPU (user + system) per request (ms)', (r) => fmtNumber(r.server_cpu.ms_per_request, 'ms')],
+  ['RSS', 'server peak resident memory (MB)', (r) => fmtNumber(r.server_peak_rss_mb, 'MB')],
+  ['client CPU', 'load generator CPU (%)', (r) => fmtNumber(r.client_cpu_pct, '%')],
+  ['duration', 'run duration (s)', (r) => fmtNumber(r.duration_s, 's')],
+];
+
+function runsTable(runs, { withScenario }) {
+  const trials = runs.some((r) => r.trial !== null);
+  const head = [
+    withScenario ? '<th class="l">scenario</th>' : '',
+    '<th class="l">server</th>',
+    trials ? '<th>trial</th>' : '',
+    '<th class="l">status</th>',
+    ...RUN_COLUMNS.map(([short, long]) => `<th title="${esc(long)}">${esc(short)}</th>`),
+  ].join('');
+  const body = runs.map((r) => {
+    const status = !r.ok ? `${tag('bad', 'FAILED')}<span class="muted">${esc(r.failure)}</span>` : r.client_bound ? tag('warn', 'CLIENT-BOUND') : 'ok';
+    return `<tr>${withScenario ? `<td class="l">${esc(r.scenario)}</td>` : ''}<td class="l">${serverName(r.server)}</td>${trials ? `<td>${esc(r.trial ?? '')}</td>` : ''}<td class="l">${status}</td>${RUN_COLUMNS.map(([, , get, title]) => `<td${title ? ` title="${esc(title(r))}"` : ''}>${get(r)}</td>`).join('')}</tr>`;
+  }).join('\n');
+  return `<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}
+
+function flagList(flags, { withScenario = true, severities = ['bad', 'warn', 'info'] } = {}) {
+  const shown = flags.filter((f) => severities.includes(f.severity));
+  if (!shown.length) return '';
+  return `<ul class="flags">${shown.map((f) => `<li class="${f.severity}">${tag(f.severity, TAG_TEXT[f.kind])} ${withScenario ? `<a href="#s-${esc(slugId(f.scenario))}">${esc(f.scenario)}</a> — ` : ''}${esc(f.text)}</li>`).join('')}</ul>`;
+}
+
+/** The whole page. */
+function renderHtml(model) {
+  const { results, comparisons: comps, flags, headline, overview, sections, generatedAt, fonts } = model;
+  const env = results.environment;
+  const started = env.started_at ? String(env.started_at) : null;
+  const title = `em-vs-node report${started ? ` — ${started}` : ''}`;
+  const commit = env.commit || env.project_commit;
+  const metaBits = [
+    started ? `run started ${esc(started)}` : null,
+    commit ? `commit <code>${esc(String(commit).slice(0, 12))}</code>${env.project_dirty ? ' (with uncommitted changes)' : ''}` : null,
+    `${results.runs.length} runs in ${results.scenarios.length} scenarios`,
+    `results folder <code>${esc(results.dir)}</code>`,
+  ].filter(Boolean).join(' · ');
+  const serious = flags.filter((f) => f.severity !== 'info');
+  const nav = [
+    '<a href="#summary">Summary</a>',
+    '<a href="#environment">Environment</a>',
+    overview.length ? '<a href="#overview">Across scenarios</a>' : '',
+    ...sections.map((s) => `<a href="#s-${esc(slugId(s.scenario))}">${esc(s.scenario)}</a>`),
+    '<a href="#runs">All runs</a>',
+  ].join('\n');
+  const sectionHtml = sections.map((s) => {
+    const runs = results.runs.filter((r) => r.scenario === s.scenario);
+    const sFlags = flags.filter((f) => f.scenario === s.scenario);
+    const figs = s.figures.length ? `<div class="figs">${s.figures.map(figure).join('\n')}</div>` : `<p class="muted">No chart: ${esc(s.notes.join('; ') || 'no data')}.</p>`;
+    const params = runs.map((r) => r.params).find((p) => p && typeof p === 'object');
+    const about = params && params.description ? `<p class="about">${esc(params.description)}${params.source ? ` <span class="muted">(${esc(params.source)})</span>` : ''}</p>` : '';
+    return `<section id="s-${esc(slugId(s.scenario))}">
+<h2>${esc(s.scenario)}${s.slow ? ' <span class="muted">(slow clients + fast probe)</span>' : ''}</h2>
+${about}
+${scenarioVerdicts(comps, s.scenario)}
+${flagList(sFlags, { withScenario: false })}
+${figs}
+<h3>Numbers</h3>
+${runsTable(runs, { withScenario: false })}
+${probePhases(runs)}
+</section>`;
+  }).join('\n');
+  const fontNote = fonts && fonts.family ? `PNG text in ${esc(fonts.family)}.` : 'PNG text in the first system font found.';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${esc(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<header>
+<h1>em-vs-node: response times, Node.js http vs EventMachine</h1>
+<p class="meta">${metaBits}</p>
+<p class="servers">${results.servers.map((name) => {
+    const def = env.servers && env.servers[name];
+    return def && def.description ? `${serverName(name)}<span class="muted">${esc(def.description)}</span><br>` : serverName(name);
+  }).join('')}</p>
+${results.raw.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
+<p class="headline">${esc(headline)}</p>
+${serious.length ? `<p><b>Read with care:</b> ${serious.length} run${serious.length === 1 ? '' : 's'} flagged.</p>${flagList(serious)}` : ''}
+</header>
+<nav aria-label="sections">${nav}</nav>
+<section id="summary">
+<h2>Summary</h2>
+${summaryTable(model)}
+</section>
+<section id="environment">
+<h2>Environment</h2>
+${environment(env)}
+</section>
+${overview.length ? `<section id="overview">\n<h2>Across scenarios</h2>\n<div class="figs">${overview.map(figure).join('\n')}</div>\n</section>` : ''}
+${sectionHtml}
+<section id="runs">
+<h2>All runs</h2>
+${flagList(flags.filter((f) => f.severity === 'info'))}
+${runsTable(results.runs, { withScenario: true })}
+<p class="muted">The runner's own numbers: <a href="results.json">results.json</a>.</p>
+</section>
+<footer>
+Generated ${esc(generatedAt)} from the files in this folder by <code>npm run report -- ${esc(results.dir)}</code>. Charts: Vega-Lite, rendered to SVG in Node; ${fontNote} Each chart links its data (CSV), its Vega-Lite spec, and SVG/PNG copies in <code>charts/</code>.
+</footer>
+</main>
+</body>
+</html>
+`;
+}
+
+module.exports = { renderHtml };

@@ -1,0 +1,317 @@
+'use strict';
+// buildReport(resultsDir): reads a results folder (results.json + samples/), draws every chart
+// as SVG and PNG into <resultsDir>/charts/ with each chart's data beside it (CSV and the
+// Vega-Lite spec), and writes <resultsDir>/report.html, one self-contained page with the
+// charts inline. Uses only the saved files, so it can be re-run at any time.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { loadResults, ReportError } = require('./load_results');
+const { readSamples, findSamplesFile, recordedPeriods, ROLE } = require('./samples');
+const agg = require('./aggregate');
+const specs = require('./chart_specs');
+const { METRICS, HEADLINE_METRICS, primaryPair, representative, comparisons, flags, headline } = require('./summary');
+const { renderSvg, svgToPng, fontInfo } = require('./render');
+const { renderHtml } = require('./html');
+const { fmtNumber, fmtFactor, toCsv } = require('./format');
+
+const REPORT_FILE = 'report.html';
+const CHARTS_DIR = 'charts';
+const CHART_FILE = /\.(svg|png|csv|vl\.json)$/;
+/** Above this many requests in one chart, draw per-interval bands instead of one dot each. */
+const MAX_POINTS = 5000;
+/** Number of intervals a banded timeline aims for. */
+const TARGET_BINS = 150;
+const BAR_METRICS = ['mean_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
+
+function slug(s) {
+  return String(s).toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
+}
+
+function isSlowScenario(scenario, loaded) {
+  if (loaded.some((d) => d.info && (d.info.roles.probe > 0 || d.info.roles.slow > 0))) return true;
+  return /^slow/.test(scenario);
+}
+
+/** Reads the samples of every server in one scenario. Returns [{server, run, samples, info, file, note}]. */
+async function loadScenario(results, scenario, log) {
+  const out = [];
+  for (const server of results.servers) {
+    const run = representative(results, scenario, server);
+    if (!run) {
+      out.push({ server, run: null, note: `${server}: no run` });
+      continue;
+    }
+    const file = findSamplesFile(results.dir, run);
+    if (!file) {
+      const why = run.ok ? 'no per-request samples saved' : 'no data (run failed)';
+      out.push({ server, run, note: `${server}: ${why}` });
+      continue;
+    }
+    const t0 = Date.now();
+    let samples;
+    try {
+      samples = await readSamples(file);
+    } catch (e) {
+      out.push({ server, run, note: `${server}: samples unreadable (${e.message.split('\n')[0]})` });
+      log(`warning: ${path.relative(results.dir, file)}: ${e.message.split('\n')[0]}`);
+      continue;
+    }
+    const info = agg.describe(samples);
+    log(`read ${path.relative(results.dir, file)}: ${info.n.toLocaleString('en-US')} requests in ${Date.now() - t0} ms`);
+    out.push({ server, run, samples, info, file, note: samples.n === 0 ? `${server}: samples file is empty` : null });
+  }
+  return out;
+}
+
+/** Builds the chart descriptions (spec + data + caption) for one scenario. */
+function scenarioCharts(results, scenario, loaded) {
+  const servers = results.servers;
+  const slow = isSlowScenario(scenario, loaded);
+  const withData = loaded.filter((d) => d.samples && d.samples.n > 0);
+  // Which requests a scenario's latency is about: in slow-client scenarios the fast probe's.
+  const keepFor = (d) => {
+    const s = d.samples;
+    if (slow && d.info.roles.probe > 0) return (i) => s.role[i] === ROLE.probe;
+    return (i) => s.role[i] !== ROLE.slow;
+  };
+  const notes = loaded.filter((d) => d.note).map((d) => d.note);
+  const charts = [];
+  const base = slug(scenario);
+
+  // Timeline (or, for slow-client scenarios, the probe chart).
+  if (withData.length) {
+    let total = 0;
+    let span = 0;
+    for (const d of withData) {
+      const keep = keepFor(d);
+      for (let i = 0; i < d.samples.n; i++) if (keep(i)) total++;
+      span = Math.max(span, d.info.spanMs);
+    }
+    const mode = total > MAX_POINTS ? 'bands' : 'points';
+    const binMs = agg.pickBinWidth(span, TARGET_BINS);
+    const values = [];
+    for (const d of withData) {
+      const keep = keepFor(d);
+      const rows = mode === 'points' ? agg.requestPoints(d.samples, keep) : agg.intervalBands(d.samples, binMs, keep);
+      for (const r of rows) {
+        if (mode === 'bands') r.t_s = agg.round((r.t0_s + r.t1_s) / 2, 6);
+        values.push({ server: d.server, kind: slow ? 'probe' : 'request', ...r });
+      }
+    }
+    const drawn = withData.map((d) => d.server);
+    if (slow) {
+      const periodRows = [];
+      let anyPeriods = false;
+      for (const d of withData) {
+        const periods = agg.mergePeriods(recordedPeriods(d.run) || (d.samples.periods.length ? d.samples.periods : agg.slowPeriodsFromSamples(d.samples)));
+        for (const p of periods) {
+          anyPeriods = true;
+          periodRows.push({ server: d.server, kind: 'period', start_s: agg.round(p.start_ms / 1000, 4), end_s: agg.round(p.end_ms / 1000, 4) });
+        }
+      }
+      const extra = anyPeriods ? [] : ['(No slow-client activity was recorded.)'];
+      charts.push({
+        name: `${base}_probe`,
+        kind: 'probe',
+        title: `${scenario}: fast probe while slow clients are active`,
+        caption: 'Response time of the fast probe during the run, one row per server; grey spans are the times when slow clients were connected. A server that keeps serving others while slow clients hog connections shows no rise inside the grey spans.',
+        spec: specs.probeSpec({ scenario, servers: drawn, mode, binMs, values: [...periodRows, ...values], notes: [...extra, ...notes] }),
+        rows: [...periodRows, ...values],
+        servers: drawn,
+      });
+    } else {
+      charts.push({
+        name: `${base}_timeline`,
+        kind: 'timeline',
+        title: `${scenario}: response time during the run`,
+        caption: `Response time of ${mode === 'points' ? 'every request' : 'the requests in each interval'} by when it was sent, one row per server on the same axes: warm-up, stalls and drift show as changes along the run.`,
+        spec: specs.timelineSpec({ scenario, servers: drawn, mode, binMs, values, notes }),
+        rows: values,
+        servers: drawn,
+      });
+    }
+  }
+
+  // Percentile curve (from samples, or from the run's summary percentiles when there are none).
+  const curveRows = [];
+  const curveServers = [];
+  const curveNotes = [];
+  for (const d of loaded) {
+    let points = [];
+    if (d.samples && d.samples.n > 0) {
+      const keep = keepFor(d);
+      points = agg.percentileCurve(agg.sortedLatencies(d.samples, (i) => d.samples.status[i] !== 0 && keep(i)));
+    } else if (d.run && d.run.ok) {
+      points = agg.percentileCurveFromSummary(d.run.latency_ms);
+      if (points.length) curveNotes.push(`${d.server}: from the run's summary percentiles (no samples).`);
+    }
+    if (!points.length) {
+      if (d.note) curveNotes.push(d.note);
+      continue;
+    }
+    curveServers.push(d.server);
+    for (const p of points) curveRows.push({ server: d.server, ...p });
+  }
+  if (curveRows.length) {
+    const what = slow && withData.some((d) => d.info.roles.probe > 0) ? "fast probe's response time" : 'response time';
+    charts.push({
+      name: `${base}_percentiles`,
+      kind: 'percentiles',
+      title: `${scenario}: ${what} by percentile`,
+      caption: `Latency distribution (${what}) read like an HdrHistogram plot: the curve at 99% is the time 99% of requests stayed under; the log axis stretches the tail (99.9%, 99.99%). Lower is better.`,
+      spec: specs.percentileSpec({ scenario, servers: curveServers, values: curveRows, what, notes: curveNotes }),
+      rows: curveRows,
+      servers: curveServers,
+    });
+  }
+  const missing = servers.filter((s) => !charts.some((c) => c.servers.includes(s)));
+  for (const c of charts) c.missing = servers.filter((s) => !c.servers.includes(s));
+  return { charts, slow, missing };
+}
+
+/** Charts across scenarios: head-to-head ratios and one bar chart per metric. */
+function overviewCharts(results, comps) {
+  const charts = [];
+  const pair = primaryPair(results.servers);
+  if (pair) {
+    const [a, b] = pair;
+    const metrics = HEADLINE_METRICS.map((m) => METRICS[m].short);
+    const rows = comps
+      .filter((c) => HEADLINE_METRICS.includes(c.metric) && c.factor !== null)
+      .map((c) => {
+        const m = METRICS[c.metric];
+        const times = m.better === 'lower' ? 1 / c.ratio : c.ratio;
+        const winner = c.winner || 'about the same';
+        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : 'about the same';
+        const label = `${verdict} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit})`;
+        return { scenario: c.scenario, metric: m.short, times, winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
+      });
+    if (rows.length) {
+      charts.push({
+        name: 'overview_ratio',
+        kind: 'ratio',
+        title: `${a} vs ${b}: who is faster, and by how much`,
+        caption: `For each scenario, how many times better ${a} is than ${b} (right of the centre line) or ${b} than ${a} (left): for p50 and p99 the ratio of response times, for req/s the ratio of throughputs. Log axis, so 2× either way is the same distance.`,
+        spec: specs.ratioSpec({ a, b, scenarios: results.scenarios, metrics, values: rows }),
+        rows,
+        servers: [...new Set(rows.map((r) => r.winner).filter((w) => w !== 'about the same'))],
+        colourServers: pair,
+      });
+    }
+  }
+  for (const metric of BAR_METRICS) {
+    const m = METRICS[metric];
+    const rows = [];
+    for (const scenario of results.scenarios) {
+      for (const server of results.servers) {
+        const run = representative(results, scenario, server);
+        if (!run) continue;
+        const value = run.ok ? m.get(run) : null;
+        let label = run.ok ? fmtNumber(value, m.unit) : 'failed';
+        if (run.ok && run.client_bound) label += ' (client-bound)';
+        rows.push({ scenario, server, value, label, flagged: !run.ok || run.client_bound });
+      }
+    }
+    if (!rows.some((r) => r.value !== null)) continue;
+    const title = m.label;
+    const better = m.better === 'lower' ? 'Shorter bars are better.' : 'Longer bars are better.';
+    charts.push({
+      name: `overview_${metric}`,
+      kind: 'bars',
+      title: `${title} (${m.unit})`,
+      caption: `The ${title} per scenario and server. ${better} Faded bars: failed or client-bound runs.`,
+      spec: specs.metricBarsSpec({ metric, title, unit: m.unit, better: `${m.better === 'lower' ? 'Shorter' : 'Longer'} is better; faded = failed or client-bound run.`, servers: results.servers, scenarios: results.scenarios, values: rows }),
+      rows,
+      servers: [...new Set(rows.filter((r) => r.value !== null).map((r) => r.server))],
+    });
+  }
+  return charts;
+}
+
+function writeFileAtomic(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+/** Renders one chart to SVG/PNG, writes its files, and returns what the page needs. */
+async function renderChart(chart, chartsDir, { png }) {
+  const { svg, warnings } = await renderSvg(chart.spec, { id: chart.name });
+  const files = {
+    svg: `${CHARTS_DIR}/${chart.name}.svg`,
+    png: png ? `${CHARTS_DIR}/${chart.name}.png` : null,
+    csv: `${CHARTS_DIR}/${chart.name}.csv`,
+    spec: `${CHARTS_DIR}/${chart.name}.vl.json`,
+  };
+  fs.writeFileSync(path.join(chartsDir, `${chart.name}.svg`), `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
+  if (png) fs.writeFileSync(path.join(chartsDir, `${chart.name}.png`), svgToPng(svg));
+  fs.writeFileSync(path.join(chartsDir, `${chart.name}.csv`), toCsv(chart.rows));
+  fs.writeFileSync(path.join(chartsDir, `${chart.name}.vl.json`), `${JSON.stringify(chart.spec)}\n`);
+  return { name: chart.name, kind: chart.kind, title: chart.title, caption: chart.caption, svg, files, servers: chart.servers, missing: chart.missing || [], colourServers: chart.colourServers || chart.servers, warnings };
+}
+
+/**
+ * Builds <resultsDir>/report.html and <resultsDir>/charts/*.{svg,png,csv,vl.json}.
+ * options: log(message) for progress lines (default: silent); png (default true).
+ * Resolves to {reportPath, charts: [{name, files, servers, missing}], warnings, ms}.
+ * Rejects with a ReportError (one-line message) when the folder has no usable results.json.
+ */
+async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
+  const t0 = Date.now();
+  const results = loadResults(resultsDir);
+  const chartsDir = path.join(results.dir, CHARTS_DIR);
+  fs.mkdirSync(chartsDir, { recursive: true });
+  for (const f of fs.readdirSync(chartsDir)) if (CHART_FILE.test(f)) fs.rmSync(path.join(chartsDir, f), { force: true });
+
+  const comps = comparisons(results);
+  const rendered = [];
+  const warnings = [];
+  const sections = [];
+  const render = async (chart) => {
+    const r = await renderChart(chart, chartsDir, { png });
+    for (const w of r.warnings) warnings.push(`${chart.name}: ${w}`);
+    rendered.push(r);
+    return r;
+  };
+
+  log(`${results.runs.length} runs, ${results.scenarios.length} scenarios, servers: ${results.servers.join(', ')}`);
+  const overview = [];
+  for (const chart of overviewCharts(results, comps)) overview.push(await render(chart));
+  for (const [i, scenario] of results.scenarios.entries()) {
+    log(`scenario ${i + 1}/${results.scenarios.length}: ${scenario}`);
+    const loaded = await loadScenario(results, scenario, log);
+    const { charts, slow } = scenarioCharts(results, scenario, loaded);
+    const figures = [];
+    for (const chart of charts) figures.push(await render(chart));
+    sections.push({ scenario, slow, figures, notes: loaded.filter((d) => d.note).map((d) => d.note) });
+  }
+
+  fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
+    scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
+    ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, winner: c.winner, factor: c.factor, note: c.note,
+  }))));
+
+  const html = renderHtml({
+    results,
+    comparisons: comps,
+    flags: flags(results),
+    headline: headline(results, comps),
+    overview,
+    sections,
+    fonts: fontInfo(),
+    generatedAt: new Date().toISOString(),
+  });
+  const reportPath = path.join(results.dir, REPORT_FILE);
+  writeFileAtomic(reportPath, html);
+  const ms = Date.now() - t0;
+  log(`wrote ${reportPath} (${rendered.length} charts, ${(html.length / 1024).toFixed(0)} KiB) in ${(ms / 1000).toFixed(1)} s`);
+  return {
+    reportPath,
+    charts: rendered.map((r) => ({ name: r.name, kind: r.kind, files: r.files, servers: r.servers, missing: r.missing })),
+    warnings,
+    ms,
+  };
+}
+
+module.exports = { buildReport, ReportError, REPORT_FILE, CHARTS_DIR, MAX_POINTS };

@@ -1,0 +1,59 @@
+'use strict';
+// One place for how servers look: colour, dash and point shape per server name, stable across
+// runs and reports. Colours are Okabe–Ito (colour-blind safe); the two main servers differ
+// strongly in lightness (dark blue vs light orange) and in dash and shape, so they stay apart
+// in greyscale prints too. Unknown server names get a colour from their name's hash, so adding
+// a server never re-colours the others.
+
+const KNOWN = {
+  node: { colour: '#0072B2', dash: [], shape: 'circle' },
+  em: { colour: '#E69F00', dash: [7, 3], shape: 'square' },
+  node_bare: { colour: '#56B4E9', dash: [2, 2], shape: 'triangle-up' },
+  em_bare: { colour: '#D55E00', dash: [9, 3, 2, 3], shape: 'diamond' },
+  nginx: { colour: '#009E73', dash: [1, 3], shape: 'cross' },
+};
+
+const EXTRA_COLOURS = ['#CC79A7', '#000000', '#999999', '#882255', '#44AA99', '#332288'];
+const EXTRA_DASHES = [[4, 4], [12, 4], [6, 2, 2, 2, 2, 2], [3, 6]];
+const EXTRA_SHAPES = ['triangle-down', 'triangle-right', 'triangle-left', 'wedge', 'stroke'];
+
+function hash(name) {
+  let h = 2166136261;
+  for (const ch of name) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+  return h;
+}
+
+function serverStyle(name) {
+  if (KNOWN[name]) return KNOWN[name];
+  const h = hash(name);
+  return {
+    colour: EXTRA_COLOURS[h % EXTRA_COLOURS.length],
+    dash: EXTRA_DASHES[h % EXTRA_DASHES.length],
+    shape: EXTRA_SHAPES[h % EXTRA_SHAPES.length],
+  };
+}
+
+/** Known servers first in a fixed order (node, em, references), then the rest alphabetically. */
+function orderServers(names) {
+  const known = Object.keys(KNOWN);
+  const unique = [...new Set(names)];
+  return unique.sort((a, b) => {
+    const ia = known.indexOf(a);
+    const ib = known.indexOf(b);
+    if (ia !== -1 || ib !== -1) return (ia === -1 ? known.length : ia) - (ib === -1 ? known.length : ib);
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+}
+
+/** Vega-Lite scale pieces for a list of servers: use as scale {domain, range} of colour/dash/shape. */
+function serverScales(servers) {
+  const styles = servers.map(serverStyle);
+  return {
+    domain: servers,
+    colours: styles.map((s) => s.colour),
+    dashes: styles.map((s) => s.dash),
+    shapes: styles.map((s) => s.shape),
+  };
+}
+
+module.exports = { serverStyle, orderServers, serverScales, KNOWN_SERVERS: Object.keys(KNOWN) };

@@ -1,0 +1,144 @@
+'use strict';
+// The numbers a reader wants first: per scenario, which server was faster and by how much,
+// and which runs must not be trusted (failed, client-bound, missing). Comparisons have the
+// shape the repeated-trials issue will produce ({scenario, metric, a, b, ratio, ci95,
+// significant}); when results.json carries its own `comparisons`, those are used instead.
+
+const { runsOf, errorCount } = require('./load_results');
+const { fmtFactor } = require('./format');
+
+/** Metrics the report compares and charts. `better` says which direction wins. */
+const METRICS = {
+  p50_ms: { label: 'median response time', short: 'p50', unit: 'ms', better: 'lower', get: (r) => r.latency_ms.p50 },
+  p99_ms: { label: 'p99 response time', short: 'p99', unit: 'ms', better: 'lower', get: (r) => r.latency_ms.p99 },
+  mean_ms: { label: 'mean response time', short: 'mean', unit: 'ms', better: 'lower', get: (r) => r.latency_ms.mean },
+  throughput_rps: { label: 'throughput', short: 'req/s', unit: 'req/s', better: 'higher', get: (r) => r.throughput_rps },
+  cpu_ms_per_request: { label: 'server CPU per request', short: 'CPU/req', unit: 'ms', better: 'lower', get: (r) => r.server_cpu.ms_per_request },
+  peak_rss_mb: { label: 'server peak RSS', short: 'RSS', unit: 'MB', better: 'lower', get: (r) => r.server_peak_rss_mb },
+};
+
+/** Metric names another producer may use for the same thing. */
+const METRIC_ALIASES = {
+  p50: 'p50_ms', latency_p50: 'p50_ms', latency_p50_ms: 'p50_ms', 'latency_ms.p50': 'p50_ms',
+  p99: 'p99_ms', latency_p99: 'p99_ms', latency_p99_ms: 'p99_ms', 'latency_ms.p99': 'p99_ms',
+  mean: 'mean_ms', latency_mean_ms: 'mean_ms', 'latency_ms.mean': 'mean_ms',
+  throughput: 'throughput_rps', rps: 'throughput_rps',
+  ms_per_request: 'cpu_ms_per_request', 'server_cpu.ms_per_request': 'cpu_ms_per_request',
+  server_peak_rss_mb: 'peak_rss_mb', rss: 'peak_rss_mb',
+};
+
+const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
+/** Differences smaller than this factor are reported as "about the same". */
+const SAME_WITHIN = 1.05;
+
+/** The pair the report compares head to head: node vs em when present, else the first two. */
+function primaryPair(servers) {
+  const a = servers.includes('node') ? 'node' : servers[0];
+  const b = servers.includes('em') ? 'em' : servers.find((s) => s !== a);
+  return a && b ? [a, b] : null;
+}
+
+/** The run that stands for a server in a scenario: the first one that finished. */
+function representative(results, scenario, server) {
+  const runs = runsOf(results, scenario, server);
+  return runs.find((r) => r.ok) || runs[0] || null;
+}
+
+/** Decides a comparison's winner and factor (always >= 1) from its ratio (a / b). */
+function judge(c) {
+  const m = METRICS[c.metric];
+  const out = { ...c, winner: null, factor: null };
+  if (!m || !Number.isFinite(c.ratio) || c.ratio <= 0) return out;
+  out.factor = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
+  const aWins = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
+  if (c.significant === false || (c.significant !== true && out.factor < SAME_WITHIN)) out.winner = null;
+  else out.winner = aWins ? c.a : c.b;
+  return out;
+}
+
+function computeComparison(results, scenario, metric, a, b) {
+  const ra = representative(results, scenario, a);
+  const rb = representative(results, scenario, b);
+  const va = ra && ra.ok ? METRICS[metric].get(ra) : null;
+  const vb = rb && rb.ok ? METRICS[metric].get(rb) : null;
+  let note = null;
+  if (!ra || !rb) note = `no ${!ra ? a : b} run`;
+  else if (!ra.ok || !rb.ok) note = `${!ra.ok ? a : b} failed`;
+  else if (va === null || vb === null) note = 'not measured';
+  const ratio = va !== null && vb !== null && vb > 0 ? va / vb : null;
+  const caveat = [ra, rb].filter((r) => r && r.ok && r.client_bound).map((r) => `${r.server} client-bound`);
+  return judge({ scenario, metric, a, b, value_a: va, value_b: vb, ratio, ci95: null, significant: null, note, caveat });
+}
+
+/** Comparisons for every scenario and headline metric, from results.json's own list when given. */
+function comparisons(results) {
+  const pair = primaryPair(results.servers);
+  if (!pair) return [];
+  const [a, b] = pair;
+  const given = new Map();
+  for (const c of results.comparisons || []) {
+    const metric = METRICS[c.metric] ? c.metric : METRIC_ALIASES[c.metric];
+    if (metric && c.a === a && c.b === b) given.set(`${c.scenario}|${metric}`, { ...c, metric });
+  }
+  const out = [];
+  for (const scenario of results.scenarios) {
+    for (const metric of Object.keys(METRICS)) {
+      const computed = computeComparison(results, scenario, metric, a, b);
+      const g = given.get(`${scenario}|${metric}`);
+      out.push(g ? judge({ ...computed, ...g, ratio: Number(g.ratio) }) : computed);
+    }
+  }
+  return out;
+}
+
+/** Everything a reader must be warned about, one entry per problem. */
+function flags(results) {
+  const out = [];
+  for (const scenario of results.scenarios) {
+    for (const server of results.servers) {
+      const runs = runsOf(results, scenario, server);
+      if (runs.length === 0) {
+        out.push({ scenario, server, kind: 'missing', severity: 'bad', text: `no ${server} run (interrupted?)` });
+        continue;
+      }
+      for (const r of runs) {
+        const trial = r.trial !== null && runs.length > 1 ? ` (trial ${r.trial})` : '';
+        if (!r.ok) out.push({ scenario, server, kind: 'failed', severity: 'bad', text: `${server} failed${trial}: ${r.failure}` });
+        else if (r.client_bound) {
+          const cpu = r.client_cpu_pct !== null ? ` (client CPU ${Math.round(r.client_cpu_pct)} %)` : '';
+          out.push({ scenario, server, kind: 'client_bound', severity: 'warn', text: `${server} client-bound${trial}${cpu}: the load generator, not the server, set the pace` });
+        }
+        const errs = errorCount(r);
+        if (r.ok && errs > 0) {
+          const of = r.requests ? ` of ${r.requests}` : '';
+          out.push({ scenario, server, kind: 'errors', severity: 'info', text: `${server}: ${errs}${of} requests failed` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** One sentence: who answered faster (median) in how many scenarios. */
+function headline(results, comps) {
+  const pair = primaryPair(results.servers);
+  if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
+  const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
+  const wins = Object.fromEntries(pair.map((s) => [s, []]));
+  let same = 0;
+  for (const c of p50) if (c.winner) wins[c.winner].push(c.factor); else same++;
+  const range = (f) => {
+    if (!f.length) return '';
+    const lo = Math.min(...f);
+    const hi = Math.max(...f);
+    return lo === hi ? ` (${fmtFactor(lo)} faster)` : ` (${fmtFactor(lo)} to ${fmtFactor(hi)} faster)`;
+  };
+  const parts = pair.map((s) => `${s} in ${wins[s].length}${range(wins[s])}`);
+  const undecided = results.scenarios.length - p50.length;
+  let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
+  if (same) text += `; about the same (within ${Math.round((SAME_WITHIN - 1) * 100)} %) in ${same}`;
+  if (undecided) text += `; not comparable in ${undecided} (failed or missing runs)`;
+  return `${text}.`;
+}
+
+module.exports = { METRICS, HEADLINE_METRICS, SAME_WITHIN, primaryPair, representative, comparisons, flags, headline, judge };
