@@ -11,6 +11,20 @@ const fs = require('node:fs');
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SERVERS_FILE = path.join(PROJECT_ROOT, 'perf', 'servers.json');
 
+// Every server child still running, so an exiting caller can make sure none is orphaned.
+const liveChildren = new Set();
+
+/** Sends signal to every server started here that is still running (synchronous; for exit paths). */
+function killLiveServers(signal = 'SIGKILL') {
+  for (const child of liveChildren) {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
 function loadServerDefinitions(file = SERVERS_FILE) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
@@ -59,6 +73,9 @@ async function startServer(name, options = {}) {
     env: { ...process.env, ...(def.env || {}), ...(options.env || {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  child.once('error', () => liveChildren.delete(child));
 
   const outputTail = [];
   const remember = (chunk) => {
@@ -124,4 +141,4 @@ async function startServer(name, options = {}) {
   return handle;
 }
 
-module.exports = { startServer, findFreePort, loadServerDefinitions, PROJECT_ROOT };
+module.exports = { startServer, findFreePort, loadServerDefinitions, killLiveServers, PROJECT_ROOT };

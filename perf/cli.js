@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+'use strict';
+// Command line of the scenario runner (scripts/run_scenarios.sh runs setup, then this).
+// A thin shell over perf/lib/runner.js: options, progress on the terminal, signals, exit codes.
+//   exit 0   every run ok            exit 1   some run failed, or an error (one line)
+//   exit 2   bad option or name      exit 130 / 143  interrupted by SIGINT / SIGTERM
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { Command, Option, CommanderError } = require('commander');
+const { runScenarios, engineFor, UsageError } = require('./lib/runner');
+const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
+const { loadServerDefinitions, killLiveServers } = require('./lib/server_process');
+
+const NAME = 'run_scenarios.sh';
+
+function list(value) {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function buildProgram() {
+  const program = new Command(NAME)
+    .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
+    .option('--quick', `counts ÷${QUICK_FACTOR}, rates kept: every scenario on both servers in under three minutes`)
+    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', list)
+    .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', list)
+    .option('--out <dir>', 'results directory (default: perf/results/<UTC timestamp>, and perf/results/latest points at it)')
+    .option('--list', 'list the scenarios and servers, then exit')
+    .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
+    .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
+    .helpOption('-h, --help', 'show this help')
+    .allowExcessArguments(false)
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} }); // errors are printed by main() as one line + usage
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  scripts/${NAME} --quick
+  scripts/${NAME} --servers node --scenarios sequential_6000,concurrent_2000_20
+Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 interrupted.`,
+  );
+  return program;
+}
+
+function usageLine() {
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--out DIR] [--list] [--no-pin] [--help]`;
+}
+
+function printList(opts, definitions) {
+  const scenarios = loadScenarios({ quick: !!opts.quick });
+  const out = [`scenarios${opts.quick ? ' (with --quick)' : ''}:`];
+  for (const s of scenarios) out.push(`  ${s.name.padEnd(22)} ${engineFor(s).padEnd(12)} ${s.description}`);
+  out.push('servers:');
+  for (const [name, def] of Object.entries(definitions)) out.push(`  ${name.padEnd(22)} ${def.description || def.command}`);
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+function readDefinitions(file) {
+  if (!file) return loadServerDefinitions();
+  try {
+    return JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read server definitions ${file}: ${err.code || err.message}`);
+  }
+}
+
+async function main(argv) {
+  const program = buildProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
+      process.stderr.write(`${NAME}: ${err.message.replace(/^error: /, '')}\n${usageLine()}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const opts = program.opts();
+
+  const controller = new AbortController();
+  let exitSignal = null;
+  const onSignal = (sig) => {
+    if (exitSignal) {
+      // Second signal: stop at once, without orphans.
+      killLiveServers('SIGKILL');
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }
+    exitSignal = sig;
+    process.stderr.write(`\n${NAME}: ${sig}: stopping; finished runs are kept and summarised (again to stop at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', () => killLiveServers('SIGKILL'));
+
+  const tty = process.stdout.isTTY;
+  let statusShown = false;
+  const clearStatus = () => {
+    if (statusShown) process.stdout.write('\r\x1b[K');
+    statusShown = false;
+  };
+  const log = (line) => {
+    clearStatus();
+    process.stdout.write(line + '\n');
+  };
+  const status = (text) => {
+    if (!tty) {
+      if (text && / running/.test(text)) process.stdout.write(text + '\n');
+      return;
+    }
+    clearStatus();
+    if (text) {
+      process.stdout.write(text.slice(0, (process.stdout.columns || 100) - 1));
+      statusShown = true;
+    }
+  };
+
+  try {
+    const definitions = readDefinitions(opts.serversFile);
+    if (opts.list) {
+      printList(opts, definitions);
+      return 0;
+    }
+    const result = await runScenarios({
+      servers: opts.servers || ['node', 'em'],
+      scenarios: opts.scenarios || null,
+      quick: !!opts.quick,
+      outDir: opts.out || null,
+      pin: opts.pin,
+      definitions,
+      signal: controller.signal,
+      log,
+      status,
+    });
+    clearStatus();
+    process.stdout.write('\n' + result.summaryText + '\n');
+    const rel = path.relative(process.cwd(), result.resultsFile);
+    process.stdout.write(`results: ${rel.startsWith('..') ? result.resultsFile : rel}\n`);
+    if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
+    return result.runs.every((r) => r.ok) ? 0 : 1;
+  } catch (err) {
+    clearStatus();
+    if (err instanceof UsageError || err.usage) {
+      process.stderr.write(`${NAME}: ${err.message}\n${usageLine()}\n`);
+      return 2;
+    }
+    if (err instanceof ScenarioError) {
+      process.stderr.write(`${NAME}: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`${NAME}: error: ${err.message}\n`);
+    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
+    return exitSignal ? (exitSignal === 'SIGINT' ? 130 : 143) : 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+      // Sockets still closing must not keep a finished run alive.
+      setTimeout(() => process.exit(code), 500).unref();
+    },
+    (err) => {
+      process.stderr.write(`${NAME}: error: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { main, buildProgram };

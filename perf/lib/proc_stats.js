@@ -1,0 +1,106 @@
+'use strict';
+// What the kernel knows about the server process: CPU seconds from /proc/<pid>/stat (utime,
+// stime: all threads of the process), memory from /proc/<pid>/status (VmRSS, VmHWM), open
+// descriptors from /proc/<pid>/fd. Peak RSS per run: VmHWM is reset through clear_refs
+// (Linux >= 4.0) before the run and read after it, and VmRSS is also sampled every 100 ms
+// in case the reset is not allowed; the larger of the two is the peak.
+
+const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
+
+let clockTicks = null;
+/** Kernel clock ticks per second (USER_HZ), usually 100. */
+function clkTck() {
+  if (clockTicks === null) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 2000 }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** Parses the text of /proc/<pid>/stat into { user_s, system_s } (comm may hold spaces and parens). */
+function parseStat(text) {
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); utime is field 14, stime field 15.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error('unexpected /proc/<pid>/stat format');
+  const hz = clkTck();
+  return { user_s: utime / hz, system_s: stime / hz };
+}
+
+/** { user_s, system_s } of a live process, or null when it is gone. */
+function readCpu(pid) {
+  try {
+    return parseStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** { rss_kb, hwm_kb } of a live process, or null when it is gone. */
+function readMemory(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = /^VmRSS:\s+(\d+) kB/m.exec(text);
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(text);
+    return { rss_kb: rss ? Number(rss[1]) : null, hwm_kb: hwm ? Number(hwm[1]) : null };
+  } catch {
+    return null;
+  }
+}
+
+/** Resets VmHWM to the current RSS; false when the kernel or permissions do not allow it. */
+function resetPeakRss(pid) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Number of open file descriptors, or null. */
+function countFds(pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples VmRSS every intervalMs; stop() returns the peak in kB (and VmHWM when reset worked). */
+function startRssSampler(pid, intervalMs = 100) {
+  const hwmReset = resetPeakRss(pid);
+  let peak = 0;
+  const sample = () => {
+    const m = readMemory(pid);
+    if (m && m.rss_kb > peak) peak = m.rss_kb;
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const m = readMemory(pid);
+      if (hwmReset && m && m.hwm_kb > peak) peak = m.hwm_kb;
+      return peak || null;
+    },
+  };
+}
+
+/** Difference of two readCpu() results, or null. */
+function cpuDelta(before, after) {
+  if (!before || !after) return null;
+  return {
+    user_s: Math.round((after.user_s - before.user_s) * 1000) / 1000,
+    system_s: Math.round((after.system_s - before.system_s) * 1000) / 1000,
+  };
+}
+
+module.exports = { readCpu, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, clkTck };

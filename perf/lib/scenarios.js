@@ -1,0 +1,288 @@
+'use strict';
+// Scenarios are data: one JSON file per scenario in perf/scenarios/. This module loads them,
+// validates them (one clear line per mistake, naming the file and the field), fills in
+// defaults and applies --quick. The fields are documented in perf/README.md.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SCENARIOS_DIR = path.resolve(__dirname, '..', 'scenarios');
+const QUICK_FACTOR = 20;
+const KINDS = ['closed', 'open', 'slow_clients'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT'];
+const NAME_RE = /^[a-z0-9][a-z0-9_.-]*$/;
+
+class ScenarioError extends Error {}
+
+function fail(where, message) {
+  throw new ScenarioError(`${where}: ${message}`);
+}
+
+function isObject(x) {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+function checkKeys(obj, allowed, where) {
+  if (!isObject(obj)) fail(where, 'must be a JSON object');
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) fail(where, `unknown field '${key}' (known: ${allowed.join(', ')})`);
+  }
+}
+
+function number(obj, key, where, { integer = false, min = 0, exclusiveMin = false, required = true, dflt, nullable = false } = {}) {
+  const v = obj[key];
+  if (v === undefined) {
+    if (required) fail(where, `'${key}' is required`);
+    return dflt;
+  }
+  if (v === null && nullable) return null;
+  const kindWord = integer ? 'an integer' : 'a number';
+  if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v))) {
+    fail(where, `'${key}' must be ${kindWord}${nullable ? ' or null' : ''}, not ${JSON.stringify(v)}`);
+  }
+  if (exclusiveMin ? v <= min : v < min) fail(where, `'${key}' must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}, not ${v}`);
+  return v;
+}
+
+function bool(obj, key, where, dflt) {
+  const v = obj[key];
+  if (v === undefined) return dflt;
+  if (typeof v !== 'boolean') fail(where, `'${key}' must be true or false`);
+  return v;
+}
+
+function string(obj, key, where, { required = true, dflt } = {}) {
+  const v = obj[key];
+  if (v === undefined) {
+    if (required) fail(where, `'${key}' is required`);
+    return dflt;
+  }
+  if (typeof v !== 'string' || v.length === 0) fail(where, `'${key}' must be a non-empty string`);
+  return v;
+}
+
+function normalizeRequest(raw, where, dflt) {
+  const req = raw === undefined ? {} : raw;
+  checkKeys(req, ['method', 'path', 'headers', 'upload_bytes'], where);
+  const uploadBytes = number(req, 'upload_bytes', where, { integer: true, required: false, dflt: null });
+  const method = string(req, 'method', where, { required: false, dflt: uploadBytes !== null ? 'POST' : dflt.method });
+  if (!METHODS.includes(method)) fail(where, `'method' must be one of ${METHODS.join(', ')}`);
+  const p = string(req, 'path', where, { required: false, dflt: dflt.path });
+  if (!p.startsWith('/') || /[\s]/.test(p)) fail(where, `'path' must start with / and contain no spaces`);
+  const headers = req.headers === undefined ? {} : req.headers;
+  if (!isObject(headers) || Object.values(headers).some((h) => typeof h !== 'string')) {
+    fail(where, `'headers' must be an object of strings`);
+  }
+  for (const h of Object.keys(headers)) {
+    if (['host', 'content-length', 'connection'].includes(h.toLowerCase())) {
+      fail(where, `header '${h}' is set by the runner (use keep_alive / upload_bytes instead)`);
+    }
+  }
+  return { method, path: p, headers, upload_bytes: uploadBytes };
+}
+
+const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'quick'];
+
+/** Validates one raw scenario object and returns it with defaults filled in. */
+function normalizeScenario(raw, where, fileName) {
+  checkKeys(raw, [...COMMON_KEYS, 'concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'connections', 'rate', 'probe', 'slow'], where);
+  const name = raw.name === undefined ? fileName : string(raw, 'name', where);
+  if (!NAME_RE.test(name)) fail(where, `name '${name}' must be lower case letters, digits, '_', '-' or '.'`);
+  if (fileName && name !== fileName) fail(where, `'name' is '${name}' but the file is ${fileName}.json; they must match`);
+  const kind = string(raw, 'kind', where);
+  if (!KINDS.includes(kind)) fail(where, `'kind' must be one of ${KINDS.join(', ')}, not '${kind}'`);
+  const out = {
+    name,
+    description: string(raw, 'description', where),
+    source: string(raw, 'source', where, { required: false, dflt: null }),
+    kind,
+    timeout_s: number(raw, 'timeout_s', where, { min: 0, exclusiveMin: true, required: false, dflt: 10 }),
+  };
+  const allowedByKind = {
+    closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
+    open: ['connections', 'rate', 'requests_per_connection', 'request'],
+    slow_clients: ['probe', 'slow'],
+  };
+  for (const key of Object.keys(raw)) {
+    if (!COMMON_KEYS.includes(key) && !allowedByKind[kind].includes(key)) fail(where, `'${key}' does not apply to kind '${kind}'`);
+  }
+  if (kind === 'closed') {
+    out.request = normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' });
+    out.concurrency = number(raw, 'concurrency', where, { integer: true, min: 1 });
+    out.keep_alive = bool(raw, 'keep_alive', where, true);
+    const stops = ['requests', 'requests_per_connection', 'duration_s'].filter((k) => raw[k] !== undefined);
+    if (stops.length !== 1) fail(where, `give exactly one of 'requests', 'requests_per_connection', 'duration_s' (got ${stops.length ? stops.join(', ') : 'none'})`);
+    out.requests = number(raw, 'requests', where, { integer: true, min: 1, required: false, dflt: null });
+    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, required: false, dflt: null });
+    out.duration_s = number(raw, 'duration_s', where, { min: 0, exclusiveMin: true, required: false, dflt: null });
+    if (out.requests_per_connection !== null && !out.keep_alive) fail(where, `'requests_per_connection' needs keep_alive: true (without keep-alive every connection carries one request)`);
+    if (out.requests !== null && out.requests < out.concurrency) fail(where, `'requests' (${out.requests}) must be at least 'concurrency' (${out.concurrency})`);
+  } else if (kind === 'open') {
+    out.request = normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' });
+    out.connections = number(raw, 'connections', where, { integer: true, min: 1 });
+    out.rate = number(raw, 'rate', where, { min: 0, exclusiveMin: true });
+    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, required: false, dflt: 1 });
+  } else {
+    const probeWhere = `${where}: probe`;
+    const probe = raw.probe;
+    if (probe === undefined) fail(where, `'probe' is required for kind 'slow_clients'`);
+    checkKeys(probe, ['request', 'rate', 'duration_s'], probeWhere);
+    out.probe = {
+      request: normalizeRequest(probe.request, `${probeWhere}: request`, { method: 'GET', path: '/hello' }),
+      rate: number(probe, 'rate', probeWhere, { min: 0, exclusiveMin: true }),
+      duration_s: number(probe, 'duration_s', probeWhere, { min: 0, exclusiveMin: true }),
+    };
+    const slowWhere = `${where}: slow`;
+    const slow = raw.slow;
+    if (slow === undefined) fail(where, `'slow' is required for kind 'slow_clients'`);
+    checkKeys(slow, ['mode', 'request', 'clients', 'bytes_per_s', 'start_s', 'active_s', 'repeat'], slowWhere);
+    const mode = string(slow, 'mode', slowWhere);
+    if (!['read', 'upload'].includes(mode)) fail(slowWhere, `'mode' must be 'read' or 'upload', not '${mode}'`);
+    const request = normalizeRequest(slow.request, `${slowWhere}: request`, mode === 'read' ? { method: 'GET', path: '/data/random-1m.bin' } : { method: 'POST', path: '/upload' });
+    if (mode === 'upload' && !(request.upload_bytes > 0)) fail(`${slowWhere}: request`, `'upload_bytes' (a positive integer) is required for mode 'upload'`);
+    if (mode === 'read' && request.upload_bytes) fail(`${slowWhere}: request`, `'upload_bytes' does not apply to mode 'read'`);
+    out.slow = {
+      mode,
+      request,
+      clients: number(slow, 'clients', slowWhere, { integer: true, min: 1 }),
+      bytes_per_s: number(slow, 'bytes_per_s', slowWhere, { min: 0, exclusiveMin: true, required: false, dflt: null, nullable: true }),
+      start_s: number(slow, 'start_s', slowWhere, { min: 0 }),
+      active_s: number(slow, 'active_s', slowWhere, { min: 0, exclusiveMin: true }),
+      repeat: bool(slow, 'repeat', slowWhere, false),
+    };
+    if (out.slow.start_s + out.slow.active_s > out.probe.duration_s) {
+      fail(where, `the slow clients' window (start_s + active_s = ${out.slow.start_s + out.slow.active_s} s) must end within the probe's duration_s (${out.probe.duration_s} s)`);
+    }
+  }
+  return out;
+}
+
+function deepMerge(base, over) {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isObject(v) && isObject(base[k]) ? deepMerge(base[k], v) : v;
+  }
+  return out;
+}
+
+const ceilDiv = (x, f) => Math.max(1, Math.ceil(x / f));
+const scaleDuration = (s, f) => Math.max(1, Math.round((s / f) * 10) / 10);
+
+/**
+ * The --quick version of a raw scenario: counts divided by `factor` (rounded up, at least 1),
+ * durations divided by `factor` (at least 1 s), rates, sizes and concurrency unchanged; then
+ * the scenario's own `quick` object, whose values win outright.
+ */
+function quickScale(raw, factor = QUICK_FACTOR) {
+  const s = JSON.parse(JSON.stringify(raw));
+  delete s.quick;
+  if (s.kind === 'closed') {
+    if (typeof s.requests === 'number') s.requests = Math.max(ceilDiv(s.requests, factor), s.concurrency || 1);
+    if (typeof s.requests_per_connection === 'number') s.requests_per_connection = ceilDiv(s.requests_per_connection, factor);
+    if (typeof s.duration_s === 'number') s.duration_s = scaleDuration(s.duration_s, factor);
+  } else if (s.kind === 'open') {
+    if (typeof s.connections === 'number') s.connections = ceilDiv(s.connections, factor);
+  } else if (s.kind === 'slow_clients') {
+    if (isObject(s.probe) && typeof s.probe.duration_s === 'number') s.probe.duration_s = scaleDuration(s.probe.duration_s, factor);
+    if (isObject(s.slow)) {
+      if (typeof s.slow.clients === 'number') s.slow.clients = ceilDiv(s.slow.clients, factor);
+      if (typeof s.slow.start_s === 'number') s.slow.start_s = s.slow.start_s / factor;
+      if (typeof s.slow.active_s === 'number') s.slow.active_s = s.slow.active_s / factor;
+    }
+  }
+  return isObject(raw.quick) ? deepMerge(s, raw.quick) : s;
+}
+
+/** Reads every perf/scenarios/*.json: [{ name, file, raw }] sorted by name. */
+function readScenarioFiles(dir = SCENARIOS_DIR) {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch (err) {
+    throw new ScenarioError(`cannot read the scenarios directory ${dir}: ${err.code || err.message}`);
+  }
+  return entries.sort().map((f) => {
+    const file = path.join(dir, f);
+    let raw;
+    try {
+      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new ScenarioError(`${path.relative(process.cwd(), file) || file}: not valid JSON (${err.message})`);
+    }
+    return { name: path.basename(f, '.json'), file, raw };
+  });
+}
+
+/**
+ * Loads, validates and (with quick) scales scenarios. Returns them in the canonical order
+ * (ORDER first, then any others by name), or only `names` in the given order.
+ */
+function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, factor = QUICK_FACTOR } = {}) {
+  const files = readScenarioFiles(dir);
+  const scenarios = files.map(({ name, file, raw }) => {
+    const where = path.relative(process.cwd(), file) || file;
+    if (raw.quick !== undefined && !isObject(raw.quick)) fail(where, `'quick' must be an object`);
+    normalizeScenario(raw, where, name); // the full-size scenario must be valid on its own
+    const effective = quick ? quickScale(raw, factor) : { ...raw };
+    delete effective.quick;
+    const scenario = normalizeScenario(effective, quick ? `${where} (with --quick)` : where, name);
+    scenario.file = file;
+    return scenario;
+  });
+  const byName = new Map(scenarios.map((s) => [s.name, s]));
+  if (names) {
+    const unknown = names.filter((n) => !byName.has(n));
+    if (unknown.length) {
+      const err = new ScenarioError(`unknown scenario${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${[...byName.keys()].join(', ')})`);
+      err.usage = true;
+      throw err;
+    }
+    return names.map((n) => byName.get(n));
+  }
+  const rank = (s) => {
+    const i = ORDER.indexOf(s.name);
+    return i < 0 ? ORDER.length : i;
+  };
+  return scenarios.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
+/** The seed scenarios first, in the issue's order; user-added ones follow by name. */
+const ORDER = [
+  'sequential_6000',
+  'concurrent_2000_20',
+  'concurrent_2000_100',
+  'concurrent_3000_200',
+  'keepalive_400x100',
+  'bigfile_100k',
+  'long_conn_256',
+  'short_conn_256',
+  'slow_read',
+  'slow_upload',
+  'big_upload',
+];
+
+/** Rough length of the load phase in seconds (null when it depends on the server's speed). */
+function expectedDurationS(s) {
+  if (s.kind === 'open') return s.connections / s.rate;
+  if (s.kind === 'slow_clients') return s.probe.duration_s;
+  return s.duration_s;
+}
+
+/** Serialisable copy of the effective parameters (what results.json records). */
+function scenarioParams(s) {
+  const copy = JSON.parse(JSON.stringify(s));
+  delete copy.file;
+  return copy;
+}
+
+module.exports = {
+  loadScenarios,
+  normalizeScenario,
+  quickScale,
+  expectedDurationS,
+  scenarioParams,
+  ScenarioError,
+  SCENARIOS_DIR,
+  QUICK_FACTOR,
+  ORDER,
+};

@@ -1,0 +1,85 @@
+'use strict';
+// The command line: bad usage is one line plus usage and exit 2 (never a stack trace);
+// --list; SIGTERM stops every child, keeps the finished runs and writes their summary.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { PROJECT_ROOT, loadServerDefinitions } = require('../perf/lib/server_process');
+const { loadScenarios } = require('../perf/lib/scenarios');
+const { standinDefinitions, makeTmpDir, alive } = require('./perf_support/helpers');
+
+const CLI = path.join(PROJECT_ROOT, 'perf', 'cli.js');
+
+function cli(args) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 20000 });
+}
+
+describe('perf cli', function () {
+  this.timeout(30000);
+
+  for (const [args, message] of [
+    [['--bogus'], /^run_scenarios\.sh: unknown option '--bogus'$/],
+    [['--servers', 'nginx', '--out', '/nonexistent/x'], /^run_scenarios\.sh: unknown server 'nginx' \(known: node, em/],
+    [['--scenarios', 'sequential_6000,nope'], /^run_scenarios\.sh: unknown scenario 'nope' \(known: /],
+    [['--out'], /^run_scenarios\.sh: option '--out <dir>' argument missing$/],
+    [['stray'], /^run_scenarios\.sh: too many arguments/],
+  ]) {
+    it(`${args.join(' ')}: one line, the usage, exit 2`, () => {
+      const res = cli(args);
+      assert.equal(res.status, 2, res.stderr);
+      const lines = res.stderr.trim().split('\n');
+      assert.match(lines[0], message);
+      assert.match(lines[1], /^usage: run_scenarios\.sh \[--quick\]/);
+      assert.equal(lines.length, 2);
+      assert.equal(res.stdout, '');
+    });
+  }
+
+  it('--help prints the options and exits 0', () => {
+    const res = cli(['--help']);
+    assert.equal(res.status, 0);
+    for (const opt of ['--quick', '--servers', '--scenarios', '--out', '--list', '--help']) assert.ok(res.stdout.includes(opt), opt);
+  });
+
+  it('--list names every scenario with its engine, and the servers', () => {
+    const res = cli(['--list']);
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /^\s+sequential_6000\s+sequential\s+6000 connections/m);
+    assert.match(res.stdout, /^\s+keepalive_400x100\s+autocannon\s/m);
+    assert.match(res.stdout, /^\s+em\s+Ruby EventMachine/m);
+    const expected = loadScenarios().length + Object.keys(loadServerDefinitions()).length;
+    assert.equal((res.stdout.match(/^ {2}\S/gm) || []).length, expected);
+  });
+
+  it('SIGTERM: stops the server and the load, keeps finished runs, writes the summary, exits 143', async () => {
+    const out = makeTmpDir();
+    const pidfile = path.join(out, 'standin.pid');
+    const serversFile = path.join(out, 'servers.json');
+    fs.writeFileSync(serversFile, JSON.stringify(standinDefinitions({ standin: { STANDIN_PIDFILE: pidfile } })));
+    const child = spawn(process.execPath, [CLI, '--quick', '--no-pin', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000,concurrent_2000_20', '--out', out], { cwd: PROJECT_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    await new Promise((resolve, reject) => {
+      child.stdout.on('data', (c) => {
+        stdout += c;
+        if (/concurrent_2000_20\s+running/.test(stdout)) resolve();
+      });
+      exited.then(() => reject(new Error(`the runner exited early: ${stdout}${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    const { code } = await exited;
+    assert.equal(code, 143, stderr);
+    assert.match(stderr, /SIGTERM: stopping/);
+    assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.equal(doc.interrupted, true);
+    assert.deepEqual(doc.runs.map((r) => r.scenario), ['sequential_6000']);
+    assert.ok(fs.existsSync(path.join(out, 'summary.md')) && fs.existsSync(path.join(out, 'summary.csv')));
+    assert.match(stdout, /sequential_6000/);
+    assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false, 'the server is still running');
+  });
+});

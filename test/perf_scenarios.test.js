@@ -1,0 +1,119 @@
+'use strict';
+// Scenario files: the shipped ones load and mean what the issue says; mistakes are caught
+// with one line naming the file and the field; --quick scales counts, keeps rates.
+
+const assert = require('node:assert/strict');
+const { loadScenarios, normalizeScenario, quickScale, ScenarioError, ORDER } = require('../perf/lib/scenarios');
+const { engineFor } = require('../perf/lib/runner');
+const { writeScenarioDir } = require('./perf_support/helpers');
+
+const byName = (list) => Object.fromEntries(list.map((s) => [s.name, s]));
+
+describe('perf scenarios: the shipped files', () => {
+  const full = byName(loadScenarios());
+  const quick = byName(loadScenarios({ quick: true }));
+
+  it('has every scenario of the issue, in its order', () => {
+    // user-added scenarios follow the issue's, by name
+    assert.deepEqual(loadScenarios().map((s) => s.name).slice(0, ORDER.length), ORDER);
+  });
+
+  it('describes seed 002 tests 1-4, 000, 003 and 004 faithfully', () => {
+    assert.deepEqual([full.sequential_6000.kind, full.sequential_6000.concurrency, full.sequential_6000.requests, full.sequential_6000.keep_alive], ['closed', 1, 6000, false]);
+    for (const [name, n, rate] of [
+      ['concurrent_2000_20', 2000, 20],
+      ['concurrent_2000_100', 2000, 100],
+      ['concurrent_3000_200', 3000, 200],
+    ]) {
+      assert.equal(full[name].kind, 'open');
+      assert.equal(full[name].connections, n);
+      assert.equal(full[name].rate, rate);
+      assert.equal(full[name].requests_per_connection, 1);
+    }
+    assert.deepEqual([full.keepalive_400x100.concurrency, full.keepalive_400x100.requests_per_connection], [400, 100]);
+    assert.deepEqual([full.bigfile_100k.concurrency, full.bigfile_100k.requests, full.bigfile_100k.request.path], [32, 10000, '/lipsum100k.txt']);
+    assert.deepEqual([full.long_conn_256.concurrency, full.long_conn_256.duration_s, full.long_conn_256.keep_alive], [256, 10, true]);
+    assert.deepEqual([full.short_conn_256.concurrency, full.short_conn_256.duration_s, full.short_conn_256.keep_alive], [256, 10, false]);
+    assert.equal(full.slow_read.slow.request.path, '/data/random-1m.bin');
+    assert.equal(full.slow_upload.slow.request.upload_bytes, 1048576);
+    assert.equal(full.big_upload.slow.request.upload_bytes, 16 * 1024 * 1024);
+  });
+
+  it('picks autocannon where it is faithful and the custom drivers elsewhere', () => {
+    const engines = Object.fromEntries(Object.values(full).map((s) => [s.name, engineFor(s)]));
+    assert.equal(engines.keepalive_400x100, 'autocannon');
+    assert.equal(engines.bigfile_100k, 'autocannon');
+    assert.equal(engines.long_conn_256, 'autocannon');
+    assert.equal(engines.sequential_6000, 'sequential');
+    assert.equal(engines.short_conn_256, 'sequential');
+    assert.equal(engines.concurrent_2000_20, 'open_loop');
+    assert.equal(engines.slow_read, 'slow_clients');
+  });
+
+  it('--quick divides counts by twenty and keeps rates and concurrency', () => {
+    assert.equal(quick.sequential_6000.requests, 300);
+    assert.deepEqual([quick.concurrent_2000_20.connections, quick.concurrent_2000_20.rate], [100, 20]);
+    assert.deepEqual([quick.concurrent_3000_200.connections, quick.concurrent_3000_200.rate], [150, 200]);
+    assert.deepEqual([quick.keepalive_400x100.concurrency, quick.keepalive_400x100.requests_per_connection], [400, 5]);
+    assert.deepEqual([quick.bigfile_100k.concurrency, quick.bigfile_100k.requests], [32, 500]);
+    assert.equal(quick.long_conn_256.duration_s, 1);
+    assert.equal(quick.slow_read.slow.bytes_per_s, full.slow_read.slow.bytes_per_s);
+    assert.equal(quick.slow_read.probe.rate, full.slow_read.probe.rate);
+    // the slow scenarios' own quick blocks
+    assert.deepEqual([quick.slow_read.probe.duration_s, quick.slow_read.slow.clients, quick.slow_read.slow.active_s], [6, 10, 4]);
+  });
+});
+
+describe('perf scenarios: validation', () => {
+  const base = { description: 'x', kind: 'open', connections: 10, rate: 5 };
+  const check = (raw, pattern) => assert.throws(() => normalizeScenario(raw, 'f.json', 'f'), (err) => err instanceof ScenarioError && pattern.test(err.message) && err.message.startsWith('f.json'));
+
+  it('accepts a minimal scenario and fills in the defaults', () => {
+    const s = normalizeScenario(base, 'f.json', 'f');
+    assert.equal(s.name, 'f');
+    assert.equal(s.timeout_s, 10);
+    assert.deepEqual(s.request, { method: 'GET', path: '/hello', headers: {}, upload_bytes: null });
+  });
+
+  it('rejects typos, wrong types and impossible combinations with one line naming the field', () => {
+    check({ ...base, rat: 5 }, /unknown field 'rat'/);
+    check({ ...base, rate: '5' }, /'rate' must be a number/);
+    check({ ...base, rate: 0 }, /'rate' must be greater than 0/);
+    check({ ...base, connections: 1.5 }, /'connections' must be an integer/);
+    check({ ...base, kind: 'burst' }, /'kind' must be one of/);
+    check({ ...base, description: undefined }, /'description' is required/);
+    check({ ...base, name: 'g' }, /'name' is 'g' but the file is f.json/);
+    check({ ...base, concurrency: 3 }, /'concurrency' does not apply to kind 'open'/);
+    check({ ...base, request: { path: 'hello' } }, /'path' must start with \//);
+    check({ ...base, request: { headers: { Connection: 'close' } } }, /set by the runner/);
+    check({ description: 'x', kind: 'closed', concurrency: 2, requests: 10, duration_s: 3 }, /exactly one of/);
+    check({ description: 'x', kind: 'closed', concurrency: 2, keep_alive: false, requests_per_connection: 3 }, /needs keep_alive: true/);
+    check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 2 }, slow: { mode: 'read', clients: 1, start_s: 1, active_s: 5 } }, /must end within the probe's duration_s/);
+    check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9 }, slow: { mode: 'upload', clients: 1, start_s: 1, active_s: 5 } }, /'upload_bytes'.*required/);
+  });
+
+  it('loads a user-added scenario from a directory and orders it after the seed ones', () => {
+    const dir = writeScenarioDir({
+      my_test: { description: 'mine', kind: 'closed', concurrency: 4, duration_s: 3, request: { path: '/lipsum100k.txt' } },
+      sequential_6000: { description: 'seed', kind: 'closed', concurrency: 1, keep_alive: false, requests: 6000 },
+    });
+    assert.deepEqual(loadScenarios({ dir }).map((s) => s.name), ['sequential_6000', 'my_test']);
+    assert.deepEqual(loadScenarios({ dir, names: ['my_test'] }).map((s) => s.request.path), ['/lipsum100k.txt']);
+    assert.throws(() => loadScenarios({ dir, names: ['nope'] }), /unknown scenario 'nope' \(known: .*my_test/);
+  });
+
+  it('reports a file that is not JSON by name', () => {
+    const dir = writeScenarioDir({});
+    require('node:fs').writeFileSync(require('node:path').join(dir, 'broken.json'), '{ "kind": ');
+    assert.throws(() => loadScenarios({ dir }), /broken\.json: not valid JSON/);
+  });
+
+  it('quickScale: counts ÷20 rounded up, durations ÷20 but at least 1 s, a quick block wins', () => {
+    assert.equal(quickScale({ kind: 'open', connections: 30, rate: 7 }).connections, 2);
+    assert.equal(quickScale({ kind: 'open', connections: 30, rate: 7 }).rate, 7);
+    assert.equal(quickScale({ kind: 'closed', concurrency: 50, requests: 100 }).requests, 50, 'never fewer requests than connections');
+    assert.equal(quickScale({ kind: 'closed', concurrency: 5, duration_s: 60 }).duration_s, 3);
+    assert.equal(quickScale({ kind: 'closed', concurrency: 5, duration_s: 10 }).duration_s, 1);
+    assert.deepEqual(quickScale({ kind: 'slow_clients', probe: { rate: 5, duration_s: 40 }, slow: { clients: 40, start_s: 2 }, quick: { slow: { clients: 7 } } }).slow, { clients: 7, start_s: 0.1 });
+  });
+});

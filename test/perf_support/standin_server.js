@@ -1,0 +1,75 @@
+'use strict';
+// A stand-in for the project's servers in the runner's tests: the same contract (routes,
+// ready line, SIGTERM), synthetic file bodies, and knobs to misbehave on purpose:
+//   STANDIN_HELLO_BODY   answer /hello with this body (a contract violation)
+//   STANDIN_EXIT_AFTER   exit (code 3) on the Nth request to /hello (a server dying mid-run)
+//   STANDIN_STALL_AT     on the Nth request to /hello, block the event loop for STANDIN_STALL_MS
+//   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
+// Usage: node standin_server.js --host H --port P
+
+const http = require('node:http');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+
+function arg(name, dflt) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+}
+
+const host = arg('--host', process.env.HOST || '127.0.0.1');
+const port = Number(arg('--port', process.env.PORT || 8090));
+const helloBody = Buffer.from(process.env.STANDIN_HELLO_BODY || 'asdfghjkl;');
+const exitAfter = Number(process.env.STANDIN_EXIT_AFTER || 0);
+const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
+const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
+const index = Buffer.from('<!doctype html><title>stand-in</title><p>stand-in server</p>\n');
+const files = {
+  '/lipsum100k.txt': Buffer.alloc(102400, 'lorem ipsum '),
+  '/data/random-1m.bin': crypto.randomBytes(1048576),
+};
+let hellos = 0;
+
+function reply(res, status, type, body) {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': body.length });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  if (req.method === 'POST' && url.pathname === '/upload') {
+    const digest = crypto.createHash('sha256');
+    let bytes = 0;
+    req.on('data', (c) => {
+      bytes += c.length;
+      digest.update(c);
+    });
+    req.on('end', () => reply(res, 200, 'application/json', Buffer.from(JSON.stringify({ bytes, sha256: digest.digest('hex') }))));
+    return;
+  }
+  if (url.pathname === '/hello') {
+    hellos += 1;
+    if (exitAfter && hellos >= exitAfter) process.exit(3);
+    if (stallAt && hellos === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
+    reply(res, 200, 'text/plain', helloBody);
+    return;
+  }
+  if (url.pathname === '/delay') {
+    setTimeout(() => reply(res, 200, 'text/plain', Buffer.from('waited\n')), Number(url.searchParams.get('ms')) || 0);
+    return;
+  }
+  const body = url.pathname === '/' ? index : files[url.pathname];
+  if (body && (req.method === 'GET' || req.method === 'HEAD')) reply(res, 200, url.pathname === '/' ? 'text/html' : 'application/octet-stream', body);
+  else reply(res, 404, 'text/plain', Buffer.from('Not Found\n'));
+});
+
+server.listen(port, host, () => {
+  if (process.env.STANDIN_PIDFILE) fs.writeFileSync(process.env.STANDIN_PIDFILE, String(process.pid));
+  console.log(`stand-in listening on http://${host}:${port}`);
+});
+const stop = () => {
+  server.close();
+  server.closeAllConnections();
+  setTimeout(() => process.exit(0), 100).unref();
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
