@@ -11,6 +11,7 @@ const { Command, Option, CommanderError } = require('commander');
 const { runScenarios, engineFor, UsageError } = require('./lib/runner');
 const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
 const { loadServerDefinitions, killLiveServers } = require('./lib/server_process');
+const { buildReport } = require('./report');
 
 const NAME = 'run_scenarios.sh';
 
@@ -30,6 +31,7 @@ function buildProgram() {
     .option('--out <dir>', 'results directory (default: perf/results/<UTC timestamp>, and perf/results/latest points at it)')
     .option('--list', 'list the scenarios and servers, then exit')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
+    .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
     .helpOption('-h, --help', 'show this help')
     .allowExcessArguments(false)
@@ -140,8 +142,22 @@ async function main(argv) {
     });
     clearStatus();
     process.stdout.write('\n' + result.summaryText + '\n');
-    const rel = path.relative(process.cwd(), result.resultsFile);
-    process.stdout.write(`results: ${rel.startsWith('..') ? result.resultsFile : rel}\n`);
+    const shown = (file) => {
+      const rel = path.relative(process.cwd(), file);
+      return rel.startsWith('..') ? file : rel;
+    };
+    process.stdout.write(`results: ${shown(result.resultsFile)}\n`);
+    if (opts.report) {
+      // Built from the saved files alone, as `npm run report` would; interrupted runs included.
+      try {
+        const report = await buildReport(path.dirname(result.resultsFile), { log: (m) => status(`report: ${m}`) });
+        clearStatus();
+        process.stdout.write(`report:  ${shown(report.reportPath)} (open it in a browser)\n`);
+      } catch (err) {
+        clearStatus();
+        process.stderr.write(`${NAME}: report not written: ${err.message} (results.json is intact; retry with npm run report -- DIR)\n`);
+      }
+    }
     if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
     return result.runs.every((r) => r.ok) ? 0 : 1;
   } catch (err) {

@@ -44,7 +44,20 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     for (const server of SERVERS) for (const scenario of SCENARIOS) assert.match(result.stdout, new RegExp(`^${server}\\s+${scenario}\\s+\\d+/\\d+ replies`, 'm'));
     assert.match(result.stdout, /^scenario\s+mean ms\s+p99 ms\s+req\/s\s+CPU ms\/req\s+mean ms/m);
-    assert.ok(result.stdout.trim().endsWith(`results: ${path.join(out, 'results.json')}`));
+    assert.match(result.stdout, new RegExp(`^results: ${path.join(out, 'results.json')}$`, 'm'));
+    assert.ok(result.stdout.trim().endsWith(`report:  ${path.join(out, 'report.html')} (open it in a browser)`), result.stdout.slice(-300));
+  });
+
+  it('leaves a report with a chart per scenario for both servers, as SVG and PNG', () => {
+    const html = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
+    for (const server of SERVERS) assert.ok(html.includes(`>${server}<`), server);
+    for (const scenario of SCENARIOS) {
+      assert.ok(html.includes(`<section id="s-${scenario}">`), scenario);
+      for (const ext of ['svg', 'png']) {
+        const charts = fs.readdirSync(path.join(out, 'charts')).filter((f) => f.startsWith(scenario) && f.endsWith(`.${ext}`));
+        assert.ok(charts.length >= 2, `${scenario}: ${charts.length} ${ext} charts`);
+      }
+    }
   });
 
   it('results.json: the environment', () => {
