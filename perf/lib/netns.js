@@ -1,0 +1,136 @@
+'use strict';
+// A network between the load generator and the server: the server runs in a network namespace
+// of its own, joined to this one by a veth pair whose two ends are rate-limited with tbf (this
+// kernel has tbf and htb, not netem), as the seed study's 54 Mbit/s wireless link did. Traffic
+// only ever flows between the host end and the namespace. The addresses are a free /30 of
+// 198.18.0.0/24, from the range RFC 2544 sets aside for benchmark tests, checked against every
+// network already on this machine, so they reach nothing but this project's test host.
+// Everything is removed by removeLink(), also from an exit handler when the run is interrupted.
+
+const { execFileSync } = require('node:child_process');
+
+// RFC 2544's range for benchmarking network devices; a /30 of it that no interface here overlaps.
+const BENCHMARK_NET = '198.18.0';
+const RATE_PATTERN = /^(\d+(?:\.\d+)?)(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps)$/i;
+const BITS_PER_UNIT = { bit: 1, kbit: 1e3, mbit: 1e6, gbit: 1e9, bps: 8, kbps: 8e3, mbps: 8e6, gbps: 8e9 };
+
+class LinkError extends Error {}
+
+/** Parses a tc rate such as '54mbit' into bits per second; throws LinkError when it is not one. */
+function parseRate(text) {
+  const match = RATE_PATTERN.exec(String(text).trim());
+  if (!match || Number(match[1]) <= 0) {
+    throw new LinkError(`--link takes a rate such as 54mbit, 1gbit or 512kbit (tc units), got '${text}'`);
+  }
+  return Number(match[1]) * BITS_PER_UNIT[match[2].toLowerCase()];
+}
+
+function run(args, { quiet = false } = {}) {
+  try {
+    return execFileSync(args[0], args.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10000 });
+  } catch (err) {
+    if (quiet) return null;
+    const detail = (err.stderr || err.message || '').toString().trim().split('\n')[0];
+    throw new LinkError(`${args.join(' ')} failed: ${detail}`);
+  }
+}
+
+/** Says in one line why a link cannot be made here, or returns null when it can. */
+function linkUnavailableReason() {
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    return '--link needs root (it creates a network namespace and tc queues): run as root, or leave --link out';
+  }
+  for (const tool of ['ip', 'tc']) {
+    if (run(['sh', '-c', `command -v ${tool}`], { quiet: true }) === null) {
+      return `--link needs '${tool}', which is missing: install Debian's iproute2 (apt-get install iproute2)`;
+    }
+  }
+  return null;
+}
+
+function ipToNumber(ip) {
+  return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+
+/** The networks of this namespace's IPv4 addresses, as [first, last] address numbers. */
+function usedNetworks() {
+  const text = run(['ip', '-o', '-4', 'addr', 'show'], { quiet: true }) || '';
+  return [...text.matchAll(/inet (\d+\.\d+\.\d+\.\d+)\/(\d+)/g)].map(([, ip, bits]) => {
+    const size = 2 ** (32 - Number(bits));
+    const first = Math.floor(ipToNumber(ip) / size) * size;
+    return [first, first + size - 1];
+  });
+}
+
+/** The first /30 of the benchmarking range that overlaps no network here: [host address, server address]. */
+function freeAddressPair() {
+  const used = usedNetworks();
+  for (let base = 0; base < 256; base += 4) {
+    const first = ipToNumber(`${BENCHMARK_NET}.${base}`);
+    if (!used.some(([lo, hi]) => first <= hi && first + 3 >= lo)) return [`${BENCHMARK_NET}.${base + 1}`, `${BENCHMARK_NET}.${base + 2}`];
+  }
+  throw new LinkError(`no free /30 left in ${BENCHMARK_NET}.0/24: remove stale namespaces (ip netns list; ip netns del evn-…)`);
+}
+
+/** tbf on one device: the rate, a burst of 10 ms at that rate (at least one jumbo frame), a 50 ms queue. */
+function shape(namespaceArgs, device, rateBits) {
+  const burstBytes = Math.max(Math.ceil(rateBits / 8 / 100), 16 * 1024);
+  run([...namespaceArgs, 'tc', 'qdisc', 'add', 'dev', device, 'root', 'tbf', 'rate', `${rateBits}bit`, 'burst', String(burstBytes), 'latency', '50ms']);
+}
+
+const liveLinks = new Set();
+let exitHookInstalled = false;
+
+/**
+ * Creates the namespace and the shaped veth pair. Returns { namespace, serverAddress,
+ * hostAddress, rateBits, commandPrefix } where commandPrefix runs a command inside the
+ * namespace (`ip netns exec` execs it, so the pid is the command's own).
+ */
+function createLink(rateText, { tag = String(process.pid) } = {}) {
+  const rateBits = parseRate(rateText);
+  const reason = linkUnavailableReason();
+  if (reason) throw new LinkError(reason);
+  const suffix = tag.slice(-6);
+  const link = { namespace: `evn-${suffix}`, hostDevice: `evnh${suffix}`, serverDevice: `evns${suffix}` };
+  liveLinks.add(link);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => liveLinks.forEach(removeLink));
+  }
+  const inNamespace = ['ip', 'netns', 'exec', link.namespace];
+  let hostAddress;
+  let serverAddress;
+  try {
+    [hostAddress, serverAddress] = freeAddressPair();
+    run(['ip', 'netns', 'add', link.namespace]);
+    run(['ip', 'link', 'add', link.hostDevice, 'type', 'veth', 'peer', 'name', link.serverDevice]);
+    run(['ip', 'link', 'set', link.serverDevice, 'netns', link.namespace]);
+    run(['ip', 'addr', 'add', `${hostAddress}/30`, 'dev', link.hostDevice]);
+    run(['ip', 'link', 'set', link.hostDevice, 'up']);
+    run([...inNamespace, 'ip', 'addr', 'add', `${serverAddress}/30`, 'dev', link.serverDevice]);
+    run([...inNamespace, 'ip', 'link', 'set', link.serverDevice, 'up']);
+    run([...inNamespace, 'ip', 'link', 'set', 'lo', 'up']);
+    // Both directions: requests (host to server) and replies (server to host).
+    shape([], link.hostDevice, rateBits);
+    shape(inNamespace, link.serverDevice, rateBits);
+  } catch (err) {
+    removeLink(link);
+    throw err;
+  }
+  return { ...link, serverAddress, hostAddress, rateBits, rate: rateText, commandPrefix: inNamespace };
+}
+
+/** Removes the namespace; its end of the veth pair goes with it, and so does the host end. */
+function removeLink(link) {
+  run(['ip', 'netns', 'del', link.namespace], { quiet: true });
+  run(['ip', 'link', 'del', link.hostDevice], { quiet: true });
+  liveLinks.delete(link);
+}
+
+/** Whether a namespace of that name exists (for tests and for the runner's own checks). */
+function namespaceExists(name) {
+  const list = run(['ip', 'netns', 'list'], { quiet: true }) || '';
+  return list.split('\n').some((line) => line.split(' ')[0] === name);
+}
+
+module.exports = { createLink, removeLink, parseRate, linkUnavailableReason, namespaceExists, LinkError };
