@@ -7,8 +7,9 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { Command, Option, CommanderError } = require('commander');
-const { runScenarios, engineFor, UsageError } = require('./lib/runner');
+const { Command, Option, CommanderError, InvalidArgumentError } = require('commander');
+const { runScenarios, engineFor, UsageError, ENGINES } = require('./lib/runner');
+const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
 const { loadServerDefinitions, killLiveServers } = require('./lib/server_process');
 const { buildReport } = require('./report');
@@ -22,12 +23,29 @@ function list(value) {
     .filter(Boolean);
 }
 
+function positiveInt(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number, 1 or more.');
+  return Number(value);
+}
+
+/** --servers (default node,em), plus with --references every server that is a reference for another. */
+function selectServers(opts, definitions) {
+  const servers = [...(opts.servers || ['node', 'em'])];
+  if (opts.references) for (const [name, def] of Object.entries(definitions)) if (def.reference_for && !servers.includes(name)) servers.push(name);
+  return servers;
+}
+
 function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
     .option('--quick', `counts ÷${QUICK_FACTOR}, rates kept: every scenario on both servers in under three minutes`)
     .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', list)
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', list)
+    .option('--repeat <n>', 'trials per server and scenario, servers interleaved (default: 3, or 1 with --quick)', positiveInt)
+    .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
+    .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
+    .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
+    .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in drivers), httperf or wrk; scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default('autocannon'))
     .option('--out <dir>', 'results directory (default: perf/results/<UTC timestamp>, and perf/results/latest points at it)')
     .option('--list', 'list the scenarios and servers, then exit')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
@@ -44,21 +62,30 @@ function buildProgram() {
 Examples:
   scripts/${NAME} --quick
   scripts/${NAME} --servers node --scenarios sequential_6000,concurrent_2000_20
+  scripts/${NAME} --quick --repeat 3 --references
 Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 interrupted.`,
   );
   return program;
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--references] [--engine autocannon|httperf|wrk] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
-  const scenarios = loadScenarios({ quick: !!opts.quick });
+  const all = loadScenarios({ quick: !!opts.quick });
+  const { scenarios, skipped } = opts.engine === 'autocannon' ? { scenarios: all, skipped: [] } : selectEngine(all, opts.engine, ENGINES);
   const out = [`scenarios${opts.quick ? ' (with --quick)' : ''}:`];
-  for (const s of scenarios) out.push(`  ${s.name.padEnd(22)} ${engineFor(s).padEnd(12)} ${s.description}`);
+  for (const s of all) {
+    const chosen = scenarios.find((x) => x.name === s.name);
+    out.push(`  ${s.name.padEnd(22)} ${(chosen ? engineFor(chosen) : 'skipped').padEnd(12)} ${chosen ? s.description : skipped.find((k) => k.scenario === s.name).reason}`);
+  }
   out.push('servers:');
-  for (const [name, def] of Object.entries(definitions)) out.push(`  ${name.padEnd(22)} ${def.description || def.command}`);
+  for (const [name, def] of Object.entries(definitions)) {
+    const refFor = def.reference_for ? [`reference for ${[].concat(def.reference_for).join(', ')} (--references)`] : [];
+    const notes = [...(Array.isArray(def.serves) ? [`serves ${def.serves.join(', ')}`] : []), ...refFor];
+    out.push(`  ${name.padEnd(22)} ${def.description || def.command}${notes.length ? ` [${notes.join('; ')}]` : ''}`);
+  }
   process.stdout.write(out.join('\n') + '\n');
 }
 
@@ -130,7 +157,11 @@ async function main(argv) {
       return 0;
     }
     const result = await runScenarios({
-      servers: opts.servers || ['node', 'em'],
+      servers: selectServers(opts, definitions),
+      repeat: opts.repeat ?? (opts.quick ? 1 : 3),
+      target: opts.target || null,
+      link: opts.link || null,
+      engine: opts.engine,
       scenarios: opts.scenarios || null,
       quick: !!opts.quick,
       outDir: opts.out || null,

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing; quick when everything is already there.
-# Usage: scripts/setup.sh [--browser] [--engines]
-#   --browser  also Debian's chromium (the report's browser test needs it)
-#   --engines  also Debian's httperf and wrk (the cross-checking load engines)
+# Usage: scripts/setup.sh [--browser] [--engines] [--references]
+#   --browser     also Debian's chromium (the report's browser test needs it)
+#   --engines     also Debian's httperf and wrk (the cross-checking load engines)
+#   --references  also Debian's nginx-light (the nginx reference server, perf/nginx/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_browser=0
 want_engines=0
+want_references=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
     --engines) want_engines=1 ;;
-    *) echo "setup: unknown option '$arg' (known: --browser, --engines)" >&2; exit 2 ;;
+    --references) want_references=1 ;;
+    *) echo "setup: unknown option '$arg' (known: --browser, --engines, --references)" >&2; exit 2 ;;
   esac
 done
 
@@ -58,6 +61,10 @@ pkgs=()
 if [ "$want_engines" -eq 1 ]; then
   command -v httperf >/dev/null || pkgs+=(httperf)
   command -v wrk >/dev/null || pkgs+=(wrk)
+fi
+# nginx lives in /usr/sbin, which is not on every user's PATH.
+if [ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  pkgs+=(nginx-light)
 fi
 if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
 

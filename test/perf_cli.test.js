@@ -21,7 +21,7 @@ describe('perf cli', function () {
 
   for (const [args, message] of [
     [['--bogus'], /^run_scenarios\.sh: unknown option '--bogus'$/],
-    [['--servers', 'nginx', '--out', '/nonexistent/x'], /^run_scenarios\.sh: unknown server 'nginx' \(known: node, em/],
+    [['--servers', 'apache', '--out', '/nonexistent/x'], /^run_scenarios\.sh: unknown server 'apache' \(known: node, em/],
     [['--scenarios', 'sequential_6000,nope'], /^run_scenarios\.sh: unknown scenario 'nope' \(known: /],
     [['--out'], /^run_scenarios\.sh: option '--out <dir>' argument missing$/],
     [['stray'], /^run_scenarios\.sh: too many arguments/],

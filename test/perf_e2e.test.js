@@ -101,7 +101,8 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.ok(r.server_peak_rss_mb > 1, what);
       assert.ok(isNum(r.client_cpu_pct) && r.client_cpu_pct >= 0);
       assert.equal(r.client_bound, r.client_cpu_pct >= 90);
-      assert.equal(r.samples_file, `samples/${r.server}__${r.scenario}.csv.gz`);
+      assert.equal(r.samples_file, `samples/${r.server}__${r.scenario}__t1.csv.gz`);
+      assert.equal(r.trial, 1);
     }
     // open loop keeps its rate: 100 connections at 100/s take about a second
     for (const r of doc.runs.filter((x) => x.scenario === 'concurrent_2000_100')) {

@@ -138,7 +138,7 @@ describe('report: in a browser', function () {
 
   it('shows the verdicts and the flags on the first screen', async () => {
     const visible = async (text) => page.getByText(text, { exact: false }).first().isVisible();
-    assert.ok(await visible('Lower median response time: node in 2'));
+    assert.ok(await visible('Lower median response time: node in 1'));
     const summary = page.locator('table.summary');
     assert.ok(await summary.getByText('em FAILED', { exact: true }).isVisible());
     assert.ok(await summary.getByText('node CLIENT-BOUND', { exact: true }).isVisible());

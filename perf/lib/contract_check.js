@@ -149,20 +149,26 @@ function scenarioChecks(scenarios) {
   return [...checks.entries()];
 }
 
+/** The general checks, each with the capability (servers.json `serves`) it needs. */
+const BASE_CHECKS = [
+  ['GET /hello', 'hello', checkHello],
+  ['GET / and HEAD /', 'files', checkIndexAndHead],
+  ['404 for a missing file', 'files', checkNotFound],
+  ['keep-alive', 'hello', checkKeepAlive],
+  ['Connection: close', 'hello', checkConnectionClose],
+  ['small upload', 'upload', (t) => checkUpload(t, '/upload', 1000)],
+];
+
 /**
  * Runs the checks against target { host, port }. Resolves { ok, checks: [{ name, ok, detail }],
  * failure } where failure is the first failing check's reason (null when ok).
+ * options.serves: the capabilities the server has (servers.json `serves`; default all): only
+ * those are checked (pass only the scenarios it can serve). options.short: only the first
+ * general check (GET /hello), for later trials of a server that passed the full check.
  */
-async function checkContract(target, scenarios = []) {
-  const list = [
-    ['GET /hello', checkHello],
-    ['GET / and HEAD /', checkIndexAndHead],
-    ['404 for a missing file', checkNotFound],
-    ['keep-alive', checkKeepAlive],
-    ['Connection: close', checkConnectionClose],
-    ['small upload', (t) => checkUpload(t, '/upload', 1000)],
-    ...scenarioChecks(scenarios),
-  ];
+async function checkContract(target, scenarios = [], { serves = null, short = false } = {}) {
+  const base = BASE_CHECKS.filter(([, needs]) => !serves || serves.includes(needs)).map(([name, , fn]) => [name, fn]);
+  const list = short ? base.slice(0, 1) : [...base, ...scenarioChecks(scenarios)];
   const checks = [];
   for (const [name, fn] of list) {
     try {

@@ -1,6 +1,6 @@
 'use strict';
 // The results directory: results.json (rewritten after every run, so an interrupted run keeps
-// everything finished so far), samples/<server>__<scenario>.csv.gz, summary.md/.csv. Every
+// everything finished so far), samples/<server>__<scenario>__t<trial>.csv.gz, summary.md/.csv. Every
 // file is written to a temporary name in the same directory and renamed into place, so a
 // reader never sees half a file. Layout and formats: perf/README.md.
 
@@ -42,8 +42,9 @@ function linkLatest(dir, root = RESULTS_ROOT) {
   return link;
 }
 
-function samplesFileName(server, scenario) {
-  return `samples/${server}__${scenario}.csv.gz`;
+/** samples/<server>__<scenario>__t<trial>.csv.gz (without a trial number: no __t part). */
+function samplesFileName(server, scenario, trial = null) {
+  return `samples/${server}__${scenario}${trial === null || trial === undefined ? '' : `__t${trial}`}.csv.gz`;
 }
 
 class ResultsStore {
@@ -82,7 +83,7 @@ class ResultsStore {
   /** Writes the run's samples (when given) and appends the run to results.json. */
   addRun(run, samples = null) {
     if (samples && samples.length > 0) {
-      const rel = samplesFileName(run.server, run.scenario);
+      const rel = samplesFileName(run.server, run.scenario, run.trial);
       writeFileAtomic(path.join(this.dir, rel), zlib.gzipSync(samples.toCsv(), { level: 6 }));
       run.samples_file = rel;
     } else {

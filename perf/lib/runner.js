@@ -1,13 +1,15 @@
 'use strict';
 // runScenarios(options): the scenario runner's programmatic API (perf/cli.js is a thin shell
-// over it). For each server: start it (pinned to one CPU), check the contract, run every
-// scenario against it (the load generator, this process, pinned to another CPU), stop it.
+// over it). For each trial, for each server: start it (pinned to one CPU), check the contract,
+// run every scenario it can serve against it (the load generator, this process, pinned to
+// another CPU), stop it. At the end, aggregates and comparisons over the trials (./trials.js).
 // Each run is appended to results.json as soon as it ends; the summary is written at the end,
 // also when the run is interrupted (options.signal). Every wait has a deadline.
 
 const path = require('node:path');
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
-const { startServer, loadServerDefinitions } = require('./server_process');
+const { startServer, remoteServer, loadServerDefinitions } = require('./server_process');
+const { createLink, removeLink, parseRate, linkUnavailableReason, LinkError } = require('./netns');
 const { loadScenarios, expectedDurationS, scenarioParams } = require('./scenarios');
 const { checkContract } = require('./contract_check');
 const { Samples } = require('./samples');
@@ -21,8 +23,15 @@ const { runOpenLoop } = require('./open_loop');
 const { runSequential } = require('./sequential');
 const { runAutocannon } = require('./autocannon_engine');
 const { runSlowClients } = require('./slow_clients');
+const { httperfEngine } = require('./engines/httperf');
+const { wrkEngine } = require('./engines/wrk');
+const { selectEngine, skippedLine } = require('./engines/select');
+const { analyzeRuns } = require('./trials');
+const { trialPlan, missingCapabilities, missingRequirement, estimatePlanS, fmtDuration } = require('./trial_plan');
 
-const HOST = '127.0.0.1'; // the runner only ever targets the local machine
+const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
+// Inside --link's namespace nothing else listens, so every server can have the same port.
+const LINK_PORT = 8080;
 const CLIENT_BOUND_PCT = 90;
 const CONTRACT_DEADLINE_MS = 120000;
 
@@ -89,11 +98,17 @@ const ENGINES = {
     run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
       runSlowClients({ host, port, scenario: s, timeoutMs: s.timeout_s * 1000, samples, signal, onProgress }),
   },
+  // External load generators, only with --engine httperf|wrk (perf/lib/engines/, perf/ENGINES.md).
+  // They keep no samples: run() resolves { summary, ...fields } and the summary stands in for
+  // the samples' statistics; client_cpu_pct is the engine process's own CPU.
+  httperf: httperfEngine,
+  wrk: wrkEngine,
 };
 
-/** The engine that runs scenario s (the built-in choice: autocannon where it is faithful). */
+/** The engine that runs scenario s: --engine's choice (s.engine), else the built-in one. */
 function engineFor(s) {
-  const name = Object.keys(ENGINES).find((n) => ENGINES[n].supports(s));
+  if (s.engine) return s.engine;
+  const name = Object.keys(ENGINES).find((n) => !ENGINES[n].external && ENGINES[n].supports(s));
   if (!name) throw new Error(`no engine can run scenario '${s.name}'`);
   return name;
 }
@@ -119,6 +134,7 @@ function failedRun(server, scenario, failure, extra = {}) {
   return {
     server,
     scenario: scenario.name,
+    trial: extra.trial ?? null,
     engine: engineFor(scenario),
     ok: false,
     failure,
@@ -156,15 +172,16 @@ function fmtNum(x, digits = 2) {
   return x === null || x === undefined ? '–' : x.toFixed(digits);
 }
 
-function runLine(run) {
-  const tag = `${run.server.padEnd(5)} ${run.scenario.padEnd(20)}`;
-  if (!run.ok) return `${tag} FAILED: ${run.failure}`;
+function runLine(run, { serverWidth = 5, trials = 1 } = {}) {
+  const tag = `${run.server.padEnd(serverWidth)} ${run.scenario.padEnd(20)}`;
+  const trial = trials > 1 && run.trial ? `, trial ${run.trial}/${trials}` : '';
+  if (!run.ok) return `${tag} FAILED${trial ? ` (${trial.slice(2)})` : ''}: ${run.failure}`;
   const errors = Object.values(run.errors).reduce((a, b) => a + b, 0);
   return (
     `${tag} ${String(run.replies).padStart(6)}/${run.requests} replies` +
     `  mean ${fmtNum(run.latency_ms.mean)} ms  p99 ${fmtNum(run.latency_ms.p99)} ms` +
     `  ${Math.round(run.throughput_rps)} req/s  cpu ${fmtNum(run.server_cpu && run.server_cpu.ms_per_request, 3)} ms/req` +
-    `${errors ? `  errors ${errors}` : ''}${run.client_bound ? '  CLIENT-BOUND' : ''}  (${run.duration_s.toFixed(1)} s)`
+    `${errors ? `  errors ${errors}` : ''}${run.client_bound ? '  CLIENT-BOUND' : ''}  (${run.duration_s.toFixed(1)} s${trial})`
   );
 }
 
@@ -172,7 +189,7 @@ function runLine(run) {
  * Runs one scenario against a running server. Resolves { run, samples } or, when the outer
  * signal interrupted it, { interrupted: true }.
  */
-async function runOne({ server, handle, scenario, outerSignal, serverState, progress }) {
+async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress }) {
   const engine = engineFor(scenario);
   const controller = new AbortController();
   const abort = (reason) => {
@@ -200,7 +217,7 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
   let extra = {};
   let driverError = null;
   try {
-    extra = (await ENGINES[engine].run({ host: HOST, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress })) || {};
+    extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress })) || {};
   } catch (err) {
     driverError = err;
   } finally {
@@ -218,7 +235,9 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
   if (reason && reason.kind === 'interrupted') return { interrupted: true };
 
   const role = scenario.kind === 'slow_clients' ? 'probe' : null;
-  const stats = summarizeSamples(samples, { role });
+  // External engines (httperf, wrk) keep no samples: their own summary stands in.
+  const { summary: engineSummary, ...engineExtra } = extra;
+  const stats = engineSummary || summarizeSamples(samples, { role });
   const allReplies = role ? summarizeSamples(samples).replies : stats.replies;
   const durationS = stats.last_end_ms !== null ? stats.last_end_ms / 1000 : wallMs / 1000;
   const clientPct = round3(((client.user + client.system) / 1000 / wallMs) * 100);
@@ -242,6 +261,7 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
   const run = {
     server,
     scenario: scenario.name,
+    trial,
     engine,
     ok: failure === null,
     failure,
@@ -257,6 +277,8 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
         }
       : null,
     server_peak_rss_mb: peakKb ? Math.round((peakKb / 1024) * 10) / 10 : null,
+    // false for --target: a server elsewhere has no /proc here, so its CPU and memory are not measured.
+    server_measured: pid !== null,
     client_cpu_pct: clientPct,
     client_bound: clientPct >= CLIENT_BOUND_PCT,
     // How late the load generator's own event loop ran (beyond the 10 ms sampling interval):
@@ -266,7 +288,7 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
       max: round3(Math.max(0, loopDelay.max / 1e6 - 10)),
     },
     params: scenarioParams(scenario),
-    ...extra,
+    ...engineExtra,
   };
   return { run, samples };
 }
@@ -274,6 +296,8 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
 /**
  * options: {
  *   servers: ['node','em'], scenarios: names or null (all), quick: false,
+ *   repeat: trials per server and scenario (default 1), run interleaved: trial 1 of every
+ *   server, then trial 2 of every server…; each trial starts each server afresh,
  *   outDir: null (perf/results/<UTC timestamp>, and perf/results/latest points at it),
  *   pin: true, definitions (default perf/servers.json), scenariosDir,
  *   signal (AbortSignal: stop, keep finished runs, write the summary),
@@ -281,15 +305,60 @@ async function runOne({ server, handle, scenario, outerSignal, serverState, prog
  * Resolves { dir, runs, interrupted, summaryText }.
  */
 async function runScenarios(options = {}) {
-  const definitions = options.definitions || loadServerDefinitions();
+  let definitions = options.definitions || loadServerDefinitions();
   const serverNames = options.servers || ['node', 'em'];
+  if (options.target) {
+    // --target URL: one server, already running (here or on another machine), named by --servers.
+    if (serverNames.length !== 1) throw new UsageError('--target benchmarks one server: name it with --servers NAME (a name of perf/servers.json, or any label)');
+    let url;
+    try {
+      url = new URL(options.target);
+    } catch {
+      url = null;
+    }
+    if (!url || url.protocol !== 'http:' || !url.port) throw new UsageError(`--target takes http://HOST:PORT, got '${options.target}'`);
+    const [label] = serverNames;
+    const known = definitions[label] || { serves: null };
+    definitions = { ...definitions, [label]: { ...known, description: `already running at ${url.origin}`, remote: url.origin } };
+  }
+  if (options.target && options.link) throw new UsageError('--link runs servers it starts; it cannot be used with --target');
+  if (options.link) {
+    try {
+      parseRate(options.link);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+    const unavailable = linkUnavailableReason();
+    if (unavailable) throw new UsageError(unavailable);
+  }
   const unknown = serverNames.filter((s) => !definitions[s]);
   if (unknown.length) throw new UsageError(`unknown server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} (known: ${Object.keys(definitions).join(', ')})`);
   if (serverNames.length === 0) throw new UsageError('no servers selected');
-  const scenarios = loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null });
+  // --engine httperf|wrk: scenarios it cannot run faithfully are skipped (engineSkipped).
+  const engineName = options.engine || 'autocannon';
+  const { scenarios, skipped: engineSkipped } = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null }), engineName, ENGINES);
   const log = options.log || ((line) => process.stdout.write(line + '\n'));
   const status = options.status || (() => {});
   const signal = options.signal || null;
+  const trials = options.repeat ?? 1; // the CLI's default: 3, or 1 with --quick
+  if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
+  // Servers that cannot run on this machine, and scenarios a server cannot serve, are skipped.
+  const skipped = [];
+  const served = {};
+  for (const server of serverNames) {
+    const lacking = missingRequirement(definitions[server]);
+    if (lacking) skipped.push({ server, scenario: null, reason: lacking });
+    served[server] = lacking ? [] : scenarios.filter((s) => {
+      const lacks = missingCapabilities(definitions[server], s);
+      if (lacks) skipped.push({ server, scenario: s.name, reason: `needs ${lacks.join(', ')}; ${server} serves ${definitions[server].serves.join(', ')}` });
+      return !lacks;
+    });
+    if (!lacking && !served[server].length) skipped.push({ server, scenario: null, reason: 'it serves none of the selected scenarios' });
+  }
+  const runnable = serverNames.filter((s) => served[s].length > 0);
+  if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);
+  const plan = trialPlan(runnable, trials);
+  const serverWidth = Math.max(5, ...runnable.map((s) => s.length));
 
   const pinning = planPinning({ want: options.pin !== false });
   const dir = options.outDir ? path.resolve(options.outDir) : defaultResultsDir();
@@ -302,6 +371,10 @@ async function runScenarios(options = {}) {
       scenarios: scenarios.map((s) => s.name),
       out: dir,
       pin: options.pin !== false,
+      repeat: trials,
+      target: options.target || null,
+      link: options.link || null,
+      engine: engineName,
     },
   });
   environment.started_at = new Date().toISOString();
@@ -315,21 +388,40 @@ async function runScenarios(options = {}) {
     }
   }
   store.init(environment);
+  store.setExtra({ interrupted: false, skipped });
   log(`results: ${dir}`);
   log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
+  for (const k of skipped) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+  if (engineSkipped.length) store.setExtra({ engine_skipped: engineSkipped });
+  for (const k of engineSkipped) log(skippedLine(k));
+  const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
+  log(`plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(estimatePlanS(plan, served))}`);
+  const fullyChecked = new Set();
+  // --link RATE: the servers run in a network namespace behind a rate-limited veth pair.
+  const link = options.link ? createLink(options.link) : null;
+  if (link) {
+    store.environment.link = { rate: link.rate, rate_bits: link.rateBits, server_address: link.serverAddress, namespace: link.namespace, qdisc: 'tbf, both directions' };
+    log(`link: servers in network namespace ${link.namespace} at ${link.serverAddress}, ${link.rate} each way (tbf)`);
+  }
 
   let interrupted = false;
   const wasInterrupted = () => interrupted || (signal && signal.aborted);
 
-  for (const server of serverNames) {
+  for (const { trial, server } of plan) {
     if (wasInterrupted()) break;
-    log(`${server}: starting (${definitions[server].description || definitions[server].command})`);
+    const scenarios = served[server]; // only the scenarios this server can serve
+    const ofTrials = trials > 1 ? ` (trial ${trial}/${trials})` : '';
+    log(`${server}: starting${ofTrials} (${definitions[server].description || definitions[server].command})`);
     let handle;
     try {
-      handle = await startServer(server, { definitions, host: HOST, cpu: pinning.enabled ? pinning.server_cpu : null, readyTimeoutMs: options.readyTimeoutMs || 20000 });
+      const cpu = pinning.enabled ? pinning.server_cpu : null;
+      const readyTimeoutMs = options.readyTimeoutMs || 20000;
+      if (options.target) handle = remoteServer(server, options.target);
+      else if (link) handle = await startServer(server, { definitions, host: link.serverAddress, port: LINK_PORT, prefix: link.commandPrefix, cpu, readyTimeoutMs });
+      else handle = await startServer(server, { definitions, host: HOST, cpu, readyTimeoutMs });
     } catch (err) {
       log(`${server}: not benchmarked: ${err.message}`);
-      for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`));
+      for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`, { trial }));
       continue;
     }
     const serverState = { exit: null, diedDuring: null, abortRun: null, current: null };
@@ -341,11 +433,12 @@ async function runScenarios(options = {}) {
     const onInterrupt = () => handle.stop(2000);
     if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
     try {
-      log(`${server}: pid ${handle.pid} listening on ${handle.url}; checking the contract`);
+      const short = fullyChecked.has(server); // later trials: a short check
+      log(`${server}: pid ${handle.pid} listening on ${handle.url}; checking the contract${short ? ' (short check)' : ''}`);
       let contract;
       try {
         contract = await Promise.race([
-          checkContract({ host: HOST, port: handle.port }, scenarios),
+          checkContract({ host: handle.host, port: handle.port }, scenarios, { serves: definitions[server].serves || null, short }),
           new Promise((resolve) => setTimeout(() => resolve({ ok: false, failure: `contract checks did not finish within ${CONTRACT_DEADLINE_MS / 1000} s` }), CONTRACT_DEADLINE_MS).unref()),
           handle.exited.then((info) => ({ ok: false, failure: `the server exited during the contract checks (${describeExit(info)})` })),
         ]);
@@ -355,20 +448,22 @@ async function runScenarios(options = {}) {
       if (wasInterrupted()) break;
       if (!contract.ok) {
         log(`${server}: not benchmarked: the contract check failed: ${contract.failure}`);
-        for (const s of scenarios) store.addRun(failedRun(server, s, `the server failed the contract check: ${contract.failure}`));
+        for (const s of scenarios) store.addRun(failedRun(server, s, `the server failed the contract check: ${contract.failure}`, { trial }));
         continue;
       }
+      fullyChecked.add(server);
       const baselineFds = countFds(handle.pid);
       for (const scenario of scenarios) {
         if (wasInterrupted()) break;
         if (serverState.exit) {
-          store.addRun(failedRun(server, scenario, `not run: the server exited during ${serverState.diedDuring || 'an earlier scenario'} (${describeExit(serverState.exit)})`));
+          store.addRun(failedRun(server, scenario, `not run: the server exited during ${serverState.diedDuring || 'an earlier scenario'} (${describeExit(serverState.exit)})`, { trial }));
           continue;
         }
         serverState.current = scenario.name;
-        const label = `${server.padEnd(5)} ${scenario.name.padEnd(20)}`;
+        const label = `${server.padEnd(serverWidth)} ${scenario.name.padEnd(20)}`;
         const expected = expectedDurationS(scenario);
-        status(`${label} running${expected ? ` (~${Math.ceil(expected)} s)` : ''}`);
+        const about = [trials > 1 ? `trial ${trial}/${trials}` : null, expected ? `~${Math.ceil(expected)} s` : null].filter(Boolean).join(', ');
+        status(`${label} running${about ? ` (${about})` : ''}`);
         let lastStatus = 0;
         const progress = ({ done, total }) => {
           const now = performance.now();
@@ -376,7 +471,7 @@ async function runScenarios(options = {}) {
           lastStatus = now;
           status(`${label} ${done}${total ? `/${total}` : ''} done`);
         };
-        const result = await runOne({ server, handle, scenario, outerSignal: signal, serverState, progress });
+        const result = await runOne({ server, trial, handle, scenario, outerSignal: signal, serverState, progress });
         status(null);
         if (result.interrupted) {
           interrupted = true;
@@ -384,7 +479,7 @@ async function runScenarios(options = {}) {
           break;
         }
         store.addRun(result.run, result.samples);
-        log(runLine(result.run));
+        log(runLine(result.run, { serverWidth, trials }));
         if (!serverState.exit) await settle(handle.pid, baselineFds);
       }
     } finally {
@@ -394,13 +489,16 @@ async function runScenarios(options = {}) {
     }
   }
 
+  if (link) removeLink(link);
   interrupted = !!wasInterrupted();
   store.environment.finished_at = new Date().toISOString();
-  store.setExtra({ interrupted });
-  store.writeText('summary.md', toMarkdown(store.runs));
-  store.writeText('summary.csv', toCsv(store.runs));
-  const summaryText = toText(store.runs);
+  const analysis = analyzeRuns(store.runs, { servers: runnable, scenarios: store.environment.options.scenarios });
+  store.setExtra({ interrupted, skipped, ...analysis });
+  const context = { definitions: environment.servers, skipped, ...analysis };
+  store.writeText('summary.md', toMarkdown(store.runs, context));
+  store.writeText('summary.csv', toCsv(store.runs, context));
+  const summaryText = toText(store.runs, context);
   return { dir, runs: store.runs, interrupted, summaryText, resultsFile: store.resultsFile };
 }
 
-module.exports = { runScenarios, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST, CLIENT_BOUND_PCT };
+module.exports = { LinkError, runScenarios, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST, CLIENT_BOUND_PCT };

@@ -1,6 +1,7 @@
 'use strict';
-// Starts a server described as data (perf/servers.json) as a child process, waits for its
-// ready line, and stops it. Every wait has a deadline, so a server that never comes up or
+// Starts a server described as data (perf/servers.json) as a child process, waits until it is
+// ready (its ready line, or with "ready": {"port": true} its port accepting connections), and
+// stops it. Every wait has a deadline, so a server that never comes up or
 // never goes down cannot hang its caller.
 
 const { spawn } = require('node:child_process');
@@ -42,12 +43,34 @@ function findFreePort(host = '127.0.0.1') {
   });
 }
 
+/** One TCP connect attempt; resolves true when it connected. */
+function tryConnect(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Polls host:port every 25 ms until it accepts a connection (true) or stop() says so (false). */
+async function waitForPort(host, port, stop) {
+  while (!stop()) {
+    if (await tryConnect(host, port)) return !stop();
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
+}
+
 function substitute(value, vars) {
   return value.replace(/\{(\w+)\}/g, (whole, key) => (key in vars ? String(vars[key]) : whole));
 }
 
 /**
- * Starts one server. Resolves once it printed its ready line, with
+ * Starts one server. Resolves once it printed its ready line (or, for "ready": {"port": true},
+ * once its port accepts a connection), with
  * { name, pid, host, port, url, child, exited, output(), stop() }.
  * Rejects with a one-line message when it exits or stays silent past readyTimeoutMs.
  */
@@ -63,6 +86,11 @@ async function startServer(name, options = {}) {
   let command = def.command;
   let args = def.args.map((a) => substitute(a, vars));
   if (options.root) args.push('--root', options.root);
+  if (options.prefix) {
+    // A command that execs the server (ip netns exec NS …), so its pid is still the server's.
+    args = [...options.prefix.slice(1), command, ...args];
+    command = options.prefix[0];
+  }
   if (options.cpu !== undefined && options.cpu !== null) {
     // taskset execs the server, so the child's pid is the server's pid.
     args = ['-c', String(options.cpu), command, ...args];
@@ -89,13 +117,17 @@ async function startServer(name, options = {}) {
   const output = () => outputTail.join('').trim();
 
   const readyTimeoutMs = options.readyTimeoutMs || 15000;
+  const byPort = def.ready !== null && typeof def.ready === 'object' && def.ready.port === true;
   const ready = new Promise((resolve, reject) => {
     let stdoutBuffer = '';
+    let settled = false;
     const timer = setTimeout(() => {
-      reject(new Error(`server '${name}' printed no ready line ('${def.ready}') within ${readyTimeoutMs} ms`));
+      settled = true;
+      reject(new Error(byPort ? `server '${name}' did not accept connections on ${host}:${port} within ${readyTimeoutMs} ms` : `server '${name}' printed no ready line ('${def.ready}') within ${readyTimeoutMs} ms`));
     }, readyTimeoutMs);
     child.stdout.on('data', (chunk) => {
       remember(chunk);
+      if (byPort) return;
       stdoutBuffer += chunk.toString();
       if (stdoutBuffer.includes(def.ready)) {
         clearTimeout(timer);
@@ -104,7 +136,17 @@ async function startServer(name, options = {}) {
       if (stdoutBuffer.length > 65536) stdoutBuffer = stdoutBuffer.slice(-4096);
     });
     child.stderr.on('data', remember);
+    if (byPort) {
+      // A server that prints no ready line (nginx): ready once its port accepts a connection.
+      waitForPort(host, port, () => settled || child.exitCode !== null || child.signalCode !== null).then((up) => {
+        if (!up) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve();
+      });
+    }
     exited.then(({ code, signal, error }) => {
+      settled = true;
       clearTimeout(timer);
       const why = error ? error.message : signal ? `signal ${signal}` : `exit code ${code}`;
       const last = output().split('\n').filter(Boolean).slice(-1)[0] || '';
@@ -141,4 +183,23 @@ async function startServer(name, options = {}) {
   return handle;
 }
 
-module.exports = { startServer, findFreePort, loadServerDefinitions, killLiveServers, PROJECT_ROOT };
+/**
+ * A server that is already running elsewhere (--target): the same shape as startServer's
+ * handle, with no process to measure, watch or stop.
+ */
+function remoteServer(name, url) {
+  const { hostname, port } = new URL(url);
+  return {
+    name,
+    pid: null,
+    host: hostname,
+    port: Number(port),
+    url: `http://${hostname}:${port}`,
+    child: null,
+    exited: new Promise(() => {}),
+    output: () => '',
+    stop: async () => null,
+  };
+}
+
+module.exports = { remoteServer, startServer, findFreePort, loadServerDefinitions, killLiveServers, PROJECT_ROOT };

@@ -1,14 +1,22 @@
 'use strict';
-// The summary table: one row per scenario, one column group per server (mean and p99 reply
-// time, req/s, server CPU ms per request), like seed 002's table. The same rows are written as
-// Markdown (summary.md), CSV (summary.csv) and printed as aligned text.
+// The summary: one row per scenario, one column group per server (mean and p99 reply time,
+// req/s, server CPU ms per request), like seed 002's table; each cell is the centre of the
+// server's trials (geometric mean; the run itself with one trial). Below it the verdicts: the
+// first pair of servers (node vs em when both ran) compared per scenario and metric, with 95%
+// confidence intervals over the trials and the words "no significant difference" where the
+// interval includes 1; then, when reference servers ran, each server's overhead against them.
+// The same content is written as Markdown (summary.md), CSV (summary.csv) and aligned text.
+
+const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE } = require('./trials');
 
 const GROUP_COLUMNS = [
-  { key: 'mean', label: 'mean ms', csv: 'mean_ms' },
-  { key: 'p99', label: 'p99 ms', csv: 'p99_ms' },
-  { key: 'rps', label: 'req/s', csv: 'rps' },
-  { key: 'cpu', label: 'CPU ms/req', csv: 'cpu_ms_per_req' },
+  { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
+  { key: 'p99', metric: 'p99_ms', label: 'p99 ms', csv: 'p99_ms' },
+  { key: 'rps', metric: 'throughput_rps', label: 'req/s', csv: 'rps' },
+  { key: 'cpu', metric: 'cpu_ms_per_request', label: 'CPU ms/req', csv: 'cpu_ms_per_req' },
 ];
+/** The metrics in the verdict table, in this order. */
+const VERDICT_METRICS = ['mean_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
 
 // Open-loop runs whose connections opened later than this behind schedule get a note.
 const LAG_NOTE_MS = 20;
@@ -30,43 +38,91 @@ function fmtCpu(x) {
   return x < 1 ? x.toFixed(3) : x.toFixed(2);
 }
 
-/** { servers, rows: [{ scenario, cells: { server: { ok, mean, p99, rps, cpu, errors } } }], notes } */
-function summarize(runs) {
-  const servers = [];
-  const scenarios = [];
-  for (const r of runs) {
-    if (!servers.includes(r.server)) servers.push(r.server);
-    if (!scenarios.includes(r.scenario)) scenarios.push(r.scenario);
-  }
+function fmtMb(x) {
+  if (x === null || x === undefined) return '–';
+  return x.toFixed(1);
+}
+
+const FORMAT = { mean_ms: fmtMs, p50_ms: fmtMs, p99_ms: fmtMs, throughput_rps: fmtRps, cpu_ms_per_request: fmtCpu, peak_rss_mb: fmtMb };
+
+function orderOf(list) {
+  const out = [];
+  for (const x of list) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
+/**
+ * The pair the verdict table compares: node vs em when both ran, else the first two servers
+ * that are no reference (references have their own table); none when only one is.
+ */
+function primaryPair(servers, definitions = {}) {
+  if (servers.includes('node') && servers.includes('em')) return ['node', 'em'];
+  const own = servers.filter((s) => !(definitions[s] && definitions[s].reference_for));
+  if (own.length === 1) return null; // one server and its references: the overhead table says it all
+  const list = own.length >= 2 ? own : servers;
+  return list.length >= 2 ? [list[0], list[1]] : null;
+}
+
+/**
+ * { servers, scenarios, rows: [{ scenario, cells: { server: { ok, mean, p99, rps, cpu, errors,
+ * trials, used, basis } } }], notes, comparisons, aggregates, overheads, pair, trials }.
+ * context: { aggregates, comparisons } (computed from runs when absent), definitions (the
+ * servers.json entries, for reference pairings), skipped ([{ server, scenario, reason }]).
+ */
+function summarize(runs, context = {}) {
+  const servers = orderOf(runs.map((r) => r.server));
+  const scenarios = orderOf(runs.map((r) => r.scenario));
+  const analysis = context.comparisons && context.aggregates ? context : analyzeRuns(runs, { servers, scenarios });
+  const maxTrials = Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
   const notes = [];
   const rows = scenarios.map((scenario) => {
     const cells = {};
     for (const server of servers) {
-      const r = runs.find((x) => x.server === server && x.scenario === scenario);
-      if (!r) continue;
-      const errors = r.errors ? Object.values(r.errors).reduce((a, b) => a + b, 0) : 0;
+      const rs = runs.filter((x) => x.server === server && x.scenario === scenario);
+      if (!rs.length) continue;
+      const agg = analysis.aggregates.find((a) => a.server === server && a.scenario === scenario);
+      const centre = (m) => (agg && agg.metrics[m] ? agg.metrics[m].centre : null);
+      const errors = rs.reduce((n, r) => n + (r.errors ? Object.values(r.errors).reduce((a, b) => a + b, 0) : 0), 0);
       cells[server] = {
-        ok: r.ok,
-        mean: r.latency_ms ? r.latency_ms.mean : null,
-        p99: r.latency_ms ? r.latency_ms.p99 : null,
-        rps: r.throughput_rps ?? null,
-        cpu: r.server_cpu ? r.server_cpu.ms_per_request : null,
+        ok: rs.some((r) => r.ok),
+        mean: centre('mean_ms'),
+        p99: centre('p99_ms'),
+        rps: centre('throughput_rps'),
+        cpu: centre('cpu_ms_per_request'),
         errors,
+        trials: rs.length,
+        used: agg ? agg.used_trials.length : 0,
+        basis: agg ? agg.basis : null,
       };
-      if (!r.ok) notes.push(`${server} ${scenario}: FAILED: ${r.failure}`);
-      else if (errors > 0) {
-        const kinds = Object.entries(r.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
-        notes.push(`${server} ${scenario}: ${errors} of ${r.requests} requests failed (${kinds})`);
+      for (const r of rs) {
+        const tag = `${server} ${scenario}${maxTrials > 1 && r.trial ? ` (trial ${r.trial})` : ''}`;
+        const errs = r.errors ? Object.values(r.errors).reduce((a, b) => a + b, 0) : 0;
+        if (!r.ok) notes.push(`${tag}: FAILED: ${r.failure}`);
+        else if (errs > 0) {
+          const kinds = Object.entries(r.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+          notes.push(`${tag}: ${errs} of ${r.requests} requests failed (${kinds})`);
+        }
+        if (r.ok && r.client_bound) notes.push(`${tag}: the load generator was the bottleneck (${r.client_cpu_pct}% of a core); not used for a verdict`);
+        if (r.ok && r.schedule_lag_ms && r.schedule_lag_ms.max > LAG_NOTE_MS) {
+          notes.push(`${tag}: the load generator opened a connection up to ${Math.round(r.schedule_lag_ms.max)} ms behind schedule; that delay counts in its latency`);
+        }
       }
-      if (r.ok && r.client_bound) notes.push(`${server} ${scenario}: the load generator was the bottleneck (${r.client_cpu_pct}% of a core)`);
-      if (r.ok && r.schedule_lag_ms && r.schedule_lag_ms.max > LAG_NOTE_MS) {
-        notes.push(`${server} ${scenario}: the load generator opened a connection up to ${Math.round(r.schedule_lag_ms.max)} ms behind schedule; that delay counts in its latency`);
-      }
+      if (cells[server].basis === 'client-bound') notes.push(`${server} ${scenario}: every finished trial was client-bound: its numbers describe the load generator; ${CLIENT_BOUND_ADVICE}`);
     }
     return { scenario, cells };
   });
   if (runs.some((r) => r.slow_clients)) notes.push('slow_* and big_upload rows show the fast probe\'s latency and rate, measured while the slow clients were active around it.');
-  return { servers, rows, notes };
+  const bySkipper = new Map();
+  for (const k of context.skipped || []) {
+    if (k.scenario === null) notes.push(`${k.server}: not run: ${k.reason}`);
+    else bySkipper.set(k.server, [...(bySkipper.get(k.server) || []), k]);
+  }
+  for (const [server, list] of bySkipper) {
+    notes.push(`${server} does not serve ${list.map((k) => k.scenario).join(', ')} (${[...new Set(list.map((k) => k.reason.split(';')[0]))].join('; ')}): not run`);
+  }
+  const pair = primaryPair(servers, context.definitions || {});
+  const over = context.definitions ? overheads(analysis.comparisons, context.definitions, servers, scenarios) : [];
+  return { servers, scenarios, rows, notes, comparisons: analysis.comparisons, aggregates: analysis.aggregates, overheads: over, pair, trials: maxTrials };
 }
 
 function cellTexts(cell) {
@@ -75,14 +131,75 @@ function cellTexts(cell) {
   return [fmtMs(cell.mean), fmtMs(cell.p99), fmtRps(cell.rps), fmtCpu(cell.cpu)];
 }
 
-function toMarkdown(runs) {
-  const { servers, rows, notes } = summarize(runs);
-  const header = ['scenario', ...servers.flatMap((s) => GROUP_COLUMNS.map((c) => `${s} ${c.label}`))];
+function trialsLine(s) {
+  if (s.trials <= 1) return 'One trial per server and scenario: ratios without confidence intervals (1 trial: no interval; use --repeat 3).';
+  return `Each cell is the centre (geometric mean) of up to ${s.trials} trials; failed and client-bound trials left out.`;
+}
+
+/** Rows of the verdict table: [{ scenario, metric, a value, b value, ratio, ci, verdict }]. */
+function verdictRows(s) {
+  if (!s.pair) return [];
+  const [a, b] = s.pair;
+  const rows = [];
+  for (const scenario of s.scenarios) {
+    for (const metric of VERDICT_METRICS) {
+      const c = findComparison(s.comparisons, scenario, metric, a, b);
+      if (!c) continue;
+      const f = FORMAT[metric];
+      rows.push({
+        scenario,
+        metric,
+        label: METRICS[metric].label,
+        va: c.value_a === null ? '–' : f(c.value_a),
+        vb: c.value_b === null ? '–' : f(c.value_b),
+        ratio: c.ratio === null ? '–' : c.ratio.toFixed(c.ratio < 10 ? 3 : 1),
+        ci: c.ci95 ? fmtInterval(c.ci95) : c.excluded ? '' : c.ratio === null ? '' : '1 trial: no interval',
+        verdict: verdictWords(c),
+        c,
+      });
+    }
+  }
+  return rows;
+}
+
+function verdictTitle(s) {
+  const [a, b] = s.pair;
+  return `Verdicts, ${a} vs ${b}: ratio = ${a} ÷ ${b}${s.trials > 1 ? ', 95% confidence interval (Student t on log values; Welch for ratios)' : ''}; the factor says who is better: lower times, CPU and memory, higher req/s.`;
+}
+
+function overheadCell(m) {
+  if (!m) return '–';
+  if (m.excluded) return `not compared (${m.excluded})`;
+  if (m.overhead === null) return '–';
+  const ci = m.ci95 ? ` ${fmtInterval(m.ci95)}` : ' (no interval)';
+  return `${fmtFactor(m.overhead)}${ci}${m.significant === false ? ' n.s.' : ''}`;
+}
+
+function overheadTitle() {
+  return 'Overhead against references: how many times the reference\'s cost (time, 1/throughput, CPU per request); 1.00× = no overhead; n.s. = not significantly different from 1.';
+}
+
+function toMarkdown(runs, context = {}) {
+  const s = summarize(runs, context);
+  const { servers, rows, notes } = s;
+  const header = ['scenario', ...servers.flatMap((sv) => GROUP_COLUMNS.map((c) => `${sv} ${c.label}`))];
   const lines = [
     `| ${header.join(' | ')} |`,
     `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-    ...rows.map((row) => `| ${[row.scenario, ...servers.flatMap((s) => cellTexts(row.cells[s]))].join(' | ')} |`),
+    ...rows.map((row) => `| ${[row.scenario, ...servers.flatMap((sv) => cellTexts(row.cells[sv]))].join(' | ')} |`),
+    '',
+    trialsLine(s),
   ];
+  const vrows = verdictRows(s);
+  if (vrows.length) {
+    const [a, b] = s.pair;
+    lines.push('', verdictTitle(s), '', `| scenario | metric | ${a} | ${b} | ${a}/${b} | 95% CI | verdict |`, '| --- | --- | ---: | ---: | ---: | --- | --- |');
+    for (const r of vrows) lines.push(`| ${r.scenario} | ${r.label} | ${r.va} | ${r.vb} | ${r.ratio} | ${r.ci} | ${r.verdict} |`);
+  }
+  if (s.overheads.length) {
+    lines.push('', overheadTitle(), '', `| scenario | server | reference | ${OVERHEAD_METRICS.map((m) => METRICS[m].label).join(' | ')} |`, `| --- | --- | --- |${OVERHEAD_METRICS.map(() => ' ---: |').join('')}`);
+    for (const o of s.overheads) lines.push(`| ${o.scenario} | ${o.server} | ${o.reference} (${o.role}) | ${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join(' | ')} |`);
+  }
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   return lines.join('\n') + '\n';
 }
@@ -93,35 +210,77 @@ function csvField(x) {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function toCsv(runs) {
-  const { servers, rows } = summarize(runs);
-  const header = ['scenario', ...servers.flatMap((s) => [`${s}_ok`, ...GROUP_COLUMNS.map((c) => `${s}_${c.csv}`), `${s}_errors`])];
+const round6 = (x) => (x === null || x === undefined ? null : Math.round(x * 1e6) / 1e6);
+
+/**
+ * A row per scenario: per server <s>_ok, _mean_ms, _p99_ms, _rps, _cpu_ms_per_req, _errors;
+ * then per server <s>_trials (trials used for the centres); then for the verdict pair a vs b
+ * and each metric <a>_over_<b>_<metric> (ratio a/b), _lo, _hi (95% interval), _verdict.
+ */
+function toCsv(runs, context = {}) {
+  const s = summarize(runs, context);
+  const { servers, rows } = s;
+  const header = ['scenario', ...servers.flatMap((sv) => [`${sv}_ok`, ...GROUP_COLUMNS.map((c) => `${sv}_${c.csv}`), `${sv}_errors`]), ...servers.map((sv) => `${sv}_trials`)];
+  const pairKey = s.pair ? `${s.pair[0]}_over_${s.pair[1]}` : null;
+  if (pairKey) for (const m of VERDICT_METRICS) header.push(`${pairKey}_${m}`, `${pairKey}_${m}_lo`, `${pairKey}_${m}_hi`, `${pairKey}_${m}_verdict`);
   const lines = [header.join(',')];
   for (const row of rows) {
     const fields = [row.scenario];
-    for (const s of servers) {
-      const c = row.cells[s];
+    for (const sv of servers) {
+      const c = row.cells[sv];
       if (!c) fields.push('', '', '', '', '', '');
-      else fields.push(c.ok, c.mean, c.p99, c.rps === null ? null : Math.round(c.rps * 10) / 10, c.cpu, c.errors);
+      else fields.push(c.ok, c.mean === null ? null : round6(c.mean), c.p99 === null ? null : round6(c.p99), c.rps === null ? null : Math.round(c.rps * 10) / 10, c.cpu === null ? null : round6(c.cpu), c.errors);
+    }
+    for (const sv of servers) fields.push(row.cells[sv] ? row.cells[sv].used : '');
+    if (pairKey) {
+      for (const m of VERDICT_METRICS) {
+        const c = findComparison(s.comparisons, row.scenario, m, s.pair[0], s.pair[1]);
+        fields.push(c ? round6(c.ratio) : null, c && c.ci95 ? round6(c.ci95[0]) : null, c && c.ci95 ? round6(c.ci95[1]) : null, c ? verdictWords(c) : null);
+      }
     }
     lines.push(fields.map(csvField).join(','));
   }
   return lines.join('\n') + '\n';
 }
 
+/** Columns padded to their widest cell; align: 'l' or 'r' per column. */
+function alignedTable(head, body, align) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (align[i] === 'l' ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
+  return [line(head), ...body.map(line)];
+}
+
 /** Aligned text with a header line per server group, for the terminal. */
-function toText(runs) {
-  const { servers, rows, notes } = summarize(runs);
+function toText(runs, context = {}) {
+  const s = summarize(runs, context);
+  const { servers, rows, notes } = s;
   const nameWidth = Math.max(8, ...rows.map((r) => r.scenario.length));
   const colWidths = GROUP_COLUMNS.map((c) => Math.max(c.label.length, 7));
   const groupWidth = colWidths.reduce((a, b) => a + b, 0) + 2 * (colWidths.length - 1);
-  const pad = (s, w) => s.padStart(w);
-  const groupLine = ' '.repeat(nameWidth) + servers.map((s) => '   ' + centre(` ${s} `, groupWidth, '─')).join('');
+  const pad = (x, w) => x.padStart(w);
+  const groupLine = ' '.repeat(nameWidth) + servers.map((sv) => '   ' + centre(` ${sv} `, groupWidth, '─')).join('');
   const headLine = 'scenario'.padEnd(nameWidth) + servers.map(() => '   ' + GROUP_COLUMNS.map((c, i) => pad(c.label, colWidths[i])).join('  ')).join('');
   const body = rows.map((row) =>
-    row.scenario.padEnd(nameWidth) + servers.map((s) => '   ' + cellTexts(row.cells[s]).map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
+    row.scenario.padEnd(nameWidth) + servers.map((sv) => '   ' + cellTexts(row.cells[sv]).map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
   );
-  return [groupLine, headLine, ...body, ...(notes.length ? ['', ...notes.map((n) => `* ${n}`)] : [])].join('\n') + '\n';
+  const out = [groupLine, headLine, ...body, '', trialsLine(s)];
+  const vrows = verdictRows(s);
+  if (vrows.length) {
+    const [a, b] = s.pair;
+    let last = null;
+    const tableRows = vrows.map((r) => {
+      const name = r.scenario === last ? '' : r.scenario;
+      last = r.scenario;
+      return [name, r.label, r.va, r.vb, r.ratio, r.ci, r.verdict];
+    });
+    out.push('', verdictTitle(s), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
+  }
+  if (s.overheads.length) {
+    const tableRows = s.overheads.map((o) => [o.scenario, o.server, o.reference, ...OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m]))]);
+    out.push('', overheadTitle(), ...alignedTable(['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map((m) => METRICS[m].label)], tableRows, ['l', 'l', 'l', 'l', 'l', 'l', 'l']));
+  }
+  if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
+  return out.join('\n') + '\n';
 }
 
 function centre(text, width, fill) {
@@ -130,4 +289,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { summarize, toMarkdown, toCsv, toText };
+module.exports = { summarize, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS };

@@ -280,10 +280,13 @@ function metricBarsSpec({ metric, title, unit, better = '', servers, scenarios, 
 
 /**
  * Head-to-head: how many times faster `a` is than `b` per scenario and metric (log axis, 1 = same).
- * values: [{scenario, metric, times (>1 = a better), winner (server or "about the same"), label}].
+ * values: [{scenario, metric, times (>1 = a better), times_lo, times_hi (its 95% interval, or
+ * null), winner (server or "about the same"), label}].
  */
 function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
-  const maxTimes = Math.max(2, ...values.map((v) => Math.max(v.times, 1 / v.times))) * 1.25;
+  const extremes = values.flatMap((v) => [v.times, v.times_lo, v.times_hi]).filter((t) => Number.isFinite(t) && t > 0);
+  const maxTimes = Math.max(2, ...extremes.map((t) => Math.max(t, 1 / t))) * 1.25;
+  const withCi = values.some((v) => Number.isFinite(v.times_lo) && Number.isFinite(v.times_hi));
   const winners = [a, b];
   const s = serverScales(winners);
   const domain = [...s.domain, 'about the same'];
@@ -302,7 +305,7 @@ function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
   const yOffset = { field: 'metric', type: 'nominal', sort: metrics };
   const winnerColour = { field: 'winner', type: 'nominal', scale: { domain, range }, legend: { title: 'better', orient: 'top' } };
   return {
-    ...base(`How many times faster ${a} is than ${b}, per scenario and metric`, `${a} vs ${b}: who is faster, and by how much`, [`Right of 1×: ${a} better; left: ${b} better. Log axis.`, ...notes]),
+    ...base(`How many times faster ${a} is than ${b}, per scenario and metric`, `${a} vs ${b}: who is faster, and by how much`, [`Right of 1×: ${a} better; left: ${b} better. Log axis.${withCi ? ' Black lines: 95% confidence intervals.' : ''}`, ...notes]),
     width: 520,
     height: { step: 14, for: 'offset' },
     data: { values: values.map((v) => ({ ...v, one: 1 })) },
@@ -312,6 +315,13 @@ function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
         mark: { type: 'rule', strokeWidth: 2, aria: false },
         encoding: { y, yOffset, x, x2: { field: 'one' }, color: winnerColour },
       },
+      ...(withCi
+        ? [{
+            transform: [{ filter: 'isValid(datum.times_lo) && isValid(datum.times_hi)' }],
+            mark: { type: 'rule', color: '#222222', strokeWidth: 1, aria: false },
+            encoding: { y, yOffset, x: { ...x, field: 'times_lo' }, x2: { field: 'times_hi' } },
+          }]
+        : []),
       {
         mark: { type: 'point', filled: true, size: 60, opacity: 1, stroke: '#222222', strokeWidth: 0.5 },
         encoding: {

@@ -5,6 +5,7 @@
 
 const { serverStyle } = require('./style');
 const { METRICS, HEADLINE_METRICS, primaryPair } = require('./summary');
+const { overheads, OVERHEAD_METRICS } = require('../lib/trials');
 const { fmtNumber, fmtFactor, escapeHtml: esc } = require('./format');
 const { errorCount } = require('./load_results');
 
@@ -69,8 +70,11 @@ th.l, td.l { text-align: left; }
 tbody tr:nth-child(even) { background: #fbfbfb; }
 td.win { font-weight: 700; }
 td.verdict { text-align: left; white-space: nowrap; border-right: 2px solid #e4e4e4; }
+td.verdict .ci { display: block; }
 .ci { color: var(--muted); font-size: 0.8rem; }
 .caveat { color: #8a5a00; font-weight: 700; cursor: help; }
+.caveat-text { color: #8a5a00; }
+.ns { font-style: italic; }
 .scroll { overflow-x: auto; }
 dl.env { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; font-size: 0.88rem; margin: 0; }
 dl.env dt { color: var(--muted); }
@@ -98,25 +102,46 @@ function tag(severity, text) {
   return `<span class="tag ${severity}">${esc(text)}</span>`;
 }
 
-const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', errors: 'ERRORS' };
+const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', errors: 'ERRORS', skipped: 'NOT RUN' };
 
+/** The 95% interval of the factor by which `lead` (the better-looking side) is better. */
 function ciText(c) {
   if (!Array.isArray(c.ci95) || c.ci95.length !== 2) return '';
   const m = METRICS[c.metric];
-  const toFactor = (r) => (m.better === 'lower' ? (c.winner === c.a ? 1 / r : r) : c.winner === c.a ? r : 1 / r);
+  const lead = c.lead || c.winner;
+  const toFactor = (r) => (m.better === 'lower' ? (lead === c.a ? 1 / r : r) : lead === c.a ? r : 1 / r);
   const [lo, hi] = c.ci95.map(Number).map(toFactor).sort((x, y) => x - y);
   return ` <span class="ci">95% CI ${fmtFactor(lo).replace('×', '')}–${fmtFactor(hi)}</span>`;
 }
 
-/** "node 2.4× faster", "≈ same", "– (em failed)". */
-function verdictText(c) {
+/** Said of a comparison without an interval (one trial on a side). */
+function noInterval(c) {
+  return c.ci95 ? '' : ' <span class="ci">· 1 trial: no interval</span>';
+}
+
+/**
+ * "node 2.4× faster 95% CI …", "no significant difference (…)", "≈ same", "– (em failed)".
+ * compact (the summary table): without the "1 trial" remark, which the note below it makes.
+ */
+function verdictText(c, { compact = false } = {}) {
   if (!c) return '–';
-  if (c.factor === null) return `<span class="muted">– ${c.note ? `(${esc(c.note)})` : ''}</span>`;
+  if (c.factor === null) {
+    if (c.excluded === 'client-bound') {
+      const who = c.caveat && c.caveat.length ? c.caveat.join(', ') : 'client-bound';
+      const text = compact ? 'not judged' : `not judged: ${who}, the load generator set the pace (try --engine wrk)`;
+      return `<span class="caveat-text" title="${esc(c.note || '')}">– ${esc(text)} <span class="caveat">⚠</span></span>`;
+    }
+    return `<span class="muted">– ${c.note ? `(${esc(c.note)})` : ''}</span>`;
+  }
   const m = METRICS[c.metric];
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
-  if (!c.winner) return `≈ same <span class="ci">(${fmtFactor(c.factor)})</span>${ciText(c)}${caveat}`;
   const word = m.better === 'lower' ? 'faster' : 'more';
-  return `${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)} ${word}${ciText(c)}${caveat}`;
+  if (!c.winner && c.significant === false) {
+    return `<span class="ns">no significant difference</span> <span class="ci">(${esc(c.lead)} ${fmtFactor(c.factor)} ${word})</span>${ciText(c)}${caveat}`;
+  }
+  const single = compact ? '' : noInterval(c);
+  if (!c.winner) return `≈ same <span class="ci">(${fmtFactor(c.factor)})</span>${ciText(c)}${single}${caveat}`;
+  return `${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)} ${word}${ciText(c)}${single}${caveat}`;
 }
 
 function find(comps, scenario, metric) {
@@ -136,7 +161,7 @@ function summaryTable(model) {
       const va = c ? c.value_a : null;
       const vb = c ? c.value_b : null;
       const unit = METRICS[metric].unit;
-      return `<td class="${c && c.winner === a ? 'win' : ''}">${fmtNumber(va, unit)}</td><td class="${c && c.winner === b ? 'win' : ''}">${fmtNumber(vb, unit)}</td><td class="verdict">${verdictText(c)}</td>`;
+      return `<td class="${c && c.winner === a ? 'win' : ''}">${fmtNumber(va, unit)}</td><td class="${c && c.winner === b ? 'win' : ''}">${fmtNumber(vb, unit)}</td><td class="verdict">${verdictText(c, { compact: true })}</td>`;
     }).join('');
     const notes = flags.filter((f) => f.scenario === scenario && f.severity !== 'info').map((f) => `${tag(f.severity, `${f.server} ${TAG_TEXT[f.kind]}`)}`).join(' ');
     return `<tr><td class="l"><a href="#s-${esc(slugId(scenario))}">${esc(scenario)}</a>${notes ? `<br>${notes}` : ''}</td>${cells}</tr>`;
@@ -148,7 +173,52 @@ function summaryTable(model) {
 <tbody>
 ${rows}
 </tbody></table></div>
-<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better); differences under 5 % count as the same. Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
+<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better). ${trialsNote(results)} Client-bound runs are never judged. Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
+}
+
+/** Servers asked for that could not run at all (e.g. nginx not installed). */
+function skippedServers(results) {
+  const list = (Array.isArray(results.raw.skipped) ? results.raw.skipped : []).filter((k) => k && k.scenario === null);
+  if (!list.length) return '';
+  return `<p class="muted">Not run: ${list.map((k) => `${esc(k.server)} (${esc(k.reason)})`).join('; ')}.</p>`;
+}
+
+/** How the verdicts were reached: over trials with intervals, or from one run each. */
+function trialsNote(results) {
+  const trials = Math.max(1, ...results.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
+  if (trials > 1) {
+    return `Values are the centres (geometric means) of up to ${trials} trials; a server is called better only when the 95% confidence interval of the ratio (Student t on the log values, Welch for two servers) excludes 1, otherwise “no significant difference”.`;
+  }
+  return 'One trial per server: no confidence intervals (1 trial: no interval; run with --repeat 3 for them); differences under 5 % count as the same.';
+}
+
+/** Overhead factor with its interval: "1.32× 95% CI 1.2–1.45", "0.98× (n.s.)". */
+function overheadCell(m) {
+  if (!m) return '<td class="muted">–</td>';
+  if (m.excluded) return `<td class="muted" title="${esc(m.note || '')}">not compared (${esc(m.excluded)})</td>`;
+  if (m.overhead === null || m.overhead === undefined) return '<td class="muted">–</td>';
+  const ci = m.ci95 ? ` <span class="ci">${fmtFactor(m.ci95[0]).replace('×', '')}–${fmtFactor(m.ci95[1])}</span>` : ' <span class="ci">1 trial: no interval</span>';
+  const ns = m.significant === false ? ' <span class="ci ns">n.s.</span>' : '';
+  return `<td${m.significant ? ' class="win"' : ''}>${fmtFactor(m.overhead)}${ci}${ns}</td>`;
+}
+
+/**
+ * "Overhead against references": each project server as a multiple of its bare runtime (what
+ * the routing and file layer cost) and of nginx (the machine's ceiling on this work). Appears
+ * when reference servers (servers.json `reference_for`) ran.
+ */
+function overheadSection(results, comps) {
+  const rows = overheads(comps, results.environment.servers || {}, results.servers, results.scenarios);
+  if (!rows.length) return '';
+  const head = OVERHEAD_METRICS.map((m) => `<th>${esc(METRICS[m].short)}</th>`).join('');
+  const body = rows.map((o) => `<tr><td class="l"><a href="#s-${esc(slugId(o.scenario))}">${esc(o.scenario)}</a></td><td class="l">${serverName(o.server)}</td><td class="l">${serverName(o.reference)} <span class="muted">${esc(o.role)}</span></td>${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join('')}</tr>`).join('\n');
+  return `<section id="overhead">
+<h2>Overhead against references</h2>
+<p>Each server as a multiple of a reference doing the same work: against its <b>bare runtime</b> (the same runtime answering <code>/hello</code> with nothing else) the factor is what the project's routing, request handling and file layer cost; against <b>nginx</b> (one worker) it is the distance to what this machine can do. 1.00× = no overhead; above 1 the server is slower, serves fewer requests per second or spends more CPU per request. Response times: server ÷ reference; throughput: reference ÷ server. Bold: significantly different from 1 (95% interval); n.s.: not significantly. References serve less than the project servers, so they ran only the scenarios they can serve.</p>
+<div class="scroll"><table class="overhead"><thead><tr><th class="l">scenario</th><th class="l">server</th><th class="l">reference</th>${head}</tr></thead><tbody>
+${body}
+</tbody></table></div>
+</section>`;
 }
 
 function slugId(s) {
@@ -280,9 +350,11 @@ function renderHtml(model) {
     `results folder <code>${esc(results.dir)}</code>`,
   ].filter(Boolean).join(' · ');
   const serious = flags.filter((f) => f.severity !== 'info');
+  const overheadHtml = overheadSection(results, model.allComparisons || comps);
   const nav = [
     '<a href="#summary">Summary</a>',
     '<a href="#environment">Environment</a>',
+    overheadHtml ? '<a href="#overhead">Overhead against references</a>' : '',
     overview.length ? '<a href="#overview">Across scenarios</a>' : '',
     ...sections.map((s) => `<a href="#s-${esc(slugId(s.scenario))}">${esc(s.scenario)}</a>`),
     '<a href="#runs">All runs</a>',
@@ -323,6 +395,7 @@ ${probePhases(runs)}
     const def = env.servers && env.servers[name];
     return def && def.description ? `${serverName(name)}<span class="muted">${esc(def.description)}</span><br>` : serverName(name);
   }).join('')}</p>
+${skippedServers(results)}
 ${results.raw.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
 <p class="headline">${esc(headline)}</p>
 ${serious.length ? `<p><b>Read with care:</b> ${serious.length} run${serious.length === 1 ? '' : 's'} flagged.</p>${flagList(serious)}` : ''}
@@ -332,6 +405,7 @@ ${serious.length ? `<p><b>Read with care:</b> ${serious.length} run${serious.len
 <h2>Summary</h2>
 ${summaryTable(model)}
 </section>
+${overheadHtml}
 <section id="environment">
 <h2>Environment</h2>
 ${environment(env)}

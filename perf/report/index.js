@@ -14,6 +14,7 @@ const { METRICS, HEADLINE_METRICS, primaryPair, representative, comparisons, fla
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { fmtNumber, fmtFactor, toCsv } = require('./format');
+const { analyzeRuns } = require('../lib/trials');
 
 const REPORT_FILE = 'report.html';
 const CHARTS_DIR = 'charts';
@@ -182,10 +183,13 @@ function overviewCharts(results, comps) {
       .map((c) => {
         const m = METRICS[c.metric];
         const times = m.better === 'lower' ? 1 / c.ratio : c.ratio;
+        const ci = Array.isArray(c.ci95) ? (m.better === 'lower' ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : [null, null];
         const winner = c.winner || 'about the same';
-        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : 'about the same';
-        const label = `${verdict} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit})`;
-        return { scenario: c.scenario, metric: m.short, times, winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
+        const same = c.significant === false ? 'no significant difference' : 'about the same';
+        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : same;
+        const interval = ci[0] !== null ? `, 95% CI ${fmtFactor(ci[0])}–${fmtFactor(ci[1])}` : '';
+        const label = `${verdict} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit}${interval})`;
+        return { scenario: c.scenario, metric: m.short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
       });
     if (rows.length) {
       charts.push({
@@ -265,6 +269,8 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   for (const f of fs.readdirSync(chartsDir)) if (CHART_FILE.test(f)) fs.rmSync(path.join(chartsDir, f), { force: true });
 
   const comps = comparisons(results);
+  // Every pair of servers (the overhead section needs the references'), from results.json or computed alike.
+  const allComps = results.comparisons || analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
   const rendered = [];
   const warnings = [];
   const sections = [];
@@ -289,12 +295,14 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
 
   fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
     scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
-    ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, winner: c.winner, factor: c.factor, note: c.note,
+    ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, significant: c.significant ?? null, n_a: c.n_a ?? null, n_b: c.n_b ?? null,
+    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, note: c.note,
   }))));
 
   const html = renderHtml({
     results,
     comparisons: comps,
+    allComparisons: allComps,
     flags: flags(results),
     headline: headline(results, comps),
     overview,

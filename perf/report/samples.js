@@ -49,6 +49,9 @@ function pick(obj, names) {
 
 /** Where this run's samples are, or null. Prefers a path the runner recorded in the run. */
 function findSamplesFile(resultsDir, run) {
+  // An engine that keeps no samples (httperf, wrk) says so with samples: null: never borrow
+  // another run's file by its name.
+  if (run.samples === null) return null;
   const recorded = run.samples_file || (typeof run.samples === 'string' ? run.samples : null);
   if (recorded) {
     const p = path.resolve(resultsDir, recorded);

@@ -1,11 +1,13 @@
 'use strict';
 // The numbers a reader wants first: per scenario, which server was faster and by how much,
-// and which runs must not be trusted (failed, client-bound, missing). Comparisons have the
-// shape the repeated-trials issue will produce ({scenario, metric, a, b, ratio, ci95,
-// significant}); when results.json carries its own `comparisons`, those are used instead.
+// and which runs must not be trusted (failed, client-bound, missing). Comparisons come from
+// results.json's `comparisons` (the runner's verdicts over repeated trials: {scenario, metric,
+// a, b, ratio = a/b, ci95, significant, excluded, …}, perf/lib/trials.js), or are computed the
+// same way from the runs when the file has none. Client-bound runs are never used for a verdict.
 
 const { runsOf, errorCount } = require('./load_results');
 const { fmtFactor } = require('./format');
+const { analyzeRuns } = require('../lib/trials');
 
 /** Metrics the report compares and charts. `better` says which direction wins. */
 const METRICS = {
@@ -38,19 +40,24 @@ function primaryPair(servers) {
   return a && b ? [a, b] : null;
 }
 
-/** The run that stands for a server in a scenario: the first one that finished. */
+/** The run that stands for a server in a scenario (its charts): the first usable trial. */
 function representative(results, scenario, server) {
   const runs = runsOf(results, scenario, server);
-  return runs.find((r) => r.ok) || runs[0] || null;
+  return runs.find((r) => r.ok && !r.client_bound) || runs.find((r) => r.ok) || runs[0] || null;
 }
 
-/** Decides a comparison's winner and factor (always >= 1) from its ratio (a / b). */
+/**
+ * Decides a comparison's winner and factor (always >= 1) from its ratio (a / b). lead is the
+ * side that looks better, significant or not. With an interval (two or more trials each) the
+ * winner needs the interval to exclude 1; without one, a difference of 5 % or more.
+ */
 function judge(c) {
   const m = METRICS[c.metric];
-  const out = { ...c, winner: null, factor: null };
-  if (!m || !Number.isFinite(c.ratio) || c.ratio <= 0) return out;
+  const out = { ...c, winner: null, factor: null, lead: null };
+  if (!m || c.ratio === null || c.ratio === undefined || !Number.isFinite(c.ratio) || c.ratio <= 0) return out;
   out.factor = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
   const aWins = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
+  out.lead = aWins ? c.a : c.b;
   if (c.significant === false || (c.significant !== true && out.factor < SAME_WITHIN)) out.winner = null;
   else out.winner = aWins ? c.a : c.b;
   return out;
@@ -65,9 +72,12 @@ function computeComparison(results, scenario, metric, a, b) {
   if (!ra || !rb) note = `no ${!ra ? a : b} run`;
   else if (!ra.ok || !rb.ok) note = `${!ra.ok ? a : b} failed`;
   else if (va === null || vb === null) note = 'not measured';
-  const ratio = va !== null && vb !== null && vb > 0 ? va / vb : null;
   const caveat = [ra, rb].filter((r) => r && r.ok && r.client_bound).map((r) => `${r.server} client-bound`);
-  return judge({ scenario, metric, a, b, value_a: va, value_b: vb, ratio, ci95: null, significant: null, note, caveat });
+  // A client-bound run measured the load generator: never a verdict.
+  const excluded = !note && caveat.length ? 'client-bound' : null;
+  if (excluded) note = `${caveat.join(', ')}: the load generator set the pace; try --engine wrk`;
+  const ratio = !excluded && va !== null && vb !== null && vb > 0 ? va / vb : null;
+  return judge({ scenario, metric, a, b, value_a: va, value_b: vb, ratio, ci95: null, significant: null, note, caveat, excluded });
 }
 
 /** Comparisons for every scenario and headline metric, from results.json's own list when given. */
@@ -76,7 +86,8 @@ function comparisons(results) {
   if (!pair) return [];
   const [a, b] = pair;
   const given = new Map();
-  for (const c of results.comparisons || []) {
+  const list = results.comparisons || analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
+  for (const c of list) {
     const metric = METRICS[c.metric] ? c.metric : METRIC_ALIASES[c.metric];
     if (metric && c.a === a && c.b === b) given.set(`${c.scenario}|${metric}`, { ...c, metric });
   }
@@ -85,7 +96,15 @@ function comparisons(results) {
     for (const metric of Object.keys(METRICS)) {
       const computed = computeComparison(results, scenario, metric, a, b);
       const g = given.get(`${scenario}|${metric}`);
-      out.push(g ? judge({ ...computed, ...g, ratio: Number(g.ratio) }) : computed);
+      if (!g) {
+        out.push(computed);
+        continue;
+      }
+      // Values of excluded comparisons (client-bound) are still shown, from the first run.
+      const values = { value_a: g.value_a ?? computed.value_a, value_b: g.value_b ?? computed.value_b };
+      // Client-bound trials are already left out of a given verdict: no caveat on it.
+      const caveat = g.excluded === 'client-bound' ? computed.caveat : [];
+      out.push(judge({ ...computed, ...g, ...values, caveat, ratio: g.ratio === null || g.ratio === undefined ? null : Number(g.ratio) }));
     }
   }
   return out;
@@ -97,6 +116,11 @@ function flags(results) {
   for (const scenario of results.scenarios) {
     for (const server of results.servers) {
       const runs = runsOf(results, scenario, server);
+      const skip = (results.raw && Array.isArray(results.raw.skipped) ? results.raw.skipped : []).find((k) => k.server === server && k.scenario === scenario);
+      if (runs.length === 0 && skip) {
+        out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
+        continue;
+      }
       if (runs.length === 0) {
         out.push({ scenario, server, kind: 'missing', severity: 'bad', text: `no ${server} run (interrupted?)` });
         continue;
@@ -106,7 +130,7 @@ function flags(results) {
         if (!r.ok) out.push({ scenario, server, kind: 'failed', severity: 'bad', text: `${server} failed${trial}: ${r.failure}` });
         else if (r.client_bound) {
           const cpu = r.client_cpu_pct !== null ? ` (client CPU ${Math.round(r.client_cpu_pct)} %)` : '';
-          out.push({ scenario, server, kind: 'client_bound', severity: 'warn', text: `${server} client-bound${trial}${cpu}: the load generator, not the server, set the pace` });
+          out.push({ scenario, server, kind: 'client_bound', severity: 'warn', text: `${server} client-bound${trial}${cpu}: the load generator, not the server, set the pace; not used for a verdict (a lighter engine, e.g. --engine wrk, may not be)` });
         }
         const errs = errorCount(r);
         if (r.ok && errs > 0) {
@@ -126,7 +150,8 @@ function headline(results, comps) {
   const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
   const wins = Object.fromEntries(pair.map((s) => [s, []]));
   let same = 0;
-  for (const c of p50) if (c.winner) wins[c.winner].push(c.factor); else same++;
+  let notSignificant = 0;
+  for (const c of p50) if (c.winner) wins[c.winner].push(c.factor); else if (c.significant === false) notSignificant++; else same++;
   const range = (f) => {
     if (!f.length) return '';
     const lo = Math.min(...f);
@@ -136,8 +161,9 @@ function headline(results, comps) {
   const parts = pair.map((s) => `${s} in ${wins[s].length}${range(wins[s])}`);
   const undecided = results.scenarios.length - p50.length;
   let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
+  if (notSignificant) text += `; no significant difference in ${notSignificant}`;
   if (same) text += `; about the same (within ${Math.round((SAME_WITHIN - 1) * 100)} %) in ${same}`;
-  if (undecided) text += `; not comparable in ${undecided} (failed or missing runs)`;
+  if (undecided) text += `; not comparable in ${undecided} (failed, missing or client-bound runs)`;
   return `${text}.`;
 }
 

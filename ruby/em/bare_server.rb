@@ -10,6 +10,7 @@ require 'bundler/setup'
 require 'eventmachine'
 require 'evma_httpserver'
 require_relative 'config'
+require_relative 'listener'
 
 module EmVsNode
   class BareConnection < EM::Connection
@@ -48,12 +49,8 @@ end
 $stdout.sync = true
 EM.epoll
 EM.run do
-  begin
-    EM.start_server(config.host, config.port, EmVsNode::BareConnection)
-  rescue RuntimeError => e
-    warn "em bare server: cannot listen on #{config.host}:#{config.port}: #{e.message}"
-    exit 1
-  end
+  # The same listen backlog as the project servers (see listener.rb).
+  EM.attach_server(EmVsNode.listening_socket(config, 'em bare server'), EmVsNode::BareConnection)
   %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
   puts "em bare server listening on http://#{config.host}:#{config.port}"
 end

@@ -13,27 +13,12 @@ rescue LoadError, StandardError => e
   exit 1
 end
 require 'eventmachine'
-require 'socket'
 require_relative 'config'
+require_relative 'listener'
 require_relative 'app'
 require_relative 'connection'
 
 module EmVsNode
-  # EM.start_server listens with a backlog of 100 (hard-coded in em.cpp); Node listens with 511.
-  # Under bursts of new connections the shorter queue drops SYNs and clients wait a second to
-  # retry, which would be measured as EventMachine's slowness. So the socket is made here, with
-  # the backlog both servers use, and handed to EventMachine.
-  def self.listening_socket(config)
-    server = Socket.new(config.host.include?(':') ? :INET6 : :INET, :STREAM)
-    server.setsockopt(:SOCKET, :REUSEADDR, true)
-    server.bind(Addrinfo.tcp(config.host, config.port))
-    server.listen(CONTRACT['listen_backlog'])
-    server
-  rescue SystemCallError, SocketError => e
-    warn "em server: cannot listen on #{config.host}:#{config.port}: #{e.message} (choose another port with --port)"
-    exit 1
-  end
-
   def self.run(argv)
     config = read_config(argv)
     ConnectionCap.raise_descriptor_limit
@@ -41,7 +26,7 @@ module EmVsNode
     $stdout.sync = true
     EM.epoll
     EM.run do
-      EM.attach_server(listening_socket(config), Connection, app)
+      EM.attach_server(listening_socket(config, 'em server'), Connection, app)
       app.header_watch.start
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"

@@ -1,0 +1,317 @@
+'use strict';
+// Verdicts over repeated trials. Each server/scenario pair is run N times (`--repeat`); this
+// module turns the runs into
+//   aggregates   per server and scenario: the centre of each metric with its 95% interval
+//   comparisons  per scenario, metric and pair of servers: ratio a/b with its 95% interval
+//   overheads    each project server against its references (servers.json `reference_for`)
+// with perf/lib/confidence.js (log-scale Student t; Welch for ratios; why not a bootstrap is
+// explained there). Failed runs never count. Client-bound runs (the load generator, not the
+// server, set the pace) are never used for a verdict: they are left out of the comparisons,
+// and a pair whose every trial is client-bound is reported as excluded. Formats: perf/README.md.
+
+const { summarizeTrials, compareTrials } = require('./confidence');
+
+/**
+ * The metrics judged. `better` is the direction that wins; `word` completes "a is r× …".
+ * Names match the report's (perf/report/summary.js).
+ */
+const METRICS = {
+  mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
+  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.p50 },
+  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.p99 },
+  throughput_rps: { label: 'req/s', long: 'throughput', unit: 'req/s', better: 'higher', word: 'more req/s', get: (r) => r.throughput_rps },
+  cpu_ms_per_request: { label: 'CPU ms/req', long: 'server CPU per request', unit: 'ms', better: 'lower', word: 'less CPU/req', get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
+  peak_rss_mb: { label: 'RSS MB', long: 'server peak RSS', unit: 'MB', better: 'lower', word: 'less memory', get: (r) => r.server_peak_rss_mb },
+};
+const METRIC_NAMES = Object.keys(METRICS);
+
+/** What to suggest when every trial was client-bound. */
+const CLIENT_BOUND_ADVICE = 'the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk';
+
+function metricValue(run, metric) {
+  const v = METRICS[metric].get(run);
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function orderOf(list) {
+  const out = [];
+  for (const x of list) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
+/**
+ * The trials of one server in one scenario, sorted into those a verdict may use and those it
+ * may not. Runs without a trial number (older results) count as one trial each.
+ */
+function classify(runs) {
+  const trialOf = (r, i) => (Number.isInteger(r.trial) ? r.trial : i + 1);
+  const ok = runs.filter((r) => r.ok);
+  return {
+    all: runs,
+    usable: ok.filter((r) => !r.client_bound),
+    clientBound: ok.filter((r) => r.client_bound),
+    failed: runs.filter((r) => !r.ok),
+    trials: runs.map(trialOf),
+  };
+}
+
+/**
+ * summarizeTrials, but one trial's centre is its value exactly (not exp(log(x))), and values of
+ * 0 (CPU below /proc's 10 ms resolution in a short run) are not dropped: with a 0 among them
+ * the centre is the arithmetic mean, without an interval (zero: true).
+ */
+function summarize(values) {
+  const finite = values.filter((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  if (finite.some((v) => v === 0)) {
+    return { n: finite.length, centre: finite.reduce((a, b) => a + b, 0) / finite.length, ci95: null, zero: true };
+  }
+  const s = summarizeTrials(values);
+  if (s.n === 1) s.centre = values.find((v) => Number.isFinite(v) && v > 0);
+  return s;
+}
+
+function metricSummaries(runs) {
+  const out = {};
+  for (const m of METRIC_NAMES) {
+    const s = summarize(runs.map((r) => metricValue(r, m)));
+    out[m] = { n: s.n, centre: s.centre, ci95: s.ci95 };
+  }
+  return out;
+}
+
+/**
+ * One aggregate per server and scenario:
+ * { server, scenario, trials, used_trials, client_bound_trials, failed_trials, basis, metrics }
+ * basis: "trials" (ok runs that were not client-bound), "client-bound" (every ok run was
+ * client-bound: the numbers are shown but never judged) or null (no ok run).
+ */
+function aggregateOne(server, scenario, runs) {
+  const c = classify(runs);
+  const trialNo = (r) => c.trials[runs.indexOf(r)];
+  let basis = null;
+  let basisRuns = [];
+  if (c.usable.length) {
+    basis = 'trials';
+    basisRuns = c.usable;
+  } else if (c.clientBound.length) {
+    basis = 'client-bound';
+    basisRuns = c.clientBound;
+  }
+  return {
+    server,
+    scenario,
+    trials: runs.length,
+    used_trials: c.usable.map(trialNo),
+    client_bound_trials: c.clientBound.map(trialNo),
+    failed_trials: c.failed.map(trialNo),
+    basis,
+    metrics: metricSummaries(basisRuns),
+  };
+}
+
+/** Why a side of a comparison cannot be used, or null. */
+function exclusion(server, c) {
+  if (c.all.length === 0) return { reason: 'missing', text: `no ${server} run` };
+  if (c.usable.length > 0) return null;
+  if (c.clientBound.length > 0) {
+    const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} trials`) : ` in every trial that finished`;
+    return { reason: 'client-bound', text: `${server} client-bound${all}: ${CLIENT_BOUND_ADVICE}` };
+  }
+  return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} trials` };
+}
+
+const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2 };
+
+/**
+ * One comparison: ratio = a/b of the metric (geometric means of the usable trials), with
+ * Welch's 95% interval when both sides have two or more trials. better says which direction
+ * wins; winner is the better server when the interval excludes 1 (else null); factor (>= 1)
+ * is how many times better the better-looking side is, e.g. "a is 2.1× faster".
+ */
+function compareOne(scenario, metric, a, b, ca, cb) {
+  const m = METRICS[metric];
+  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, excluded: null, note: null };
+  const ex = [exclusion(a, ca), exclusion(b, cb)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
+  if (ex.length) {
+    // Shown for information (e.g. a client-bound run's numbers), never judged.
+    const okCentre = (c) => summarize(c.all.filter((r) => r.ok).map((r) => metricValue(r, metric))).centre;
+    return { ...base, value_a: okCentre(ca), value_b: okCentre(cb), excluded: ex[0].reason, note: ex.map((e) => e.text).join('; ') };
+  }
+  const va = ca.usable.map((r) => metricValue(r, metric));
+  const vb = cb.usable.map((r) => metricValue(r, metric));
+  const sa = summarize(va);
+  const sb = summarize(vb);
+  const out = { ...base, value_a: sa.centre, value_b: sb.centre, n_a: sa.n, n_b: sb.n };
+  if (sa.n === 0 || sb.n === 0) return { ...out, note: 'not measured' };
+  if (sa.zero || sb.zero) {
+    // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
+    const ratio = sa.centre > 0 && sb.centre > 0 ? sa.centre / sb.centre : null;
+    const single = { ...out, ratio, factor: ratio === null ? null : ratio >= 1 ? ratio : 1 / ratio, note: 'a value of 0 (below the measurement resolution): no interval' };
+    return single;
+  }
+  out.ratio = sa.centre / sb.centre;
+  const aLooksBetter = m.better === 'lower' ? out.ratio < 1 : out.ratio > 1;
+  out.factor = out.ratio >= 1 ? out.ratio : 1 / out.ratio;
+  const cmp = compareTrials(va, vb);
+  if (!cmp) {
+    const single = [sa.n < 2 ? a : null, sb.n < 2 ? b : null].filter(Boolean);
+    out.note = sa.n < 2 && sb.n < 2 ? '1 trial: no interval' : `${single.join(', ')}: 1 trial: no interval`;
+    return out;
+  }
+  out.ratio = cmp.ratio;
+  out.factor = cmp.ratio >= 1 ? cmp.ratio : 1 / cmp.ratio;
+  out.ci95 = cmp.ci95;
+  out.significant = cmp.significant;
+  if (cmp.significant) out.winner = aLooksBetter ? a : b;
+  return out;
+}
+
+/**
+ * aggregates and comparisons of a list of runs (results.json's `runs`). servers and scenarios
+ * default to the order the runs list them in; comparisons cover every pair of servers (a
+ * before b in that order) that both have runs of a scenario, and every metric.
+ */
+function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
+  const serverList = servers || orderOf(runs.map((r) => r.server));
+  const scenarioList = scenarios || orderOf(runs.map((r) => r.scenario));
+  const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario);
+  const aggregates = [];
+  const classes = new Map();
+  for (const scenario of scenarioList) {
+    for (const server of serverList) {
+      const rs = runsOf(server, scenario);
+      classes.set(`${server}|${scenario}`, classify(rs));
+      if (rs.length) aggregates.push(aggregateOne(server, scenario, rs));
+    }
+  }
+  const comparisons = [];
+  for (const scenario of scenarioList) {
+    for (let i = 0; i < serverList.length; i++) {
+      for (let j = i + 1; j < serverList.length; j++) {
+        const a = serverList[i];
+        const b = serverList[j];
+        const ca = classes.get(`${a}|${scenario}`);
+        const cb = classes.get(`${b}|${scenario}`);
+        // A server that has no run of the scenario (it cannot serve it, or the run was
+        // interrupted before it) gives no comparison: there is nothing to judge.
+        if (ca.all.length === 0 || cb.all.length === 0) continue;
+        for (const metric of METRIC_NAMES) comparisons.push(compareOne(scenario, metric, a, b, ca, cb));
+      }
+    }
+  }
+  return { aggregates, comparisons };
+}
+
+/** The comparison of a with b in a scenario and metric, oriented as asked (flips a stored b-vs-a). */
+function findComparison(comparisons, scenario, metric, a, b) {
+  const direct = comparisons.find((c) => c.scenario === scenario && c.metric === metric && c.a === a && c.b === b);
+  if (direct) return direct;
+  const c = comparisons.find((x) => x.scenario === scenario && x.metric === metric && x.a === b && x.b === a);
+  if (!c) return null;
+  return {
+    ...c,
+    a,
+    b,
+    value_a: c.value_b,
+    value_b: c.value_a,
+    n_a: c.n_b,
+    n_b: c.n_a,
+    ratio: c.ratio === null ? null : 1 / c.ratio,
+    ci95: c.ci95 ? [1 / c.ci95[1], 1 / c.ci95[0]] : null,
+  };
+}
+
+/** The references of each server: { node: [{ ref: 'node_bare', role }], … } from definitions. */
+function referencePairs(definitions, servers) {
+  const out = [];
+  for (const ref of servers) {
+    const def = definitions && definitions[ref];
+    if (!def || !def.reference_for) continue;
+    const targets = Array.isArray(def.reference_for) ? def.reference_for : [def.reference_for];
+    for (const server of servers) {
+      if (targets.includes(server) || targets.includes('*')) out.push({ server, reference: ref, role: def.reference_role || 'reference' });
+    }
+  }
+  return out.filter((p) => p.server !== p.reference);
+}
+
+const OVERHEAD_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request'];
+
+/**
+ * Each project server against each of its references, per scenario both ran: the overhead
+ * factor per metric, oriented so that > 1 means the server costs more than the reference
+ * (slower, or fewer req/s, or more CPU per request) and 1 means no overhead:
+ *   lower-is-better metrics   server / reference
+ *   throughput                reference / server
+ * Rows: { scenario, server, reference, role, metrics: { p50_ms: { overhead, ci95, significant,
+ * n, note } } }.
+ */
+function overheads(comparisons, definitions, servers, scenarios) {
+  const rows = [];
+  for (const scenario of scenarios) {
+    for (const { server, reference, role } of referencePairs(definitions, servers)) {
+      const metrics = {};
+      let any = false;
+      for (const metric of OVERHEAD_METRICS) {
+        const c = findComparison(comparisons, scenario, metric, server, reference);
+        if (!c) continue;
+        const flip = METRICS[metric].better === 'higher';
+        const overhead = c.ratio === null ? null : flip ? 1 / c.ratio : c.ratio;
+        const ci95 = c.ci95 ? (flip ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : null;
+        metrics[metric] = { overhead, ci95, significant: c.significant, n: Math.min(c.n_a, c.n_b), note: c.note, excluded: c.excluded };
+        any = true;
+      }
+      if (any) rows.push({ scenario, server, reference, role, metrics });
+    }
+  }
+  return rows;
+}
+
+/** "2.41× [2.10–2.77]", "1.03× (1 trial: no interval)". */
+function fmtFactor(x) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  return `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x)}×`;
+}
+
+function fmtInterval(ci) {
+  if (!ci) return '';
+  const f = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : String(Math.round(x)));
+  return `[${f(ci[0])}–${f(ci[1])}]`;
+}
+
+/**
+ * One comparison as words: "node 2.41× faster [2.10–2.77]", "no significant difference
+ * (em 1.04× faster [0.93–1.16])", "node 1.30× faster (1 trial: no interval)",
+ * "not compared: node client-bound …". The interval is the winner's factor's.
+ */
+function verdictWords(c) {
+  if (!c) return '–';
+  if (c.excluded) return `not compared: ${c.note}`;
+  if (c.ratio === null) return `– (${c.note || 'not measured'})`;
+  const m = METRICS[c.metric];
+  const aLooksBetter = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
+  const who = aLooksBetter ? c.a : c.b;
+  // factor interval for "who is better by": a/b interval, inverted when a is better at lower or b at higher.
+  const invert = (m.better === 'lower') === (who === c.a);
+  const ci = c.ci95 ? (invert ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : null;
+  const text = `${who} ${fmtFactor(c.factor)} ${m.word}`;
+  if (!c.ci95) return `${text} (${c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval'})`;
+  if (c.significant) return `${text} ${fmtInterval(ci)}`;
+  if (fmtFactor(c.factor) === '1.00×') return `no significant difference (1.00× ${fmtInterval(c.ci95)})`;
+  return `no significant difference (${text} ${fmtInterval(ci)})`;
+}
+
+module.exports = {
+  METRICS,
+  METRIC_NAMES,
+  OVERHEAD_METRICS,
+  CLIENT_BOUND_ADVICE,
+  analyzeRuns,
+  findComparison,
+  referencePairs,
+  overheads,
+  verdictWords,
+  fmtFactor,
+  fmtInterval,
+  metricValue,
+};

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+'use strict';
+// Compares two runs of the scenario runner: per server, scenario and metric, the change from
+// RUN_A to RUN_B with its 95% confidence interval, and a non-zero exit status on a significant
+// regression beyond a threshold, for use in CI (perf/lib/compare_runs.js does the work).
+//   exit 0  no significant regression beyond the threshold
+//   exit 1  at least one
+//   exit 2  bad usage, or a results directory that is missing or unusable (one line)
+
+const path = require('node:path');
+const { Command, CommanderError, InvalidArgumentError } = require('commander');
+const cr = require('../perf/lib/compare_runs');
+const { RESULTS_ROOT } = require('../perf/lib/results_store');
+
+const NAME = 'compare.sh';
+
+function usageLine() {
+  return `usage: ${NAME} RUN_A RUN_B [--threshold PCT] [--metric m1,m2] (RUN: a results directory, its results.json, or latest)`;
+}
+
+function threshold(value) {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of percent, 0 or more.');
+  return n;
+}
+
+function metrics(value, previous) {
+  return [...(previous || []), ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+}
+
+function buildProgram() {
+  return new Command(NAME)
+    .description('Compares two results of scripts/run_scenarios.sh: the change from RUN_A to RUN_B per server, scenario and metric, with its 95% confidence interval; exits 1 on a significant regression beyond the threshold.')
+    .argument('<RUN_A>', 'the baseline: a results directory, its results.json, latest, or a directory name under perf/results')
+    .argument('<RUN_B>', 'the run to judge, the same way')
+    .option('--threshold <pct>', `a regression must be worse by more than this many percent (default ${cr.DEFAULT_THRESHOLD_PCT})`, threshold)
+    .option('--metric <list>', `metrics to judge, comma-separated or repeated (default ${cr.DEFAULT_METRICS.join(',')}; also p50_ms, peak_rss_mb)`, metrics)
+    .helpOption('-h, --help', 'show this help')
+    .allowExcessArguments(false)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} })
+    .addHelpText('after', `
+Examples:
+  scripts/${NAME} perf/results/2026-01-10T08-00-00Z latest
+  scripts/${NAME} baseline/results.json latest --threshold 5 --metric p99,rps
+Exit status: 0 no significant regression beyond the threshold, 1 at least one, 2 bad usage or unusable results.`);
+}
+
+function main(argv) {
+  const program = buildProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
+      process.stderr.write(`${NAME}: ${err.message.replace(/^error: /, '')}\n${usageLine()}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const opts = program.opts();
+  const [argA, argB] = program.args;
+  try {
+    const metricNames = [...new Set((opts.metric && opts.metric.length ? opts.metric : cr.DEFAULT_METRICS).map(cr.metricName))];
+    const A = cr.loadResultsFile(cr.resolveResultsFile(argA, { root: RESULTS_ROOT }));
+    const B = cr.loadResultsFile(cr.resolveResultsFile(argB, { root: RESULTS_ROOT }));
+    if (path.resolve(A.file) === path.resolve(B.file)) process.stderr.write(`${NAME}: note: RUN_A and RUN_B are the same results\n`);
+    const result = cr.compareRuns(A, B, { metrics: metricNames, thresholdPct: opts.threshold ?? cr.DEFAULT_THRESHOLD_PCT });
+    process.stdout.write(cr.formatComparison(A, B, result).join('\n') + '\n');
+    return result.regressions.length ? 1 : 0;
+  } catch (err) {
+    if (err instanceof cr.CompareError) {
+      process.stderr.write(`${NAME}: ${err.message}\n${err.usage ? `${usageLine()}\n` : ''}`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${NAME}: error: ${err.message}\n`);
+    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = 2;
+  }
+}
+
+module.exports = { main };

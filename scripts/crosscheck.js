@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+'use strict';
+// Command line of the cross-check (scripts/crosscheck.sh runs setup --engines, then this):
+// the chosen scenarios on each server with two load generators, N trials each, and a table of
+// where they agree and where they differ. Library: perf/lib/crosscheck.js; what the engines'
+// numbers mean: perf/ENGINES.md.
+//   exit 0   the comparison was written (agreements and differences are findings, not errors)
+//   exit 1   a run failed (left out of the comparison), or an error (one line)
+//   exit 2   bad usage          exit 130 / 143   interrupted (the finished trials are compared)
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { Command, Option, CommanderError, InvalidArgumentError } = require('commander');
+const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck');
+const { ScenarioError } = require('../perf/lib/scenarios');
+const { killLiveServers } = require('../perf/lib/server_process');
+
+const NAME = 'crosscheck.sh';
+
+function list(value) {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function repeatCount(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 2) throw new InvalidArgumentError('must be a whole number, 2 or more.');
+  return Number(value);
+}
+
+function usageLine() {
+  return `usage: ${NAME} [--scenarios a,b] [--engines autocannon,httperf] [--servers node,em] [--repeat N] [--quick] [--out DIR] [--no-pin] [--help]`;
+}
+
+function buildProgram() {
+  return new Command(NAME)
+    .description('Runs scenarios with two load generators on each server and reports where they agree and where they differ, beyond the spread of the trials.')
+    .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', list)
+    .option('--engines <list>', 'the two engines: autocannon (built-in drivers), httperf, wrk (default: autocannon,httperf)', list)
+    .option('--servers <list>', 'comma-separated servers (default: node,em)', list)
+    .option('--repeat <n>', 'trials per engine, server and scenario (default: 3, or 2 with --quick)', repeatCount)
+    .option('--quick', 'counts ÷20, rates kept (the runner\'s --quick)')
+    .option('--out <dir>', 'where to write (default: perf/results/crosscheck-<UTC timestamp>)')
+    .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
+    .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
+    .addOption(new Option('--rebuild <dir>', 're-compute the comparison of an earlier cross-check from its saved runs').hideHelp())
+    .helpOption('-h, --help', 'show this help')
+    .allowExcessArguments(false)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} });
+}
+
+async function main(argv) {
+  const program = buildProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
+      process.stderr.write(`${NAME}: ${err.message.replace(/^error: /, '')}\n${usageLine()}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const opts = program.opts();
+  const controller = new AbortController();
+  let exitSignal = null;
+  const onSignal = (sig) => {
+    if (exitSignal) {
+      killLiveServers('SIGKILL');
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }
+    exitSignal = sig;
+    process.stderr.write(`\n${NAME}: ${sig}: stopping; the finished trials are compared (again to stop at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', () => killLiveServers('SIGKILL'));
+
+  try {
+    if (opts.rebuild) {
+      const rebuilt = rebuildCrosscheck(opts.rebuild);
+      process.stdout.write(rebuilt.text);
+      return 0;
+    }
+    if (opts.serversFile && !fs.existsSync(path.resolve(opts.serversFile))) {
+      const e = new Error(`cannot read server definitions ${opts.serversFile}: ENOENT`);
+      e.usage = true;
+      throw e;
+    }
+    const result = await runCrosscheck({
+      engines: opts.engines,
+      servers: opts.servers,
+      scenarios: opts.scenarios || null,
+      repeat: opts.repeat,
+      quick: !!opts.quick,
+      outDir: opts.out || null,
+      pin: opts.pin,
+      serversFile: opts.serversFile ? path.resolve(opts.serversFile) : null,
+      signal: controller.signal,
+      log: (line) => process.stdout.write(line + '\n'),
+    });
+    process.stdout.write('\n' + result.text + '\n');
+    const rel = path.relative(process.cwd(), result.dir);
+    const shown = rel.startsWith('..') ? result.dir : rel;
+    process.stdout.write(`crosscheck: ${path.join(shown, 'crosscheck.md')} (also .json, .txt; the runs under ${path.join(shown, 'runs')})\n`);
+    if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
+    return result.failures.length ? 1 : 0;
+  } catch (err) {
+    if (err.usage || err instanceof ScenarioError) {
+      process.stderr.write(`${NAME}: ${err.message}\n${usageLine()}\n`);
+      return 2;
+    }
+    process.stderr.write(`${NAME}: error: ${err.message}\n`);
+    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
+    return exitSignal ? (exitSignal === 'SIGINT' ? 130 : 143) : 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+      setTimeout(() => process.exit(code), 500).unref();
+    },
+    (err) => {
+      process.stderr.write(`${NAME}: error: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { main, buildProgram };

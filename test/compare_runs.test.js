@@ -1,0 +1,124 @@
+'use strict';
+// scripts/compare.sh on two small results directories made deterministically: one with a
+// planted regression (node's p99 in sequential_6000 30% worse in every trial), one unchanged.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { PROJECT_ROOT } = require('../perf/lib/server_process');
+const cr = require('../perf/lib/compare_runs');
+const { makeTrialRun } = require('./perf_support/make_trial_runs');
+const { makeTmpDir } = require('./perf_support/helpers');
+
+const COMPARE = path.join(PROJECT_ROOT, 'scripts', 'compare.sh');
+
+function compare(args, cwd = PROJECT_ROOT) {
+  return spawnSync('bash', [COMPARE, ...args], { cwd, encoding: 'utf8', timeout: 30000 });
+}
+
+describe('compare.sh: two runs side by side', function () {
+  this.timeout(30000);
+  const root = makeTmpDir('compare-');
+  const A = makeTrialRun(path.join(root, 'A'), { seed: 1 });
+  const B = makeTrialRun(path.join(root, 'B'), { seed: 2, scale: { 'node|sequential_6000|p99_ms': 1.3 } });
+  const C = makeTrialRun(path.join(root, 'C'), { seed: 3 });
+
+  it('a planted regression: exit 1, the row flagged, the summary names it', () => {
+    const res = compare([A, B]);
+    assert.equal(res.status, 1, res.stdout + res.stderr);
+    const row = res.stdout.split('\n').find((l) => /^node\s+sequential_6000\s+p99 ms/.test(l));
+    assert.ok(row, res.stdout);
+    assert.match(row, /\+3\d%\s+\[\+\d\d%, \+\d\d%\]\s+REGRESSION \(worse by more than 10%\)$/);
+    assert.match(res.stdout, /^1 significant regression beyond 10%:\n {2}node sequential_6000 p99 ms: \+3\d%/m);
+    // Everything else is unchanged: no other row is flagged.
+    assert.equal((res.stdout.match(/REGRESSION/g) || []).length, 1);
+    assert.equal(res.stderr, '');
+  });
+
+  it('an unchanged pair: exit 0, no significant regression', () => {
+    const res = compare([A, C]);
+    assert.equal(res.status, 0, res.stdout + res.stderr);
+    assert.doesNotMatch(res.stdout, /REGRESSION/);
+    assert.match(res.stdout, /^no significant regression beyond 10%$/m);
+    assert.match(res.stdout, /no significant change/);
+  });
+
+  it('--threshold and --metric: 30% is no regression beyond 40%; other metrics do not see it', () => {
+    assert.equal(compare([A, B, '--threshold', '40']).status, 0);
+    const res = compare([path.join(A, 'results.json'), B, '--metric', 'mean,rps']);
+    assert.equal(res.status, 0, res.stdout);
+    assert.doesNotMatch(res.stdout, /p99 ms/);
+  });
+
+  it('an improvement is not a regression (B → A)', () => {
+    const res = compare([B, A]);
+    assert.equal(res.status, 0, res.stdout);
+    assert.match(res.stdout.split('\n').find((l) => /^node\s+sequential_6000\s+p99 ms/.test(l)), /-2\d%.*better$/);
+  });
+
+  it('client-bound trials are left out; a pair with no other trial is not compared', () => {
+    const D = makeTrialRun(path.join(root, 'D'), { seed: 4, scale: { 'em|keepalive_400x100|throughput_rps': 0.5 }, clientBound: { 'em|keepalive_400x100': true } });
+    const res = compare([A, D]);
+    assert.equal(res.status, 0, res.stdout);
+    assert.match(res.stdout, /^em\s+keepalive_400x100\s+\(all\).*not compared: every B trial client-bound$/m);
+  });
+
+  it('one trial each: shown, not judged, exit 0', () => {
+    const E = makeTrialRun(path.join(root, 'E'), { seed: 5, trials: 1 });
+    const F = makeTrialRun(path.join(root, 'F'), { seed: 6, trials: 1, scale: { 'node|sequential_6000|p99_ms': 2 } });
+    const res = compare([E, F]);
+    assert.equal(res.status, 0, res.stdout);
+    assert.match(res.stdout, /^node\s+sequential_6000\s+p99 ms.*\+\d+%\s+1 trial each: no interval, not judged$/m);
+  });
+
+  it('runs of different loads (--quick in one) are not compared', () => {
+    const G = makeTrialRun(path.join(root, 'G'), { seed: 7, quick: false });
+    const doc = JSON.parse(fs.readFileSync(path.join(G, 'results.json'), 'utf8'));
+    for (const r of doc.runs) if (r.params.requests) r.params.requests = 6000;
+    fs.writeFileSync(path.join(G, 'results.json'), JSON.stringify(doc));
+    const res = compare([A, G]);
+    assert.equal(res.status, 0);
+    assert.match(res.stdout, /note: A and B differ: --quick: yes in A, no in B/);
+    assert.match(res.stdout, /^node\s+sequential_6000\s+\(all\).*not compared: the load differs/m);
+  });
+
+  for (const [what, args, re, usage] of [
+    ['no arguments', [], /^compare\.sh: missing required argument 'RUN_A'$/, true],
+    ['one argument', ['x'], /^compare\.sh: missing required argument 'RUN_B'$/, true],
+    ['a bad threshold', [A, B, '--threshold', 'ten'], /^compare\.sh: option '--threshold <pct>' argument 'ten' is invalid/, true],
+    ['an unknown metric', [A, B, '--metric', 'p42'], /^compare\.sh: unknown metric 'p42'/, true],
+    ['an unknown option', [A, B, '--fast'], /^compare\.sh: unknown option '--fast'$/, true],
+    ['a missing results directory', [A, path.join(root, 'nope')], /^compare\.sh: no such results directory or file: .*nope$/, false],
+    ['a directory without results.json', [A, root], /^compare\.sh: no results\.json in .* \(is it a results directory\?\)$/, false],
+  ]) {
+    it(`${what}: exit 2, one line${usage ? ' and the usage' : ''}`, () => {
+      const res = compare(args);
+      assert.equal(res.status, 2, res.stdout + res.stderr);
+      assert.equal(res.stdout, '');
+      const lines = res.stderr.trim().split('\n');
+      assert.match(lines[0], re);
+      assert.equal(lines.length, usage ? 2 : 1, res.stderr);
+      if (usage) assert.match(lines[1], /^usage: compare\.sh RUN_A RUN_B/);
+    });
+  }
+
+  it('a results.json that is not JSON: exit 2, one line', () => {
+    const bad = path.join(root, 'bad');
+    fs.mkdirSync(bad);
+    fs.writeFileSync(path.join(bad, 'results.json'), '{"runs": [');
+    const res = compare([A, bad]);
+    assert.equal(res.status, 2);
+    assert.match(res.stderr, /^compare\.sh: .*results\.json: not valid JSON/);
+    assert.equal(res.stderr.trim().split('\n').length, 1);
+  });
+
+  it('`latest` and run names are looked up in the results root; paths relative to the caller', () => {
+    fs.symlinkSync('B', path.join(root, 'latest'));
+    assert.equal(cr.resolveResultsFile('latest', { root }), path.join(root, 'latest', 'results.json'));
+    assert.equal(cr.resolveResultsFile('A', { root }), path.join(root, 'A', 'results.json'));
+    const res = compare(['A', 'C'], root);
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /^A: A \(/m);
+  });
+});
