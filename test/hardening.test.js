@@ -109,6 +109,21 @@ describe('hardening, on both servers', function () {
 describe('a connection cap, on both servers', function () {
   this.timeout(30000);
   for (const name of SERVER_NAMES) {
+    it(`${name}: accepts 2000 idle connections at once and still serves a normal client`, async () => {
+      const server = await startServer(name);
+      const idle = [];
+      try {
+        for (let i = 0; i < 2000; i += 100) idle.push(...(await Promise.all(Array.from({ length: 100 }, () => openWith(server.port)))));
+        const { replies } = await exchange(server.port, request('GET', '/hello'));
+        assert.equal(replies[0].status, 200);
+        const open = require('node:fs').readdirSync(`/proc/${server.pid}/fd`).length;
+        assert.ok(open >= 2000, `the server holds ${open} descriptors for 2000 connections`);
+      } finally {
+        idle.forEach((s) => s.destroy());
+        await server.stop();
+      }
+    });
+
     it(`${name}: closes connections past MAX_CONNECTIONS at once, says so once, and recovers`, async () => {
       const server = await startServer(name, { env: { MAX_CONNECTIONS: '20' } });
       try {

@@ -11,7 +11,7 @@ const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 const { startServer, remoteServer, loadServerDefinitions } = require('./server_process');
 const { createLink, removeLink, parseRate, linkUnavailableReason, LinkError } = require('./netns');
 const { loadScenarios, expectedDurationS, scenarioParams } = require('./scenarios');
-const { checkContract } = require('./contract_check');
+const { checkContract, send } = require('./contract_check');
 const { Samples } = require('./samples');
 const { summarizeSamples, round3 } = require('./stats');
 const { readCpu, cpuDelta, startRssSampler, countFds } = require('./proc_stats');
@@ -34,6 +34,17 @@ const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts t
 const LINK_PORT = 8080;
 const CLIENT_BOUND_PCT = 90;
 const CONTRACT_DEADLINE_MS = 120000;
+const HUNG_PROBE_MS = 3000;
+
+/** Whether the server still answers a GET /hello: after timeouts, tells a hung server from a slow run. */
+async function stillAnswers(handle) {
+  try {
+    await send({ host: handle.host, port: handle.port }, { path: '/hello', timeoutMs: HUNG_PROBE_MS });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -242,9 +253,15 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const durationS = stats.last_end_ms !== null ? stats.last_end_ms / 1000 : wallMs / 1000;
   const clientPct = round3(((client.user + client.system) / 1000 / wallMs) * 100);
 
+  const timeouts = stats.errors ? stats.errors.timeout || 0 : 0;
+  const suspectHung = !serverState.exit && ((reason && reason.kind === 'deadline') || timeouts > 0);
+  if (suspectHung && !(await stillAnswers(handle))) serverState.hung = scenario.name;
+
   let failure = null;
   if (serverState.exit) {
     failure = `the server exited during the run (${describeExit(serverState.exit)})${lastLine(handle.output()) ? `: ${lastLine(handle.output())}` : ''}`;
+  } else if (serverState.hung) {
+    failure = `the server stopped answering (hung): ${timeouts} requests timed out, and a GET /hello after the run got no reply within ${HUNG_PROBE_MS / 1000} s`;
   } else if (reason && reason.kind === 'deadline') {
     failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
   } else if (driverError) {
@@ -424,7 +441,7 @@ async function runScenarios(options = {}) {
       for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`, { trial }));
       continue;
     }
-    const serverState = { exit: null, diedDuring: null, abortRun: null, current: null };
+    const serverState = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
     handle.exited.then((info) => {
       serverState.exit = info;
       serverState.diedDuring = serverState.current;
@@ -455,6 +472,10 @@ async function runScenarios(options = {}) {
       const baselineFds = countFds(handle.pid);
       for (const scenario of scenarios) {
         if (wasInterrupted()) break;
+        if (serverState.hung) {
+          store.addRun(failedRun(server, scenario, `not run: the server stopped answering during ${serverState.hung}`, { trial }));
+          continue;
+        }
         if (serverState.exit) {
           store.addRun(failedRun(server, scenario, `not run: the server exited during ${serverState.diedDuring || 'an earlier scenario'} (${describeExit(serverState.exit)})`, { trial }));
           continue;
@@ -480,7 +501,7 @@ async function runScenarios(options = {}) {
         }
         store.addRun(result.run, result.samples);
         log(runLine(result.run, { serverWidth, trials }));
-        if (!serverState.exit) await settle(handle.pid, baselineFds);
+        if (!serverState.exit && !serverState.hung) await settle(handle.pid, baselineFds);
       }
     } finally {
       if (signal) signal.removeEventListener('abort', onInterrupt);

@@ -59,6 +59,8 @@ section { scroll-margin-top: 4.5em; }
 .flags li.bad { background: var(--bad-bg); border-color: var(--bad); }
 .flags li.warn { background: var(--warn-bg); border-color: #d99a00; }
 .flags li.info { background: var(--info-bg); border-color: #7aa0c8; }
+.flag-fold { margin: 0.6em 0; }
+.flag-fold summary { cursor: pointer; }
 .tag { display: inline-block; font-size: 0.75rem; font-weight: 700; letter-spacing: 0.03em; padding: 0 0.4em; border-radius: 3px; margin-right: 0.3em; white-space: nowrap; }
 .tag.bad { background: var(--bad); color: #fff; }
 .tag.warn { background: #f2c14e; color: #2b1d00; }
@@ -330,6 +332,20 @@ function runsTable(runs, { withScenario }) {
   return `<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
+// Up to this many flags are listed under the headline; more are folded so the summary table
+// stays on the first screen (each scenario's section lists its own flags in full anyway).
+const FLAGS_SHOWN_OPEN = 6;
+
+function readWithCare(serious) {
+  if (!serious.length) return '';
+  const count = `<b>Read with care:</b> ${serious.length} run${serious.length === 1 ? '' : 's'} flagged`;
+  if (serious.length <= FLAGS_SHOWN_OPEN) return `<p>${count}.</p>${flagList(serious)}`;
+  const byKind = {};
+  for (const f of serious) byKind[TAG_TEXT[f.kind]] = (byKind[TAG_TEXT[f.kind]] || 0) + 1;
+  const kinds = Object.entries(byKind).map(([kind, n]) => `${n} ${esc(kind.toLowerCase())}`).join(', ');
+  return `<details class="flag-fold"><summary>${count} (${kinds}): show them</summary>${flagList(serious)}</details>`;
+}
+
 function flagList(flags, { withScenario = true, severities = ['bad', 'warn', 'info'] } = {}) {
   const shown = flags.filter((f) => severities.includes(f.severity));
   if (!shown.length) return '';
@@ -398,7 +414,7 @@ ${probePhases(runs)}
 ${skippedServers(results)}
 ${results.raw.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
 <p class="headline">${esc(headline)}</p>
-${serious.length ? `<p><b>Read with care:</b> ${serious.length} run${serious.length === 1 ? '' : 's'} flagged.</p>${flagList(serious)}` : ''}
+${readWithCare(serious)}
 </header>
 <nav aria-label="sections">${nav}</nav>
 <section id="summary">
