@@ -7,7 +7,8 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { Command, Option, CommanderError, InvalidArgumentError } = require('commander');
+const { Command, Option, InvalidArgumentError } = require('commander');
+const { commaList, parseCommandLine } = require('./lib/cli_support');
 const { runScenarios, engineFor, UsageError, ENGINES } = require('./lib/runner');
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
@@ -15,13 +16,6 @@ const { loadServerDefinitions, killLiveServers } = require('./lib/server_process
 const { buildReport } = require('./report');
 
 const NAME = 'run_scenarios.sh';
-
-function list(value) {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 function positiveInt(value) {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number, 1 or more.');
@@ -39,8 +33,8 @@ function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
     .option('--quick', `counts ÷${QUICK_FACTOR}, rates kept: every scenario on both servers in under three minutes`)
-    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', list)
-    .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', list)
+    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', commaList)
+    .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--repeat <n>', 'trials per server and scenario, servers interleaved (default: 3, or 1 with --quick)', positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
@@ -100,16 +94,8 @@ function readDefinitions(file) {
 
 async function main(argv) {
   const program = buildProgram();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
-      process.stderr.write(`${NAME}: ${err.message.replace(/^error: /, '')}\n${usageLine()}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const parsed = parseCommandLine(program, argv, NAME, usageLine());
+  if (parsed !== null) return parsed;
   const opts = program.opts();
 
   const controller = new AbortController();

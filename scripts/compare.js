@@ -8,7 +8,8 @@
 //   exit 2  bad usage, or a results directory that is missing or unusable (one line)
 
 const path = require('node:path');
-const { Command, CommanderError, InvalidArgumentError } = require('commander');
+const { Command, InvalidArgumentError } = require('commander');
+const { parseCommandLine } = require('../perf/lib/cli_support');
 const cr = require('../perf/lib/compare_runs');
 const { RESULTS_ROOT } = require('../perf/lib/results_store');
 
@@ -48,16 +49,8 @@ Exit status: 0 no significant regression beyond the threshold, 1 at least one, 2
 
 function main(argv) {
   const program = buildProgram();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
-      process.stderr.write(`${NAME}: ${err.message.replace(/^error: /, '')}\n${usageLine()}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const parsed = parseCommandLine(program, argv, NAME, usageLine());
+  if (parsed !== null) return parsed;
   const opts = program.opts();
   const [argA, argB] = program.args;
   try {

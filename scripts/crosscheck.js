@@ -10,19 +10,13 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { Command, Option, CommanderError, InvalidArgumentError } = require('commander');
+const { Command, Option, InvalidArgumentError } = require('commander');
+const { commaList, parseCommandLine } = require('../perf/lib/cli_support');
 const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck');
 const { ScenarioError } = require('../perf/lib/scenarios');
 const { killLiveServers } = require('../perf/lib/server_process');
 
 const NAME = 'crosscheck.sh';
-
-function list(value) {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 function repeatCount(value) {
   if (!/^\d+$/.test(value) || Number(value) < 2) throw new InvalidArgumentError('must be a whole number, 2 or more.');
@@ -36,9 +30,9 @@ function usageLine() {
 function buildProgram() {
   return new Command(NAME)
     .description('Runs scenarios with two load generators on each server and reports where they agree and where they differ, beyond the spread of the trials.')
-    .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', list)
-    .option('--engines <list>', 'the two engines: autocannon (built-in drivers), httperf, wrk (default: autocannon,httperf)', list)
-    .option('--servers <list>', 'comma-separated servers (default: node,em)', list)
+    .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', commaList)
+    .option('--engines <list>', 'the two engines: autocannon (built-in drivers), httperf, wrk (default: autocannon,httperf)', commaList)
+    .option('--servers <list>', 'comma-separated servers (default: node,em)', commaList)
     .option('--repeat <n>', 'trials per engine, server and scenario (default: 3, or 2 with --quick)', repeatCount)
     .option('--quick', 'counts ÷20, rates kept (the runner\'s --quick)')
     .option('--out <dir>', 'where to write (default: perf/results/crosscheck-<UTC timestamp>)')
@@ -53,16 +47,8 @@ function buildProgram() {
 
 async function main(argv) {
   const program = buildProgram();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
-      process.stderr.write(`${NAME}: ${err.message.replace(/^error: /, '')}\n${usageLine()}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const parsed = parseCommandLine(program, argv, NAME, usageLine());
+  if (parsed !== null) return parsed;
   const opts = program.opts();
   const controller = new AbortController();
   let exitSignal = null;

@@ -1,0 +1,32 @@
+'use strict';
+// What every command line of the project does alike (perf/cli.js, scripts/compare.js,
+// scripts/crosscheck.js): comma-separated lists, and a bad option as one line plus the usage.
+
+const { CommanderError } = require('commander');
+
+/** An option value 'a, b,c' as ['a', 'b', 'c']. */
+function commaList(value) {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Parses argv with a commander program built with exitOverride(). Returns null when the
+ * command should go on, or the exit status to end with: 0 after --help, 2 after a bad option
+ * (written to stderr as "NAME: what is wrong" and the usage line).
+ */
+function parseCommandLine(program, argv, name, usageLine) {
+  try {
+    program.parse(argv, { from: 'user' });
+    return null;
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.exitCode === 0) return 0;
+    process.stderr.write(`${name}: ${err.message.replace(/^error: /, '')}\n${usageLine}\n`);
+    return 2;
+  }
+}
+
+module.exports = { commaList, parseCommandLine };
