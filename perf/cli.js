@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine } = require('./lib/cli_support');
+const { commaList, parseCommandLine, runMain } = require('./lib/cli_support');
 const { runScenarios, engineFor, UsageError, ENGINES } = require('./lib/runner');
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
@@ -193,18 +193,6 @@ async function main(argv) {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-      // Sockets still closing must not keep a finished run alive.
-      setTimeout(() => process.exit(code), 500).unref();
-    },
-    (err) => {
-      process.stderr.write(`${NAME}: error: ${err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main, NAME);
 
 module.exports = { main, buildProgram };

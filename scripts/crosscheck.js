@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine } = require('../perf/lib/cli_support');
+const { commaList, parseCommandLine, runMain } = require('../perf/lib/cli_support');
 const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck');
 const { ScenarioError } = require('../perf/lib/scenarios');
 const { killLiveServers } = require('../perf/lib/server_process');
@@ -105,17 +105,6 @@ async function main(argv) {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-      setTimeout(() => process.exit(code), 500).unref();
-    },
-    (err) => {
-      process.stderr.write(`${NAME}: error: ${err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main, NAME);
 
 module.exports = { main, buildProgram };

@@ -5,11 +5,10 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { compareMetric, compareRuns, buildReport, commonScenarios, toText, toMarkdown, METRICS } = require('../perf/lib/crosscheck');
 const { loadScenarios } = require('../perf/lib/scenarios');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
-const { makeTmpDir } = require('./perf_support/helpers');
+const { makeTmpDir, runCommand } = require('./perf_support/helpers');
 
 const metric = (key) => METRICS.find((m) => m.key === key);
 
@@ -117,19 +116,7 @@ describe('crosscheck end to end: scripts/crosscheck.js --quick --repeat 2 on the
   let doc;
 
   before(async () => {
-    result = await new Promise((resolve) => {
-      const args = [path.join(PROJECT_ROOT, 'scripts', 'crosscheck.js'), '--scenarios', 'sequential_6000', '--engines', 'autocannon,httperf', '--servers', 'node', '--quick', '--repeat', '2', '--out', out];
-      const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => (stdout += c));
-      child.stderr.on('data', (c) => (stderr += c));
-      const timer = setTimeout(() => child.kill('SIGTERM'), 100000);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    result = await runCommand(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'crosscheck.js'), '--scenarios', 'sequential_6000', '--engines', 'autocannon,httperf', '--servers', 'node', '--quick', '--repeat', '2', '--out', out], { timeoutMs: 100000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'crosscheck.json'), 'utf8'));
   });
 

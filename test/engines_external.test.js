@@ -6,28 +6,16 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { findBinary, runEngineProcess, clientCpuFields, EngineUnavailable, shellQuote } = require('../perf/lib/engines/external');
 const { allowedCpus } = require('../perf/lib/pinning');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { buildReport } = require('../perf/report');
-const { makeTmpDir, alive } = require('./perf_support/helpers');
+const { makeTmpDir, alive, runCommand } = require('./perf_support/helpers');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli.js');
 
 function runCli(args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGTERM'), 60000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCommand(process.execPath, [CLI, ...args], { env, timeoutMs: 60000 });
 }
 
 describe('external engines: binary, process, CPU', () => {

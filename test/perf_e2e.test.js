@@ -6,10 +6,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { spawn } = require('node:child_process');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { parseSamplesCsv, CSV_HEADER } = require('../perf/lib/samples');
-const { makeTmpDir } = require('./perf_support/helpers');
+const { makeTmpDir, runCommand } = require('./perf_support/helpers');
 
 const SCENARIOS = ['concurrent_2000_100', 'keepalive_400x100'];
 const SERVERS = ['node', 'em'];
@@ -25,18 +24,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
   let doc;
 
   before(async () => {
-    result = await new Promise((resolve) => {
-      const child = spawn('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--servers', SERVERS.join(','), '--scenarios', SCENARIOS.join(','), '--out', out], { cwd: PROJECT_ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => (stdout += c));
-      child.stderr.on('data', (c) => (stderr += c));
-      const timer = setTimeout(() => child.kill('SIGTERM'), 150000);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--servers', SERVERS.join(','), '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 

@@ -9,10 +9,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
-const { spawn } = require('node:child_process');
 const { startServer, loadServerDefinitions, PROJECT_ROOT } = require('../perf/lib/server_process');
 const { missingRequirement } = require('../perf/lib/trial_plan');
-const { makeTmpDir, alive } = require('./perf_support/helpers');
+const { makeTmpDir, alive, runCommand } = require('./perf_support/helpers');
 
 const definitions = loadServerDefinitions();
 const NGINX_MISSING = missingRequirement(definitions.nginx);
@@ -90,18 +89,7 @@ describe('references: scripts/run_scenarios.sh --quick --servers node --referenc
   let doc;
 
   before(async () => {
-    result = await new Promise((resolve) => {
-      const child = spawn('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--servers', 'node', '--references', '--scenarios', SCENARIOS.join(','), '--out', out], { cwd: PROJECT_ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => (stdout += c));
-      child.stderr.on('data', (c) => (stderr += c));
-      const timer = setTimeout(() => child.kill('SIGTERM'), 150000);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--servers', 'node', '--references', '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 

@@ -29,4 +29,21 @@ function parseCommandLine(program, argv, name, usageLine) {
   }
 }
 
-module.exports = { commaList, parseCommandLine };
+/**
+ * Runs an async main(argv) → exit status as the process's entry point. Sockets still closing
+ * must not keep a finished command alive, so it exits half a second after main returns.
+ */
+function runMain(main, name) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+      setTimeout(() => process.exit(code), 500).unref();
+    },
+    (err) => {
+      process.stderr.write(`${name}: error: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { commaList, parseCommandLine, runMain };

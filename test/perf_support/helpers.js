@@ -4,7 +4,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startServer } = require('../../perf/lib/server_process');
+const { spawn } = require('node:child_process');
+const { startServer, PROJECT_ROOT } = require('../../perf/lib/server_process');
 
 const STANDIN = path.join(__dirname, 'standin_server.js');
 
@@ -50,4 +51,23 @@ function alive(pid) {
   }
 }
 
-module.exports = { standinDefinitions, startStandin, makeTmpDir, writeScenarioDir, alive, STANDIN };
+/**
+ * Runs a command from the project root with a deadline (SIGTERM at timeoutMs); resolves
+ * { code, stdout, stderr } when it exits.
+ */
+function runCommand(command, args, { env = {}, timeoutMs = 150000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+module.exports = { runCommand, standinDefinitions, startStandin, makeTmpDir, writeScenarioDir, alive, STANDIN };
