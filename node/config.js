@@ -8,8 +8,6 @@ const { parseArgs } = require('node:util');
 const contract = require('../contract.json');
 
 const DEFAULT_PORT = 8080;
-// Descriptors kept free for the listening socket, stdio and the runtime's own use.
-const FD_RESERVE = 64;
 const USAGE = 'usage: node node/server.js [--host HOST] [--port PORT] [--root DIR]';
 
 function positiveInteger(name, raw, { zeroAllowed = false } = {}) {
@@ -33,7 +31,19 @@ function openFilesLimit() {
 /** MAX_CONNECTIONS, or when 0 the open-files limit less a reserve for everything else. */
 function connectionLimit(limits, filesLimit = openFilesLimit()) {
   if (limits.MAX_CONNECTIONS > 0) return limits.MAX_CONNECTIONS;
-  return filesLimit ? Math.max(filesLimit - FD_RESERVE, 1) : Infinity;
+  return filesLimit ? Math.max(filesLimit - contract.fd_reserve, 1) : Infinity;
+}
+
+/** The same checks as the EventMachine server's config.rb: settings both servers can honour alike. */
+function checkLimits(limits) {
+  for (const [name, most] of Object.entries(contract.limits_max)) {
+    if (limits[name] > most) {
+      throw new Error(`${name}=${limits[name]} is above ${most}, the most eventmachine_httpserver's parser can take; both servers refuse it so that they keep the same limits`);
+    }
+  }
+  if (limits.REQUEST_TIMEOUT_MS < limits.HEADERS_TIMEOUT_MS) {
+    throw new Error(`REQUEST_TIMEOUT_MS=${limits.REQUEST_TIMEOUT_MS} must be at least HEADERS_TIMEOUT_MS=${limits.HEADERS_TIMEOUT_MS}`);
+  }
 }
 
 /** Reads flags and environment; throws an Error with a one-line message on bad input. */
@@ -53,6 +63,7 @@ function readConfig(argv = process.argv.slice(2), env = process.env) {
   for (const [name, fallback] of Object.entries(contract.limits)) {
     limits[name] = env[name] === undefined ? fallback : positiveInteger(name, env[name], { zeroAllowed: fallback === 0 });
   }
+  checkLimits(limits);
   const port = positiveInteger('port', flags.port ?? env.PORT ?? DEFAULT_PORT);
   if (port > 65535) throw new Error(`port must be at most 65535, got ${port}`);
   return {

@@ -11,7 +11,11 @@ const { loadSite, decodeSitePath, lookup } = require('./static_site');
 const ERROR_TYPE = 'text/plain; charset=utf-8';
 // Replies to requests that are wrong in themselves (not just for a missing file) close the
 // connection, as the EventMachine server must: its parser cannot resume after them.
-const CLOSING_STATUSES = new Set([400, 405, 408, 411, 413, 414, 417, 431]);
+const CLOSING_STATUSES = new Set(contract.closing_statuses);
+const HOST_VALUE = new RegExp(contract.host_pattern);
+// The reply in progress on a socket, so that a parser error or timeout that comes after the
+// handler has answered (a bad body, a trickle) does not get a second reply.
+const CURRENT_REPLY = Symbol('currentReply');
 // A method no route takes is a method error: the reply closes the connection even when it is a 404.
 const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
@@ -55,7 +59,7 @@ function createApp(config) {
       return;
     }
     // A timer, never a busy wait: the loop stays free for other connections.
-    const timer = setTimeout(() => sendReply(res, 200, 'text/plain; charset=utf-8', Buffer.from(`waited ${ms} ms\n`)), Number(ms));
+    const timer = setTimeout(() => sendReply(res, 200, 'text/plain; charset=utf-8', Buffer.from(`waited ${Number(ms)} ms\n`)), Number(ms));
     res.once('close', () => clearTimeout(timer));
   }
 
@@ -97,25 +101,58 @@ function createApp(config) {
     return lookup(site, sitePath) ? contract.static_allow : null;
   }
 
-  /** Checks that apply before routing; returns an error status or 0. */
+  /**
+   * Checks that apply before routing; returns an error status or 0. Framing and Host as the
+   * contract decides (README "The contract"), in one pass over the raw header lines: one Host, of
+   * host syntax (required in HTTP/1.1); Transfer-Encoding never with Content-Length, its last
+   * coding chunked and chunked only once, and then 411 (the EventMachine parser cannot read
+   * chunked bodies). Node's parser has already refused a malformed or repeated Content-Length.
+   */
   function requestError(req) {
     if (req.httpVersion !== '1.1' && req.httpVersion !== '1.0') return 400;
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) return 400;
-    if (req.headers['transfer-encoding'] !== undefined) return 411;
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      if (req.rawHeaders[i].length + 2 + req.rawHeaders[i + 1].length > limits.MAX_HEADER_LINE_BYTES) return 431;
+    const raw = req.rawHeaders;
+    let hosts = 0;
+    let hostValue = '';
+    let codings = null;
+    for (let i = 0; i < raw.length; i += 2) {
+      if (raw[i].length + 2 + raw[i + 1].length > limits.MAX_HEADER_LINE_BYTES) return 431;
+      const name = raw[i].toLowerCase();
+      if (name === 'host') {
+        hosts += 1;
+        hostValue = raw[i + 1];
+      } else if (name === 'transfer-encoding') {
+        codings = (codings ?? []).concat(raw[i + 1].split(',').map((c) => c.trim().toLowerCase()));
+      }
+    }
+    if (hosts > 1 || (hosts === 1 ? !HOST_VALUE.test(hostValue) : req.httpVersion === '1.1')) return 400;
+    if (codings) {
+      if (req.headers['content-length'] !== undefined) return 400;
+      return codings.at(-1) === 'chunked' && codings.filter((c) => c === 'chunked').length === 1 ? 411 : 400;
     }
     if (req.url.length > limits.MAX_URL_BYTES) return 414;
     if (Number(req.headers['content-length'] || 0) > limits.MAX_UPLOAD_BYTES) return 413;
     return 0;
   }
 
-  function handleRequest(req, res) {
+  /** A body that makes no progress for BODY_TIMEOUT_MS gets 408 (REQUEST_TIMEOUT_MS bounds the whole request). */
+  function watchBody(req, res) {
+    const timer = setTimeout(() => {
+      if (res.headersSent) req.socket.destroy();
+      else sendError(res, 408);
+    }, limits.BODY_TIMEOUT_MS);
+    req.on('data', () => timer.refresh());
+    const stop = () => clearTimeout(timer);
+    req.once('end', stop);
+    res.once('close', stop);
+  }
+
+  function route(req, res) {
     const failure = requestError(req);
     if (failure) {
       sendError(res, failure);
       return;
     }
+    if (Number(req.headers['content-length'] || 0) > 0) watchBody(req, res);
     const target = req.url;
     const queryAt = target.indexOf('?');
     const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
@@ -134,6 +171,18 @@ function createApp(config) {
     const allow = allowFor(sitePath);
     if (allow) sendError(res, 405, { Allow: allow });
     else sendError(res, 404, ROUTED_METHODS.has(req.method) ? {} : { Connection: 'close' });
+  }
+
+  /** A bug of ours must cost one connection, never the server: 500, close, and one line. */
+  function handleRequest(req, res) {
+    req.socket[CURRENT_REPLY] = res;
+    try {
+      route(req, res);
+    } catch (err) {
+      console.error(`node server: internal error, connection closed: ${err.stack.split('\n', 2).join(' ')}`);
+      if (res.headersSent) res.destroy();
+      else sendError(res, 500, { Connection: 'close' });
+    }
   }
 
   return { handleRequest, site };
@@ -160,8 +209,11 @@ function createServer(config) {
       keepAliveTimeout: limits.KEEPALIVE_TIMEOUT_MS,
       // Slowloris: a header section must arrive within HEADERS_TIMEOUT_MS; checked this often.
       headersTimeout: limits.HEADERS_TIMEOUT_MS,
-      requestTimeout: 0,
-      connectionsCheckingInterval: Math.min(1000, limits.HEADERS_TIMEOUT_MS / 2),
+      // A whole request, header and body, must arrive within REQUEST_TIMEOUT_MS: a trickle.
+      requestTimeout: limits.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, Math.min(limits.HEADERS_TIMEOUT_MS, limits.BODY_TIMEOUT_MS) / 2),
+      // Back-pressure: Node stops reading a connection's requests while this much of its replies is unsent.
+      highWaterMark: limits.MAX_UNSENT_BYTES,
     },
     app.handleRequest,
   );
@@ -174,17 +226,31 @@ function createServer(config) {
   );
   server.on('drop', warnFull);
   // 413 must come before the client sends its body, so 100-continue is decided here too.
+  // The only expectation is exactly 100-continue (Node would also take '100-continue, foo').
   server.on('checkContinue', (req, res) => {
+    if (req.headersDistinct.expect.some((value) => value.trim().toLowerCase() !== '100-continue')) {
+      sendError(res, 417);
+      return;
+    }
     if (Number(req.headers['content-length'] || 0) <= config.limits.MAX_UPLOAD_BYTES) res.writeContinue();
     app.handleRequest(req, res);
   });
   server.on('checkExpectation', (req, res) => sendError(res, 417));
+  // Neither server is a proxy: CONNECT, whatever its target, is a bad request.
+  server.on('connect', (req, socket) => socket.end(rawErrorReply(400)));
   server.on('clientError', (err, socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const current = socket[CURRENT_REPLY];
+    if (current && !current.req.complete) {
+      // The error is in a request the handler already has (its body, or its time is up).
+      if (current.headersSent) socket.end();
+      else sendError(current, status);
+      return;
+    }
     socket.end(rawErrorReply(status));
   });
   return server;

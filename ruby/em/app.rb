@@ -3,22 +3,29 @@
 require 'digest'
 require 'uri'
 require_relative 'static_site'
-require_relative 'header_watch'
+require_relative 'reply'
+require_relative 'deadlines'
+require_relative 'connection_cap'
 
 module EmVsNode
   # What each route answers, independent of connections: the same routes as the Node server.
+  # Replies that never change are templates made here once (see ReplyTemplate).
   class App
-    attr_reader :limits, :site, :header_watch, :connection_cap
+    TEXT = 'text/plain; charset=utf-8'
+
+    attr_reader :limits, :site, :deadlines, :connection_cap, :hello
 
     def initialize(config, contract)
       @limits = config.limits
-      @header_watch = HeaderWatch.new(@limits['HEADERS_TIMEOUT_MS'])
+      @keep_alive_s = (@limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0).round
+      @deadlines = Deadlines.new(@limits)
       @connection_cap = ConnectionCap.new(@limits['MAX_CONNECTIONS'])
       @contract = contract
       @site = StaticSite.new(config.root, contract)
-      @hello = contract['hello_body'].b.freeze
       @routes = contract['routes']
-      @status_text = contract['status_text']
+      @hello = template(200, contract['hello_type'], contract['hello_body'].b)
+      @files = {} # site file => its template, made on first use
+      @errors = Hash.new { |cache, (status, allow)| cache[[status, allow]] = error_template(status, allow) }
     end
 
     def route?(path)
@@ -30,26 +37,26 @@ module EmVsNode
       @routes.fetch(path) { @site.lookup(path) ? @contract['static_allow'] : nil }
     end
 
-    def hello_reply
-      [200, @contract['hello_type'], @hello]
+    def error(status, allow = nil)
+      @errors[[status, allow]]
     end
 
-    def error_reply(status, allow = nil)
-      [status, 'text/plain; charset=utf-8', "#{@status_text[status.to_s]}\n".b, allow && { 'Allow' => allow }]
-    end
-
-    def file_reply(path)
+    def file(path)
       file = @site.lookup(path)
-      file ? [200, file.type, file.body] : error_reply(404)
+      file ? (@files[file] ||= template(200, file.type, file.body)) : error(404)
     end
 
-    def upload_reply(bytes, digest)
-      [200, 'application/json', %({"bytes":#{bytes},"sha256":"#{(digest || Digest::SHA256.new).hexdigest}"}).b]
+    def upload(bytes, digest)
+      template(200, 'application/json', %({"bytes":#{bytes},"sha256":"#{(digest || Digest::SHA256.new).hexdigest}"}).b)
+    end
+
+    def delayed(delay_ms)
+      template(200, TEXT, "waited #{delay_ms} ms\n".b)
     end
 
     # The delay in ms for a /delay query, or nil when it is not an integer 0..delay_max_ms.
     def delay_ms(query)
-      pair = (query || '').split('&').find { |p| decode_component(p.split('=', 2)[0]) == 'ms' }
+      pair = (query || '').b.split('&').find { |p| decode_component(p.split('=', 2)[0]) == 'ms' }
       value = pair && decode_component(pair.split('=', 2)[1] || '')
       return nil unless value&.match?(/\A\d{1,5}\z/) && value.to_i <= @contract['delay_max_ms']
 
@@ -58,8 +65,18 @@ module EmVsNode
 
     private
 
+    def template(status, type, body, extra_headers = nil)
+      ReplyTemplate.new(status, type, body, extra_headers, keep_alive_s: @keep_alive_s)
+    end
+
+    def error_template(status, allow)
+      template(status, TEXT, "#{@contract['status_text'][status.to_s]}\n".b, allow && { 'Allow' => allow })
+    end
+
+    # A query component, percent-decoded as bytes (a query may hold any bytes: '%FF' is no
+    # error, just not a number); nil for a malformed escape.
     def decode_component(text)
-      URI.decode_www_form_component(text)
+      URI.decode_www_form_component(text).b
     rescue ArgumentError
       nil
     end

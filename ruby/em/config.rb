@@ -12,8 +12,6 @@ module EmVsNode
 
   DEFAULT_PORT = 8081
   USAGE = 'usage: ruby ruby/em/server.rb [--host HOST] [--port PORT] [--root DIR]'
-  # eventmachine_httpserver's C parser refuses larger bodies on its own (406).
-  PARSER_MAX_CONTENT_LENGTH = 20 * 1024 * 1024
 
   class ConfigError < StandardError; end
 
@@ -23,6 +21,20 @@ module EmVsNode
     end
 
     raw.to_i
+  end
+
+  # The same checks as the Node server's config.js: settings both servers can honour alike.
+  def self.check_limits(limits)
+    CONTRACT['limits_max'].each do |name, most|
+      next if limits[name] <= most
+
+      raise ConfigError, "#{name}=#{limits[name]} is above #{most}, the most eventmachine_httpserver's parser can take; " \
+                         'both servers refuse it so that they keep the same limits'
+    end
+    return if limits['REQUEST_TIMEOUT_MS'] >= limits['HEADERS_TIMEOUT_MS']
+
+    raise ConfigError, "REQUEST_TIMEOUT_MS=#{limits['REQUEST_TIMEOUT_MS']} must be at least " \
+                       "HEADERS_TIMEOUT_MS=#{limits['HEADERS_TIMEOUT_MS']}"
   end
 
   def self.read_config(argv = ARGV, env = ENV)
@@ -44,10 +56,7 @@ module EmVsNode
     limits = CONTRACT['limits'].to_h do |name, fallback|
       [name, env[name] ? positive_integer(name, env[name], zero_allowed: fallback.zero?) : fallback]
     end
-    if limits['MAX_UPLOAD_BYTES'] > PARSER_MAX_CONTENT_LENGTH
-      raise ConfigError,
-            "MAX_UPLOAD_BYTES above #{PARSER_MAX_CONTENT_LENGTH} is not supported: eventmachine_httpserver's parser refuses such bodies"
-    end
+    check_limits(limits)
 
     port = positive_integer('port', flags[:port] || env['PORT'] || DEFAULT_PORT)
     raise ConfigError, "port must be at most 65535, got #{port}" if port > 65_535

@@ -7,12 +7,9 @@ require_relative 'reply'
 
 module EmVsNode
   # One client connection: eventmachine_httpserver's C parser (EM::HttpServer) behind a
-  # RequestGate, with replies sent in request order.
+  # RequestGate, with replies sent in request order through a ReplyQueue.
   class Connection < EM::Connection
     include EM::HttpServer
-
-    # Replies that refuse a request close the connection, as on the Node server.
-    CLOSING_STATUSES = [400, 405, 408, 411, 413, 414, 417, 431].freeze
 
     def initialize(app)
       super()
@@ -23,7 +20,8 @@ module EmVsNode
     def post_init
       super # the parser's state must exist before unbind, whatever happens next
       @gate = RequestGate.new(@app.limits, CONTRACT['http_methods'], @app.method(:allow_for))
-      @replies = ReplyQueue.new
+      @replies = ReplyQueue.new(self, @app.limits['MAX_UNSENT_BYTES'])
+      @held = nil # requests read while replies wait for the client (back-pressure)
       @timers = []
       @admitted = @app.connection_cap.room?
       return close_connection unless @admitted
@@ -32,10 +30,13 @@ module EmVsNode
       no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
       dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
       @idle_timeout_on = false
-      @app.header_watch.waiting(self) # the first request's headers are due from the connection start
+      @deadline = :header # the first request's headers are due from the connection start
+      @app.deadlines.awaiting_header(self)
     end
 
     def receive_data(data)
+      return hold(data) if @replies.backed_up?
+
       steps = @gate.scan(data)
       if steps == :pass
         super
@@ -44,17 +45,27 @@ module EmVsNode
           case kind
           when :feed then super(value)
           when :continue then send_data("HTTP/1.1 100 Continue\r\n\r\n")
-          when :answer then deliver(*@app.error_reply(value.status, value.allow), keep_alive: false)
+          when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false)
           end
         end
       end
-      watch_headers
+      watch_deadlines
+    rescue StandardError => e
+      internal_error(e)
     end
 
-    # The header watch found this connection's header section overdue.
-    def headers_timed_out
+    # The replies that held up this connection's input have been taken: read on.
+    def replies_caught_up
+      held = @held
+      @held = nil
+      receive_data(held) if held
+    end
+
+    # A header section or body took longer than the contract allows (see Deadlines).
+    def timed_out
       @gate.stop
-      deliver(*@app.error_reply(408), keep_alive: false)
+      @held = nil
+      deliver(@app.error(408), keep_alive: false)
     end
 
     # Called by the parser for each piece of a body, before the request is dispatched.
@@ -68,46 +79,70 @@ module EmVsNode
 
     # Called by the parser once a request and its body have arrived.
     def process_http_request
-      head = @gate.heads.shift
-      keep_alive = head.keep_alive
-      path = StaticSite.decode_path(@http_path_info || '')
-      method = @http_request_method
-      return deliver(*@app.error_reply(400), keep_alive: false) if path.nil?
-
-      case [method, path]
-      in ['GET' | 'HEAD', '/hello'] then deliver(*@app.hello_reply, keep_alive: keep_alive, head_only: method == 'HEAD')
-      in ['GET' | 'HEAD', '/delay'] then delay(@app.delay_ms(@http_query_string), keep_alive, method == 'HEAD')
-      in ['POST', '/upload'] then deliver(*@app.upload_reply(head.upload_bytes, head.digest), keep_alive: keep_alive)
-      in ['GET' | 'HEAD', _] if !@app.route?(path) then deliver(*@app.file_reply(path), keep_alive: keep_alive, head_only: method == 'HEAD')
-      else
-        allow = @app.allow_for(path)
-        # A method no route takes (PUT, DELETE) is a method error: the connection closes even on a 404.
-        if allow
-          deliver(*@app.error_reply(405, allow),
-                  keep_alive: false)
-        else
-          deliver(*@app.error_reply(404), keep_alive: keep_alive && method == 'POST')
-        end
-      end
+      route(@gate.heads.shift)
+    rescue StandardError => e # caught here, not unwound through the C parser
+      internal_error(e)
     end
 
     def unbind
       super
       @replies.close
       @timers.each(&:cancel)
-      @app.header_watch.done(self)
+      @app.deadlines.done(self)
       @app.connection_cap.release if @admitted
     end
 
     private
 
-    # A header section in progress is on the watch; between requests the idle (keep-alive)
-    # timeout applies instead, from the first complete request on.
-    def watch_headers
-      if @gate.awaiting_header?
-        @app.header_watch.waiting(self)
+    def route(head)
+      keep_alive = head.keep_alive
+      path = StaticSite.decode_path(@http_path_info || '')
+      method = @http_request_method
+      return deliver(@app.error(400), keep_alive: false) if path.nil?
+
+      case [method, path]
+      in ['GET' | 'HEAD', '/hello'] then deliver(@app.hello, keep_alive: keep_alive, head_only: method == 'HEAD')
+      in ['GET' | 'HEAD', '/delay'] then delay(@app.delay_ms(@http_query_string), keep_alive, method == 'HEAD')
+      in ['POST', '/upload'] then deliver(@app.upload(head.upload_bytes, head.digest), keep_alive: keep_alive)
+      in ['GET' | 'HEAD', _] if !@app.route?(path) then deliver(@app.file(path), keep_alive: keep_alive, head_only: method == 'HEAD')
       else
-        @app.header_watch.done(self)
+        allow = @app.allow_for(path)
+        # A method no route takes (PUT, DELETE) is a method error: the connection closes even on a 404.
+        if allow
+          deliver(@app.error(405, allow), keep_alive: false)
+        else
+          deliver(@app.error(404), keep_alive: keep_alive && method == 'POST')
+        end
+      end
+    end
+
+    # Input that arrives while replies wait for the client is kept, unread by the gate, up to
+    # MAX_UNSENT_BYTES: EventMachine cannot stop reading one connection without also stopping
+    # its writes, so a client that sends more while it reads nothing is disconnected.
+    def hold(data)
+      @held = @held ? @held << data : +data
+      @app.deadlines.awaiting_body(self) if @deadline == :body # the client is sending: progress
+      return unless @held.bytesize > @app.limits['MAX_UNSENT_BYTES']
+
+      @held = nil
+      @gate.stop
+      @replies.close
+      close_connection
+    end
+
+    # Keeps the Deadlines in step with the gate, telling them only of changes (and of body
+    # progress). Between requests the idle (keep-alive) timeout applies instead, from the first
+    # complete request on.
+    def watch_deadlines
+      if @gate.awaiting_header?
+        @app.deadlines.awaiting_header(self) unless @deadline == :header
+        @deadline = :header
+      elsif @gate.awaiting_body?
+        @app.deadlines.awaiting_body(self)
+        @deadline = :body
+      else
+        @app.deadlines.done(self) unless @deadline == :none
+        @deadline = :none
         return if @idle_timeout_on || !@replies.empty?
 
         @idle_timeout_on = true
@@ -115,25 +150,36 @@ module EmVsNode
       end
     end
 
-    def deliver(status, type, body, extra_headers = nil, keep_alive:, head_only: false, slot: nil)
-      keep_alive &&= !CLOSING_STATUSES.include?(status)
-      reply = Reply.new(self, status: status, type: type, body: body, keep_alive: keep_alive,
-                              head_only: head_only, extra_headers: extra_headers, keep_alive_s: @keep_alive_s.round)
-      slot ? @replies.fill(slot, reply) : @replies.deliver(reply)
+    def deliver(template, keep_alive:, head_only: false, slot: nil)
+      head, body = template.parts(keep_alive, head_only)
+      keep_alive = template.keep_alive?(keep_alive)
+      slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
     end
 
     # Waits on a timer, never blocking the loop; the idle timeout is off while a reply is pending.
     def delay(delay_ms, keep_alive, head_only)
-      return deliver(*@app.error_reply(400), keep_alive: false) if delay_ms.nil?
+      return deliver(@app.error(400), keep_alive: false) if delay_ms.nil?
 
       slot = @replies.reserve
       self.comm_inactivity_timeout = 0
       timer = EM::Timer.new(delay_ms / 1000.0) do
         @timers.delete(timer)
-        deliver(200, 'text/plain; charset=utf-8', "waited #{delay_ms} ms\n".b, keep_alive: keep_alive, head_only: head_only, slot: slot)
+        deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
         self.comm_inactivity_timeout = @keep_alive_s if @replies.empty? && @idle_timeout_on
+      rescue StandardError => e
+        internal_error(e)
       end
       @timers << timer
+    end
+
+    # A bug of ours must cost one connection, never the server: 500, close, and one line.
+    def internal_error(error)
+      warn "em server: internal error, connection closed: #{error.class}: #{error.message} (#{error.backtrace&.first})"
+      @gate.stop
+      @held = nil
+      deliver(@app.error(500), keep_alive: false)
+    rescue StandardError
+      close_connection
     end
   end
 end

@@ -2,7 +2,6 @@
 
 require 'time'
 require 'eventmachine'
-require 'evma_httpserver'
 
 module EmVsNode
   # The HTTP date of the current second, formatted once per second rather than per reply.
@@ -10,95 +9,192 @@ module EmVsNode
     @second = nil
     @value = nil
 
-    def self.now
-      second = Process.clock_gettime(Process::CLOCK_REALTIME, :second)
-      return @value if second == @second
+    class << self
+      attr_reader :second
 
-      @second = second
-      @value = Time.at(second).utc.httpdate.freeze
+      def now
+        second = Process.clock_gettime(Process::CLOCK_REALTIME, :second)
+        return @value if second == @second
+
+        @second = second
+        @value = Time.at(second).utc.httpdate.freeze
+      end
     end
   end
 
-  # One reply, built on eventmachine_httpserver's DelegatedHttpResponse. Two of its rules do not
-  # fit the contract and are replaced: Content-Length counts bytes (the library counts
-  # characters) and is kept for HEAD, and the connection closes only when the request asked for
-  # it or the reply is a closing error (the library closes on every status but 200).
-  class Reply < EM::DelegatedHttpResponse
-    def initialize(connection, status:, type:, body:, keep_alive:, head_only: false, extra_headers: nil, keep_alive_s: 5)
-      super(connection)
-      @status = status
-      @content = body
-      @head_only = head_only
-      @keep_connection_open = keep_alive
-      @headers['Content-Type'] = type
-      @headers['Date'] = HttpDate.now
-      @headers['Connection'] = keep_alive ? 'keep-alive' : 'close'
-      @headers['Keep-Alive'] = "timeout=#{keep_alive_s}" if keep_alive
-      @headers.merge!(extra_headers) if extra_headers
+  # One kind of reply: status, headers and body. Replies that never change (/hello, each file,
+  # each error) have one template made at start; only Date changes between their replies, so
+  # their bytes are built once per second. Content-Length counts bytes and is kept for HEAD; the
+  # connection closes when the request asked for it or the status is a closing one (the
+  # contract's closing_statuses), never otherwise.
+  class ReplyTemplate
+    # A body up to this size goes out in one piece with the head: one copy, one send.
+    SMALL_BODY = 4096
+    KEEP_ALIVE = 1
+    HEAD_ONLY = 2
+
+    attr_reader :body, :closing
+
+    def initialize(status, type, body, extra_headers = nil, keep_alive_s:)
+      @body = body.frozen? ? body : body.dup.freeze
+      @closing = CONTRACT['closing_statuses'].include?(status)
+      extra = extra_headers&.map { |name, value| "#{name}: #{value}\r\n" }&.join
+      @prefix = "HTTP/1.1 #{status} #{CONTRACT['status_text'][status.to_s]}\r\n" \
+                "Content-Type: #{type}\r\nContent-Length: #{@body.bytesize}\r\n#{extra}Date: "
+      @suffixes = ["\r\nConnection: close\r\n\r\n", "\r\nConnection: keep-alive\r\nKeep-Alive: timeout=#{keep_alive_s}\r\n\r\n"]
+      @heads = [nil, nil, nil, nil] # by KEEP_ALIVE | HEAD_ONLY, for @second
+      @second = nil
     end
 
-    attr_reader :keep_connection_open
-
-    def fixup_headers
-      @headers['Content-Length'] = @content.bytesize
+    # [head, body] for a reply sent now; the body is nil when it went into the head (a small
+    # body) or is not sent (HEAD).
+    def parts(keep_alive, head_only)
+      keep_alive &&= !@closing
+      date = HttpDate.now
+      unless @second == HttpDate.second
+        @second = HttpDate.second
+        @heads = [nil, nil, nil, nil]
+      end
+      key = (keep_alive ? KEEP_ALIVE : 0) | (head_only ? HEAD_ONLY : 0)
+      head = (@heads[key] ||= build_head(date, keep_alive, head_only))
+      [head, head_only || @body.bytesize <= SMALL_BODY ? nil : @body]
     end
 
-    def send_body
-      send_content unless @head_only
+    def keep_alive?(keep_alive)
+      keep_alive && !@closing
     end
 
-    def send_response
-      send_headers
-      send_body
-      close_connection_after_writing unless @keep_connection_open
+    private
+
+    def build_head(date, keep_alive, head_only)
+      head = "#{@prefix}#{date}#{@suffixes[keep_alive ? 1 : 0]}"
+      head << @body if !head_only && @body.bytesize <= SMALL_BODY
+      head.freeze
     end
   end
 
-  # Sends replies in the order their requests arrived, as HTTP/1.1 pipelining requires, though
-  # a /delay reply is ready later than the requests behind it.
+  # Sends a connection's replies in the order their requests arrived, as HTTP/1.1 pipelining
+  # requires, though a /delay reply is ready later than the requests behind it. Back-pressure:
+  # it hands EventMachine at most max_unsent bytes that the client has not yet taken; the rest
+  # of a large body, and the replies behind it, wait here (sharing the template's frozen body,
+  # not copying it) until the client reads. While replies wait, the connection reads no more
+  # requests (see Connection#receive_data). EventMachine says nothing when its buffer drains
+  # (and its pause stops writes as well as reads), so the queue looks again soon after: the
+  # next tick, then backing off to 50 ms. A fast reader is fed within a loop turn or two; a
+  # stalled one costs a check every 50 ms.
   class ReplyQueue
-    Slot = Struct.new(:reply)
+    Entry = Struct.new(:head, :body, :keep_alive, :sent)
+    DRAIN_CHECKS_S = [0, 0, 0.001, 0.002, 0.005, 0.01, 0.02].freeze
+    DRAIN_CHECK_MAX_S = 0.05
 
-    def initialize
-      @slots = []
+    def initialize(connection, max_unsent)
+      @connection = connection
+      @max_unsent = max_unsent
+      @entries = []
       @closed = false
+      @backed_up = false
+      @drain_check_pending = false
+      @drain_round = 0
     end
 
     def empty?
-      @slots.empty?
+      @entries.empty?
+    end
+
+    # Whether replies wait for the client to read; the connection then holds its input.
+    def backed_up?
+      @backed_up
     end
 
     # Sends a reply that is ready now, or queues it behind replies still pending.
-    def deliver(reply)
+    def deliver(head, body, keep_alive)
       return if @closed
-      return transmit(reply) if @slots.empty?
 
-      @slots << Slot.new(reply)
+      @entries << Entry.new(head, body, keep_alive, nil)
+      pump if @entries.size == 1
     end
 
     # A place in line for a reply that will be ready later.
     def reserve
-      Slot.new(nil).tap { |slot| @slots << slot }
+      Entry.new(nil, nil, false, nil).tap { |entry| @entries << entry }
     end
 
-    def fill(slot, reply)
+    def fill(entry, head, body, keep_alive)
       return if @closed
 
-      slot.reply = reply
-      transmit(@slots.shift.reply) while !@closed && @slots.first&.reply
+      entry.head = head
+      entry.body = body
+      entry.keep_alive = keep_alive
+      pump if @entries.first.equal?(entry)
     end
 
     # The connection is gone: nothing more will be sent.
     def close
       @closed = true
-      @slots.clear
+      @entries.clear
     end
 
     private
 
-    def transmit(reply)
-      reply.send_response
-      close unless reply.keep_connection_open
+    def pump
+      while (entry = @entries.first)&.head
+        room = @max_unsent - @connection.get_outbound_data_size
+        return wait_for_drain unless room.positive? && wrote_all?(entry, room)
+
+        @entries.shift
+        next if entry.keep_alive
+
+        @connection.close_connection_after_writing
+        return close
+      end
+      caught_up
+    end
+
+    # Writes what fits of an entry; whether all of it went.
+    def wrote_all?(entry, room)
+      unless entry.sent
+        @connection.send_data(entry.head)
+        entry.sent = 0
+        room -= entry.head.bytesize
+      end
+      body = entry.body
+      return true if body.nil?
+
+      left = body.bytesize - entry.sent
+      return false unless room.positive?
+
+      piece = [left, room].min
+      @connection.send_data(piece == body.bytesize ? body : body.byteslice(entry.sent, piece))
+      entry.sent += piece
+      piece == left
+    end
+
+    def wait_for_drain
+      @backed_up = true
+      return if @drain_check_pending
+
+      @drain_check_pending = true
+      delay = DRAIN_CHECKS_S[@drain_round] || DRAIN_CHECK_MAX_S
+      @drain_round += 1
+      delay.zero? ? EM.next_tick { drain_check } : EM.add_timer(delay) { drain_check }
+    end
+
+    # Refills once the client has taken at least half of what was handed over, so that a slow
+    # reader gets few large writes rather than many small ones (and no busy loop).
+    def drain_check
+      @drain_check_pending = false
+      return if @closed
+      return wait_for_drain if @connection.get_outbound_data_size > @max_unsent / 2
+
+      @drain_round = 0
+      pump
+    end
+
+    def caught_up
+      return unless @backed_up
+
+      @backed_up = false
+      @connection.replies_caught_up
     end
   end
 end

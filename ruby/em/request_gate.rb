@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative 'config'
 require_relative 'static_site'
 
 module EmVsNode
@@ -25,6 +26,10 @@ module EmVsNode
     REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: [!-~]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.[01]?)?)?)?)?)?)?)?)?)?\z}
     LINE_BREAK_BYTES = [10, 13].freeze
     NOTHING = [].freeze
+    HOST_VALUE = Regexp.new(CONTRACT['host_pattern'])
+    # Only spaces may surround a Content-Length (Node's parser refuses a tab there).
+    CONTENT_LENGTH = /\A *(\d+) *\z/
+    CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
 
     attr_reader :heads
 
@@ -41,6 +46,11 @@ module EmVsNode
     # Whether the start of a header section has arrived and its end has not.
     def awaiting_header?
       !@partial.nil?
+    end
+
+    # Whether a request's body is still arriving.
+    def awaiting_body?
+      @body_left.positive?
     end
 
     # Nothing more is read: the connection closes after the replies already due.
@@ -169,12 +179,17 @@ module EmVsNode
         field = HEADER_LINE.match(line)
         return refuse.call(400) unless field
 
-        fields[field[1].downcase] << field[2]
+        name = field[1].downcase
+        # Content-Length is checked with its own white space (see CONTENT_LENGTH).
+        fields[name] << (name == 'content-length' ? line.byteslice((name.bytesize + 1)..) : field[2])
       end
       verdict_for(method, target, minor == '1', fields)
     end
 
     def verdict_for(method, target, http11, fields)
+      # Neither server is a proxy: CONNECT, whatever its target, is a bad request.
+      return Answer.new(400, nil) if method == 'CONNECT'
+
       status = framing_error(http11, fields) || limit_error(target, fields) || expectation_error(fields)
       return Answer.new(status, nil) if status
 
@@ -191,30 +206,42 @@ module EmVsNode
       accept(method, path, http11, fields)
     end
 
-    # Content-Length and Transfer-Encoding as Node's parser reads them; chunked bodies are
-    # refused (411) on both servers, as the C parser cannot read them.
+    # Framing and Host, as the contract decides (README "The contract"): one Host, of host
+    # syntax, required in HTTP/1.1; at most one Content-Length, of digits; Transfer-Encoding
+    # never with Content-Length, its last coding chunked and chunked only once, and then 411 on
+    # both servers, as the C parser cannot read chunked bodies.
     def framing_error(http11, fields)
-      lengths = fields.fetch('content-length', [])
-      encodings = fields.fetch('transfer-encoding', [])
-      return 400 if lengths.size > 1 || (lengths.size == 1 && !lengths[0].match?(/\A\d{1,15}\z/))
-      return 400 if encodings.any? && (lengths.any? || !encodings.last.match?(/(\A|,)[ \t]*chunked\z/i))
-      return 400 if http11 && !fields.key?('host')
+      hosts = fields.fetch('host', NOTHING)
+      return 400 if hosts.size > 1 || (hosts.empty? ? http11 : !HOST_VALUE.match?(hosts[0]))
 
-      411 if encodings.any?
+      lengths = fields.fetch('content-length', NOTHING)
+      return 400 if lengths.size > 1 || (lengths.size == 1 && content_length(fields).nil?)
+
+      encodings = fields.fetch('transfer-encoding', NOTHING)
+      return if encodings.empty?
+      return 400 if lengths.any?
+
+      codings = encodings.join(',').split(',').map { |coding| coding.strip.downcase }
+      codings.last == 'chunked' && codings.count('chunked') == 1 ? 411 : 400
     end
 
     def limit_error(target, fields)
       return 414 if target.bytesize > @limits['MAX_URL_BYTES']
 
-      413 if content_length(fields) > @limits['MAX_UPLOAD_BYTES']
+      413 if (content_length(fields) || 0) > @limits['MAX_UPLOAD_BYTES']
     end
 
     def expectation_error(fields)
       417 if fields.fetch('expect', []).any? { |e| !e.casecmp?('100-continue') }
     end
 
+    # The Content-Length of a request (0 without one); nil when it is not a length.
     def content_length(fields)
-      fields.fetch('content-length', ['0'])[0].to_i
+      raw = fields.fetch('content-length', NOTHING)[0]
+      return 0 if raw.nil?
+
+      length = CONTENT_LENGTH.match(raw)&.[](1)&.to_i
+      length if length && length <= CONTENT_LENGTH_MAX
     end
 
     # The request goes to the parser: remember what the connection will need, and how many body

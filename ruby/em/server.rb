@@ -25,9 +25,11 @@ module EmVsNode
     app = App.new(config, CONTRACT)
     $stdout.sync = true
     EM.epoll
+    # The last line of defence: an error that escapes a callback is said, and the loop goes on.
+    EM.error_handler { |e| warn "em server: internal error: #{e.class}: #{e.message} (#{e.backtrace&.first})" }
     EM.run do
       EM.attach_server(listening_socket(config, 'em server'), Connection, app)
-      app.header_watch.start
+      app.deadlines.start
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
     end
