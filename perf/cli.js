@@ -2,17 +2,19 @@
 'use strict';
 // Command line of the scenario runner (scripts/run_scenarios.sh runs setup, then this).
 // A thin shell over perf/lib/runner.js: options, progress on the terminal, signals, exit codes.
-//   exit 0   every run ok            exit 1   some run failed, or an error (one line)
+//   exit 0   every run ok            exit 1   some run failed, or an error (one line), or a
+//                                             file asked for (results, summary, report) not written
 //   exit 2   bad option or name      exit 130 / 143  interrupted by SIGINT / SIGTERM
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
 const { commaList, parseCommandLine, runMain } = require('./lib/cli_support');
-const { runScenarios, engineFor, UsageError, ENGINES } = require('./lib/runner');
+const { runScenarios, finishLiveRuns, engineFor, UsageError, ENGINES } = require('./lib/runner');
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
 const { loadServerDefinitions, killLiveServers } = require('./lib/server_process');
+const { systemCause } = require('./lib/results_store');
 const { buildReport } = require('./report');
 
 const NAME = 'run_scenarios.sh';
@@ -22,10 +24,15 @@ function positiveInt(value) {
   return Number(value);
 }
 
-/** --servers (default node,em), plus with --references every server that is a reference for another. */
+/** --servers (default node,em), plus with --references every server that is a reference for one of them. */
 function selectServers(opts, definitions) {
-  const servers = [...(opts.servers || ['node', 'em'])];
-  if (opts.references) for (const [name, def] of Object.entries(definitions)) if (def.reference_for && !servers.includes(name)) servers.push(name);
+  const chosen = [...(opts.servers || ['node', 'em'])];
+  const servers = [...chosen];
+  if (opts.references) {
+    for (const [name, def] of Object.entries(definitions)) {
+      if (!servers.includes(name) && [].concat(def.reference_for || []).some((target) => chosen.includes(target))) servers.push(name);
+    }
+  }
   return servers;
 }
 
@@ -45,6 +52,7 @@ function buildProgram() {
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
     .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
+    .addOption(new Option('--results-root <dir>', 'where results folders and latest go without --out (default perf/results)').hideHelp())
     .helpOption('-h, --help', 'show this help')
     .allowExcessArguments(false)
     .showHelpAfterError(false)
@@ -98,22 +106,6 @@ async function main(argv) {
   if (parsed !== null) return parsed;
   const opts = program.opts();
 
-  const controller = new AbortController();
-  let exitSignal = null;
-  const onSignal = (sig) => {
-    if (exitSignal) {
-      // Second signal: stop at once, without orphans.
-      killLiveServers('SIGKILL');
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    }
-    exitSignal = sig;
-    process.stderr.write(`\n${NAME}: ${sig}: stopping; finished runs are kept and summarised (again to stop at once)\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('exit', () => killLiveServers('SIGKILL'));
-
   const tty = process.stdout.isTTY;
   let statusShown = false;
   const clearStatus = () => {
@@ -136,6 +128,39 @@ async function main(argv) {
     }
   };
 
+  const shown = (file) => {
+    const rel = path.relative(process.cwd(), file);
+    return rel.startsWith('..') ? file : rel;
+  };
+  // The summary, where the results are, and in one line what stopped the run or was not written.
+  const reportEnd = (ended) => {
+    process.stdout.write('\n' + ended.summaryText + '\n');
+    const unwritten = ended.unwritten.map((u) => u.name);
+    if (!unwritten.includes('results.json')) process.stdout.write(`results: ${shown(ended.resultsFile)}\n`);
+    if (!ended.error && !unwritten.length) return;
+    const what = ended.error ? `stopped: ${ended.error}` : ended.unwritten[0].message;
+    const also = ended.error ? unwritten : unwritten.slice(1);
+    process.stderr.write(`${NAME}: ${what}${also.length ? `; not written: ${also.join(', ')}` : ''}${opts.report ? '; report.html not built' : ''}\n`);
+  };
+
+  const controller = new AbortController();
+  let exitSignal = null;
+  const onSignal = (sig) => {
+    if (exitSignal) {
+      // Second signal: stop at once, without orphans, but record what finished.
+      killLiveServers('SIGKILL');
+      clearStatus();
+      for (const ended of finishLiveRuns()) reportEnd(ended);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }
+    exitSignal = sig;
+    process.stderr.write(`\n${NAME}: ${sig}: stopping; finished runs are kept and summarised (again to stop at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', () => killLiveServers('SIGKILL'));
+
   try {
     const definitions = readDefinitions(opts.serversFile);
     if (opts.list) {
@@ -151,6 +176,7 @@ async function main(argv) {
       scenarios: opts.scenarios || null,
       quick: !!opts.quick,
       outDir: opts.out || null,
+      resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,
       pin: opts.pin,
       definitions,
       signal: controller.signal,
@@ -158,24 +184,24 @@ async function main(argv) {
       status,
     });
     clearStatus();
-    process.stdout.write('\n' + result.summaryText + '\n');
-    const shown = (file) => {
-      const rel = path.relative(process.cwd(), file);
-      return rel.startsWith('..') ? file : rel;
-    };
-    process.stdout.write(`results: ${shown(result.resultsFile)}\n`);
-    if (opts.report) {
+    reportEnd(result);
+    let reportFailed = false;
+    const incomplete = result.error || result.unwritten.length;
+    if (opts.report && !incomplete) {
       // Built from the saved files alone, as `npm run report` would; interrupted runs included.
       try {
-        const report = await buildReport(path.dirname(result.resultsFile), { log: (m) => status(`report: ${m}`) });
+        const report = await buildReport(result.dir, { log: (m) => status(`report: ${m}`) });
         clearStatus();
         process.stdout.write(`report:  ${shown(report.reportPath)} (open it in a browser)\n`);
       } catch (err) {
         clearStatus();
-        process.stderr.write(`${NAME}: report not written: ${err.message} (results.json is intact; retry with npm run report -- DIR)\n`);
+        reportFailed = true;
+        const cause = err.syscall ? `${systemCause(err)}${err.path ? ` (${err.path})` : ''}` : err.message;
+        process.stderr.write(`${NAME}: report not written in ${shown(result.dir)}: ${cause}; results.json is intact: npm run report -- ${shown(result.dir)} builds the report once that is fixed\n`);
       }
     }
     if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
+    if (incomplete || reportFailed) return 1;
     return result.runs.every((r) => r.ok) ? 0 : 1;
   } catch (err) {
     clearStatus();

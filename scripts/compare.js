@@ -9,7 +9,7 @@
 
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
-const { parseCommandLine } = require('../perf/lib/cli_support');
+const { commaList, parseCommandLine } = require('../perf/lib/cli_support');
 const cr = require('../perf/lib/compare_runs');
 const { RESULTS_ROOT } = require('../perf/lib/results_store');
 
@@ -26,7 +26,7 @@ function threshold(value) {
 }
 
 function metrics(value, previous) {
-  return [...(previous || []), ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+  return [...(previous || []), ...commaList(value)];
 }
 
 function buildProgram() {

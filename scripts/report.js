@@ -5,6 +5,7 @@
 
 const { Command } = require('commander');
 const { buildReport, ReportError } = require('../perf/report');
+const { systemCause } = require('../perf/lib/results_store');
 
 const program = new Command()
   .name('npm run report --')
@@ -26,7 +27,9 @@ const program = new Command()
       for (const w of out.warnings) process.stderr.write(`report: warning: ${w}\n`);
       process.stdout.write(`report: wrote ${out.reportPath} (${out.charts.length} charts, ${(out.ms / 1000).toFixed(1)} s)\n`);
     } catch (e) {
-      const msg = e instanceof ReportError ? e.message : `${e.message.split('\n')[0]} (set REPORT_DEBUG=1 for the stack)`;
+      let msg = `${e.message.split('\n')[0]} (set REPORT_DEBUG=1 for the stack)`;
+      if (e instanceof ReportError) msg = e.message;
+      else if (e.syscall) msg = `report not written in ${dir}: ${systemCause(e)}${e.path ? ` (${e.path})` : ''}`; // e.g. a full disk
       process.stderr.write(`report: error: ${msg}\n`);
       if (process.env.REPORT_DEBUG) process.stderr.write(`${e.stack}\n`);
       process.exitCode = 1;

@@ -1,6 +1,7 @@
 'use strict';
 // The command line: bad usage is one line plus usage and exit 2 (never a stack trace);
-// --list; SIGTERM stops every child, keeps the finished runs and writes their summary.
+// --list; SIGTERM stops every child, keeps the finished runs and writes their summary; so does
+// a second SIGINT, which stops at once.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -8,7 +9,7 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { PROJECT_ROOT, loadServerDefinitions } = require('../perf/lib/server_process');
 const { loadScenarios } = require('../perf/lib/scenarios');
-const { standinDefinitions, makeTmpDir, alive } = require('./perf_support/helpers');
+const { standinDefinitions, makeTmpDir, alive, watchCommand } = require('./perf_support/helpers');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli.js');
 
@@ -25,6 +26,10 @@ describe('perf cli', function () {
     [['--scenarios', 'sequential_6000,nope'], /^run_scenarios\.sh: unknown scenario 'nope' \(known: /],
     [['--out'], /^run_scenarios\.sh: option '--out <dir>' argument missing$/],
     [['stray'], /^run_scenarios\.sh: too many arguments/],
+    [['--servers', 'node,'], /^run_scenarios\.sh: option '--servers <list>' argument 'node,' is invalid\. must not hold an empty name/],
+    [['--servers', 'node,,em'], /^run_scenarios\.sh: option '--servers <list>' argument 'node,,em' is invalid\. must not hold an empty name/],
+    [['--scenarios', 'sequential_6000,'], /^run_scenarios\.sh: option '--scenarios <list>' argument 'sequential_6000,' is invalid\. must not hold an empty name/],
+    [['--scenarios', ''], /^run_scenarios\.sh: option '--scenarios <list>' argument '' is invalid\. must not hold an empty name/],
   ]) {
     it(`${args.join(' ')}: one line, the usage, exit 2`, () => {
       const res = cli(args);
@@ -81,5 +86,33 @@ describe('perf cli', function () {
     assert.ok(fs.existsSync(path.join(out, 'summary.md')) && fs.existsSync(path.join(out, 'summary.csv')));
     assert.match(stdout, /sequential_6000/);
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false, 'the server is still running');
+  });
+
+  it('two SIGINTs while a server starts: exit 130, results.json says interrupted and when it ended, the summary says no run finished', async () => {
+    const tmp = makeTmpDir();
+    const out = path.join(tmp, 'results');
+    const pidfile = path.join(tmp, 'silent.pid');
+    const serversFile = path.join(tmp, 'servers.json');
+    // A server that never says it is ready: the runner is still starting it when the signals come.
+    const silent = `require('fs').writeFileSync(${JSON.stringify(pidfile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    fs.writeFileSync(serversFile, JSON.stringify({ silent: { command: process.execPath, args: ['-e', silent], cwd: '.', env: {}, ready: 'listening on http://' } }));
+    const run = watchCommand(process.execPath, [CLI, '--quick', '--no-pin', '--servers-file', serversFile, '--servers', 'silent', '--scenarios', 'sequential_6000', '--out', out]);
+    await run.waitFor('stdout', /^silent: starting/m);
+    run.child.kill('SIGINT');
+    await run.waitFor('stderr', /SIGINT: stopping/);
+    run.child.kill('SIGINT');
+    const { code, stdout, stderr } = await run.exited;
+    assert.equal(code, 130, stderr);
+    assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.equal(doc.interrupted, true);
+    assert.equal(doc.error, null);
+    assert.ok(Date.parse(doc.environment.finished_at) >= Date.parse(doc.environment.started_at), 'finished_at');
+    assert.deepEqual(doc.runs, []);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^No run finished\.$/m);
+    assert.ok(fs.existsSync(path.join(out, 'summary.csv')));
+    assert.match(stdout, /^No run finished\.$/m);
+    assert.deepEqual(fs.readdirSync(out).sort(), ['results.json', 'samples', 'summary.csv', 'summary.md'], 'no reserve or temporary file left');
+    if (fs.existsSync(pidfile)) assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false, 'the server is still running');
   });
 });

@@ -1,12 +1,12 @@
 'use strict';
 // runScenarios() with stand-in servers: a server that dies mid-scenario, one that breaks the
-// contract, an interrupted run, the slow-client fields; every file written whole.
+// contract, an interrupted run, one ended at once, the slow-client fields; every file written whole.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { runScenarios } = require('../perf/lib/runner');
+const { runScenarios, finishLiveRuns } = require('../perf/lib/runner');
 const { parseSamplesCsv } = require('../perf/lib/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, alive } = require('./perf_support/helpers');
 
@@ -27,7 +27,7 @@ function readJson(file) {
 
 function noTempFiles(dir) {
   const all = [...fs.readdirSync(dir), ...fs.readdirSync(path.join(dir, 'samples'))];
-  assert.deepEqual(all.filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(all.filter((f) => f.endsWith('.tmp') || f === '.reserve'), []);
 }
 
 describe('perf runner: runScenarios with stand-in servers', function () {
@@ -86,6 +86,30 @@ describe('perf runner: runScenarios with stand-in servers', function () {
     assert.deepEqual(doc.runs.map((r) => r.scenario), ['tiny_closed']);
     assert.ok(doc.runs[0].ok);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /\| tiny_closed \|/);
+    assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false);
+    noTempFiles(out);
+  });
+
+  it('ended at once while a server starts (a second Ctrl-C): recorded as interrupted, with when it ended; nothing written after', async () => {
+    const out = makeTmpDir();
+    const pidfile = path.join(out, 'silent.pid');
+    const silent = `require('fs').writeFileSync(${JSON.stringify(pidfile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const definitions = { silent: { command: process.execPath, args: ['-e', silent], cwd: '.', env: {}, ready: 'listening on http://' } };
+    const controller = new AbortController();
+    let ended = null;
+    const log = (line) => {
+      if (!/^silent: starting/.test(line)) return;
+      controller.abort(); // the first Ctrl-C…
+      [ended] = finishLiveRuns(); // …and the second, as perf/cli.js does them
+    };
+    const result = await runScenarios({ ...quiet, definitions, servers: ['silent'], scenarios: ['tiny_open'], outDir: out, signal: controller.signal, log, readyTimeoutMs: 1500 });
+    assert.equal(result, ended, 'the run resolves what finishLiveRuns recorded');
+    const doc = readJson(path.join(out, 'results.json'));
+    assert.equal(doc.interrupted, true);
+    assert.equal(doc.error, null);
+    assert.ok(doc.environment.finished_at);
+    assert.deepEqual(doc.runs, [], 'the start that failed later is not recorded after the end');
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^No run finished\.$/m);
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false);
     noTempFiles(out);
   });

@@ -78,7 +78,7 @@ describe('perf scenarios: validation', () => {
   it('rejects typos, wrong types and impossible combinations with one line naming the field', () => {
     check({ ...base, rat: 5 }, /unknown field 'rat'/);
     check({ ...base, rate: '5' }, /'rate' must be a number/);
-    check({ ...base, rate: 0 }, /'rate' must be greater than 0/);
+    check({ ...base, rate: 0 }, /'rate' must be between 0\.1 and 1000000 connections per second, not 0$/);
     check({ ...base, connections: 1.5 }, /'connections' must be an integer/);
     check({ ...base, kind: 'burst' }, /'kind' must be one of/);
     check({ ...base, description: undefined }, /'description' is required/);
@@ -90,6 +90,31 @@ describe('perf scenarios: validation', () => {
     check({ description: 'x', kind: 'closed', concurrency: 2, keep_alive: false, requests_per_connection: 3 }, /needs keep_alive: true/);
     check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 2 }, slow: { mode: 'read', clients: 1, start_s: 1, active_s: 5 } }, /must end within the probe's duration_s/);
     check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9 }, slow: { mode: 'upload', clients: 1, start_s: 1, active_s: 5 } }, /'upload_bytes'.*required/);
+  });
+
+  it('refuses values no run could carry out, naming the field and the allowed range', () => {
+    const closed = { description: 'x', kind: 'closed', concurrency: 4, requests: 100 };
+    const slow = { description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9 }, slow: { mode: 'read', clients: 1, start_s: 1, active_s: 5 } };
+    check({ ...base, rate: 0.000001 }, /'rate' must be between 0\.1 and 1000000 connections per second, not 0\.000001$/);
+    check({ ...base, rate: 2e6 }, /'rate' must be between 0\.1 and 1000000 connections per second/);
+    check({ ...base, connections: 1e12 }, /'connections' must be between 1 and 10000000, not 1000000000000$/);
+    check({ ...base, connections: 1e6, rate: 1 }, /'connections' \/ 'rate' \(the run's length in s\) is 1000000; it must be at most 86400 \(fewer connections or a higher rate/);
+    check({ ...base, requests_per_connection: 2e6 }, /'connections' × 'requests_per_connection' \(requests in all\) is 20000000; it must be at most 10000000/);
+    check({ ...base, timeout_s: 1e9 }, /'timeout_s' must be greater than 0 and at most 3600 s, not 1000000000$/);
+    check({ ...closed, concurrency: 1e12, requests: 1e12 }, /'concurrency' must be between 1 and 10000, not 1000000000000$/);
+    check({ ...closed, requests: 1e12 }, /'requests' must be between 1 and 10000000/);
+    check({ description: 'x', kind: 'closed', concurrency: 400, requests_per_connection: 1e6 }, /'concurrency' × 'requests_per_connection' \(requests in all\) is 400000000; it must be at most 10000000/);
+    check({ description: 'x', kind: 'closed', concurrency: 4, duration_s: 1e6 }, /'duration_s' must be greater than 0 and at most 86400 s, not 1000000$/);
+    check({ ...slow, probe: { rate: 0.001, duration_s: 9 } }, /^f\.json: probe: 'rate' must be between 0\.1 and 1000000/);
+    check({ ...slow, probe: { rate: 1e5, duration_s: 1000 }, slow: { ...slow.slow } }, /probe: 'rate' × 'duration_s' \(probe requests in all\) is 100000000; it must be at most 10000000/);
+    check({ ...slow, slow: { ...slow.slow, clients: 1e9 } }, /slow: 'clients' must be between 1 and 10000/);
+    check({ ...slow, slow: { ...slow.slow, bytes_per_s: 0.001 } }, /slow: 'bytes_per_s' must be between 1 and 10000000000/);
+    check({ ...slow, slow: { ...slow.slow, mode: 'upload', request: { upload_bytes: 2 ** 40 } } }, /slow: request: 'upload_bytes' must be between 0 and 1073741824 bytes/);
+  });
+
+  it('refuses an out-of-range scenario file when it is loaded, naming the file, also at --quick size', () => {
+    const dir = writeScenarioDir({ crawl: { description: 'x', kind: 'open', connections: 100, rate: 0.000001 } });
+    assert.throws(() => loadScenarios({ dir, quick: true }), (err) => err instanceof ScenarioError && /crawl\.json: 'rate' must be between 0\.1 and 1000000 connections per second, not 0\.000001$/.test(err.message) && !err.message.includes('\n'));
   });
 
   it('loads a user-added scenario from a directory and orders it after the seed ones', () => {

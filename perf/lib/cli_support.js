@@ -2,14 +2,16 @@
 // What every command line of the project does alike (perf/cli.js, scripts/compare.js,
 // scripts/crosscheck.js): comma-separated lists, and a bad option as one line plus the usage.
 
-const { CommanderError } = require('commander');
+const { CommanderError, InvalidArgumentError } = require('commander');
 
-/** An option value 'a, b,c' as ['a', 'b', 'c']. */
+/**
+ * An option value 'a, b,c' as ['a', 'b', 'c']. An empty element ('a,', 'a,,b', '') is a usage
+ * error: a stray comma more often hides a name left out than it means nothing.
+ */
 function commaList(value) {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const list = value.split(',').map((s) => s.trim());
+  if (list.some((s) => s === '')) throw new InvalidArgumentError('must not hold an empty name: separate names with single commas, none at either end.');
+  return list;
 }
 
 /**

@@ -4,9 +4,9 @@
 // run every scenario it can serve against it (the load generator, this process, pinned to
 // another CPU), stop it. At the end, aggregates and comparisons over the trials (./trials.js).
 // Each run is appended to results.json as soon as it ends; the summary is written at the end,
-// also when the run is interrupted (options.signal). Every wait has a deadline.
+// also when the run is interrupted (options.signal), stopped by an error (a full disk), or
+// ended at once by finishLiveRuns() (a second Ctrl-C). Every wait has a deadline.
 
-const path = require('node:path');
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 const { startServer, remoteServer, loadServerDefinitions } = require('./server_process');
 const { createLink, removeLink, parseRate, linkUnavailableReason, LinkError } = require('./netns');
@@ -16,7 +16,7 @@ const { Samples } = require('./samples');
 const { summarizeSamples, round3 } = require('./stats');
 const { readCpu, cpuDelta, startRssSampler, countFds } = require('./proc_stats');
 const { collectEnvironment } = require('./environment');
-const { ResultsStore, defaultResultsDir, RESULTS_ROOT } = require('./results_store');
+const { ResultsStore, createResultsDir, RESULTS_ROOT } = require('./results_store');
 const { toMarkdown, toCsv, toText } = require('./summary');
 const { planPinning, pinProcess } = require('./pinning');
 const { runOpenLoop } = require('./open_loop');
@@ -48,6 +48,18 @@ async function stillAnswers(handle) {
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
+
+// How to end each run in progress at once (see finishLiveRuns).
+const liveRuns = new Set();
+
+/**
+ * Ends every run in progress at once, synchronously, for exit paths (a second Ctrl-C): records
+ * it in results.json as interrupted, with the runs finished so far, and writes their summary.
+ * Returns what runScenarios would have resolved for each. The process is to exit after it.
+ */
+function finishLiveRuns() {
+  return [...liveRuns].map((finish) => finish({ cutShort: true }));
+}
 
 /**
  * Engines by name. Each says whether it can run a scenario faithfully and runs it:
@@ -318,8 +330,10 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
  *   outDir: null (perf/results/<UTC timestamp>, and perf/results/latest points at it),
  *   pin: true, definitions (default perf/servers.json), scenariosDir,
  *   signal (AbortSignal: stop, keep finished runs, write the summary),
- *   log(line), status(text or null) for a live progress line, readyTimeoutMs }
- * Resolves { dir, runs, interrupted, summaryText }.
+ *   log(line), status(text or null) for a live progress line, readyTimeoutMs,
+ *   resultsRoot (default perf/results: where outDir null creates its folder and latest) }
+ * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
+ * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
 async function runScenarios(options = {}) {
   let definitions = options.definitions || loadServerDefinitions();
@@ -378,8 +392,9 @@ async function runScenarios(options = {}) {
   const serverWidth = Math.max(5, ...runnable.map((s) => s.length));
 
   const pinning = planPinning({ want: options.pin !== false });
-  const dir = options.outDir ? path.resolve(options.outDir) : defaultResultsDir();
-  const store = new ResultsStore(dir, { latestRoot: options.outDir ? null : RESULTS_ROOT });
+  const resultsRoot = options.resultsRoot || RESULTS_ROOT;
+  const dir = createResultsDir({ dir: options.outDir, root: resultsRoot });
+  const store = new ResultsStore(dir, { latestRoot: options.outDir ? null : resultsRoot });
   const environment = collectEnvironment({
     pinning,
     options: {
@@ -404,26 +419,67 @@ async function runScenarios(options = {}) {
       Object.assign(pinning, { enabled: false, server_cpu: null, client_cpu: null, reason: err.message });
     }
   }
-  store.init(environment);
-  store.setExtra({ interrupted: false, skipped });
-  log(`results: ${dir}`);
-  log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
-  for (const k of skipped) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
-  if (engineSkipped.length) store.setExtra({ engine_skipped: engineSkipped });
-  for (const k of engineSkipped) log(skippedLine(k));
-  const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
-  log(`plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(estimatePlanS(plan, served))}`);
-  const fullyChecked = new Set();
-  // --link RATE: the servers run in a network namespace behind a rate-limited veth pair.
-  const link = options.link ? createLink(options.link) : null;
-  if (link) {
-    store.environment.link = { rate: link.rate, rate_bits: link.rateBits, server_address: link.serverAddress, namespace: link.namespace, qdisc: 'tbf, both directions' };
-    log(`link: servers in network namespace ${link.namespace} at ${link.serverAddress}, ${link.rate} each way (tbf)`);
+
+  const wasInterrupted = () => !!(signal && signal.aborted);
+  let ended = null;
+  // Records how the run ended (results.json, summary.md/.csv), once; synchronous, so that a
+  // second Ctrl-C can call it (finishLiveRuns) and exit.
+  const finish = ({ error = null, cutShort = false } = {}) => {
+    if (ended) return ended;
+    liveRuns.delete(finish);
+    const interrupted = cutShort || wasInterrupted();
+    store.environment.finished_at = new Date().toISOString();
+    const analysis = analyzeRuns(store.runs, { servers: runnable, scenarios: store.environment.options.scenarios });
+    const context = { definitions: environment.servers, skipped, ...analysis };
+    const unwritten = store.finish(
+      { interrupted, error: error ? error.message : null, skipped, ...analysis },
+      { 'summary.md': toMarkdown(store.runs, context), 'summary.csv': toCsv(store.runs, context) },
+    );
+    ended = {
+      dir,
+      runs: store.runs,
+      interrupted,
+      error: error ? error.message : null,
+      unwritten: unwritten.map((u) => ({ name: u.name, message: u.error.message })),
+      summaryText: toText(store.runs, context),
+      resultsFile: store.resultsFile,
+    };
+    return ended;
+  };
+
+  let link = null;
+  let error = null;
+  try {
+    store.init(environment);
+    liveRuns.add(finish);
+    store.setExtra({ interrupted: false, error: null, skipped });
+    log(`results: ${dir}`);
+    log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
+    for (const k of skipped) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+    if (engineSkipped.length) store.setExtra({ engine_skipped: engineSkipped });
+    for (const k of engineSkipped) log(skippedLine(k));
+    const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
+    log(`plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(estimatePlanS(plan, served))}`);
+    // --link RATE: the servers run in a network namespace behind a rate-limited veth pair.
+    link = options.link ? createLink(options.link) : null;
+    if (link) {
+      store.environment.link = { rate: link.rate, rate_bits: link.rateBits, server_address: link.serverAddress, namespace: link.namespace, qdisc: 'tbf, both directions' };
+      log(`link: servers in network namespace ${link.namespace} at ${link.serverAddress}, ${link.rate} each way (tbf)`);
+    }
+    await runPlan({ plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth });
+  } catch (err) {
+    if (!store.claimed) throw err; // no folder of its own to record anything in
+    // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
+    error = err;
+  } finally {
+    if (link) removeLink(link);
   }
+  return finish({ error });
+}
 
-  let interrupted = false;
-  const wasInterrupted = () => interrupted || (signal && signal.aborted);
-
+/** The trials of the plan, server by server; appends each run to the store as it ends. */
+async function runPlan({ plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth }) {
+  const fullyChecked = new Set();
   for (const { trial, server } of plan) {
     if (wasInterrupted()) break;
     const scenarios = served[server]; // only the scenarios this server can serve
@@ -450,6 +506,7 @@ async function runScenarios(options = {}) {
     const onInterrupt = () => handle.stop(2000);
     if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
     try {
+      if (wasInterrupted()) break; // while it started: stopped below, unchecked
       const short = fullyChecked.has(server); // later trials: a short check
       log(`${server}: pid ${handle.pid} listening on ${handle.url}; checking the contract${short ? ' (short check)' : ''}`);
       let contract;
@@ -495,7 +552,6 @@ async function runScenarios(options = {}) {
         const result = await runOne({ server, trial, handle, scenario, outerSignal: signal, serverState, progress });
         status(null);
         if (result.interrupted) {
-          interrupted = true;
           log(`${label} interrupted; not recorded`);
           break;
         }
@@ -509,17 +565,6 @@ async function runScenarios(options = {}) {
       log(`${server}: stopped`);
     }
   }
-
-  if (link) removeLink(link);
-  interrupted = !!wasInterrupted();
-  store.environment.finished_at = new Date().toISOString();
-  const analysis = analyzeRuns(store.runs, { servers: runnable, scenarios: store.environment.options.scenarios });
-  store.setExtra({ interrupted, skipped, ...analysis });
-  const context = { definitions: environment.servers, skipped, ...analysis };
-  store.writeText('summary.md', toMarkdown(store.runs, context));
-  store.writeText('summary.csv', toCsv(store.runs, context));
-  const summaryText = toText(store.runs, context);
-  return { dir, runs: store.runs, interrupted, summaryText, resultsFile: store.resultsFile };
 }
 
-module.exports = { LinkError, runScenarios, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST, CLIENT_BOUND_PCT };
+module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST, CLIENT_BOUND_PCT };

@@ -12,6 +12,17 @@ const KINDS = ['closed', 'open', 'slow_clients'];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT'];
 const NAME_RE = /^[a-z0-9][a-z0-9_.-]*$/;
 
+// Bounds that keep every run possible: a count this process can hold per-request samples
+// for (32 bytes each), a rate its timers can keep, a run that ends within a day.
+const MAX_COUNT = 1e7; // requests, connections (in total, per run)
+const MAX_CONCURRENCY = 10000; // connections open at once
+const MIN_RATE = 0.1; // per second
+const MAX_RATE = 1e6;
+const MAX_DURATION_S = 86400;
+const MAX_TIMEOUT_S = 3600;
+const MAX_UPLOAD_BYTES = 1024 ** 3;
+const MAX_BYTES_PER_S = 1e10;
+
 class ScenarioError extends Error {}
 
 function fail(where, message) {
@@ -29,7 +40,7 @@ function checkKeys(obj, allowed, where) {
   }
 }
 
-function number(obj, key, where, { integer = false, min = 0, exclusiveMin = false, required = true, dflt, nullable = false } = {}) {
+function number(obj, key, where, { integer = false, min = 0, exclusiveMin = false, max = Infinity, unit = '', required = true, dflt, nullable = false } = {}) {
   const v = obj[key];
   if (v === undefined) {
     if (required) fail(where, `'${key}' is required`);
@@ -40,8 +51,17 @@ function number(obj, key, where, { integer = false, min = 0, exclusiveMin = fals
   if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v))) {
     fail(where, `'${key}' must be ${kindWord}${nullable ? ' or null' : ''}, not ${JSON.stringify(v)}`);
   }
-  if (exclusiveMin ? v <= min : v < min) fail(where, `'${key}' must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}, not ${v}`);
+  if ((exclusiveMin ? v <= min : v < min) || v > max) {
+    const low = `${exclusiveMin ? 'greater than' : 'at least'} ${min}`;
+    const range = max === Infinity ? low : exclusiveMin ? `${low} and at most ${max}` : `between ${min} and ${max}`;
+    fail(where, `'${key}' must be ${range}${unit}, not ${v}`);
+  }
   return v;
+}
+
+/** A quantity derived from several fields (e.g. connections / rate) must not exceed max. */
+function atMost(value, max, what, where, advice) {
+  if (value > max) fail(where, `${what} is ${value}; it must be at most ${max} (${advice})`);
 }
 
 function bool(obj, key, where, dflt) {
@@ -64,7 +84,7 @@ function string(obj, key, where, { required = true, dflt } = {}) {
 function normalizeRequest(raw, where, dflt) {
   const req = raw === undefined ? {} : raw;
   checkKeys(req, ['method', 'path', 'headers', 'upload_bytes'], where);
-  const uploadBytes = number(req, 'upload_bytes', where, { integer: true, required: false, dflt: null });
+  const uploadBytes = number(req, 'upload_bytes', where, { integer: true, max: MAX_UPLOAD_BYTES, unit: ' bytes', required: false, dflt: null });
   const method = string(req, 'method', where, { required: false, dflt: uploadBytes !== null ? 'POST' : dflt.method });
   if (!METHODS.includes(method)) fail(where, `'method' must be one of ${METHODS.join(', ')}`);
   const p = string(req, 'path', where, { required: false, dflt: dflt.path });
@@ -96,7 +116,7 @@ function normalizeScenario(raw, where, fileName) {
     description: string(raw, 'description', where),
     source: string(raw, 'source', where, { required: false, dflt: null }),
     kind,
-    timeout_s: number(raw, 'timeout_s', where, { min: 0, exclusiveMin: true, required: false, dflt: 10 }),
+    timeout_s: number(raw, 'timeout_s', where, { min: 0, exclusiveMin: true, max: MAX_TIMEOUT_S, unit: ' s', required: false, dflt: 10 }),
   };
   const allowedByKind = {
     closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
@@ -108,20 +128,25 @@ function normalizeScenario(raw, where, fileName) {
   }
   if (kind === 'closed') {
     out.request = normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' });
-    out.concurrency = number(raw, 'concurrency', where, { integer: true, min: 1 });
+    out.concurrency = number(raw, 'concurrency', where, { integer: true, min: 1, max: MAX_CONCURRENCY });
     out.keep_alive = bool(raw, 'keep_alive', where, true);
     const stops = ['requests', 'requests_per_connection', 'duration_s'].filter((k) => raw[k] !== undefined);
     if (stops.length !== 1) fail(where, `give exactly one of 'requests', 'requests_per_connection', 'duration_s' (got ${stops.length ? stops.join(', ') : 'none'})`);
-    out.requests = number(raw, 'requests', where, { integer: true, min: 1, required: false, dflt: null });
-    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, required: false, dflt: null });
-    out.duration_s = number(raw, 'duration_s', where, { min: 0, exclusiveMin: true, required: false, dflt: null });
+    out.requests = number(raw, 'requests', where, { integer: true, min: 1, max: MAX_COUNT, required: false, dflt: null });
+    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, max: MAX_COUNT, required: false, dflt: null });
+    out.duration_s = number(raw, 'duration_s', where, { min: 0, exclusiveMin: true, max: MAX_DURATION_S, unit: ' s', required: false, dflt: null });
+    if (out.requests_per_connection !== null) {
+      atMost(out.concurrency * out.requests_per_connection, MAX_COUNT, `'concurrency' × 'requests_per_connection' (requests in all)`, where, 'fewer connections or requests per connection');
+    }
     if (out.requests_per_connection !== null && !out.keep_alive) fail(where, `'requests_per_connection' needs keep_alive: true (without keep-alive every connection carries one request)`);
     if (out.requests !== null && out.requests < out.concurrency) fail(where, `'requests' (${out.requests}) must be at least 'concurrency' (${out.concurrency})`);
   } else if (kind === 'open') {
     out.request = normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' });
-    out.connections = number(raw, 'connections', where, { integer: true, min: 1 });
-    out.rate = number(raw, 'rate', where, { min: 0, exclusiveMin: true });
-    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, required: false, dflt: 1 });
+    out.connections = number(raw, 'connections', where, { integer: true, min: 1, max: MAX_COUNT });
+    out.rate = number(raw, 'rate', where, { min: MIN_RATE, max: MAX_RATE, unit: ' connections per second' });
+    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, max: MAX_COUNT, required: false, dflt: 1 });
+    atMost(out.connections * out.requests_per_connection, MAX_COUNT, `'connections' × 'requests_per_connection' (requests in all)`, where, 'fewer connections or requests per connection');
+    atMost(out.connections / out.rate, MAX_DURATION_S, `'connections' / 'rate' (the run's length in s)`, where, 'fewer connections or a higher rate: a run must end within 24 h');
   } else {
     const probeWhere = `${where}: probe`;
     const probe = raw.probe;
@@ -129,9 +154,10 @@ function normalizeScenario(raw, where, fileName) {
     checkKeys(probe, ['request', 'rate', 'duration_s'], probeWhere);
     out.probe = {
       request: normalizeRequest(probe.request, `${probeWhere}: request`, { method: 'GET', path: '/hello' }),
-      rate: number(probe, 'rate', probeWhere, { min: 0, exclusiveMin: true }),
-      duration_s: number(probe, 'duration_s', probeWhere, { min: 0, exclusiveMin: true }),
+      rate: number(probe, 'rate', probeWhere, { min: MIN_RATE, max: MAX_RATE, unit: ' connections per second' }),
+      duration_s: number(probe, 'duration_s', probeWhere, { min: 0, exclusiveMin: true, max: MAX_DURATION_S, unit: ' s' }),
     };
+    atMost(out.probe.rate * out.probe.duration_s, MAX_COUNT, `'rate' × 'duration_s' (probe requests in all)`, probeWhere, 'a lower rate or a shorter duration');
     const slowWhere = `${where}: slow`;
     const slow = raw.slow;
     if (slow === undefined) fail(where, `'slow' is required for kind 'slow_clients'`);
@@ -144,8 +170,8 @@ function normalizeScenario(raw, where, fileName) {
     out.slow = {
       mode,
       request,
-      clients: number(slow, 'clients', slowWhere, { integer: true, min: 1 }),
-      bytes_per_s: number(slow, 'bytes_per_s', slowWhere, { min: 0, exclusiveMin: true, required: false, dflt: null, nullable: true }),
+      clients: number(slow, 'clients', slowWhere, { integer: true, min: 1, max: MAX_CONCURRENCY }),
+      bytes_per_s: number(slow, 'bytes_per_s', slowWhere, { min: 1, max: MAX_BYTES_PER_S, required: false, dflt: null, nullable: true }),
       start_s: number(slow, 'start_s', slowWhere, { min: 0 }),
       active_s: number(slow, 'active_s', slowWhere, { min: 0, exclusiveMin: true }),
       repeat: bool(slow, 'repeat', slowWhere, false),

@@ -18,6 +18,9 @@ const GROUP_COLUMNS = [
 /** The metrics in the verdict table, in this order. */
 const VERDICT_METRICS = ['mean_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
 
+// The summary of a run stopped before any of its runs finished.
+const NO_RUNS = 'No run finished.';
+
 // Open-loop runs whose connections opened later than this behind schedule get a note.
 const LAG_NOTE_MS = 20;
 
@@ -183,13 +186,15 @@ function toMarkdown(runs, context = {}) {
   const s = summarize(runs, context);
   const { servers, rows, notes } = s;
   const header = ['scenario', ...servers.flatMap((sv) => GROUP_COLUMNS.map((c) => `${sv} ${c.label}`))];
-  const lines = [
-    `| ${header.join(' | ')} |`,
-    `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-    ...rows.map((row) => `| ${[row.scenario, ...servers.flatMap((sv) => cellTexts(row.cells[sv]))].join(' | ')} |`),
-    '',
-    trialsLine(s),
-  ];
+  const lines = rows.length
+    ? [
+        `| ${header.join(' | ')} |`,
+        `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+        ...rows.map((row) => `| ${[row.scenario, ...servers.flatMap((sv) => cellTexts(row.cells[sv]))].join(' | ')} |`),
+        '',
+        trialsLine(s),
+      ]
+    : [NO_RUNS];
   const vrows = verdictRows(s);
   if (vrows.length) {
     const [a, b] = s.pair;
@@ -263,7 +268,7 @@ function toText(runs, context = {}) {
   const body = rows.map((row) =>
     row.scenario.padEnd(nameWidth) + servers.map((sv) => '   ' + cellTexts(row.cells[sv]).map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
   );
-  const out = [groupLine, headLine, ...body, '', trialsLine(s)];
+  const out = rows.length ? [groupLine, headLine, ...body, '', trialsLine(s)] : [NO_RUNS];
   const vrows = verdictRows(s);
   if (vrows.length) {
     const [a, b] = s.pair;

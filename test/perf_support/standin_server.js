@@ -4,6 +4,8 @@
 //   STANDIN_HELLO_BODY   answer /hello with this body (a contract violation)
 //   STANDIN_EXIT_AFTER   exit (code 3) on the Nth request to /hello (a server dying mid-run)
 //   STANDIN_STALL_AT     on the Nth request to /hello, block the event loop for STANDIN_STALL_MS
+//   STANDIN_FILL_AT      on the Nth request to /hello, fill the disk holding STANDIN_FILL_FILE
+//                        (writes it until ENOSPC) before answering: a disk that fills mid-run
 //   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
 // Usage: node standin_server.js --host H --port P
 
@@ -22,12 +24,25 @@ const helloBody = Buffer.from(process.env.STANDIN_HELLO_BODY || 'asdfghjkl;');
 const exitAfter = Number(process.env.STANDIN_EXIT_AFTER || 0);
 const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
 const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
+const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
 const index = Buffer.from('<!doctype html><title>stand-in</title><p>stand-in server</p>\n');
 const files = {
   '/lipsum100k.txt': Buffer.alloc(102400, 'lorem ipsum '),
   '/data/random-1m.bin': crypto.randomBytes(1048576),
 };
 let hellos = 0;
+
+function fillDisk(file) {
+  const fd = fs.openSync(file, 'a');
+  const chunk = Buffer.alloc(1 << 20, 1);
+  try {
+    for (;;) fs.writeSync(fd, chunk);
+  } catch (err) {
+    if (err.code !== 'ENOSPC') throw err;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 function reply(res, status, type, body) {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': body.length });
@@ -50,6 +65,7 @@ const server = http.createServer((req, res) => {
     hellos += 1;
     if (exitAfter && hellos >= exitAfter) process.exit(3);
     if (stallAt && hellos === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
+    if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
     reply(res, 200, 'text/plain', helloBody);
     return;
   }
