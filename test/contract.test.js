@@ -178,6 +178,43 @@ const CASES = [
   },
   { name: 'a non-numeric Content-Length is 400', send: request('POST', '/upload', { 'Content-Length': '+3' }, 'abc'), expect: status(400) },
   { name: 'HTTP/1.1 without Host is 400', send: 'GET /hello HTTP/1.1\r\n\r\n', expect: status(400) },
+  // Where the two parsers disagreed, the contract decides (README "The contract").
+  { name: 'two Host headers are 400', send: 'GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', options: { waitForClose: true }, expect: status(400) },
+  { name: 'a Host that is not a host is 400', send: 'GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n', options: { waitForClose: true }, expect: status(400) },
+  { name: 'an empty Host is allowed', send: 'GET /hello HTTP/1.1\r\nHost:\r\n\r\n', expect: status(200) },
+  { name: 'a Host with an IPv6 address and a port', send: 'GET /hello HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n', expect: status(200) },
+  { name: 'CONNECT to host:port is 400 (neither server is a proxy)', send: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', options: { waitForClose: true }, expect: status(400) },
+  { name: 'CONNECT with a path is 400 too', send: request('CONNECT', '/hello'), options: { waitForClose: true }, expect: status(400) },
+  { name: 'a tab around Content-Length is 400', send: 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length:\t5\t\r\n\r\nhello', options: { waitForClose: true }, expect: status(400) },
+  {
+    name: 'a Content-Length with 20 digits of leading zeros is its value',
+    send: request('POST', '/upload', { 'Content-Length': '00000000000000000005' }, 'hello'),
+    expect: (reply) => assert.deepEqual(JSON.parse(reply.body), { bytes: 5, sha256: sha256(Buffer.from('hello')) }),
+  },
+  { name: 'a Content-Length past 64 bits is 400', send: request('POST', '/upload', { 'Content-Length': '99999999999999999999' }, 'hello'), options: { waitForClose: true }, expect: status(400) },
+  { name: 'chunked twice in one Transfer-Encoding is 400', send: request('POST', '/upload', { 'Transfer-Encoding': 'chunked, chunked' }, '0\r\n\r\n'), options: { waitForClose: true }, expect: status(400) },
+  {
+    name: 'chunked in two Transfer-Encoding lines is 400',
+    send: 'POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    options: { waitForClose: true },
+    expect: status(400),
+  },
+  { name: 'an empty Transfer-Encoding with Content-Length is 400', send: 'POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \r\nContent-Length: 5\r\n\r\nhello', options: { waitForClose: true }, expect: status(400) },
+  { name: 'gzip then chunked is a chunked body: 411', send: request('POST', '/upload', { 'Transfer-Encoding': 'gzip, chunked' }, '0\r\n\r\n'), options: { waitForClose: true }, expect: status(411) },
+  ...['xchunked', 'identity', 'gzip'].map((coding) => ({
+    name: `Transfer-Encoding: ${coding} is one 400 and a close, never two replies`,
+    send: request('POST', '/upload', { 'Transfer-Encoding': coding }, '5\r\nhello\r\n0\r\n\r\n'),
+    options: { waitForClose: true, timeoutMs: 3000 },
+    expect: (reply, result) => {
+      assert.equal(reply.status, 400);
+      assert.equal(result.replies.length, 1, `${result.replies.length} replies`);
+      assert.equal(result.extra.length, 0, 'bytes after the reply');
+      assert.ok(result.closed);
+    },
+  })),
+  { name: 'Expect: 100-continue with another expectation is 417', send: request('POST', '/upload', { 'Content-Length': 5, Expect: '100-continue, foo' }), options: { waitForClose: true }, expect: status(417) },
+  { name: '/delay?ms=00001 waits 1 ms and says so', send: request('GET', '/delay?ms=00001'), expect: ok('text/plain; charset=utf-8', Buffer.from('waited 1 ms\n')) },
+  ...['%FF', '%80', '%C3', '1%FF'].map((ms) => ({ name: `/delay?ms=${ms} (not UTF-8) is 400`, send: request('GET', `/delay?ms=${ms}`), options: { waitForClose: true }, expect: status(400) })),
   {
     name: 'a request that cannot be parsed: 4xx and close',
     send: 'GARBAGE\r\n\r\n',

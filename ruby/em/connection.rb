@@ -11,6 +11,8 @@ module EmVsNode
   class Connection < EM::Connection
     include EM::HttpServer
 
+    HELD_INPUT_FACTOR = 8
+
     def initialize(app)
       super()
       @app = app
@@ -117,12 +119,14 @@ module EmVsNode
     end
 
     # Input that arrives while replies wait for the client is kept, unread by the gate, up to
-    # MAX_UNSENT_BYTES: EventMachine cannot stop reading one connection without also stopping
-    # its writes, so a client that sends more while it reads nothing is disconnected.
+    # HELD_INPUT_FACTOR × MAX_UNSENT_BYTES. EventMachine cannot stop reading one connection
+    # without also stopping its writes, and reads up to 160 KiB per turn before it writes, so
+    # the margin lets a pipelining client that does read go on; one that sends that much while
+    # it reads nothing is disconnected.
     def hold(data)
       @held = @held ? @held << data : +data
       @app.deadlines.awaiting_body(self) if @deadline == :body # the client is sending: progress
-      return unless @held.bytesize > @app.limits['MAX_UNSENT_BYTES']
+      return unless @held.bytesize > HELD_INPUT_FACTOR * @app.limits['MAX_UNSENT_BYTES']
 
       @held = nil
       @gate.stop
