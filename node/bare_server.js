@@ -1,7 +1,9 @@
 'use strict';
 // Reference: the bare runtime. Node's http.createServer answering /hello and nothing else: no
 // router, no files, no limits. The project server's ratio to this one is what its routing and
-// file layer cost.
+// file layer cost. Minimal, but correct HTTP/1.1, all of it Node's own: every reply has Date,
+// Content-Length and Content-Type, and Connection: close when the connection closes after it
+// (HTTP/1.0 without keep-alive, or Connection: close asked).
 
 const http = require('node:http');
 const { readConfig } = require('./config');

@@ -2,7 +2,8 @@
 # Installs what this project needs and is missing; quick when everything is already there.
 # Usage: scripts/setup.sh [--browser] [--engines] [--references]
 #   --browser     also Debian's chromium (the report's browser test needs it)
-#   --engines     also Debian's httperf and wrk (the cross-checking load engines)
+#   --engines     also Debian's httperf and wrk (the cross-checking load engines) and slowhttptest
+#                 (the slow-read attack the hostile-client tests make)
 #   --references  also Debian's nginx-light (the nginx reference server, perf/nginx/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +62,7 @@ pkgs=()
 if [ "$want_engines" -eq 1 ]; then
   command -v httperf >/dev/null || pkgs+=(httperf)
   command -v wrk >/dev/null || pkgs+=(wrk)
+  command -v slowhttptest >/dev/null || pkgs+=(slowhttptest)
 fi
 # nginx lives in /usr/sbin, which is not on every user's PATH.
 if [ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then

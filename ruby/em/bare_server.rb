@@ -4,6 +4,10 @@
 # nothing else, as in the library's own example: no gate, no router, no files, no limits. The
 # project server's ratio to this one is what its routing, gate and file layer cost. It keeps
 # HTTP/1.1 connections open (the example closes every one), so keep-alive scenarios compare alike.
+# Minimal, but correct HTTP/1.1: every reply has Date, Content-Length and Content-Type, and
+# says Connection: close when the connection closes after it (HTTP/1.0 without keep-alive,
+# Connection: close asked, or a 404, which the library always closes); without that header
+# clients such as wrk send the next request on a connection being closed and count an error.
 
 ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
 require 'bundler/setup'
@@ -11,6 +15,7 @@ require 'eventmachine'
 require 'evma_httpserver'
 require_relative 'config'
 require_relative 'listener'
+require_relative 'reply' # HttpDate: the Date value formatted once per second, as Node does
 
 module EmVsNode
   class BareConnection < EM::Connection
@@ -24,10 +29,13 @@ module EmVsNode
     def process_http_request
       response = EM::DelegatedHttpResponse.new(self)
       found = @http_path_info == '/hello'
+      keep_open = found && keep_alive?
       response.status = found ? 200 : 404
       response.content_type 'text/plain'
       response.content = found ? 'asdfghjkl;' : "Not Found\n"
-      response.keep_connection_open(keep_alive?)
+      response.headers['Date'] = HttpDate.now
+      response.headers['Connection'] = keep_open ? 'keep-alive' : 'close'
+      response.keep_connection_open(keep_open)
       response.send_response
     end
 
