@@ -199,3 +199,63 @@ describe('settings the servers cannot honour alike are refused at start', functi
     }
   }
 });
+
+// Beyond the cases the issue listed: odd but legal clients, and more ways to waste a server.
+describe('more odd clients, on both servers', function () {
+  this.timeout(40000);
+  const servers = useServers({ env: LIMITS });
+
+  for (const name of SERVER_NAMES) {
+    describe(name, () => {
+      it('finishes a reply to a client that half-closes after its request', async () => {
+        for (const [target, bytes] of [['/hello', 10], ['/lipsum100k.txt', 102400]]) {
+          const socket = net.connect(servers[name].port, '127.0.0.1');
+          const received = [];
+          socket.on('data', (c) => received.push(c));
+          const closed = new Promise((resolve) => socket.on('close', resolve));
+          socket.end(request('GET', target)); // a FIN right behind the request
+          await closed;
+          const text = Buffer.concat(received);
+          assert.match(text.toString('latin1', 0, 12), /^HTTP\/1\.1 200/);
+          assert.equal(text.length - text.indexOf('\r\n\r\n') - 4, bytes, `${target}: body cut short`);
+        }
+      });
+
+      it('serves a normal client while one connection holds 2000 pipelined 10 s delays, and lets them go on reset', async () => {
+        const hog = await openWith(servers[name].port, request('GET', '/delay?ms=10000').repeat(2000));
+        await assertServes(servers[name]);
+        hog.resetAndDestroy();
+        await assertServes(servers[name]);
+      });
+
+      it('takes a header section of 1000 short lines within MAX_HEADER_BYTES', async () => {
+        const headers = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x-${i}`, 'v']));
+        const { replies } = await exchange(servers[name].port, request('GET', '/hello', headers));
+        assert.equal(replies[0].status, 200);
+      });
+
+      it('answers a request, then 400 and a close for the binary noise behind it on the same connection', async () => {
+        const noise = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 97 + 13) % 256));
+        const result = await exchange(servers[name].port, [request('GET', '/hello'), noise], { count: 2, waitForClose: true });
+        assert.deepEqual(result.replies.map((r) => r.status), [200, 400]);
+        assert.ok(result.closed);
+      });
+
+      it('shrugs off 1000 connections reset at once, some mid-header', async () => {
+        for (let round = 0; round < 10; round += 1) {
+          const sockets = await Promise.all(Array.from({ length: 100 }, (_, i) => openWith(servers[name].port, i % 2 ? 'GET /hel' : undefined)));
+          sockets.forEach((s) => s.resetAndDestroy());
+        }
+        await assertServes(servers[name]);
+      });
+
+      it('takes an upload of exactly MAX_UPLOAD_BYTES, sent as fast as the socket goes', async () => {
+        const body = Buffer.alloc(contract.limits.MAX_UPLOAD_BYTES, 7);
+        const head = request('POST', '/upload', { 'Content-Length': body.length });
+        const { replies } = await exchange(servers[name].port, [head, body], { timeoutMs: 20000 });
+        assert.equal(replies[0].status, 200);
+        assert.equal(JSON.parse(replies[0].body).bytes, body.length);
+      });
+    });
+  }
+});
