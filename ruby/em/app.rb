@@ -6,6 +6,7 @@ require_relative 'static_site'
 require_relative 'reply'
 require_relative 'deadlines'
 require_relative 'connection_cap'
+require_relative 'request_gate'
 
 module EmVsNode
   # What each route answers, independent of connections: the same routes as the Node server.
@@ -13,7 +14,7 @@ module EmVsNode
   class App
     TEXT = 'text/plain; charset=utf-8'
 
-    attr_reader :limits, :site, :deadlines, :connection_cap, :hello
+    attr_reader :limits, :site, :deadlines, :connection_cap, :hello, :method_table, :allow_for_path
 
     def initialize(config, contract)
       @limits = config.limits
@@ -24,7 +25,9 @@ module EmVsNode
       @site = StaticSite.new(config.root, contract)
       @routes = contract['routes']
       @hello = template(200, contract['hello_type'], contract['hello_body'].b)
-      @files = {} # site file => its template, made on first use
+      @files = {}.compare_by_identity # site file => its template, made on first use
+      @method_table = RequestGate.method_table(contract['http_methods'])
+      @allow_for_path = method(:allow_for)
       @errors = Hash.new { |cache, (status, allow)| cache[[status, allow]] = error_template(status, allow) }
     end
 

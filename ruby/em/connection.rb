@@ -21,7 +21,7 @@ module EmVsNode
 
     def post_init
       super # the parser's state must exist before unbind, whatever happens next
-      @gate = RequestGate.new(@app.limits, CONTRACT['http_methods'], @app.method(:allow_for))
+      @gate = RequestGate.new(@app.limits, @app.method_table, @app.allow_for_path)
       @replies = ReplyQueue.new(self, @app.limits['MAX_UNSENT_BYTES'])
       @held = nil # requests read while replies wait for the client (back-pressure)
       @timers = []
@@ -98,9 +98,8 @@ module EmVsNode
 
     def route(head)
       keep_alive = head.keep_alive
-      path = StaticSite.decode_path(@http_path_info || '')
+      path = head.path
       method = @http_request_method
-      return deliver(@app.error(400), keep_alive: false) if path.nil?
 
       case [method, path]
       in ['GET' | 'HEAD', '/hello'] then deliver(@app.hello, keep_alive: keep_alive, head_only: method == 'HEAD')
@@ -155,8 +154,9 @@ module EmVsNode
     end
 
     def deliver(template, keep_alive:, head_only: false, slot: nil)
-      head, body = template.parts(keep_alive, head_only)
       keep_alive = template.keep_alive?(keep_alive)
+      head = template.head(keep_alive, head_only)
+      body = template.body_apart(head_only)
       slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
     end
 

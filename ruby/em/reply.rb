@@ -46,22 +46,25 @@ module EmVsNode
       @second = nil
     end
 
-    # [head, body] for a reply sent now; the body is nil when it went into the head (a small
-    # body) or is not sent (HEAD).
-    def parts(keep_alive, head_only)
-      keep_alive &&= !@closing
+    # Whether a reply to a request that asked for keep_alive keeps the connection.
+    def keep_alive?(keep_alive)
+      keep_alive && !@closing
+    end
+
+    # The status line and headers of a reply sent now (keep_alive as keep_alive? said), with a
+    # small body in it.
+    def head(keep_alive, head_only)
       date = HttpDate.now
       unless @second == HttpDate.second
         @second = HttpDate.second
         @heads = [nil, nil, nil, nil]
       end
-      key = (keep_alive ? KEEP_ALIVE : 0) | (head_only ? HEAD_ONLY : 0)
-      head = (@heads[key] ||= build_head(date, keep_alive, head_only))
-      [head, head_only || @body.bytesize <= SMALL_BODY ? nil : @body]
+      @heads[(keep_alive ? KEEP_ALIVE : 0) | (head_only ? HEAD_ONLY : 0)] ||= build_head(date, keep_alive, head_only)
     end
 
-    def keep_alive?(keep_alive)
-      keep_alive && !@closing
+    # The body when it goes apart from the head: nil for a small body (in the head) or HEAD.
+    def body_apart(head_only)
+      head_only || @body.bytesize <= SMALL_BODY ? nil : @body
     end
 
     private
@@ -106,9 +109,11 @@ module EmVsNode
       @backed_up
     end
 
-    # Sends a reply that is ready now, or queues it behind replies still pending.
+    # Sends a reply that is ready now, or queues it behind replies still pending. A reply in one
+    # piece with nothing ahead of it and room for it goes straight out (the common case).
     def deliver(head, body, keep_alive)
       return if @closed
+      return transmit(head, keep_alive) if body.nil? && @entries.empty? && room >= head.bytesize
 
       @entries << Entry.new(head, body, keep_alive, nil)
       pump if @entries.size == 1
@@ -138,16 +143,28 @@ module EmVsNode
 
     def pump
       while (entry = @entries.first)&.head
-        room = @max_unsent - @connection.get_outbound_data_size
-        return wait_for_drain unless room.positive? && wrote_all?(entry, room)
+        space = room
+        return wait_for_drain unless space.positive? && wrote_all?(entry, space)
 
         @entries.shift
-        next if entry.keep_alive
-
-        @connection.close_connection_after_writing
-        return close
+        return finish unless entry.keep_alive
       end
       caught_up
+    end
+
+    def room
+      @max_unsent - @connection.get_outbound_data_size
+    end
+
+    def transmit(head, keep_alive)
+      @connection.send_data(head)
+      finish unless keep_alive
+    end
+
+    # The last reply of a closing connection is out: close once EventMachine has written it.
+    def finish
+      @connection.close_connection_after_writing
+      close
     end
 
     # Writes what fits of an entry; whether all of it went.

@@ -18,6 +18,9 @@ module EmVsNode
     # acceptable: bad percent-escapes, invalid UTF-8, encoded slashes or backslashes, NUL, or
     # any '.'/'..' segment.
     def self.decode_path(raw)
+      # Most paths need no decoding: printable ASCII (all the gate lets through) with no escape,
+      # backslash or dot segment is already a site key.
+      return raw unless raw.include?('%') || raw.include?('\\') || raw.include?('/.')
       return nil if raw.match?(/%(2f|5c|00)/i) || raw.match?(/%(?![0-9A-Fa-f]{2})/)
 
       decoded = raw.b.gsub(/%([0-9A-Fa-f]{2})/) { Regexp.last_match(1).hex.chr }.force_encoding(Encoding::UTF_8)

@@ -12,7 +12,7 @@ class RequestGateTest < Minitest::Test
   METHODS = %w[GET HEAD POST PUT DELETE PATCH OPTIONS].freeze
 
   def gate
-    RequestGate.new(LIMITS, METHODS, ->(path) { path == '/hello' ? 'GET, HEAD' : nil })
+    RequestGate.new(LIMITS, RequestGate.method_table(METHODS), ->(path) { path == '/hello' ? 'GET, HEAD' : nil })
   end
 
   # Feeds the chunks; returns [bytes shown to the parser, answers, 100-continues].
