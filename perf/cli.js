@@ -9,11 +9,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine, runMain } = require('./lib/cli_support');
+const { commaList, parseCommandLine, runMain, stopOnSignals } = require('./lib/cli_support');
 const { runScenarios, finishLiveRuns, engineFor, UsageError, ENGINES } = require('./lib/runner');
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
-const { loadServerDefinitions, killLiveServers } = require('./lib/server_process');
+const { loadServerDefinitions } = require('./lib/server_process');
 const { systemCause } = require('./lib/results_store');
 const { buildReport } = require('./report');
 
@@ -143,23 +143,11 @@ async function main(argv) {
     process.stderr.write(`${NAME}: ${what}${also.length ? `; not written: ${also.join(', ')}` : ''}${opts.report ? '; report.html not built' : ''}\n`);
   };
 
-  const controller = new AbortController();
-  let exitSignal = null;
-  const onSignal = (sig) => {
-    if (exitSignal) {
-      // Second signal: stop at once, without orphans, but record what finished.
-      killLiveServers('SIGKILL');
-      clearStatus();
-      for (const ended of finishLiveRuns()) reportEnd(ended);
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    }
-    exitSignal = sig;
-    process.stderr.write(`\n${NAME}: ${sig}: stopping; finished runs are kept and summarised (again to stop at once)\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('exit', () => killLiveServers('SIGKILL'));
+  // Second signal: stop at once, without orphans, but record what finished.
+  const stop = stopOnSignals(NAME, 'finished runs are kept and summarised', () => {
+    clearStatus();
+    for (const ended of finishLiveRuns()) reportEnd(ended);
+  });
 
   try {
     const definitions = readDefinitions(opts.serversFile);
@@ -179,7 +167,7 @@ async function main(argv) {
       resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,
       pin: opts.pin,
       definitions,
-      signal: controller.signal,
+      signal: stop.signal,
       log,
       status,
     });
@@ -200,7 +188,7 @@ async function main(argv) {
         process.stderr.write(`${NAME}: report not written in ${shown(result.dir)}: ${cause}; results.json is intact: npm run report -- ${shown(result.dir)} builds the report once that is fixed\n`);
       }
     }
-    if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
+    if (result.interrupted) return stop.exitCode();
     if (incomplete || reportFailed) return 1;
     return result.runs.every((r) => r.ok) ? 0 : 1;
   } catch (err) {
@@ -215,7 +203,7 @@ async function main(argv) {
     }
     process.stderr.write(`${NAME}: error: ${err.message}\n`);
     if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    return exitSignal ? (exitSignal === 'SIGINT' ? 130 : 143) : 1;
+    return stop.exitCode() ?? 1;
   }
 }
 

@@ -11,10 +11,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine, runMain } = require('../perf/lib/cli_support');
+const { commaList, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
 const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck');
 const { ScenarioError } = require('../perf/lib/scenarios');
-const { killLiveServers } = require('../perf/lib/server_process');
 
 const NAME = 'crosscheck.sh';
 
@@ -50,20 +49,7 @@ async function main(argv) {
   const parsed = parseCommandLine(program, argv, NAME, usageLine());
   if (parsed !== null) return parsed;
   const opts = program.opts();
-  const controller = new AbortController();
-  let exitSignal = null;
-  const onSignal = (sig) => {
-    if (exitSignal) {
-      killLiveServers('SIGKILL');
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    }
-    exitSignal = sig;
-    process.stderr.write(`\n${NAME}: ${sig}: stopping; the finished trials are compared (again to stop at once)\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('exit', () => killLiveServers('SIGKILL'));
+  const stop = stopOnSignals(NAME, 'the finished trials are compared');
 
   try {
     if (opts.rebuild) {
@@ -85,14 +71,14 @@ async function main(argv) {
       outDir: opts.out || null,
       pin: opts.pin,
       serversFile: opts.serversFile ? path.resolve(opts.serversFile) : null,
-      signal: controller.signal,
+      signal: stop.signal,
       log: (line) => process.stdout.write(line + '\n'),
     });
     process.stdout.write('\n' + result.text + '\n');
     const rel = path.relative(process.cwd(), result.dir);
     const shown = rel.startsWith('..') ? result.dir : rel;
     process.stdout.write(`crosscheck: ${path.join(shown, 'crosscheck.md')} (also .json, .txt; the runs under ${path.join(shown, 'runs')})\n`);
-    if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
+    if (result.interrupted) return stop.exitCode();
     return result.failures.length ? 1 : 0;
   } catch (err) {
     if (err.usage || err instanceof ScenarioError) {
@@ -101,7 +87,7 @@ async function main(argv) {
     }
     process.stderr.write(`${NAME}: error: ${err.message}\n`);
     if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    return exitSignal ? (exitSignal === 'SIGINT' ? 130 : 143) : 1;
+    return stop.exitCode() ?? 1;
   }
 }
 

@@ -9,9 +9,8 @@
 
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine, runMain } = require('../perf/lib/cli_support');
+const { commaList, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
 const { runOverhead, parsePair, OverheadUsageError, DEFAULT_PAIRS, DEFAULTS } = require('../perf/lib/overhead');
-const { killLiveServers } = require('../perf/lib/server_process');
 
 const NAME = 'overhead.sh';
 
@@ -59,20 +58,7 @@ async function main(argv) {
   const parsed = parseCommandLine(program, argv, NAME, usageLine());
   if (parsed !== null) return parsed;
   const opts = program.opts();
-  const controller = new AbortController();
-  let exitSignal = null;
-  const onSignal = (sig) => {
-    if (exitSignal) {
-      killLiveServers('SIGKILL');
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    }
-    exitSignal = sig;
-    process.stderr.write(`\n${NAME}: ${sig}: stopping; the finished rounds are kept (again to stop at once)\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('exit', () => killLiveServers('SIGKILL'));
+  const stop = stopOnSignals(NAME, 'the finished rounds are kept');
 
   try {
     const result = await runOverhead({
@@ -82,13 +68,13 @@ async function main(argv) {
       connections: opts.connections,
       pin: opts.pin,
       outDir: opts.out || null,
-      signal: controller.signal,
+      signal: stop.signal,
       log: (line) => process.stdout.write(line + '\n'),
     });
     process.stdout.write(`\n${result.lines.join('\n')}\n\n`);
     const rel = path.relative(process.cwd(), result.file);
     process.stdout.write(`overhead: ${rel.startsWith('..') ? result.file : rel}\n`);
-    if (result.interrupted) return exitSignal === 'SIGINT' ? 130 : 143;
+    if (result.interrupted) return stop.exitCode();
     return 0;
   } catch (err) {
     if (err instanceof OverheadUsageError) {
@@ -97,7 +83,7 @@ async function main(argv) {
     }
     process.stderr.write(`${NAME}: error: ${err.message}\n`);
     if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    return exitSignal ? (exitSignal === 'SIGINT' ? 130 : 143) : 1;
+    return stop.exitCode() ?? 1;
   }
 }
 

@@ -3,35 +3,11 @@
 // mid-upload, a connection cap. Servers run with short limits so the tests stay quick.
 
 const assert = require('node:assert/strict');
-const net = require('node:net');
-const { exchange, request } = require('./support/raw_http');
+const { exchange, request, openWith, untilClosed } = require('./support/raw_http');
 const { SERVER_NAMES, useServers } = require('./support/servers');
 const { startServer } = require('../perf/lib/server_process');
 
 const HEADERS_TIMEOUT_MS = 1000;
-
-/** Opens a connection and writes `data`; resolves once connected. */
-function openWith(port, data) {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      if (data) socket.write(data);
-      resolve(socket);
-    });
-    socket.on('error', reject);
-  });
-}
-
-/** Resolves with what the socket received once the server closed it. */
-function untilClosed(socket) {
-  return new Promise((resolve) => {
-    let text = '';
-    socket.on('data', (c) => {
-      text += c.toString('latin1');
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(text));
-  });
-}
 
 /** Resident set size of a process, in kB. */
 function rssKb(pid) {

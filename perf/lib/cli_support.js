@@ -1,8 +1,10 @@
 'use strict';
 // What every command line of the project does alike (perf/cli.js, scripts/compare.js,
-// scripts/crosscheck.js): comma-separated lists, and a bad option as one line plus the usage.
+// scripts/crosscheck.js, scripts/overhead.js): comma-separated lists, a bad option as one line
+// plus the usage, and stopping on Ctrl-C.
 
 const { CommanderError, InvalidArgumentError } = require('commander');
+const { killLiveServers } = require('./server_process');
 
 /**
  * An option value 'a, b,c' as ['a', 'b', 'c']. An empty element ('a,', 'a,,b', '') is a usage
@@ -48,4 +50,31 @@ function runMain(main, name) {
   );
 }
 
-module.exports = { commaList, parseCommandLine, runMain };
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Ctrl-C and SIGTERM for a long command: the first says `stopping` and aborts the returned
+ * controller's signal, so the command ends its work and keeps what finished; a second kills
+ * every server at once and exits (after `onSecond`, which may record what finished). No server
+ * outlives the command either way. `exitCode()` is 130/143 once a signal came, else null.
+ */
+function stopOnSignals(name, keptWhat, onSecond = () => {}) {
+  const controller = new AbortController();
+  let received = null;
+  const onSignal = (sig) => {
+    if (received) {
+      killLiveServers('SIGKILL');
+      onSecond();
+      process.exit(SIGNAL_EXIT_CODES[sig]);
+    }
+    received = sig;
+    process.stderr.write(`\n${name}: ${sig}: stopping; ${keptWhat} (again to stop at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', () => killLiveServers('SIGKILL'));
+  return { signal: controller.signal, exitCode: () => (received ? SIGNAL_EXIT_CODES[received] : null) };
+}
+
+module.exports = { commaList, parseCommandLine, runMain, stopOnSignals };

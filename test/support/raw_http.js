@@ -94,4 +94,27 @@ function request(method, target, headers = {}, body = '') {
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-module.exports = { exchange, request, parseReplies };
+/** Opens a connection and writes `data` (if any); resolves once connected. */
+function openWith(port, data) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      if (data) socket.write(data);
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Resolves with what the socket received (latin1) once the server closed it. */
+function untilClosed(socket) {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (c) => {
+      text += c.toString('latin1');
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(text));
+  });
+}
+
+module.exports = { exchange, request, parseReplies, openWith, untilClosed };
