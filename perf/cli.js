@@ -12,7 +12,7 @@ const { Command, Option, InvalidArgumentError } = require('commander');
 const { commaList, parseCommandLine, runMain, stopOnSignals } = require('./lib/cli_support');
 const { runScenarios, finishLiveRuns, engineFor, UsageError, ENGINES } = require('./lib/runner');
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
-const { loadScenarios, ScenarioError, QUICK_FACTOR } = require('./lib/scenarios');
+const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('./lib/scenarios');
 const { loadServerDefinitions } = require('./lib/server_process');
 const { systemCause } = require('./lib/results_store');
 const { buildReport } = require('./report');
@@ -22,6 +22,12 @@ const NAME = 'run_scenarios.sh';
 function positiveInt(value) {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number, 1 or more.');
   return Number(value);
+}
+
+function warmupSeconds(value) {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > MAX_WARMUP_S) throw new InvalidArgumentError(`must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}.`);
+  return n;
 }
 
 /** --servers (default node,em), plus with --references every server that is a reference for one of them. */
@@ -44,6 +50,7 @@ function buildProgram() {
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--repeat <n>', 'trials per server and scenario, servers interleaved (default: 3, or 1 with --quick)', positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
+    .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
     .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
     .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in drivers), httperf or wrk; scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default('autocannon'))
@@ -71,7 +78,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--references] [--engine autocannon|httperf|wrk] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references] [--engine autocannon|httperf|wrk] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -158,6 +165,7 @@ async function main(argv) {
     const result = await runScenarios({
       servers: selectServers(opts, definitions),
       repeat: opts.repeat ?? (opts.quick ? 1 : 3),
+      warmup: opts.warmup ?? null,
       target: opts.target || null,
       link: opts.link || null,
       engine: opts.engine,

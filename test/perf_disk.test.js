@@ -63,7 +63,7 @@ describe('perf runner: a full or read-only disk', function () {
     const dir = mount(this, 2048);
     const out = path.join(dir, 'out');
     const pidfile = path.join(makeTmpDir(), 'standin.pid');
-    // The stand-in fills the disk on its 20th GET /hello: inside sequential_6000 (300 of them),
+    // The stand-in fills the disk on its 20th GET /hello: inside sequential_6000 (its warm-up),
     // after the contract check, so that run's samples are the first write to fail.
     const env = { STANDIN_FILL_AT: '20', STANDIN_FILL_FILE: path.join(dir, 'filler'), STANDIN_PIDFILE: pidfile };
     const r = await runCli(['--scenarios', 'sequential_6000,concurrent_2000_100', '--out', out], env);

@@ -3,7 +3,7 @@
 // with one line naming the file and the field; --quick scales counts, keeps rates.
 
 const assert = require('node:assert/strict');
-const { loadScenarios, normalizeScenario, quickScale, ScenarioError, ORDER } = require('../perf/lib/scenarios');
+const { loadScenarios, normalizeScenario, quickScale, warmupScenario, ScenarioError, ORDER } = require('../perf/lib/scenarios');
 const { engineFor } = require('../perf/lib/runner');
 const { writeScenarioDir } = require('./perf_support/helpers');
 
@@ -140,5 +140,34 @@ describe('perf scenarios: validation', () => {
     assert.equal(quickScale({ kind: 'closed', concurrency: 5, duration_s: 60 }).duration_s, 3);
     assert.equal(quickScale({ kind: 'closed', concurrency: 5, duration_s: 10 }).duration_s, 1);
     assert.deepEqual(quickScale({ kind: 'slow_clients', probe: { rate: 5, duration_s: 40 }, slow: { clients: 40, start_s: 2 }, quick: { slow: { clients: 7 } } }).slow, { clients: 7, start_s: 0.1 });
+  });
+});
+
+describe('perf scenarios: warm-up', () => {
+  const base = { description: 'x', kind: 'open', connections: 10, rate: 5 };
+
+  it('is 2 s unless the scenario says otherwise, 1 s with --quick; a quick one is never longer, and 0 stays 0', () => {
+    assert.equal(normalizeScenario(base, 'f.json', 'f').warmup_s, 2);
+    for (const s of loadScenarios()) assert.equal(s.warmup_s, 2, s.name);
+    for (const s of loadScenarios({ quick: true })) assert.equal(s.warmup_s, 1, s.name);
+    assert.deepEqual([0, 0.5, 5, 60].map((w) => quickScale({ ...base, warmup_s: w }).warmup_s), [0, 0.5, 1, 3]);
+    assert.equal(quickScale({ ...base, warmup_s: 60, quick: { warmup_s: 0 } }).warmup_s, 0);
+  });
+
+  it('is bounded like the other durations', () => {
+    for (const [w, re] of [[-1, /'warmup_s' must be between 0 and 600 s, not -1$/], [601, /'warmup_s' must be between 0 and 600 s, not 601$/], ['2', /'warmup_s' must be a number, not "2"$/]]) {
+      assert.throws(() => normalizeScenario({ ...base, warmup_s: w }, 'f.json', 'f'), (err) => err instanceof ScenarioError && re.test(err.message));
+    }
+  });
+
+  it('sends the scenario\'s own request at its own concurrency or rate, for warmup_s, through the built-in engine', () => {
+    const n = (raw) => normalizeScenario({ description: 'x', ...raw }, 'f.json', 'f');
+    const closed = warmupScenario({ ...n({ kind: 'closed', concurrency: 400, requests_per_connection: 100, request: { path: '/' } }), engine: 'wrk' });
+    assert.deepEqual([closed.kind, closed.concurrency, closed.requests, closed.requests_per_connection, closed.duration_s, closed.request.path, closed.engine, closed.warmup_s], ['closed', 400, null, null, 2, '/', null, 0]);
+    const open = warmupScenario(n({ kind: 'open', connections: 2000, rate: 100, warmup_s: 0.2 }));
+    assert.deepEqual([open.kind, open.rate, open.connections], ['open', 100, 20]);
+    const slow = warmupScenario(n({ kind: 'slow_clients', probe: { rate: 50, duration_s: 6 }, slow: { mode: 'read', clients: 10, start_s: 1, active_s: 4 } }));
+    assert.deepEqual([slow.kind, slow.rate, slow.connections, slow.request.path, slow.slow], ['open', 50, 100, '/hello', undefined]);
+    assert.equal(warmupScenario(n({ ...base, warmup_s: 0 })), null);
   });
 });

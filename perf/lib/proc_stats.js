@@ -4,6 +4,8 @@
 // descriptors from /proc/<pid>/fd. Peak RSS per run: VmHWM is reset through clear_refs
 // (Linux >= 4.0) before the run and read after it, and VmRSS is also sampled every 100 ms
 // in case the reset is not allowed; the larger of the two is the peak.
+// And what it knows about the whole machine: the CPU time of all CPUs from /proc/stat, so that
+// a run can say how much went to other processes and to the hypervisor (steal).
 
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
@@ -103,4 +105,48 @@ function cpuDelta(before, after) {
   };
 }
 
-module.exports = { readCpu, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, clkTck };
+// The fields of /proc/stat's "cpu" line, in its order (proc(5)), in clock ticks summed over CPUs.
+const MACHINE_FIELDS = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal', 'guest', 'guest_nice'];
+
+/** Parses /proc/stat's text into { <field>_s: seconds over all CPUs, cpus: how many cpuN lines }. */
+function parseProcStat(text) {
+  const line = /^cpu\s+([\d ]+)$/m.exec(text);
+  if (!line) throw new Error('unexpected /proc/stat format (no "cpu" line)');
+  const ticks = line[1].trim().split(/\s+/).map(Number);
+  const hz = clkTck();
+  const out = { cpus: (text.match(/^cpu\d+\s/gm) || []).length };
+  // Older kernels have fewer columns: what is missing counts 0.
+  MACHINE_FIELDS.forEach((f, i) => (out[`${f}_s`] = (ticks[i] || 0) / hz));
+  return out;
+}
+
+/** The machine's CPU times (parseProcStat), or null when /proc/stat cannot be read. */
+function readMachineCpu() {
+  try {
+    return parseProcStat(fs.readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the machine's CPUs did between two readMachineCpu() results, in CPU seconds:
+ * busy_s (user + nice + system: processes, and the kernel working for them; guest time is
+ * already inside user), irq_s (irq + softirq: interrupts, mostly the loopback traffic of the
+ * run itself), steal_s (taken by the hypervisor for other machines), idle_s (idle + iowait).
+ * null when either is missing.
+ */
+function machineCpuDelta(before, after) {
+  if (!before || !after) return null;
+  const d = (f) => Math.max(0, after[`${f}_s`] - before[`${f}_s`]);
+  const r = (x) => Math.round(x * 1000) / 1000;
+  return {
+    busy_s: r(d('user') + d('nice') + d('system')),
+    irq_s: r(d('irq') + d('softirq')),
+    steal_s: r(d('steal')),
+    idle_s: r(d('idle') + d('iowait')),
+    cpus: after.cpus,
+  };
+}
+
+module.exports = { readCpu, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, clkTck, parseProcStat, readMachineCpu, machineCpuDelta };

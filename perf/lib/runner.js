@@ -10,11 +10,12 @@
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 const { startServer, remoteServer, loadServerDefinitions } = require('./server_process');
 const { createLink, removeLink, parseRate, linkUnavailableReason, LinkError } = require('./netns');
-const { loadScenarios, expectedDurationS, scenarioParams } = require('./scenarios');
+const { loadScenarios, expectedDurationS, scenarioParams, warmupScenario, MAX_WARMUP_S } = require('./scenarios');
 const { checkContract, send } = require('./contract_check');
 const { Samples } = require('./samples');
 const { summarizeSamples, round3 } = require('./stats');
-const { readCpu, cpuDelta, startRssSampler, countFds } = require('./proc_stats');
+const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('./proc_stats');
+const { isClientBound, cpuShares, judgeRun } = require('./bottleneck');
 const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir, RESULTS_ROOT } = require('./results_store');
 const { toMarkdown, toCsv, toText } = require('./summary');
@@ -24,15 +25,15 @@ const { runSequential } = require('./sequential');
 const { runAutocannon } = require('./autocannon_engine');
 const { runSlowClients } = require('./slow_clients');
 const { httperfEngine } = require('./engines/httperf');
-const { wrkEngine } = require('./engines/wrk');
-const { selectEngine, skippedLine } = require('./engines/select');
+const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('./engines/wrk');
+const { findBinary } = require('./engines/external');
+const { selectEngine, skippedLine, DEFAULT_ENGINE } = require('./engines/select');
 const { analyzeRuns } = require('./trials');
 const { trialPlan, missingCapabilities, missingRequirement, estimatePlanS, fmtDuration } = require('./trial_plan');
 
 const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
 // Inside --link's namespace nothing else listens, so every server can have the same port.
 const LINK_PORT = 8080;
-const CLIENT_BOUND_PCT = 90;
 const CONTRACT_DEADLINE_MS = 120000;
 const HUNG_PROBE_MS = 3000;
 
@@ -136,11 +137,13 @@ function engineFor(s) {
   return name;
 }
 
-/** How long a run may take before it is abandoned, in ms. */
+/** How long a run (with its warm-up) may take before it is abandoned, in ms. */
 function runDeadlineMs(s) {
+  const warm = warmupScenario(s);
   const expected = expectedDurationS(s);
-  if (expected === null) return 900000; // count-bounded closed loop: speed depends on the server
-  return Math.round((expected * 1.5 + s.timeout_s + 30) * 1000);
+  // A count-bounded closed loop's speed depends on the server: 900 s.
+  const measured = expected === null ? 900000 : Math.round((expected * 1.5 + s.timeout_s + 30) * 1000);
+  return measured + (warm ? runDeadlineMs(warm) : 0);
 }
 
 function describeExit({ code, signal, error }) {
@@ -175,6 +178,13 @@ function failedRun(server, scenario, failure, extra = {}) {
     client_cpu_pct: null,
     client_bound: false,
     client_loop_delay_ms: null,
+    warmup: null,
+    server_cpu_pct: null,
+    server_bound: null,
+    machine_cpu: null,
+    disturbed: null,
+    judged: false,
+    not_judged_because: [`failed: ${failure}`],
     params: scenarioParams(scenario),
     ...extra,
   };
@@ -204,13 +214,31 @@ function runLine(run, { serverWidth = 5, trials = 1 } = {}) {
     `${tag} ${String(run.replies).padStart(6)}/${run.requests} replies` +
     `  mean ${fmtNum(run.latency_ms.mean)} ms  p99 ${fmtNum(run.latency_ms.p99)} ms` +
     `  ${Math.round(run.throughput_rps)} req/s  cpu ${fmtNum(run.server_cpu && run.server_cpu.ms_per_request, 3)} ms/req` +
-    `${errors ? `  errors ${errors}` : ''}${run.client_bound ? '  CLIENT-BOUND' : ''}  (${run.duration_s.toFixed(1)} s${trial})`
+    `${errors ? `  errors ${errors}` : ''}${run.client_bound ? '  CLIENT-BOUND' : ''}` +
+    `${run.server_bound === false ? `  NOT SERVER-BOUND (server ${run.server_cpu_pct}% of its core)` : ''}${run.disturbed ? '  DISTURBED' : ''}` +
+    `  (${run.duration_s.toFixed(1)} s${trial})`
   );
 }
 
+/** The counters a run's window is measured between: the server's CPU, this process's (the load generator), the machine's. */
+function cpuSnapshot(pid) {
+  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu() };
+}
+
 /**
- * Runs one scenario against a running server. Resolves { run, samples } or, when the outer
- * signal interrupted it, { interrupted: true }.
+ * Sends scenario's warm-up load (warmupScenario) through the built-in engine and forgets its
+ * replies; resolves { seconds, requests } (requests sent, errors included).
+ */
+async function warmUp({ handle, scenario, signal }) {
+  const samples = new Samples();
+  const started = samples.start();
+  await ENGINES[engineFor(scenario)].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
+  return { seconds: round3((performance.now() - started) / 1000), requests: samples.length };
+}
+
+/**
+ * Runs one scenario against a running server: its warm-up (not counted), then the measured run.
+ * Resolves { run, samples } or, when the outer signal interrupted it, { interrupted: true }.
  */
 async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress }) {
   const engine = engineFor(scenario);
@@ -228,19 +256,30 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const deadline = setTimeout(() => abort({ kind: 'deadline' }), deadlineMs);
 
   const pid = handle.pid;
+  // The warm-up runs on the same server process, right before the measured window.
+  const warm = warmupScenario(scenario);
+  let warmup = { seconds: 0, requests: 0 };
+  let driverError = null;
+  if (warm) {
+    try {
+      warmup = await warmUp({ handle, scenario: warm, signal: controller.signal });
+    } catch (err) {
+      driverError = new Error(`during the warm-up: ${err.message}`, { cause: err });
+    }
+  }
   const samples = new Samples();
   const startedAt = new Date().toISOString();
-  const cpuBefore = readCpu(pid);
   const rss = startRssSampler(pid);
-  const clientBefore = process.cpuUsage();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const wallStart = performance.now();
+  const before = cpuSnapshot(pid);
   samples.start();
   let extra = {};
-  let driverError = null;
   try {
-    extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress })) || {};
+    // Not after a warm-up that failed or was cut short (the server exited, a deadline, Ctrl-C).
+    if (!driverError && !controller.signal.aborted) {
+      extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress })) || {};
+    }
   } catch (err) {
     driverError = err;
   } finally {
@@ -248,10 +287,10 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     serverState.abortRun = null;
     if (outerSignal) outerSignal.removeEventListener('abort', onOuter);
   }
-  const wallMs = performance.now() - wallStart;
-  const client = process.cpuUsage(clientBefore);
+  const after = cpuSnapshot(pid);
+  const wallMs = after.at - before.at;
   loopDelay.disable();
-  const cpu = cpuDelta(cpuBefore, readCpu(pid));
+  const cpu = cpuDelta(before.server, after.server);
   const peakKb = rss.stop();
 
   const reason = controller.signal.aborted ? controller.signal.reason : null;
@@ -263,7 +302,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const stats = engineSummary || summarizeSamples(samples, { role });
   const allReplies = role ? summarizeSamples(samples).replies : stats.replies;
   const durationS = stats.last_end_ms !== null ? stats.last_end_ms / 1000 : wallMs / 1000;
-  const clientPct = round3(((client.user + client.system) / 1000 / wallMs) * 100);
+  const clientS = (after.client.user - before.client.user + after.client.system - before.client.system) / 1e6;
+  const clientPct = round3(((clientS * 1000) / wallMs) * 100);
 
   const timeouts = stats.errors ? stats.errors.timeout || 0 : 0;
   const suspectHung = !serverState.exit && ((reason && reason.kind === 'deadline') || timeouts > 0);
@@ -309,16 +349,29 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     // false for --target: a server elsewhere has no /proc here, so its CPU and memory are not measured.
     server_measured: pid !== null,
     client_cpu_pct: clientPct,
-    client_bound: clientPct >= CLIENT_BOUND_PCT,
+    client_bound: isClientBound(clientPct),
     // How late the load generator's own event loop ran (beyond the 10 ms sampling interval):
     // a high value means its measurements include its own delays (a busy or shared CPU).
     client_loop_delay_ms: {
       p99: round3(Math.max(0, loopDelay.percentile(99) / 1e6 - 10)),
       max: round3(Math.max(0, loopDelay.max / 1e6 - 10)),
     },
+    warmup,
     params: scenarioParams(scenario),
     ...engineExtra,
   };
+  // An external engine is a process of its own: its CPU is the load generator's too.
+  const engineCpu = engineExtra.client_cpu ? engineExtra.client_cpu.user_s + engineExtra.client_cpu.system_s : 0;
+  const { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu } = cpuShares({
+    wallS: wallMs / 1000,
+    loadS: durationS,
+    serverS: cpu ? cpu.user_s + cpu.system_s : null,
+    clientS: clientS + engineCpu,
+    machine: machineCpuDelta(before.machine, after.machine),
+  });
+  run.server_cpu_pct = serverCpuPct;
+  run.machine_cpu = machineCpu;
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS }));
   return { run, samples };
 }
 
@@ -331,7 +384,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
  *   pin: true, definitions (default perf/servers.json), scenariosDir,
  *   signal (AbortSignal: stop, keep finished runs, write the summary),
  *   log(line), status(text or null) for a live progress line, readyTimeoutMs,
- *   resultsRoot (default perf/results: where outDir null creates its folder and latest) }
+ *   resultsRoot (default perf/results: where outDir null creates its folder and latest),
+ *   warmup: seconds of warm-up before every run, overriding the scenarios' warmup_s (0: none) }
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
  * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
@@ -367,7 +421,14 @@ async function runScenarios(options = {}) {
   if (serverNames.length === 0) throw new UsageError('no servers selected');
   // --engine httperf|wrk: scenarios it cannot run faithfully are skipped (engineSkipped).
   const engineName = options.engine || 'autocannon';
-  const { scenarios, skipped: engineSkipped } = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null }), engineName, ENGINES);
+  const selected = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null }), engineName, ENGINES);
+  const engineSkipped = selected.skipped;
+  // --warmup SECONDS: every scenario's warm-up, whatever its file says.
+  const warmupOverride = options.warmup ?? null;
+  if (warmupOverride !== null && !(typeof warmupOverride === 'number' && warmupOverride >= 0 && warmupOverride <= MAX_WARMUP_S)) {
+    throw new UsageError(`--warmup must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}, not '${warmupOverride}'`);
+  }
+  const scenarios = warmupOverride === null ? selected.scenarios : selected.scenarios.map((s) => ({ ...s, warmup_s: warmupOverride }));
   const log = options.log || ((line) => process.stdout.write(line + '\n'));
   const status = options.status || (() => {});
   const signal = options.signal || null;
@@ -407,6 +468,7 @@ async function runScenarios(options = {}) {
       target: options.target || null,
       link: options.link || null,
       engine: engineName,
+      warmup: warmupOverride,
     },
   });
   environment.started_at = new Date().toISOString();
@@ -466,7 +528,9 @@ async function runScenarios(options = {}) {
       store.environment.link = { rate: link.rate, rate_bits: link.rateBits, server_address: link.serverAddress, namespace: link.namespace, qdisc: 'tbf, both directions' };
       log(`link: servers in network namespace ${link.namespace} at ${link.serverAddress}, ${link.rate} each way (tbf)`);
     }
-    await runPlan({ plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth });
+    const ctx = { plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth };
+    await runPlan(ctx);
+    if (engineName === DEFAULT_ENGINE && !wasInterrupted()) await againWithWrk({ ...ctx, runnable });
   } catch (err) {
     if (!store.claimed) throw err; // no folder of its own to record anything in
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
@@ -475,6 +539,38 @@ async function runScenarios(options = {}) {
     if (link) removeLink(link);
   }
   return finish({ error });
+}
+
+/**
+ * A verdict wherever the machine can give one. Scenarios where the built-in load generator was
+ * the bottleneck in some run (client-bound, or a closed loop whose server was not) are run again
+ * in full, every trial of every server, with wrk where it can run them faithfully (a lighter
+ * load generator: C, one thread). Both sets of runs are kept; a verdict uses one engine per
+ * scenario, so that both its sides are measured alike: wrk's, and the built-in runs of those
+ * scenarios are marked superseded. results.json's verdict_engines says which scenarios.
+ */
+async function againWithWrk(ctx) {
+  const { store, served, runnable, trials, log } = ctx;
+  const bottlenecked = (r) => r.ok && r.engine !== 'wrk' && (r.client_bound || r.server_bound === false);
+  const candidates = runnable.flatMap((server) => served[server]).filter((s) => wrkEngine.whyNot(s) === null && store.runs.some((r) => r.scenario === s.name && bottlenecked(r)));
+  const names = [...new Set(candidates.map((s) => s.name))];
+  if (!names.length) return;
+  try {
+    findBinary({ name: 'wrk', envVar: WRK_ENV_VAR });
+  } catch (err) {
+    log(`wrk: does not run ${names.join(', ')} again, where the built-in load generator was the bottleneck: ${err.message}`);
+    return;
+  }
+  log(`wrk: runs ${names.join(', ')} again: the built-in load generator was the bottleneck there`);
+  const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, engine: 'wrk' }))]));
+  const servers = runnable.filter((server) => again[server].length);
+  await runPlan({ ...ctx, plan: trialPlan(servers, trials), served: again });
+  for (const r of store.runs) {
+    if (!names.includes(r.scenario) || r.engine === 'wrk' || !r.ok) continue;
+    r.judged = false;
+    r.not_judged_because.push(`superseded: wrk ran ${r.scenario} again, where the built-in load generator was the bottleneck; the verdict uses wrk's runs`);
+  }
+  store.setExtra({ verdict_engines: Object.fromEntries(names.map((n) => [n, 'wrk'])) });
 }
 
 /** The trials of the plan, server by server; appends each run to the store as it ends. */
@@ -540,7 +636,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, pinni
         serverState.current = scenario.name;
         const label = `${server.padEnd(serverWidth)} ${scenario.name.padEnd(20)}`;
         const expected = expectedDurationS(scenario);
-        const about = [trials > 1 ? `trial ${trial}/${trials}` : null, expected ? `~${Math.ceil(expected)} s` : null].filter(Boolean).join(', ');
+        const about = [trials > 1 ? `trial ${trial}/${trials}` : null, expected ? `~${Math.ceil(expected)} s` : null, scenario.warmup_s ? `after a ${scenario.warmup_s} s warm-up` : null].filter(Boolean).join(', ');
         status(`${label} running${about ? ` (${about})` : ''}`);
         let lastStatus = 0;
         const progress = ({ done, total }) => {
@@ -567,4 +663,4 @@ async function runPlan({ plan, served, trials, definitions, options, link, pinni
   }
 }
 
-module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST, CLIENT_BOUND_PCT };
+module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST };

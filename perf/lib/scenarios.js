@@ -22,6 +22,11 @@ const MAX_DURATION_S = 86400;
 const MAX_TIMEOUT_S = 3600;
 const MAX_UPLOAD_BYTES = 1024 ** 3;
 const MAX_BYTES_PER_S = 1e10;
+const MAX_WARMUP_S = 600;
+// Warm-up before each measured run (not counted), unless the scenario says otherwise: Node's
+// JIT settles within the first second of load (measured: perf/README.md, results.json,
+// "Warm-up"); 2 s leaves a margin. --quick scales it as it scales durations (1 s).
+const DEFAULT_WARMUP_S = 2;
 
 class ScenarioError extends Error {}
 
@@ -101,7 +106,7 @@ function normalizeRequest(raw, where, dflt) {
   return { method, path: p, headers, upload_bytes: uploadBytes };
 }
 
-const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'quick'];
+const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'warmup_s', 'quick'];
 
 /** Validates one raw scenario object and returns it with defaults filled in. */
 function normalizeScenario(raw, where, fileName) {
@@ -117,6 +122,7 @@ function normalizeScenario(raw, where, fileName) {
     source: string(raw, 'source', where, { required: false, dflt: null }),
     kind,
     timeout_s: number(raw, 'timeout_s', where, { min: 0, exclusiveMin: true, max: MAX_TIMEOUT_S, unit: ' s', required: false, dflt: 10 }),
+    warmup_s: number(raw, 'warmup_s', where, { min: 0, max: MAX_WARMUP_S, unit: ' s', required: false, dflt: DEFAULT_WARMUP_S }),
   };
   const allowedByKind = {
     closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
@@ -202,6 +208,9 @@ const scaleDuration = (s, f) => Math.max(1, Math.round((s / f) * 10) / 10);
 function quickScale(raw, factor = QUICK_FACTOR) {
   const s = JSON.parse(JSON.stringify(raw));
   delete s.quick;
+  // A warm-up is a duration, but a quick one is never longer than the full one (and 0 stays 0).
+  if (s.warmup_s === undefined) s.warmup_s = DEFAULT_WARMUP_S;
+  if (typeof s.warmup_s === 'number' && s.warmup_s > 0) s.warmup_s = Math.min(s.warmup_s, scaleDuration(s.warmup_s, factor));
   if (s.kind === 'closed') {
     if (typeof s.requests === 'number') s.requests = Math.max(ceilDiv(s.requests, factor), s.concurrency || 1);
     if (typeof s.requests_per_connection === 'number') s.requests_per_connection = ceilDiv(s.requests_per_connection, factor);
@@ -294,6 +303,24 @@ function expectedDurationS(s) {
   return s.duration_s;
 }
 
+/**
+ * The load that warms the server up before scenario s is measured, for warmup_s seconds, or
+ * null when there is none. It is the scenario's own request at its own concurrency (closed
+ * loop, bounded by time instead of its count) or rate (open loop). A slow-client scenario is
+ * warmed by its probe alone: the slow clients are the disturbance measured before, during and
+ * after their window, and warming with them would leave their after-effects (buffers, memory)
+ * in the 'before'. The runner runs it with the built-in engine whatever --engine says: it is
+ * not measured, only sent.
+ */
+function warmupScenario(s) {
+  if (!(s.warmup_s > 0)) return null;
+  const base = { ...s, name: `${s.name} (warm-up)`, engine: null, warmup_s: 0 };
+  if (s.kind === 'closed') return { ...base, requests: null, requests_per_connection: null, duration_s: s.warmup_s };
+  const open = s.kind === 'open' ? base : { ...base, kind: 'open', request: s.probe.request, rate: s.probe.rate, requests_per_connection: 1, probe: undefined, slow: undefined };
+  // (- 1e-9: 50/s × 0.2 s is 10 connections, whatever the floating point says.)
+  return { ...open, connections: Math.max(1, Math.ceil(open.rate * s.warmup_s - 1e-9)) };
+}
+
 /** Serialisable copy of the effective parameters (what results.json records). */
 function scenarioParams(s) {
   const copy = JSON.parse(JSON.stringify(s));
@@ -306,9 +333,12 @@ module.exports = {
   normalizeScenario,
   quickScale,
   expectedDurationS,
+  warmupScenario,
   scenarioParams,
   ScenarioError,
   SCENARIOS_DIR,
   QUICK_FACTOR,
   ORDER,
+  MAX_WARMUP_S,
+  DEFAULT_WARMUP_S,
 };

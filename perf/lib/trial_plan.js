@@ -83,7 +83,7 @@ function estimatePlanS(plan, served) {
   let total = 0;
   for (const { trial, server } of plan) {
     total += trial === 1 ? ESTIMATE_START_S.full : ESTIMATE_START_S.short;
-    for (const s of served[server] || []) total += estimateScenarioS(s) + 0.1; // + settling between scenarios
+    for (const s of served[server] || []) total += (s.warmup_s || 0) + estimateScenarioS(s) + 0.1; // warm-up, load, settling
   }
   return total;
 }

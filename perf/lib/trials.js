@@ -7,7 +7,9 @@
 // with perf/lib/confidence.js (log-scale Student t; Welch for ratios; why not a bootstrap is
 // explained there). Failed runs never count. Client-bound runs (the load generator, not the
 // server, set the pace) are never used for a verdict: they are left out of the comparisons,
-// and a pair whose every trial is client-bound is reported as excluded. Formats: perf/README.md.
+// and a pair whose every trial is client-bound is reported as excluded. Some metrics are never
+// judged whatever the numbers (`no_verdict`): throughput where the schedule sets the rate, and a
+// p99 with too few requests above it. Formats: perf/README.md.
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 
@@ -17,13 +19,90 @@ const { summarizeTrials, compareTrials } = require('./confidence');
  */
 const METRICS = {
   mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
-  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.p50 },
-  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.p99 },
-  throughput_rps: { label: 'req/s', long: 'throughput', unit: 'req/s', better: 'higher', word: 'more req/s', get: (r) => r.throughput_rps },
+  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', better: 'lower', word: 'faster', quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
+  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', better: 'lower', word: 'faster', quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
+  throughput_rps: { label: 'req/s', long: 'throughput', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
   cpu_ms_per_request: { label: 'CPU ms/req', long: 'server CPU per request', unit: 'ms', better: 'lower', word: 'less CPU/req', get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
   peak_rss_mb: { label: 'RSS MB', long: 'server peak RSS', unit: 'MB', better: 'lower', word: 'less memory', get: (r) => r.server_peak_rss_mb },
 };
 const METRIC_NAMES = Object.keys(METRICS);
+
+/**
+ * How many requests must lie above a percentile for it to mean anything: with fewer, the "p99"
+ * of a run is its slowest few requests (at n = 100 its maximum). A percentile p is shown, and
+ * judged, only when n × (1 − p) ≥ MIN_TAIL_SAMPLES; p99 needs 10 000 requests, p99.9 100 000.
+ * The report's percentile curves, its tables and the summary all ask percentileResolved.
+ */
+const MIN_TAIL_SAMPLES = 100;
+
+/** Whether n requests resolve percentile p (0–1). n unknown (null): nothing to hold it against. */
+function percentileResolved(n, p) {
+  if (n === null || n === undefined || !Number.isFinite(n)) return true;
+  // The tolerance keeps a boundary case (n = 300, p = 2/3) from failing on rounding.
+  return n * (1 - p) >= MIN_TAIL_SAMPLES * (1 - 1e-9);
+}
+
+/** "n too small (300 requests; p99 needs 10,000)". */
+function tooFewText(n, p) {
+  const need = Math.ceil(MIN_TAIL_SAMPLES / (1 - p) - 1e-9);
+  return `n too small (${Math.round(n).toLocaleString('en-US')} requests; p${+(p * 100).toFixed(2)} needs ${need.toLocaleString('en-US')})`;
+}
+
+/**
+ * Scenario kinds whose schedule fixes the request rate: an open loop opens connections at
+ * `rate` per second, and the slow-client scenarios' probe at `probe.rate`, whatever the server
+ * does. Their throughput only echoes the schedule (or shows a server that fell behind it, which
+ * the latency already shows), so it is shown but never judged.
+ */
+function scheduledRate(params) {
+  if (!params || typeof params !== 'object') return null;
+  if (params.kind === 'open' && Number.isFinite(params.rate)) return params.rate;
+  if (params.kind === 'slow_clients' && params.probe && Number.isFinite(params.probe.rate)) return params.probe.rate;
+  return null;
+}
+
+const RATE_SET = 'set by the rate';
+const TOO_FEW = 'n too small';
+
+/**
+ * Why a metric of a scenario is not judged whatever the numbers say, or null:
+ *   { no_verdict: 'set by the rate', note }  throughput where the schedule fixes the rate
+ *   { no_verdict: 'n too small', note }      a tail percentile (p99) that fewer than
+ *                                            MIN_TAIL_SAMPLES requests lie above
+ * params: the scenario as run (a run's `params`); n: the requests behind the centre on the
+ * smaller side (the replies of its usable trials, summed).
+ */
+function noVerdict(metric, params, n) {
+  const m = METRICS[metric];
+  const rate = m.rateSet ? scheduledRate(params) : null;
+  if (rate !== null) return { no_verdict: RATE_SET, note: `${RATE_SET}: the schedule sends ${rate} requests/s whatever the server does` };
+  if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: tooFewText(n, m.quantile) };
+  return null;
+}
+
+/** The requests behind a set of runs' latency percentiles: their replies, summed (null when unknown). */
+function repliesOf(runs) {
+  const counts = runs.map((r) => r.replies);
+  return counts.length && counts.every((x) => Number.isFinite(x)) ? counts.reduce((a, b) => a + b, 0) : null;
+}
+
+/**
+ * Comparisons from a results.json written before `no_verdict` existed, brought up to date:
+ * the same rule applied to the runs, so older files read like new ones.
+ */
+function withLimits(comparisons, runs) {
+  return comparisons.map((c) => {
+    if (c.no_verdict !== undefined || c.excluded) return { no_verdict: null, ...c };
+    const of = (server) => runs.filter((r) => r.server === server && r.scenario === c.scenario && r.ok && !r.client_bound);
+    const ra = of(c.a);
+    const rb = of(c.b);
+    const params = [...ra, ...rb].map((r) => r.params).find(Boolean);
+    const na = repliesOf(ra);
+    const nb = repliesOf(rb);
+    const limit = noVerdict(c.metric, params, na === null || nb === null ? null : Math.min(na, nb));
+    return limit ? { ...c, ...limit, ratio: null, ci95: null, significant: null, winner: null, factor: null } : { ...c, no_verdict: null };
+  });
+}
 
 /** What to suggest when every trial was client-bound. */
 const CLIENT_BOUND_ADVICE = 'the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk';
@@ -40,6 +119,16 @@ function orderOf(list) {
 }
 
 /**
+ * Why a finished run may not be used for a verdict ([] when it may): the runner's reasons
+ * (`not_judged_because`: client-bound, not server-bound, disturbed; perf/lib/bottleneck.js);
+ * older results know only client_bound.
+ */
+function notJudgedBecause(r) {
+  if (Array.isArray(r.not_judged_because)) return r.not_judged_because;
+  return r.client_bound ? ['client-bound'] : [];
+}
+
+/**
  * The trials of one server in one scenario, sorted into those a verdict may use and those it
  * may not. Runs without a trial number (older results) count as one trial each.
  */
@@ -48,8 +137,9 @@ function classify(runs) {
   const ok = runs.filter((r) => r.ok);
   return {
     all: runs,
-    usable: ok.filter((r) => !r.client_bound),
+    usable: ok.filter((r) => notJudgedBecause(r).length === 0),
     clientBound: ok.filter((r) => r.client_bound),
+    notJudged: ok.filter((r) => notJudgedBecause(r).length > 0),
     failed: runs.filter((r) => !r.ok),
     trials: runs.map(trialOf),
   };
@@ -81,9 +171,10 @@ function metricSummaries(runs) {
 
 /**
  * One aggregate per server and scenario:
- * { server, scenario, trials, used_trials, client_bound_trials, failed_trials, basis, metrics }
- * basis: "trials" (ok runs that were not client-bound), "client-bound" (every ok run was
- * client-bound: the numbers are shown but never judged) or null (no ok run).
+ * { server, scenario, trials, used_trials, client_bound_trials, not_judged_trials, failed_trials, basis, metrics }
+ * basis: "trials" (ok runs that were judged), "client-bound" (every ok run was client-bound) or
+ * "not-judged" (every ok run was not judged, some for another reason): the numbers are shown
+ * but never judged; or null (no ok run).
  */
 function aggregateOne(server, scenario, runs) {
   const c = classify(runs);
@@ -93,9 +184,10 @@ function aggregateOne(server, scenario, runs) {
   if (c.usable.length) {
     basis = 'trials';
     basisRuns = c.usable;
-  } else if (c.clientBound.length) {
-    basis = 'client-bound';
-    basisRuns = c.clientBound;
+  } else if (c.notJudged.length) {
+    // "not-judged" when some were left out for another reason than the load generator.
+    basis = c.notJudged.every((r) => r.client_bound) ? 'client-bound' : 'not-judged';
+    basisRuns = c.notJudged;
   }
   return {
     server,
@@ -103,8 +195,11 @@ function aggregateOne(server, scenario, runs) {
     trials: runs.length,
     used_trials: c.usable.map(trialNo),
     client_bound_trials: c.clientBound.map(trialNo),
+    not_judged_trials: c.notJudged.map(trialNo),
     failed_trials: c.failed.map(trialNo),
     basis,
+    // The requests behind the latency centres (for percentileResolved).
+    replies: repliesOf(basisRuns),
     metrics: metricSummaries(basisRuns),
   };
 }
@@ -113,14 +208,17 @@ function aggregateOne(server, scenario, runs) {
 function exclusion(server, c) {
   if (c.all.length === 0) return { reason: 'missing', text: `no ${server} run` };
   if (c.usable.length > 0) return null;
-  if (c.clientBound.length > 0) {
+  if (c.notJudged.length > 0) {
     const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} trials`) : ` in every trial that finished`;
-    return { reason: 'client-bound', text: `${server} client-bound${all}: ${CLIENT_BOUND_ADVICE}` };
+    if (c.notJudged.every((r) => r.client_bound)) return { reason: 'client-bound', text: `${server} client-bound${all}: ${CLIENT_BOUND_ADVICE}` };
+    // The kinds of reason ("not server-bound", "disturbed", …), once each.
+    const kinds = [...new Set(c.notJudged.flatMap((r) => notJudgedBecause(r).map((why) => why.split(':')[0])))];
+    return { reason: 'not-judged', text: `${server} not judged${all} (${kinds.join(', ')})` };
   }
   return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} trials` };
 }
 
-const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2 };
+const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged': 3 };
 
 /**
  * One comparison: ratio = a/b of the metric (geometric means of the usable trials), with
@@ -130,7 +228,7 @@ const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2 };
  */
 function compareOne(scenario, metric, a, b, ca, cb) {
   const m = METRICS[metric];
-  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, excluded: null, note: null };
+  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, excluded: null, no_verdict: null, note: null };
   const ex = [exclusion(a, ca), exclusion(b, cb)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
   if (ex.length) {
     // Shown for information (e.g. a client-bound run's numbers), never judged.
@@ -143,6 +241,11 @@ function compareOne(scenario, metric, a, b, ca, cb) {
   const sb = summarize(vb);
   const out = { ...base, value_a: sa.centre, value_b: sb.centre, n_a: sa.n, n_b: sb.n };
   if (sa.n === 0 || sb.n === 0) return { ...out, note: 'not measured' };
+  // Decided here, once: every output (summary, report, results.json) shows this verdict.
+  const na = repliesOf(ca.usable);
+  const nb = repliesOf(cb.usable);
+  const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb));
+  if (limit) return { ...out, ...limit };
   if (sa.zero || sb.zero) {
     // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
     const ratio = sa.centre > 0 && sb.centre > 0 ? sa.centre / sb.centre : null;
@@ -258,7 +361,7 @@ function overheads(comparisons, definitions, servers, scenarios) {
         const flip = METRICS[metric].better === 'higher';
         const overhead = c.ratio === null ? null : flip ? 1 / c.ratio : c.ratio;
         const ci95 = c.ci95 ? (flip ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : null;
-        metrics[metric] = { overhead, ci95, significant: c.significant, n: Math.min(c.n_a, c.n_b), note: c.note, excluded: c.excluded };
+        metrics[metric] = { overhead, ci95, significant: c.significant, n: Math.min(c.n_a, c.n_b), note: c.note, excluded: c.excluded, no_verdict: c.no_verdict || null };
         any = true;
       }
       if (any) rows.push({ scenario, server, reference, role, metrics });
@@ -287,6 +390,7 @@ function fmtInterval(ci) {
 function verdictWords(c) {
   if (!c) return '–';
   if (c.excluded) return `not compared: ${c.note}`;
+  if (c.no_verdict) return c.no_verdict;
   if (c.ratio === null) return `– (${c.note || 'not measured'})`;
   const m = METRICS[c.metric];
   const aLooksBetter = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
@@ -306,6 +410,15 @@ module.exports = {
   METRIC_NAMES,
   OVERHEAD_METRICS,
   CLIENT_BOUND_ADVICE,
+  MIN_TAIL_SAMPLES,
+  RATE_SET,
+  TOO_FEW,
+  percentileResolved,
+  tooFewText,
+  scheduledRate,
+  noVerdict,
+  withLimits,
+  repliesOf,
   analyzeRuns,
   findComparison,
   referencePairs,

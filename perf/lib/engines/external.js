@@ -17,8 +17,8 @@ const { spawn, execFileSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { readCpu, clkTck } = require('../proc_stats');
 const { allowedCpus } = require('../pinning');
+const { CLIENT_BOUND_PCT, isClientBound } = require('../bottleneck');
 
-const CLIENT_BOUND_PCT = 90; // as the runner's
 const MAX_OUTPUT = 1 << 20; // engines print a few KiB; keep at most 1 MiB of each stream
 
 /** The engine's binary is missing: the message is one line saying how to install it. */
@@ -212,7 +212,7 @@ function round3(x) {
 function clientCpuFields(cpu, wallMs) {
   if (!cpu || !(wallMs > 0)) return { client_cpu_pct: null, client_bound: false };
   const pct = round3((((cpu.user_s + cpu.system_s) * 1000) / wallMs) * 100);
-  return { client_cpu_pct: pct, client_bound: pct >= CLIENT_BOUND_PCT };
+  return { client_cpu_pct: pct, client_bound: isClientBound(pct) };
 }
 
 /** The first line of a tool's complaint (stderr, else stdout), for a one-line failure. */
@@ -232,5 +232,5 @@ module.exports = {
   runEngineProcess,
   clientCpuFields,
   firstComplaint,
-  CLIENT_BOUND_PCT,
+  CLIENT_BOUND_PCT, // perf/lib/bottleneck.js's, for scripts/overhead.sh's notes
 };
