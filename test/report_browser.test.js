@@ -80,6 +80,8 @@ describe('report: in a browser', function () {
         // Every drawn data mark (not axes, legends or titles) with its colours.
         marks: svg ? [...svg.querySelectorAll('g.role-mark > *')].map(colourOf) : [],
         legend: svg ? [...svg.querySelectorAll('.role-legend-label')].map((t) => t.textContent) : [],
+        text: svg ? [...svg.querySelectorAll('text')].map((t) => t.textContent).join(' | ') : '',
+        n: f.dataset.n || null,
         links: [...f.querySelectorAll('figcaption a')].map((a) => a.getAttribute('href')),
       };
     }));
@@ -145,5 +147,93 @@ describe('report: in a browser', function () {
     const box = await summary.boundingBox();
     assert.ok(box.x + box.width <= 1366, 'the summary table fits the screen width');
     assert.ok(box.y < 768, 'the summary table starts on the first screen');
+  });
+
+  it('says "set by the rate" where the schedule set the throughput, and names no winner there', async () => {
+    const row = page.locator('table.summary tbody tr', { hasText: 'slow_read' });
+    assert.equal((await row.locator('td.verdict').nth(2).innerText()).trim(), 'set by the rate');
+    assert.equal(await page.getByText('≈ same').count(), 0);
+    const probe = page.locator('#s-slow_read ul.verdicts');
+    assert.match(await probe.innerText(), /throughput: set by the rate/);
+  });
+
+  it('warns in a "Read with care" block on the first screen, above the summary table', async () => {
+    const care = page.locator('#care');
+    const box = await care.boundingBox();
+    const table = await page.locator('table.summary').boundingBox();
+    assert.ok(box.y + box.height <= table.y && box.y < 768, 'above the table, on the first screen');
+    assert.match(await care.locator('summary').innerText(), /^Read with care: 5 warnings \(/);
+    await care.locator('summary').click();
+    const lines = await care.locator('li').allInnerTexts();
+    assert.equal(lines.length, 5);
+    assert.ok(lines.some((l) => /BEHIND SCHEDULE\s+concurrent_2000_20 — em: connections opened up to 35 ms behind schedule/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /NEAR CLIENT-BOUND\s+sequential_6000 — node: the load generator used 84 %/.test(l)), lines.join('\n'));
+    await care.locator('summary').click();
+  });
+
+  it('shows n on every distribution chart, and no percentile beyond what n resolves', () => {
+    const curves = figures.filter((f) => f.kind === 'percentiles');
+    assert.equal(curves.length, 4);
+    for (const f of curves) {
+      const n = Object.fromEntries(f.n.split(' ').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]));
+      for (const server of f.servers) assert.ok(f.text.includes(`${n[server].toLocaleString('en-US')} (${server})`), `${f.name}: n of ${server} shown`);
+      assert.match(f.text, /n = /, f.name);
+    }
+    const probe = figures.find((f) => f.name === 'slow_read_percentiles');
+    assert.match(probe.text, /\| ends at 66\.7 % \(n = 300\)/);
+    assert.doesNotMatch(probe.text, /\b99%/, 'no 99 % tick where 300 requests cannot show one');
+  });
+
+  it('shows the 2011 study beside this run: chart, table and a line per test', async () => {
+    const seed = figures.find((f) => f.name === 'seed_002');
+    assert.ok(seed.width > 300 && seed.height > 150);
+    assert.match(seed.text, /Test 1: sequential_6000/);
+    assert.match(seed.text, /2011 \(study\)/);
+    const table = page.locator('table.seed-table');
+    assert.equal(await table.locator('tbody tr').count(), 4);
+    const first = await table.locator('tbody tr').first().innerText();
+    assert.match(first, /^1\s+sequential_6000\s+20\.9\s+4\.30\s+Node 4\.86× faster\s+[\d.]+\s+[\d.]+\s+Node [\d.]+× faster/);
+    assert.match(first, /holds$/);
+    const lines = await page.locator('ul.seed-lines li').allInnerTexts();
+    assert.equal(lines.length, 4);
+    assert.match(lines[1], /^Test 2 \(concurrent_2000_20\): 2011 really close; .*cannot tell\.$/);
+  });
+
+  it('on a 390 px phone, a jumped-to section keeps its heading below the sticky navigation', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await phone.goto(page.url(), { waitUntil: 'load' });
+      for (const target of ['s-slow_read', 's-sequential_6000', 'seed']) {
+        await phone.locator(`nav a[href="#${target}"]`).click();
+        const { heading, nav } = await phone.evaluate((id) => ({
+          heading: document.querySelector(`#${id} h2`).getBoundingClientRect().toJSON(),
+          nav: document.querySelector('nav').getBoundingClientRect().toJSON(),
+        }), target);
+        assert.ok(heading.top >= nav.bottom - 0.5, `#${target}: heading at ${heading.top} px, navigation ends at ${nav.bottom} px`);
+        assert.ok(heading.bottom <= 844, `#${target}: heading on screen`);
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('printed, no table is wider than the page', async () => {
+    // An A4 page at 96 dpi less Chromium's default margins.
+    const paper = await browser.newPage({ viewport: { width: 718, height: 1000 } });
+    try {
+      await paper.emulateMedia({ media: 'print' });
+      await paper.goto(page.url(), { waitUntil: 'load' });
+      const { width, tables } = await paper.evaluate(() => ({
+        width: document.documentElement.clientWidth,
+        tables: [...document.querySelectorAll('table')].map((t) => ({ cls: t.className, right: t.getBoundingClientRect().right, scroll: t.parentElement.scrollWidth - t.parentElement.clientWidth })),
+      }));
+      assert.ok(tables.length >= 7, 'summary, 2011 study, a runs table per scenario, all runs');
+      for (const t of tables) {
+        assert.ok(t.right <= width + 0.5, `table.${t.cls} ends at ${t.right} px, the page at ${width} px`);
+        assert.ok(t.scroll <= 0, `table.${t.cls}: nothing hidden beyond a scroll edge`);
+      }
+    } finally {
+      await paper.close();
+    }
   });
 });

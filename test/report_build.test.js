@@ -41,6 +41,11 @@ describe('report: built from the small fixture', () => {
     html = fs.readFileSync(out.reportPath, 'utf8');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  /** A scenario's row of the summary table. */
+  const summaryRow = (scenario) => {
+    const from = html.indexOf(`>${scenario}</a>`, html.indexOf('<table class="summary">'));
+    return html.slice(from, html.indexOf('</tr>', from));
+  };
 
   it('writes report.html and every chart as SVG, PNG, CSV and Vega-Lite spec', () => {
     assert.equal(out.reportPath, path.join(dir, 'report.html'));
@@ -48,7 +53,8 @@ describe('report: built from the small fixture', () => {
     assert.deepEqual(names, [
       'bigfile_100k_percentiles', 'bigfile_100k_timeline',
       'concurrent_2000_20_percentiles', 'concurrent_2000_20_timeline',
-      'overview_cpu_ms_per_request', 'overview_mean_ms', 'overview_p99_ms', 'overview_peak_rss_mb', 'overview_ratio', 'overview_throughput_rps',
+      'overview_cpu_ms_per_request', 'overview_mean_ms', 'overview_peak_rss_mb', 'overview_ratio', 'overview_throughput_rps',
+      'seed_002',
       'sequential_6000_percentiles', 'sequential_6000_timeline',
       'slow_read_percentiles', 'slow_read_probe',
     ]);
@@ -83,15 +89,96 @@ describe('report: built from the small fixture', () => {
   it('puts the verdicts, the flags and the environment at the top', () => {
     const top = html.slice(0, html.indexOf('id="overview"'));
     // concurrent_2000_20 is not judged: node's run there was client-bound.
-    has(top, /node in 1 \(47\.8× faster\), em in 1 \(1\.27× faster\) of 4 scenarios; not comparable in 2 \(failed, missing or client-bound runs\)/);
+    has(top, /node in 1 \(slow_read 47\.8×\), em in 1 \(sequential_6000 1\.27×\) of 4 scenarios; not comparable in 2 \(concurrent_2000_20, bigfile_100k: failed, missing or client-bound runs\)/);
     has(top, /– not judged <span class="caveat">⚠/);
     has(html, /not judged: node client-bound, the load generator set the pace \(try --engine wrk\)/);
     has(top, /1 trial: no interval/);
-    has(top, /CLIENT-BOUND<\/span> <a[^>]*>concurrent_2000_20<\/a> — node client-bound/);
-    has(top, /FAILED<\/span> <a[^>]*>bigfile_100k<\/a> — em failed: server exited with code 1/);
+    has(top, /CLIENT-BOUND<\/span> <a[^>]*>concurrent_2000_20<\/a> — node: client-bound/);
+    has(top, /FAILED<\/span> <a[^>]*>bigfile_100k<\/a> — em: FAILED: server exited with code 1/);
     has(top, /<table class="summary">/);
     has(top, /Example CPU @ 2\.40GHz/);
     assert.ok(top.indexOf('class="summary"') < top.indexOf('id="environment"'), 'summary above the environment');
+  });
+
+  it('judges no throughput the schedule set: "set by the rate", never "≈ same" or a bold 1.0×', () => {
+    const row = summaryRow('slow_read');
+    has(row, /<td class="">50<\/td><td class="">50<\/td><td class="verdict"><span class="muted"[^>]*>set by the rate<\/span><\/td>/);
+    assert.doesNotMatch(html, /≈ same/);
+    assert.doesNotMatch(html, /<b>(node|em)<\/b> 1\.0\d?×/);
+    const csv = fs.readFileSync(path.join(dir, 'charts', 'comparisons.csv'), 'utf8');
+    assert.match(csv, /^slow_read,throughput_rps,node,em,[\d.]+,[\d.]+,,,,,1,1,,,,set by the rate,/m);
+  });
+
+  it('warns about everything above the summary table, one line each, folded when long', () => {
+    const care = html.slice(html.indexOf('<details class="care"'), html.indexOf('</details>') + 10);
+    assert.ok(html.indexOf('<details class="care"') < html.indexOf('<table class="summary">'), 'above the summary table');
+    has(care, /^<details class="care" id="care"><summary><b>Read with care:<\/b> 5 warnings \(1 client-bound, 1 errors, 1 behind schedule, 1 near client-bound, 1 failed\)<\/summary>/);
+    const items = care.match(/<li>/g) || [];
+    assert.equal(items.length, 5);
+    has(care, /BEHIND SCHEDULE<\/span> <a href="#s-concurrent_2000_20">concurrent_2000_20<\/a> — em: connections opened up to 35 ms behind schedule/);
+    has(care, /NEAR CLIENT-BOUND<\/span> <a href="#s-sequential_6000">sequential_6000<\/a> — node: the load generator used 84 % of its core/);
+    has(care, /ERRORS<\/span> <a href="#s-concurrent_2000_20">concurrent_2000_20<\/a> — em: 5 of 2000 requests failed \(reset 5\)/);
+    has(care, /node: client-bound \(load generator at 99 % of its core\), not used for a verdict: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk<\/li>/);
+    assert.doesNotMatch(html, /may not be\)/);
+  });
+
+  it('puts a unit on every column of every table', () => {
+    for (const [, head] of html.matchAll(/<thead>([\s\S]*?)<\/thead>/g)) {
+      for (const [, th] of head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)) {
+        const text = th.replace(/<[^>]+>/g, '').trim();
+        // Names, counts and words need none; every number column names its unit.
+        if (/^(scenario|server|trial|status|test|conclusion|reference|better|requests|replies|errors|said|finds|before|during|after|2011|this run|(median|p99) response time \(ms\)|throughput \(req\/s\))$/.test(text)) continue;
+        assert.match(text, / (ms|req\/s|MB|ms\/req|%|×|s)$/, `column "${text}" has a unit`);
+      }
+    }
+  });
+
+  it('describes each scenario at the size it ran (--quick), beside the full size', () => {
+    has(html, /<p class="about">As run: 800 requests over 20 concurrent connections \(keep-alive\), GET \/lipsum100k\.txt\. <span class="muted">\(--quick: counts ÷ 20 of the full scenario, “GET \/lipsum100k\.txt \(102400 bytes\), 32 concurrent keep-alive connections, 10000 requests”\)/);
+    has(html, /As run: 10 slow readers take GET \/data\/random-1m\.bin at 64 KiB\/s each from 1 s for 4 s, while a probe opens 50 connections\/s/);
+  });
+
+  it('draws no percentile the requests do not resolve, and says n', () => {
+    for (const scenario of ['concurrent_2000_20', 'sequential_6000', 'slow_read']) {
+      const rows = fs.readFileSync(path.join(dir, 'charts', `${scenario}_percentiles.csv`), 'utf8').trim().split('\n');
+      const head = rows[0].split(',');
+      const svg = fs.readFileSync(path.join(dir, 'charts', `${scenario}_percentiles.svg`), 'utf8');
+      const n = {};
+      for (const [, count, server] of svg.matchAll(/([\d,]+) \((node|em)\)/g)) n[server] = Number(count.replace(/,/g, ''));
+      assert.deepEqual(Object.keys(n).sort(), ['em', 'node'], `${scenario}: n for both servers in the chart`);
+      for (const line of rows.slice(1)) {
+        const r = Object.fromEntries(head.map((h, i) => [h, line.split(',')[i]]));
+        assert.ok(Number(r.x) <= n[r.server] / 100 + 1e-6, `${scenario} ${r.server}: ${r.percentile} % from ${n[r.server]} requests`);
+      }
+      assert.match(svg, /\| ends at/, `${scenario}: the end of the curve is marked`);
+    }
+    assert.ok(!out.charts.some((c) => c.name === 'overview_p99_ms'), 'no p99 bars: no run has the 10,000 requests a p99 needs');
+    // slow_read's probe: 300 requests, so the curve ends at 66.7 %, far from "99 %".
+    assert.match(fs.readFileSync(path.join(dir, 'charts', 'slow_read_percentiles.svg'), 'utf8'), /\| ends at 66\.7 % \(n = 300\)/);
+    // p99 and p99.9 cells of the tables, where the runs are too small to have them.
+    const seq = html.slice(html.indexOf('id="s-sequential_6000"'), html.indexOf('id="s-bigfile_100k"'));
+    const runsTable = seq.slice(seq.indexOf('<table class="runs">'));
+    assert.equal((runsTable.match(/>n too small</g) || []).length, 4, 'p99 and p99.9 of both runs');
+    has(html.slice(html.indexOf('id="s-slow_read"')), /<li>p99 response time: <span class="muted"[^>]*>n too small<\/span><\/li>/);
+    // Not judged for another reason (client-bound, a failed em run), the p99 is still not shown.
+    assert.equal((summaryRow('concurrent_2000_20').match(/>n too small</g) || []).length, 2);
+    has(summaryRow('bigfile_100k'), /<td class=""><span class="muted">n too small<\/span><\/td><td class="">–<\/td>/);
+    has(summaryRow('sequential_6000'), /n too small<\/span><\/td><td class=""><span class="muted">n too small<\/span><\/td><td class="verdict"><span class="muted"[^>]*>n too small<\/span>/);
+  });
+
+  it('reproduces the 2011 study\'s four tests beside this run, and says whether each holds', () => {
+    const seed = html.slice(html.indexOf('<section id="seed">'), html.indexOf('</section>', html.indexOf('<section id="seed">')));
+    assert.ok(html.indexOf('<section id="seed">') < html.indexOf('id="environment"'), 'near the top');
+    has(seed, /<figure class="chart" id="fig-seed_002"/);
+    const rows = seed.match(/<tr><td class="l">\d<\/td>/g) || [];
+    assert.equal(rows.length, 4);
+    has(seed, /<td class="l">1<\/td><td class="l"><a href="#s-sequential_6000">sequential_6000<\/a><\/td><td>20\.9<\/td><td>4\.30<\/td>/);
+    has(seed, /<td class="l">4<\/td><td class="l">concurrent_3000_200<\/td><td>3\.80<\/td><td>4\.10<\/td>/);
+    has(seed, /<li>Test 1 \(sequential_6000\): 2011 Node 4\.86× faster; this run Node [\d.]+× faster \(1 trial, no interval\): holds\.<\/li>/);
+    has(seed, /<li>Test 2 \(concurrent_2000_20\): 2011 really close; this run not judged \(client-bound\): cannot tell\.<\/li>/);
+    const chart = fs.readFileSync(path.join(dir, 'charts', 'seed_002.csv'), 'utf8');
+    assert.match(chart, /^Test 1: sequential_6000,2011 \(study\),em,20\.9,,$/m);
+    assert.match(chart, /^Test 1: sequential_6000,this run,node,0\.\d+,,$/m);
   });
 
   it('draws per-request dots for small runs and per-interval bands for large ones', () => {
@@ -149,7 +236,7 @@ describe('report: a folder left by an interrupted run', () => {
   it('still produces a report, with the gaps flagged', async () => {
     const out = await buildReport(dir);
     const html = fs.readFileSync(out.reportPath, 'utf8');
-    has(html, /MISSING<\/span> <a[^>]*>slow_read<\/a> — no em run/);
+    has(html, /MISSING<\/span> <a[^>]*>slow_read<\/a> — em: no run \(interrupted\?\)/);
     const seq = out.charts.find((c) => c.name === 'sequential_6000_percentiles');
     assert.deepEqual(seq.servers, ['node', 'em'], "node's curve comes from its summary percentiles");
     has(html, /node: from the run.{1,6}s summary percentiles \(no samples\)/);

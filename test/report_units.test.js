@@ -73,22 +73,24 @@ describe('report: samples reader', () => {
 describe('report: aggregation', () => {
   const sorted = Float64Array.from({ length: 1000 }, (_, i) => i + 1);
 
-  it('percentile curve: nearest rank, 50 % marker, ends at the slowest request', () => {
+  it('percentile curve: nearest rank, 50 % marker, ends where 100 requests lie above', () => {
     const curve = agg.percentileCurve(sorted);
     const at = (x) => curve.find((p) => p.x === x);
     assert.equal(at(1).ms, 1);
     assert.equal(at(2).ms, 500);
     assert.equal(at(2).marker, true);
-    assert.equal(at(100).ms, 990);
-    assert.equal(curve[curve.length - 1].ms, 1000);
+    assert.equal(at(10).ms, 900);
+    assert.equal(at(100), undefined);
+    assert.equal(curve[curve.length - 1].end, true);
     assert.ok(curve.length < 100, 'bounded size');
     for (let i = 1; i < curve.length; i++) assert.ok(curve[i].x > curve[i - 1].x);
   });
 
   it('percentile curve stops at 99.99 % for large runs', () => {
-    const big = Float64Array.from({ length: 200000 }, (_, i) => i);
+    const big = Float64Array.from({ length: 2000000 }, (_, i) => i);
     const curve = agg.percentileCurve(big);
     assert.equal(curve[curve.length - 1].x, 10000);
+    assert.equal(curve[curve.length - 1].end, false);
   });
 
   it('interval bands: per-interval p50/p99/max and errors', () => {
@@ -128,7 +130,7 @@ describe('report: verdicts', () => {
     assert.equal(get('s1', 'throughput_rps').winner, 'node');
     assert.equal(get('s2', 'p50_ms').winner, 'em');
     assert.equal(get('s2', 'throughput_rps').winner, null, 'within 5 % is the same');
-    assert.match(headline(r, comps), /node in 1 \(2\.5× faster\), em in 1 \(2\.0× faster\) of 2 scenarios/);
+    assert.match(headline(r, comps), /node in 1 \(s1 2\.5×\), em in 1 \(s2 2\.0×\) of 2 scenarios/);
   });
 
   it('does not compare failed or missing runs, and flags them', () => {
@@ -212,5 +214,164 @@ describe('report: SVG helpers', () => {
     assert.equal(hoistSharedAttributes(same), '<g class="mark-symbol role-mark m" fill="#111" fill-opacity="0.5"><path d="A"/><path d="B"/></g>');
     const mixed = g('<path d="A" fill="#111"/><path d="B" fill="#222"/>');
     assert.equal(hoistSharedAttributes(mixed), mixed);
+  });
+});
+
+// Issue 11: verdicts that hold.
+const trials = require('../perf/lib/trials');
+const { toText, toMarkdown } = require('../perf/lib/summary');
+const { describeRun } = require('../perf/report/describe');
+const { seedRows, SEED } = require('../perf/report/seed');
+const { loadScenarios } = require('../perf/lib/scenarios');
+
+/** Three trials per server of an open-loop scenario: both servers keep the schedule's 20 req/s. */
+function openLoopTrials({ replies = 2000 } = {}) {
+  const params = { name: 'concurrent_2000_20', kind: 'open', connections: 2000, rate: 20, requests_per_connection: 1 };
+  return [1, 2, 3].flatMap((t) => ['node', 'em'].map((server) => run(server, 'concurrent_2000_20', server === 'node' ? 1 + t / 100 : 2 + t / 100, 20.01 - t / 1000, {
+    trial: t, replies, params, client_cpu_pct: 5,
+  })));
+}
+
+describe('report: metrics the schedule sets are not judged', () => {
+  it('perf/lib/trials.js decides it once and stores it: "set by the rate", no winner, no ratio', () => {
+    const { comparisons: comps } = trials.analyzeRuns(openLoopTrials());
+    const rps = comps.find((c) => c.metric === 'throughput_rps');
+    assert.equal(rps.no_verdict, 'set by the rate');
+    assert.deepEqual([rps.winner, rps.ratio, rps.ci95, rps.significant, rps.factor], [null, null, null, null, null]);
+    assert.ok(rps.value_a > 19 && rps.value_b > 19, 'the values are still there to read');
+    assert.equal(trials.verdictWords(rps), 'set by the rate');
+    // Latency is what an open loop measures: still judged.
+    assert.equal(comps.find((c) => c.metric === 'p50_ms').winner, 'node');
+    // The probe of a slow-client scenario is scheduled too; a closed loop's throughput is not.
+    assert.equal(trials.scheduledRate({ kind: 'slow_clients', probe: { rate: 50 } }), 50);
+    assert.equal(trials.scheduledRate({ kind: 'closed', concurrency: 32 }), null);
+  });
+
+  it('older results.json comparisons get the same verdict', () => {
+    const runs = openLoopTrials();
+    // As the runner wrote them before: no `no_verdict`, and a "significant" 1.0001× for throughput.
+    const old = trials.analyzeRuns(runs).comparisons.map((c) => {
+      const written = { ...c };
+      delete written.no_verdict;
+      return c.metric === 'throughput_rps' ? { ...written, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node', factor: 1.0001 } : written;
+    });
+    const fixed = trials.withLimits(old, runs).find((c) => c.metric === 'throughput_rps');
+    assert.equal(fixed.no_verdict, 'set by the rate');
+    assert.equal(fixed.winner, null);
+  });
+
+  it('the report, the terminal and summary.md say "set by the rate", never "≈ same (1.0×)" or a bold 1.0×', () => {
+    const runs = openLoopTrials();
+    const r = results(runs, trials.analyzeRuns(runs));
+    const rps = comparisons(r).find((c) => c.metric === 'throughput_rps');
+    assert.equal(rps.winner, null);
+    assert.equal(rps.factor, null);
+    for (const text of [toText(runs), toMarkdown(runs)]) {
+      const line = text.split('\n').find((l) => /req\/s/.test(l) && /set by the rate/.test(l));
+      assert.ok(line, text);
+      assert.doesNotMatch(line, /1\.0\d?×|≈ same|node|em /);
+    }
+  });
+});
+
+describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100)', () => {
+  const curve = (n) => agg.percentileCurve(Float64Array.from({ length: n }, (_, i) => i + 1));
+
+  it('the curve stops at the last resolved percentile, marks it, and never plots the maximum as 99 %', () => {
+    for (const n of [100, 300, 1000, 6000, 10000, 1000000]) {
+      const c = curve(n);
+      assert.ok(c.length > 0, `n = ${n}`);
+      for (const p of c) assert.ok(trials.percentileResolved(n, 1 - 1 / p.x), `n = ${n}: ${p.percentile} %`);
+      assert.ok(c.every((p) => p.ms < n), `n = ${n}: the slowest request is not on the curve`);
+    }
+    const c300 = curve(300);
+    assert.deepEqual(c300[c300.length - 1], { percentile: 66.6667, x: 3, ms: 200, marker: false, end: true });
+    assert.equal(curve(100).length, 1, 'n = 100: the minimum only');
+    assert.deepEqual(curve(99), [], 'fewer than 100: no curve');
+    assert.equal(curve(6000).some((p) => p.x === 100), false, 'no 99 % marker at n = 6000');
+    assert.equal(curve(1000000).pop().end, false, '99.99 % is as far as any curve goes; not cut by n');
+  });
+
+  it('a run\'s summary percentiles obey the same rule', () => {
+    const lat = { min: 0.1, p50: 1, p90: 2, p99: 9.13, p999: 12 };
+    assert.deepEqual(agg.percentileCurveFromSummary(lat, 100).map((p) => p.percentile), [0]);
+    assert.deepEqual(agg.percentileCurveFromSummary(lat, 10000).map((p) => p.percentile), [0, 50, 90, 99]);
+  });
+
+  it('a p99 with fewer than 100 requests above it is "n too small", in verdicts and the terminal', () => {
+    const few = trials.analyzeRuns(openLoopTrials({ replies: 2000 })).comparisons.find((c) => c.metric === 'p99_ms');
+    assert.equal(few.no_verdict, 'n too small');
+    assert.equal(few.winner, null);
+    assert.match(few.note, /6,000 requests; p99 needs 10,000/);
+    const enough = trials.analyzeRuns(openLoopTrials({ replies: 4000 })).comparisons.find((c) => c.metric === 'p99_ms');
+    assert.equal(enough.no_verdict, null);
+    assert.equal(enough.winner, 'node');
+    const text = toText(openLoopTrials({ replies: 2000 }));
+    assert.match(text.split('\n')[2], /^concurrent_2000_20\s+[\d.]+\s+n too small\s/);
+    assert.match(text, /^\s+p99 ms\s+n too small\s+n too small\s+–\s+n too small$/m);
+  });
+});
+
+describe('report: warnings reach the terminal and summary.md', () => {
+  const runs = [
+    run('node', 's', 1, 10, { client_bound: true, client_cpu_pct: 97, replies: 100 }),
+    run('em', 's', 1, 10, { client_cpu_pct: 85, schedule_lag_ms: { mean: 3, max: 41.6 }, errors: { reset: 2 }, replies: 98 }),
+    run('node', 't', 1, 10, { ok: false, failure: 'server exited with code 1' }),
+    run('em', 't', 1, 10, { not_judged_because: ['not server-bound: the server used 80% of its core'] }),
+  ];
+
+  it('one line per warning, each readable to its end', () => {
+    for (const out of [toText(runs), toMarkdown(runs)]) {
+      assert.match(out, /node s: client-bound \(load generator at 97 % of its core\), not used for a verdict: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk$/m);
+      assert.match(out, /em s: the load generator used 85 % of its core, close to client-bound: the server may be faster than measured$/m);
+      assert.match(out, /em s: connections opened up to 42 ms behind schedule; that delay counts in the latency$/m);
+      assert.match(out, /em s: 2 of 100 requests failed \(reset 2\)$/m);
+      assert.match(out, /node t: FAILED: server exited with code 1$/m);
+      assert.match(out, /em t: not used for a verdict: not server-bound: the server used 80% of its core$/m);
+      assert.doesNotMatch(out, /may not be\)/);
+    }
+  });
+
+  it('the report flags the same, with the garbled sentence gone', () => {
+    const f = flags(results(runs));
+    assert.deepEqual(f.map((x) => `${x.scenario}:${x.server}:${x.kind}`).sort(), ['s:em:errors', 's:em:near_client_bound', 's:em:schedule_lag', 's:node:client_bound', 't:em:not_judged', 't:node:failed']);
+    assert.match(f.find((x) => x.kind === 'client_bound').text, /^node: client-bound .*re-run with a lighter engine, e\.g\. --engine wrk$/);
+  });
+});
+
+describe('report: scenarios described at the size they ran', () => {
+  it('a --quick run is described with its own counts, not the full ones', () => {
+    const quick = Object.fromEntries(loadScenarios({ quick: true }).map((s) => [s.name, describeRun(s)]));
+    assert.match(quick.sequential_6000, /^300 connections one after another/);
+    assert.match(quick.concurrent_2000_20, /^100 connections opened at 20 per second/);
+    assert.match(quick.keepalive_400x100, /5 requests each \(2,000 in all\)/);
+    assert.match(quick.slow_read, /^10 slow readers .* during 6 s/);
+    const full = Object.fromEntries(loadScenarios().map((s) => [s.name, describeRun(s)]));
+    assert.match(full.sequential_6000, /^6,000 connections/);
+    assert.equal(describeRun({ description: 'from another runner' }), null);
+  });
+});
+
+describe('report: the 2011 study beside this run', () => {
+  const agg1 = (server, scenario, centre, ci95) => ({ server, scenario, basis: 'trials', metrics: { mean_ms: { n: 3, centre, ci95 } } });
+  const cmp = (scenario, winner, factor, ci95, significant) => ({ scenario, metric: 'mean_ms', a: 'node', b: 'em', winner, factor, ci95, significant, excluded: null });
+
+  it('keeps the 2011 figures as data, with their source', () => {
+    assert.match(SEED.source, /shared\/seeds\/002_/);
+    assert.deepEqual(SEED.tests.map((t) => [t.scenario, t.em_ms, t.node_ms]), [
+      ['sequential_6000', 20.9, 4.3], ['concurrent_2000_20', 2.4, 2.4], ['concurrent_2000_100', 2.5, 2.5], ['concurrent_3000_200', 3.8, 4.1],
+    ]);
+  });
+
+  it('says per test whether the conclusion holds', () => {
+    const aggregates = [agg1('node', 'sequential_6000', 0.2, [0.19, 0.21]), agg1('em', 'sequential_6000', 0.18, [0.17, 0.19]), agg1('node', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('em', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('node', 'concurrent_2000_100', 1, [0.9, 1.1]), agg1('em', 'concurrent_2000_100', 1.5, [1.4, 1.6])];
+    const comps = [cmp('sequential_6000', 'em', 1.14, [1.01, 1.30], true), cmp('concurrent_2000_20', null, 1.02, [0.9, 1.1], false), cmp('concurrent_2000_100', 'node', 1.5, [0.6, 0.7], true)];
+    const rows = seedRows(aggregates, comps);
+    assert.deepEqual(rows.map((r) => r.holds), [false, true, false, null]);
+    assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run EventMachine 1.14× faster [1.01–1.3×]: does not hold.');
+    assert.match(rows[1].line, /2011 really close; this run no significant difference: holds\.$/);
+    assert.match(rows[2].line, /this run Node 1\.5× faster \[1\.43–1\.67×\]: does not hold\.$/);
+    assert.match(rows[3].line, /this run not run: cannot tell\.$/);
+    assert.deepEqual(rows[0].now.node, { ms: 0.2, ci95: [0.19, 0.21], basis: 'trials' });
   });
 });

@@ -6,8 +6,10 @@
 // confidence intervals over the trials and the words "no significant difference" where the
 // interval includes 1; then, when reference servers ran, each server's overhead against them.
 // The same content is written as Markdown (summary.md), CSV (summary.csv) and aligned text.
+// Every warning about a run (runWarnings: failed, errors, client-bound or close to it, behind
+// schedule) is listed under the tables here and in the report's "Read with care" block.
 
-const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE } = require('./trials');
+const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, withLimits, repliesOf, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
@@ -21,8 +23,57 @@ const VERDICT_METRICS = ['mean_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'cpu_m
 // The summary of a run stopped before any of its runs finished.
 const NO_RUNS = 'No run finished.';
 
-// Open-loop runs whose connections opened later than this behind schedule get a note.
+// Open-loop runs whose connections opened later than this behind schedule get a warning.
 const LAG_NOTE_MS = 20;
+// A run is client-bound at 90 % load-generator CPU (perf/lib/runner.js); from this share on it
+// is close enough that the server may have been faster than measured.
+const NEAR_CLIENT_BOUND_PCT = 80;
+
+const sumErrors = (r) => (r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : 0);
+
+/**
+ * Everything a reader must be warned about, one entry per run and problem:
+ * [{ scenario, server, trial, kind, severity, text }], kind one of failed, missing, errors,
+ * client_bound, near_client_bound, not_judged (the runner's other reasons), schedule_lag;
+ * severity bad | warn. text reads after
+ * "<server> <scenario> (trial n): ". missing: a server that ran other scenarios has no run of
+ * this one and was not skipped on purpose (the run was interrupted).
+ */
+function runWarnings(runs, { skipped = [] } = {}) {
+  const servers = orderOf(runs.map((r) => r.server));
+  const scenarios = orderOf(runs.map((r) => r.scenario));
+  const out = [];
+  for (const scenario of scenarios) {
+    for (const server of servers) {
+      const rs = runs.filter((r) => r.server === server && r.scenario === scenario);
+      const isSkipped = skipped.some((k) => k.server === server && (k.scenario === scenario || k.scenario === null));
+      if (!rs.length && !isSkipped) out.push({ scenario, server, trial: null, kind: 'missing', severity: 'bad', text: 'no run (interrupted?)' });
+      for (const r of rs) {
+        const w = (kind, severity, text) => out.push({ scenario, server, trial: Number.isInteger(r.trial) ? r.trial : null, kind, severity, text });
+        if (!r.ok) {
+          w('failed', 'bad', `FAILED: ${r.failure}`);
+          continue;
+        }
+        const errs = sumErrors(r);
+        if (errs > 0) {
+          const kinds = Object.entries(r.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+          w('errors', 'warn', `${errs} of ${r.requests} requests failed (${kinds})`);
+        }
+        const cpu = Number.isFinite(r.client_cpu_pct) ? Math.round(r.client_cpu_pct) : null;
+        if (r.client_bound) w('client_bound', 'warn', `client-bound${cpu === null ? '' : ` (load generator at ${cpu} % of its core)`}, not used for a verdict: ${CLIENT_BOUND_ADVICE}`);
+        else if (cpu !== null && cpu >= NEAR_CLIENT_BOUND_PCT) w('near_client_bound', 'warn', `the load generator used ${cpu} % of its core, close to client-bound: the server may be faster than measured`);
+        // The runner's other reasons to leave a run out (not server-bound, disturbed: perf/lib/bottleneck.js).
+        for (const why of Array.isArray(r.not_judged_because) ? r.not_judged_because : []) {
+          if (!/^(client-bound|failed):/.test(why)) w('not_judged', 'warn', `not used for a verdict: ${why}`);
+        }
+        if (r.schedule_lag_ms && r.schedule_lag_ms.max > LAG_NOTE_MS) {
+          w('schedule_lag', 'warn', `connections opened up to ${Math.round(r.schedule_lag_ms.max)} ms behind schedule; that delay counts in the latency`);
+        }
+      }
+    }
+  }
+  return out;
+}
 
 function fmtMs(x) {
   if (x === null || x === undefined) return '–';
@@ -75,9 +126,10 @@ function primaryPair(servers, definitions = {}) {
 function summarize(runs, context = {}) {
   const servers = orderOf(runs.map((r) => r.server));
   const scenarios = orderOf(runs.map((r) => r.scenario));
-  const analysis = context.comparisons && context.aggregates ? context : analyzeRuns(runs, { servers, scenarios });
+  const analysis = context.comparisons && context.aggregates ? { ...context, comparisons: withLimits(context.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios });
   const maxTrials = Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
-  const notes = [];
+  const warnings = runWarnings(runs, { skipped: context.skipped || [] });
+  const notes = warnings.map((w) => `${w.server} ${w.scenario}${maxTrials > 1 && w.trial ? ` (trial ${w.trial})` : ''}: ${w.text}`);
   const rows = scenarios.map((scenario) => {
     const cells = {};
     for (const server of servers) {
@@ -85,7 +137,7 @@ function summarize(runs, context = {}) {
       if (!rs.length) continue;
       const agg = analysis.aggregates.find((a) => a.server === server && a.scenario === scenario);
       const centre = (m) => (agg && agg.metrics[m] ? agg.metrics[m].centre : null);
-      const errors = rs.reduce((n, r) => n + (r.errors ? Object.values(r.errors).reduce((a, b) => a + b, 0) : 0), 0);
+      const errors = rs.reduce((n, r) => n + sumErrors(r), 0);
       cells[server] = {
         ok: rs.some((r) => r.ok),
         mean: centre('mean_ms'),
@@ -96,20 +148,10 @@ function summarize(runs, context = {}) {
         trials: rs.length,
         used: agg ? agg.used_trials.length : 0,
         basis: agg ? agg.basis : null,
+        // Whether enough requests lie above the p99 for it to be one (perf/lib/trials.js): the
+        // replies behind the centre (older results.json aggregates lack them: every ok run's).
+        p99Resolved: percentileResolved(agg && agg.replies !== undefined ? agg.replies : repliesOf(rs.filter((r) => r.ok)), 0.99),
       };
-      for (const r of rs) {
-        const tag = `${server} ${scenario}${maxTrials > 1 && r.trial ? ` (trial ${r.trial})` : ''}`;
-        const errs = r.errors ? Object.values(r.errors).reduce((a, b) => a + b, 0) : 0;
-        if (!r.ok) notes.push(`${tag}: FAILED: ${r.failure}`);
-        else if (errs > 0) {
-          const kinds = Object.entries(r.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
-          notes.push(`${tag}: ${errs} of ${r.requests} requests failed (${kinds})`);
-        }
-        if (r.ok && r.client_bound) notes.push(`${tag}: the load generator was the bottleneck (${r.client_cpu_pct}% of a core); not used for a verdict`);
-        if (r.ok && r.schedule_lag_ms && r.schedule_lag_ms.max > LAG_NOTE_MS) {
-          notes.push(`${tag}: the load generator opened a connection up to ${Math.round(r.schedule_lag_ms.max)} ms behind schedule; that delay counts in its latency`);
-        }
-      }
       if (cells[server].basis === 'client-bound') notes.push(`${server} ${scenario}: every finished trial was client-bound: its numbers describe the load generator; ${CLIENT_BOUND_ADVICE}`);
     }
     return { scenario, cells };
@@ -125,13 +167,20 @@ function summarize(runs, context = {}) {
   }
   const pair = primaryPair(servers, context.definitions || {});
   const over = context.definitions ? overheads(analysis.comparisons, context.definitions, servers, scenarios) : [];
-  return { servers, scenarios, rows, notes, comparisons: analysis.comparisons, aggregates: analysis.aggregates, overheads: over, pair, trials: maxTrials };
+  const smallP99 = rows.flatMap((row) => Object.entries(row.cells).filter(([, c]) => c.ok && !c.p99Resolved).map(([server]) => `${server} ${row.scenario}`));
+  if (smallP99.length) notes.push(`p99 needs ${(MIN_TAIL_SAMPLES / 0.01).toLocaleString('en-US')} requests (${MIN_TAIL_SAMPLES} above it); with fewer it is the slowest few, not a p99 (n too small, not judged): ${smallP99.join(', ')}.`);
+  return { servers, scenarios, rows, notes, warnings, comparisons: analysis.comparisons, aggregates: analysis.aggregates, overheads: over, pair, trials: maxTrials };
 }
 
-function cellTexts(cell) {
+/**
+ * The cells of a server in the summary table. p99: "n too small" where too few requests lie
+ * above it (tooFew: true, the terminal); summary.md and summary.csv keep the number, which their
+ * readers (perf/README.md's format) parse, and the note under the table names those cells.
+ */
+function cellTexts(cell, { tooFew = false } = {}) {
   if (!cell) return GROUP_COLUMNS.map(() => '');
   if (!cell.ok) return ['FAILED', '', '', ''];
-  return [fmtMs(cell.mean), fmtMs(cell.p99), fmtRps(cell.rps), fmtCpu(cell.cpu)];
+  return [fmtMs(cell.mean), tooFew && !cell.p99Resolved ? TOO_FEW : fmtMs(cell.p99), fmtRps(cell.rps), fmtCpu(cell.cpu)];
 }
 
 function trialsLine(s) {
@@ -149,14 +198,15 @@ function verdictRows(s) {
       const c = findComparison(s.comparisons, scenario, metric, a, b);
       if (!c) continue;
       const f = FORMAT[metric];
+      const value = (v) => (c.no_verdict === TOO_FEW ? TOO_FEW : v === null ? '–' : f(v));
       rows.push({
         scenario,
         metric,
         label: METRICS[metric].label,
-        va: c.value_a === null ? '–' : f(c.value_a),
-        vb: c.value_b === null ? '–' : f(c.value_b),
+        va: value(c.value_a),
+        vb: value(c.value_b),
         ratio: c.ratio === null ? '–' : c.ratio.toFixed(c.ratio < 10 ? 3 : 1),
-        ci: c.ci95 ? fmtInterval(c.ci95) : c.excluded ? '' : c.ratio === null ? '' : '1 trial: no interval',
+        ci: c.ci95 ? fmtInterval(c.ci95) : c.excluded || c.no_verdict ? '' : c.ratio === null ? '' : '1 trial: no interval',
         verdict: verdictWords(c),
         c,
       });
@@ -173,10 +223,14 @@ function verdictTitle(s) {
 function overheadCell(m) {
   if (!m) return '–';
   if (m.excluded) return `not compared (${m.excluded})`;
+  if (m.no_verdict) return m.no_verdict;
   if (m.overhead === null) return '–';
   const ci = m.ci95 ? ` ${fmtInterval(m.ci95)}` : ' (no interval)';
   return `${fmtFactor(m.overhead)}${ci}${m.significant === false ? ' n.s.' : ''}`;
 }
+
+/** Overhead columns are factors, whatever the metric's own unit. */
+const overheadHead = (m) => `${METRICS[m].label.split(' ')[0]} ×`;
 
 function overheadTitle() {
   return 'Overhead against references: how many times the reference\'s cost (time, 1/throughput, CPU per request); 1.00× = no overhead; n.s. = not significantly different from 1.';
@@ -202,7 +256,7 @@ function toMarkdown(runs, context = {}) {
     for (const r of vrows) lines.push(`| ${r.scenario} | ${r.label} | ${r.va} | ${r.vb} | ${r.ratio} | ${r.ci} | ${r.verdict} |`);
   }
   if (s.overheads.length) {
-    lines.push('', overheadTitle(), '', `| scenario | server | reference | ${OVERHEAD_METRICS.map((m) => METRICS[m].label).join(' | ')} |`, `| --- | --- | --- |${OVERHEAD_METRICS.map(() => ' ---: |').join('')}`);
+    lines.push('', overheadTitle(), '', `| scenario | server | reference | ${OVERHEAD_METRICS.map(overheadHead).join(' | ')} |`, `| --- | --- | --- |${OVERHEAD_METRICS.map(() => ' ---: |').join('')}`);
     for (const o of s.overheads) lines.push(`| ${o.scenario} | ${o.server} | ${o.reference} (${o.role}) | ${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join(' | ')} |`);
   }
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
@@ -260,13 +314,14 @@ function toText(runs, context = {}) {
   const s = summarize(runs, context);
   const { servers, rows, notes } = s;
   const nameWidth = Math.max(8, ...rows.map((r) => r.scenario.length));
-  const colWidths = GROUP_COLUMNS.map((c) => Math.max(c.label.length, 7));
+  const texts = rows.map((row) => servers.map((sv) => cellTexts(row.cells[sv], { tooFew: true })));
+  const colWidths = GROUP_COLUMNS.map((c, i) => Math.max(c.label.length, 7, ...texts.flatMap((t) => t.map((cells) => cells[i].length))));
   const groupWidth = colWidths.reduce((a, b) => a + b, 0) + 2 * (colWidths.length - 1);
   const pad = (x, w) => x.padStart(w);
   const groupLine = ' '.repeat(nameWidth) + servers.map((sv) => '   ' + centre(` ${sv} `, groupWidth, '─')).join('');
   const headLine = 'scenario'.padEnd(nameWidth) + servers.map(() => '   ' + GROUP_COLUMNS.map((c, i) => pad(c.label, colWidths[i])).join('  ')).join('');
-  const body = rows.map((row) =>
-    row.scenario.padEnd(nameWidth) + servers.map((sv) => '   ' + cellTexts(row.cells[sv]).map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
+  const body = rows.map((row, r) =>
+    row.scenario.padEnd(nameWidth) + servers.map((sv, k) => '   ' + texts[r][k].map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
   );
   const out = rows.length ? [groupLine, headLine, ...body, '', trialsLine(s)] : [NO_RUNS];
   const vrows = verdictRows(s);
@@ -282,7 +337,7 @@ function toText(runs, context = {}) {
   }
   if (s.overheads.length) {
     const tableRows = s.overheads.map((o) => [o.scenario, o.server, o.reference, ...OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m]))]);
-    out.push('', overheadTitle(), ...alignedTable(['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map((m) => METRICS[m].label)], tableRows, ['l', 'l', 'l', 'l', 'l', 'l', 'l']));
+    out.push('', overheadTitle(), ...alignedTable(['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map(overheadHead)], tableRows, ['l', 'l', 'l', 'l', 'l', 'l', 'l']));
   }
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';
@@ -294,4 +349,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { summarize, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS };
+module.exports = { summarize, runWarnings, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS, NEAR_CLIENT_BOUND_PCT };

@@ -4,6 +4,7 @@
 // Everything here is bounded in output size, whatever the number of requests.
 
 const { ROLE } = require('./samples');
+const { percentileResolved, MIN_TAIL_SAMPLES } = require('../lib/trials');
 
 /** Response times are drawn on log axes; this is the floor for a 0 ms reading. */
 const MIN_MS = 0.001;
@@ -15,7 +16,8 @@ const MARKERS = new Set([1, 2, 10, 100, 1000, 10000]);
 function quantileSorted(sorted, q) {
   const n = sorted.length;
   if (n === 0) return NaN;
-  const rank = Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1));
+  // The tolerance keeps q × n = 200.00000000000003 (q = 2/3, n = 300) at rank 200.
+  const rank = Math.min(n - 1, Math.max(0, Math.ceil(q * n - 1e-9) - 1));
   return sorted[rank];
 }
 
@@ -29,35 +31,43 @@ function sortedLatencies(s, keep = (i) => s.status[i] !== 0) {
   return out.sort();
 }
 
+/** The highest percentile n requests resolve, as the axis' x = 1/(1 − p) (n × (1 − p) ≥ MIN_TAIL_SAMPLES). */
+function resolvedX(n) {
+  return n / MIN_TAIL_SAMPLES;
+}
+
 /**
- * HdrHistogram-style percentile curve: points at p = 1 - 10^-k for k = 0 .. log10(n) (at most
- * 99.99 %), in steps of 1/20 decade. `x` = 1/(1-p) is what the log axis plots.
+ * HdrHistogram-style percentile curve: points at p = 1 - 10^-k, in steps of 1/20 decade, from
+ * 0 % up to the highest percentile the data resolves (percentileResolved, perf/lib/trials.js)
+ * and at most 99.99 %. `x` = 1/(1-p) is what the log axis plots. When the data stops the curve
+ * short of 99.99 %, the last point is that percentile exactly, flagged `end`: the chart marks
+ * where the curve ends rather than drawing the slowest request as "99 %". Fewer than
+ * MIN_TAIL_SAMPLES requests resolve no percentile at all: no points.
  */
 function percentileCurve(sorted, { maxNines = 4, stepsPerDecade = 20 } = {}) {
   const n = sorted.length;
-  if (n === 0) return [];
-  const top = Math.min(maxNines, Math.log10(n));
+  if (!percentileResolved(n, 0)) return [];
+  const xMax = Math.min(10 ** maxNines, resolvedX(n));
   const xs = [];
-  for (let i = 0; i <= Math.floor(top * stepsPerDecade + 1e-9); i++) xs.push(round(10 ** (i / stepsPerDecade), 6));
-  if (top >= Math.log10(2)) xs.push(2);
-  if (top < maxNines && xs[xs.length - 1] < n) xs.push(n); // the slowest request: the last point the data supports
-  const points = [...new Set(xs)].sort((a, b) => a - b).map((x) => {
+  for (let i = 0; 10 ** (i / stepsPerDecade) <= xMax * (1 + 1e-9); i++) xs.push(round(10 ** (i / stepsPerDecade), 6));
+  if (xMax >= 2) xs.push(2);
+  const cut = xMax < 10 ** maxNines;
+  if (cut) xs.push(round(xMax, 6));
+  return [...new Set(xs)].sort((a, b) => a - b).map((x) => {
     const p = 1 - 1 / x;
-    const ms = x >= n ? sorted[n - 1] : quantileSorted(sorted, p);
-    return { percentile: round(100 * p, 4), x, ms: Math.max(MIN_MS, ms), marker: MARKERS.has(x) };
+    return { percentile: round(100 * p, 4), x, ms: Math.max(MIN_MS, quantileSorted(sorted, p)), marker: MARKERS.has(x), end: cut && x === round(xMax, 6) };
   });
-  return points;
 }
 
-/** The same curve from a run's summary percentiles, when there are no samples. */
-function percentileCurveFromSummary(lat) {
+/** The same curve from a run's summary percentiles (n requests), when there are no samples. */
+function percentileCurveFromSummary(lat, n) {
   if (!lat) return [];
   const pts = [
     ['min', 0, 1], ['p50', 50, 2], ['p90', 90, 10], ['p99', 99, 100], ['p999', 99.9, 1000],
   ];
   return pts
-    .filter(([k]) => Number.isFinite(lat[k]))
-    .map(([k, percentile, x]) => ({ percentile, x, ms: Math.max(MIN_MS, lat[k]), marker: true }));
+    .filter(([k, percentile]) => Number.isFinite(lat[k]) && percentileResolved(n, percentile / 100))
+    .map(([k, percentile, x]) => ({ percentile, x, ms: Math.max(MIN_MS, lat[k]), marker: true, end: false }));
 }
 
 /** A round interval width (ms) that cuts `spanMs` into about `target` intervals. */
@@ -156,6 +166,7 @@ module.exports = {
   MIN_MS,
   quantileSorted,
   sortedLatencies,
+  resolvedX,
   percentileCurve,
   percentileCurveFromSummary,
   pickBinWidth,

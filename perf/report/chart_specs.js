@@ -184,8 +184,12 @@ function timelineSpec({ scenario, servers, mode, binMs, values, notes = [] }) {
   };
 }
 
-/** Latency distribution, HdrHistogram style. values: [{server, x, percentile, ms, marker, source}]. */
-function percentileSpec({ scenario, servers, values, what = 'response time', notes = [] }) {
+/**
+ * Latency distribution, HdrHistogram style. values: [{server, x, percentile, ms, marker, end}];
+ * counts: {server: requests behind its curve}. Each curve stops at the highest percentile its
+ * requests resolve (aggregate.js); `end` points get a label saying so, and the subtitle gives n.
+ */
+function percentileSpec({ scenario, servers, values, counts = {}, minTail, what = 'response time', notes = [] }) {
   const maxX = Math.max(10, ...values.map((v) => v.x));
   const ticks = PERCENTILE_TICKS.filter((t) => t <= maxX * 1.0001);
   const x = {
@@ -201,11 +205,15 @@ function percentileSpec({ scenario, servers, values, what = 'response time', not
     { field: 'percentile', type: 'quantitative', title: 'percentile (%)' },
     { field: 'ms', type: 'quantitative', title: 'ms', format: '.3~f' },
   ];
+  const count = (s) => (Number.isFinite(counts[s]) ? counts[s].toLocaleString('en-US') : '?');
+  const n = `n = ${servers.map((s) => `${count(s)} (${s})`).join(', ')} requests.`;
+  const rule = [`A curve stops where fewer than ${minTail} requests lie above it`, `(n × (1 − p) ≥ ${minTail}); | marks where.`];
+  const ends = values.filter((v) => v.end);
   return {
-    ...base(`Percentile curve of ${what} in ${scenario}, per server`, scenario, [`${what.charAt(0).toUpperCase()}${what.slice(1)} by percentile (lower is better).`, ...notes]),
+    ...base(`Percentile curve of ${what} in ${scenario}, per server`, scenario, [`${what.charAt(0).toUpperCase()}${what.slice(1)} by percentile (lower is better).`, n, ...(ends.length ? rule : []), ...notes]),
     width: 340,
     height: 250,
-    data: { values },
+    data: { values: values.map((v) => (v.end ? { ...v, end_label: `| ends at ${+v.percentile.toFixed(1)} % (n = ${count(v.server)})` } : v)) },
     layer: [
       {
         mark: { type: 'line', strokeWidth: 2, interpolate: 'monotone' },
@@ -216,6 +224,13 @@ function percentileSpec({ scenario, servers, values, what = 'response time', not
         mark: { type: 'point', filled: true, size: 45, opacity: 1, stroke: '#222222', strokeWidth: 0.5 },
         encoding: { x, y, color: colourEnc(servers), shape: shapeEnc(servers), tooltip },
       },
+      ...(ends.length
+        ? [{
+            transform: [{ filter: 'datum.end' }],
+            mark: { type: 'text', align: 'left', baseline: 'middle', dx: -2, fontSize: 11, aria: false },
+            encoding: { x, y, color: colourEnc(servers), text: { field: 'end_label' } },
+          }]
+        : []),
     ],
   };
 }
@@ -337,4 +352,46 @@ function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
   };
 }
 
-module.exports = { timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, CONFIG, FONT, PERCENTILE_TICKS };
+/**
+ * The seed study's four tests then and now: mean response time per server, one row per test
+ * and era, log axis (2011's wireless-LAN milliseconds and this machine's loopback ones differ
+ * by a factor of ten; what is compared is the gap between the servers within each row).
+ * values: [{test, era, server, ms, lo, hi}] (lo/hi: 95% interval, or null).
+ */
+function seedSpec({ servers, tests, eras, values }) {
+  const ext = extentOf(values, ['ms', 'lo', 'hi']);
+  const ticks = ext ? logTicks(ext[0], ext[1]) : undefined;
+  const x = { field: 'ms', type: 'quantitative', title: 'mean response time (ms, log scale)', scale: { type: 'log' }, axis: { format: '~r' } };
+  if (ticks) {
+    x.scale.domain = [ticks[0], ticks[ticks.length - 1]];
+    x.axis.values = ticks;
+  }
+  const y = { field: 'era', type: 'nominal', sort: eras, title: null, axis: { labelLimit: 200 } };
+  const withCi = values.some((v) => Number.isFinite(v.lo) && Number.isFinite(v.hi));
+  return {
+    ...base('Mean response time of the seed study\'s four tests in 2011 and in this run, per server', 'The 2011 study\'s four tests, then and now',
+      ['Mean response time per server (lower is better); 2011: the study\'s table, over a wireless LAN.', `This run: loopback, centre of the trials${withCi ? '; black lines: 95% intervals' : ''}.`]),
+    data: { values },
+    facet: { row: { field: 'test', type: 'nominal', sort: tests, header: { title: null, labelAngle: 0, labelAlign: 'left', labelOrient: 'top', labelAnchor: 'start', labelFontSize: 13, labelPadding: 2 } } },
+    spec: {
+      width: 420,
+      height: { step: 20 },
+      layer: [
+        ...(withCi
+          ? [{
+              transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+              mark: { type: 'rule', color: '#222222', strokeWidth: 1.5, aria: false },
+              encoding: { y, x: { ...x, field: 'lo' }, x2: { field: 'hi' } },
+            }]
+          : []),
+        {
+          mark: { type: 'point', filled: true, size: 80, opacity: 1, stroke: '#222222', strokeWidth: 0.5 },
+          encoding: { y, x, color: colourEnc(servers), shape: shapeEnc(servers), tooltip: [{ field: 'test' }, { field: 'era' }, { field: 'server' }, { field: 'ms', title: 'mean ms', format: '.3~r' }] },
+        },
+      ],
+    },
+    resolve: { scale: { x: 'shared' } },
+  };
+}
+
+module.exports = { timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, CONFIG, FONT, PERCENTILE_TICKS };

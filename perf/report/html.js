@@ -5,9 +5,12 @@
 
 const { serverStyle } = require('./style');
 const { METRICS, HEADLINE_METRICS, primaryPair } = require('./summary');
-const { overheads, OVERHEAD_METRICS } = require('../lib/trials');
+const { overheads, OVERHEAD_METRICS, percentileResolved, repliesOf, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES, METRICS: TRIAL_METRICS } = require('../lib/trials');
 const { fmtNumber, fmtFactor, escapeHtml: esc } = require('./format');
-const { errorCount } = require('./load_results');
+const { errorCount, runsOf } = require('./load_results');
+const { describeRun } = require('./describe');
+const { QUICK_FACTOR } = require('../lib/scenarios');
+const { SEED } = require('./seed');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
 const ENV_LABELS = {
@@ -48,7 +51,20 @@ a { color: #0b57a3; }
 .headline { font-size: 1.1rem; font-weight: 600; margin: 0.6em 0; }
 nav { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid var(--line); padding: 4px 0; font-size: 0.82rem; line-height: 1.6; }
 nav a { margin-right: 0.6em; white-space: nowrap; }
+/* A jumped-to section starts below the sticky navigation, whose height this must exceed. */
 section { scroll-margin-top: 4.5em; }
+.unit { font-weight: normal; color: var(--muted); font-size: 0.85em; }
+th .server { margin-right: 0.2em; }
+table.summary th, table.summary td .muted { white-space: nowrap; }
+.care { margin: 0.5em 0; border: 1px solid #e0c680; background: var(--warn-bg); padding: 0.3em 0.6em; }
+.care summary { cursor: pointer; }
+.care ul { list-style: none; padding: 0; margin: 0.3em 0 0; font-size: 0.85rem; }
+.care li { padding: 1px 0; }
+.care li .tag { min-width: 7.5em; text-align: center; }
+.seed { display: flex; flex-wrap: wrap; gap: 12px 24px; align-items: flex-start; }
+.seed table td.holds { font-weight: 700; }
+.seed table td.fails { font-weight: 700; color: var(--bad); }
+ul.seed-lines { margin: 0.4em 0; padding-left: 1.2em; }
 .servers { margin: 0.4em 0; }
 .chip { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #333; vertical-align: -0.1em; margin-right: 0.3em; background: var(--c); }
 .server { white-space: nowrap; margin-right: 1.2em; }
@@ -89,7 +105,25 @@ figcaption .links { display: block; margin-top: 2px; }
 .verdicts { margin: 0.3em 0; }
 footer { margin-top: 3em; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; background: #f2f2f2; padding: 0 3px; border-radius: 3px; }
-@media print { nav { position: static; } body { background: #fff; } }
+/* A phone: the navigation stays one line (scrolling sideways), so its height, and the room a
+   jumped-to heading needs below it, stay small. */
+@media (max-width: 700px) {
+  main { padding: 8px 10px 32px; }
+  nav { white-space: nowrap; overflow-x: auto; }
+  section { scroll-margin-top: 3em; }
+}
+/* Paper: nothing sticky, and every table fits the page width: smaller type, cells that wrap
+   anywhere (so no column is wider than its content allows), nothing scrolled out of sight. */
+@media print {
+  nav { position: static; white-space: normal; }
+  body { background: #fff; }
+  main { max-width: none; padding: 0; }
+  .scroll { overflow: visible; }
+  table { font-size: 6.5pt; width: 100%; }
+  th, td { padding: 1px 2px; overflow-wrap: anywhere; white-space: normal; }
+  td.verdict, .server, .tag { white-space: normal; }
+  figure.chart, tr { break-inside: avoid; }
+}
 `;
 
 function chip(server) {
@@ -104,7 +138,14 @@ function tag(severity, text) {
   return `<span class="tag ${severity}">${esc(text)}</span>`;
 }
 
-const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', errors: 'ERRORS', skipped: 'NOT RUN' };
+const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', near_client_bound: 'NEAR CLIENT-BOUND', not_judged: 'NOT JUDGED', schedule_lag: 'BEHIND SCHEDULE', errors: 'ERRORS', skipped: 'NOT RUN' };
+/** Flags that leave a scenario without (some of) its verdicts: tagged in the summary table too. */
+const VERDICT_FLAGS = ['failed', 'missing', 'client_bound'];
+
+/** A column's unit, in the header. */
+function unit(u) {
+  return `<span class="unit">${esc(u)}</span>`;
+}
 
 /** The 95% interval of the factor by which `lead` (the better-looking side) is better. */
 function ciText(c) {
@@ -127,6 +168,10 @@ function noInterval(c) {
  */
 function verdictText(c, { compact = false } = {}) {
   if (!c) return '–';
+  if (c.no_verdict) {
+    // Decided in perf/lib/trials.js: the schedule set the rate, or too few requests for a p99.
+    return `<span class="muted" title="${esc(c.note || '')}">${esc(c.no_verdict)}</span>`;
+  }
   if (c.factor === null) {
     if (c.excluded === 'client-bound') {
       const who = c.caveat && c.caveat.length ? c.caveat.join(', ') : 'client-bound';
@@ -156,16 +201,19 @@ function summaryTable(model) {
   if (!pair) return '<p>Only one server was measured.</p>';
   const [a, b] = pair;
   const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].label)} (${esc(METRICS[m].unit)})</th>`).join('');
-  const head2 = HEADLINE_METRICS.map(() => `<th>${serverName(a)}</th><th>${serverName(b)}</th><th class="l">better</th>`).join('');
+  const head2 = HEADLINE_METRICS.map((m) => `<th>${serverName(a)} ${unit(METRICS[m].unit)}</th><th>${serverName(b)} ${unit(METRICS[m].unit)}</th><th class="l">better</th>`).join('');
   const rows = results.scenarios.map((scenario) => {
     const cells = HEADLINE_METRICS.map((metric) => {
       const c = find(comps, scenario, metric);
-      const va = c ? c.value_a : null;
-      const vb = c ? c.value_b : null;
-      const unit = METRICS[metric].unit;
-      return `<td class="${c && c.winner === a ? 'win' : ''}">${fmtNumber(va, unit)}</td><td class="${c && c.winner === b ? 'win' : ''}">${fmtNumber(vb, unit)}</td><td class="verdict">${verdictText(c, { compact: true })}</td>`;
+      // A p99 from too few requests, judged or not (e.g. beside a failed run), is not shown.
+      const tail = TRIAL_METRICS[metric].tail ? TRIAL_METRICS[metric].quantile : null;
+      const few = (server) => tail !== null && ((c && c.no_verdict === TOO_FEW) || !percentileResolved(repliesOf(runsOf(results, scenario, server).filter((r) => r.ok)), tail));
+      const value = (server, v) => (few(server) ? `<span class="muted">${TOO_FEW}</span>` : fmtNumber(v, METRICS[metric].unit));
+      return `<td class="${c && c.winner === a ? 'win' : ''}">${value(a, c ? c.value_a : null)}</td><td class="${c && c.winner === b ? 'win' : ''}">${value(b, c ? c.value_b : null)}</td><td class="verdict">${verdictText(c, { compact: true })}</td>`;
     }).join('');
-    const notes = flags.filter((f) => f.scenario === scenario && f.severity !== 'info').map((f) => `${tag(f.severity, `${f.server} ${TAG_TEXT[f.kind]}`)}`).join(' ');
+    // The flags that change a verdict; the rest are in "Read with care" above.
+    // Once per server and kind (trials repeat them), and only the compared pair's.
+    const notes = [...new Set(flags.filter((f) => f.scenario === scenario && pair.includes(f.server) && VERDICT_FLAGS.includes(f.kind)).map((f) => tag(f.severity, `${f.server} ${TAG_TEXT[f.kind]}`)))].join(' ');
     return `<tr><td class="l"><a href="#s-${esc(slugId(scenario))}">${esc(scenario)}</a>${notes ? `<br>${notes}` : ''}</td>${cells}</tr>`;
   }).join('\n');
   const others = results.servers.filter((s) => !pair.includes(s));
@@ -175,7 +223,7 @@ function summaryTable(model) {
 <tbody>
 ${rows}
 </tbody></table></div>
-<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better). ${trialsNote(results)} Client-bound runs are never judged. Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
+<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better). ${trialsNote(results)} Client-bound runs are never judged; nor is throughput where the schedule sets the rate (open-loop ramp-ups, the slow-client scenarios' probe: “${RATE_SET}”), nor a p99 with fewer than ${MIN_TAIL_SAMPLES} requests above it (“${TOO_FEW}”). Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
 }
 
 /** Servers asked for that could not run at all (e.g. nginx not installed). */
@@ -198,6 +246,7 @@ function trialsNote(results) {
 function overheadCell(m) {
   if (!m) return '<td class="muted">–</td>';
   if (m.excluded) return `<td class="muted" title="${esc(m.note || '')}">not compared (${esc(m.excluded)})</td>`;
+  if (m.no_verdict) return `<td class="muted" title="${esc(m.note || '')}">${esc(m.no_verdict)}</td>`;
   if (m.overhead === null || m.overhead === undefined) return '<td class="muted">–</td>';
   const ci = m.ci95 ? ` <span class="ci">${fmtFactor(m.ci95[0]).replace('×', '')}–${fmtFactor(m.ci95[1])}</span>` : ' <span class="ci">1 trial: no interval</span>';
   const ns = m.significant === false ? ' <span class="ci ns">n.s.</span>' : '';
@@ -212,7 +261,7 @@ function overheadCell(m) {
 function overheadSection(results, comps) {
   const rows = overheads(comps, results.environment.servers || {}, results.servers, results.scenarios);
   if (!rows.length) return '';
-  const head = OVERHEAD_METRICS.map((m) => `<th>${esc(METRICS[m].short)}</th>`).join('');
+  const head = OVERHEAD_METRICS.map((m) => `<th>${esc(METRICS[m].short)} ${unit('×')}</th>`).join('');
   const body = rows.map((o) => `<tr><td class="l"><a href="#s-${esc(slugId(o.scenario))}">${esc(o.scenario)}</a></td><td class="l">${serverName(o.server)}</td><td class="l">${serverName(o.reference)} <span class="muted">${esc(o.role)}</span></td>${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join('')}</tr>`).join('\n');
   return `<section id="overhead">
 <h2>Overhead against references</h2>
@@ -256,18 +305,31 @@ function environment(env) {
   return `<dl class="env">${keys.map((k) => `<dt>${esc(ENV_LABELS[k] || k.replace(/_/g, ' '))}</dt><dd>${envValue(k, env[k])}</dd>`).join('')}</dl>`;
 }
 
+/**
+ * What a scenario did, at the size it ran (describe.js); a --quick run also names the full size
+ * its scenario file describes.
+ */
+function aboutScenario(params, quick) {
+  const asRun = describeRun(params) || params.description;
+  if (!asRun) return '';
+  const full = quick && params.description ? ` <span class="muted">(--quick: counts ÷ ${QUICK_FACTOR} of the full scenario, “${esc(params.description)}”)</span>` : '';
+  const source = params.source ? ` <span class="muted">Source: ${esc(params.source)}.</span>` : '';
+  return `<p class="about">${quick ? 'As run: ' : ''}${esc(asRun)}.${full}${source}</p>`;
+}
+
 /** Slow-client scenarios: the probe's latency before, during and after the slow clients. */
 function probePhases(runs) {
   const rows = runs.filter((r) => r.probe_by_phase && typeof r.probe_by_phase === 'object');
   if (!rows.length) return '';
   const phases = ['before', 'during', 'after'];
   const head = phases.map((p) => `<th colspan="2">${p}</th>`).join('');
-  const sub = phases.map(() => '<th>p50</th><th>p99</th>').join('');
+  const sub = phases.map(() => `<th>replies</th><th>p50 ${unit('ms')}</th><th>p99 ${unit('ms')}</th>`).join('');
   const body = rows.map((r) => `<tr><td class="l">${serverName(r.server)}</td>${phases.map((p) => {
     const x = r.probe_by_phase[p] || {};
-    return `<td>${fmtNumber(x.p50 ?? null, 'ms')}</td><td>${fmtNumber(x.p99 ?? null, 'ms')}</td>`;
+    const n = x.replies ?? null;
+    return `<td>${fmtNumber(n, 'count')}</td><td>${percentileCell(x.p50 ?? null, n, 0.5)}</td><td>${percentileCell(x.p99 ?? null, n, 0.99)}</td>`;
   }).join('')}</tr>`).join('');
-  return `<h3>Fast probe before, during and after the slow clients (ms)</h3>
+  return `<h3>Fast probe before, during and after the slow clients</h3>
 <div class="scroll"><table class="phases"><thead><tr><th rowspan="2" class="l">server</th>${head}</tr><tr>${sub}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
@@ -279,9 +341,10 @@ function figure(f) {
     f.files.png ? `<a href="${esc(f.files.png)}">PNG</a>` : null,
   ].filter(Boolean).join(' · ');
   const colours = f.colourServers.map((s) => `${s}:${serverStyle(s).colour}`).join(' ');
+  const counts = f.counts ? ` data-n="${esc(Object.entries(f.counts).map(([s, n]) => `${s}:${n}`).join(' '))}"` : '';
   const width = /<svg[^>]* width="([\d.]+)"/.exec(f.svg);
   const style = width ? ` style="width:${Math.ceil(Number(width[1]))}px"` : '';
-  return `<figure class="chart" id="fig-${esc(f.name)}"${style} data-chart="${esc(f.name)}" data-kind="${esc(f.kind)}" data-servers="${esc(f.servers.join(' '))}" data-missing="${esc(f.missing.join(' '))}" data-colours="${esc(colours)}">
+  return `<figure class="chart" id="fig-${esc(f.name)}"${style} data-chart="${esc(f.name)}" data-kind="${esc(f.kind)}" data-servers="${esc(f.servers.join(' '))}" data-missing="${esc(f.missing.join(' '))}" data-colours="${esc(colours)}"${counts}>
 ${f.svg}
 <figcaption>${esc(f.caption)}<span class="links">${links}</span></figcaption>
 </figure>`;
@@ -292,28 +355,39 @@ function scenarioVerdicts(comps, scenario) {
     const c = find(comps, scenario, m);
     if (!c) return null;
     const unit = METRICS[m].unit;
-    const values = c.value_a !== null && c.value_b !== null ? ` <span class="ci">(${esc(c.a)} ${fmtNumber(c.value_a, unit)} vs ${esc(c.b)} ${fmtNumber(c.value_b, unit)} ${esc(unit)})</span>` : '';
+    // A p99 from too few requests is their slowest few: its values are not shown either.
+    const values = c.value_a !== null && c.value_b !== null && c.no_verdict !== TOO_FEW ? ` <span class="ci">(${esc(c.a)} ${fmtNumber(c.value_a, unit)} vs ${esc(c.b)} ${fmtNumber(c.value_b, unit)} ${esc(unit)})</span>` : '';
     return `<li>${esc(METRICS[m].label)}: ${verdictText(c)}${values}</li>`;
   }).filter(Boolean);
   return parts.length ? `<ul class="verdicts">${parts.join('')}</ul>` : '';
 }
 
+/**
+ * A percentile of n requests, or "n too small" where fewer than MIN_TAIL_SAMPLES lie above it
+ * (perf/lib/trials.js): a small run's "p99" is its slowest request.
+ */
+function percentileCell(value, n, p) {
+  if (value !== null && !percentileResolved(n, p)) return `<span class="muted" title="${esc(`${fmtNumber(n, 'count')} requests: p${+(p * 100).toFixed(1)} needs ${fmtNumber(Math.ceil(MIN_TAIL_SAMPLES / (1 - p) - 1e-9), 'count')}`)}">${TOO_FEW}</span>`;
+  return fmtNumber(value, 'ms');
+}
+
+// [header, unit, long title, cell, cell title]
 const RUN_COLUMNS = [
-  ['requests', 'requests', (r) => fmtNumber(r.requests, 'count')],
-  ['replies', 'replies', (r) => fmtNumber(r.replies, 'count')],
-  ['errors', 'errors', (r) => fmtNumber(errorCount(r), 'count'), (r) => Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join(', ')],
-  ['req/s', 'throughput (req/s)', (r) => fmtNumber(r.throughput_rps, 'req/s')],
-  ['mean', 'mean response time (ms)', (r) => fmtNumber(r.latency_ms.mean, 'ms')],
-  ['p50', 'median response time (ms)', (r) => fmtNumber(r.latency_ms.p50, 'ms')],
-  ['p90', 'p90 response time (ms)', (r) => fmtNumber(r.latency_ms.p90, 'ms')],
-  ['p99', 'p99 response time (ms)', (r) => fmtNumber(r.latency_ms.p99, 'ms')],
-  ['p99.9', 'p99.9 response time (ms)', (r) => fmtNumber(r.latency_ms.p999, 'ms')],
-  ['max', 'slowest response (ms)', (r) => fmtNumber(r.latency_ms.max, 'ms')],
-  ['connect', 'mean connect time (ms)', (r) => fmtNumber(r.connect_ms.mean, 'ms')],
-  ['CPU/req', 'server CPU (user + system) per request (ms)', (r) => fmtNumber(r.server_cpu.ms_per_request, 'ms')],
-  ['RSS', 'server peak resident memory (MB)', (r) => fmtNumber(r.server_peak_rss_mb, 'MB')],
-  ['client CPU', 'load generator CPU (%)', (r) => fmtNumber(r.client_cpu_pct, '%')],
-  ['duration', 'run duration (s)', (r) => fmtNumber(r.duration_s, 's')],
+  ['requests', '', 'requests', (r) => fmtNumber(r.requests, 'count')],
+  ['replies', '', 'replies', (r) => fmtNumber(r.replies, 'count')],
+  ['errors', '', 'errors', (r) => fmtNumber(errorCount(r), 'count'), (r) => Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join(', ')],
+  ['throughput', 'req/s', 'throughput (req/s)', (r) => fmtNumber(r.throughput_rps, 'req/s')],
+  ['mean', 'ms', 'mean response time (ms)', (r) => fmtNumber(r.latency_ms.mean, 'ms')],
+  ['p50', 'ms', 'median response time (ms)', (r) => fmtNumber(r.latency_ms.p50, 'ms')],
+  ['p90', 'ms', 'p90 response time (ms)', (r) => fmtNumber(r.latency_ms.p90, 'ms')],
+  ['p99', 'ms', 'p99 response time (ms)', (r) => percentileCell(r.latency_ms.p99, r.replies, 0.99)],
+  ['p99.9', 'ms', 'p99.9 response time (ms)', (r) => percentileCell(r.latency_ms.p999, r.replies, 0.999)],
+  ['max', 'ms', 'slowest response (ms)', (r) => fmtNumber(r.latency_ms.max, 'ms')],
+  ['connect', 'ms', 'mean connect time (ms)', (r) => fmtNumber(r.connect_ms.mean, 'ms')],
+  ['CPU', 'ms/req', 'server CPU (user + system) per request (ms)', (r) => fmtNumber(r.server_cpu.ms_per_request, 'ms')],
+  ['RSS', 'MB', 'server peak resident memory (MB)', (r) => fmtNumber(r.server_peak_rss_mb, 'MB')],
+  ['client CPU', '%', 'load generator CPU (% of one core)', (r) => fmtNumber(r.client_cpu_pct, '%')],
+  ['duration', 's', 'run duration (s)', (r) => fmtNumber(r.duration_s, 's')],
 ];
 
 function runsTable(runs, { withScenario }) {
@@ -323,27 +397,51 @@ function runsTable(runs, { withScenario }) {
     '<th class="l">server</th>',
     trials ? '<th>trial</th>' : '',
     '<th class="l">status</th>',
-    ...RUN_COLUMNS.map(([short, long]) => `<th title="${esc(long)}">${esc(short)}</th>`),
+    ...RUN_COLUMNS.map(([short, u, long]) => `<th title="${esc(long)}">${esc(short)}${u ? ` ${unit(u)}` : ''}</th>`),
   ].join('');
   const body = runs.map((r) => {
     const status = !r.ok ? `${tag('bad', 'FAILED')}<span class="muted">${esc(r.failure)}</span>` : r.client_bound ? tag('warn', 'CLIENT-BOUND') : 'ok';
-    return `<tr>${withScenario ? `<td class="l">${esc(r.scenario)}</td>` : ''}<td class="l">${serverName(r.server)}</td>${trials ? `<td>${esc(r.trial ?? '')}</td>` : ''}<td class="l">${status}</td>${RUN_COLUMNS.map(([, , get, title]) => `<td${title ? ` title="${esc(title(r))}"` : ''}>${get(r)}</td>`).join('')}</tr>`;
+    return `<tr>${withScenario ? `<td class="l">${esc(r.scenario)}</td>` : ''}<td class="l">${serverName(r.server)}</td>${trials ? `<td>${esc(r.trial ?? '')}</td>` : ''}<td class="l">${status}</td>${RUN_COLUMNS.map(([, , , get, title]) => `<td${title ? ` title="${esc(title(r))}"` : ''}>${get(r)}</td>`).join('')}</tr>`;
   }).join('\n');
   return `<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
-// Up to this many flags are listed under the headline; more are folded so the summary table
-// stays on the first screen (each scenario's section lists its own flags in full anyway).
-const FLAGS_SHOWN_OPEN = 6;
+// Up to this many warnings are listed open on the first screen; more are folded (counted by
+// kind) so the summary table stays on the first screen.
+const FLAGS_SHOWN_OPEN = 4;
 
+/** "Read with care": every warning, one line each, above the summary table. */
 function readWithCare(serious) {
   if (!serious.length) return '';
-  const count = `<b>Read with care:</b> ${serious.length} run${serious.length === 1 ? '' : 's'} flagged`;
-  if (serious.length <= FLAGS_SHOWN_OPEN) return `<p>${count}.</p>${flagList(serious)}`;
   const byKind = {};
   for (const f of serious) byKind[TAG_TEXT[f.kind]] = (byKind[TAG_TEXT[f.kind]] || 0) + 1;
   const kinds = Object.entries(byKind).map(([kind, n]) => `${n} ${esc(kind.toLowerCase())}`).join(', ');
-  return `<details class="flag-fold"><summary>${count} (${kinds}): show them</summary>${flagList(serious)}</details>`;
+  const open = serious.length <= FLAGS_SHOWN_OPEN ? ' open' : '';
+  const items = serious.map((f) => `<li>${tag(f.severity, TAG_TEXT[f.kind])} <a href="#s-${esc(slugId(f.scenario))}">${esc(f.scenario)}</a> — ${esc(f.text)}</li>`).join('');
+  return `<details class="care" id="care"${open}><summary><b>Read with care:</b> ${serious.length} warning${serious.length === 1 ? '' : 's'} (${kinds})</summary><ul>${items}</ul></details>`;
+}
+
+/** The seed study's four tests then and now: chart, table, and a line per test. */
+function seedSection(seed) {
+  if (!seed) return '';
+  const ms = (x) => fmtNumber(x, 'ms');
+  const nowCell = (n) => (n ? `${ms(n.ms)}${n.ci95 ? ` <span class="ci">[${ms(n.ci95[0])}–${ms(n.ci95[1])}]</span>` : ''}` : '<span class="muted">not run</span>');
+  const scenario = (r) => (r.now.node || r.now.em ? `<a href="#s-${esc(slugId(r.scenario))}">${esc(r.scenario)}</a>` : esc(r.scenario));
+  const verdictClass = (h) => (h === true ? 'l holds' : h === false ? 'l fails' : 'l');
+  const body = seed.rows.map((r) => `<tr><td class="l">${r.test}</td><td class="l">${scenario(r)}</td><td>${ms(r.then.em_ms)}</td><td>${ms(r.then.node_ms)}</td><td class="l">${esc(r.said)}</td><td>${nowCell(r.now.em)}</td><td>${nowCell(r.now.node)}</td><td class="l">${esc(r.found)}</td><td class="${verdictClass(r.holds)}">${r.holds === true ? 'holds' : r.holds === false ? 'does not hold' : 'cannot tell'}</td></tr>`).join('\n');
+  return `<section id="seed">
+<h2>The 2011 study, then and now</h2>
+<ul class="seed-lines">${seed.rows.map((r) => `<li>${esc(r.line)}</li>`).join('')}</ul>
+<div class="seed">
+${seed.figure ? figure(seed.figure) : ''}
+<div class="scroll"><table class="seed-table"><thead><tr><th rowspan="2" class="l">test</th><th rowspan="2" class="l">scenario</th><th colspan="3" class="l">2011</th><th colspan="3" class="l">this run</th><th rowspan="2" class="l">conclusion</th></tr>
+<tr><th>${serverName('em')} ${unit('ms')}</th><th>${serverName('node')} ${unit('ms')}</th><th class="l">said</th><th>${serverName('em')} ${unit('ms')}</th><th>${serverName('node')} ${unit('ms')}</th><th class="l">finds</th></tr></thead>
+<tbody>
+${body}
+</tbody></table></div>
+</div>
+<p class="muted">${esc(SEED.title)} measured the ${esc(SEED.metric)} of each server in four tests (${esc(SEED.setup)}) and concluded: “${esc(SEED.conclusion)}” Source: <code>${esc(SEED.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with 95% intervals over the trials: the absolute times are not comparable (a wireless LAN then), the gap between the servers is.</p>
+</section>`;
 }
 
 function flagList(flags, { withScenario = true, severities = ['bad', 'warn', 'info'] } = {}) {
@@ -366,9 +464,11 @@ function renderHtml(model) {
     `results folder <code>${esc(results.dir)}</code>`,
   ].filter(Boolean).join(' · ');
   const serious = flags.filter((f) => f.severity !== 'info');
+  const seedHtml = seedSection(model.seed);
   const overheadHtml = overheadSection(results, model.allComparisons || comps);
   const nav = [
     '<a href="#summary">Summary</a>',
+    seedHtml ? '<a href="#seed">2011 study</a>' : '',
     '<a href="#environment">Environment</a>',
     overheadHtml ? '<a href="#overhead">Overhead against references</a>' : '',
     overview.length ? '<a href="#overview">Across scenarios</a>' : '',
@@ -380,7 +480,7 @@ function renderHtml(model) {
     const sFlags = flags.filter((f) => f.scenario === s.scenario);
     const figs = s.figures.length ? `<div class="figs">${s.figures.map(figure).join('\n')}</div>` : `<p class="muted">No chart: ${esc(s.notes.join('; ') || 'no data')}.</p>`;
     const params = runs.map((r) => r.params).find((p) => p && typeof p === 'object');
-    const about = params && params.description ? `<p class="about">${esc(params.description)}${params.source ? ` <span class="muted">(${esc(params.source)})</span>` : ''}</p>` : '';
+    const about = params ? aboutScenario(params, env.options && env.options.quick) : '';
     return `<section id="s-${esc(slugId(s.scenario))}">
 <h2>${esc(s.scenario)}${s.slow ? ' <span class="muted">(slow clients + fast probe)</span>' : ''}</h2>
 ${about}
@@ -408,9 +508,10 @@ ${probePhases(runs)}
 <h1>em-vs-node: response times, Node.js http vs EventMachine</h1>
 <p class="meta">${metaBits}</p>
 <p class="servers">${results.servers.map((name) => {
+    // One line, so the verdicts stay on the first screen: what each server is, on hover and under Environment.
     const def = env.servers && env.servers[name];
-    return def && def.description ? `${serverName(name)}<span class="muted">${esc(def.description)}</span><br>` : serverName(name);
-  }).join('')}</p>
+    return def && def.description ? `<span title="${esc(def.description)}">${serverName(name)}</span>` : serverName(name);
+  }).join('')}<a class="muted" href="#environment">what each is</a></p>
 ${skippedServers(results)}
 ${results.raw.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
 <p class="headline">${esc(headline)}</p>
@@ -421,6 +522,7 @@ ${readWithCare(serious)}
 <h2>Summary</h2>
 ${summaryTable(model)}
 </section>
+${seedHtml}
 ${overheadHtml}
 <section id="environment">
 <h2>Environment</h2>

@@ -10,11 +10,12 @@ const { loadResults, ReportError } = require('./load_results');
 const { readSamples, findSamplesFile, recordedPeriods, ROLE } = require('./samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
-const { METRICS, HEADLINE_METRICS, primaryPair, representative, comparisons, flags, headline } = require('./summary');
+const { METRICS, HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline } = require('./summary');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { fmtNumber, fmtFactor, toCsv } = require('./format');
-const { analyzeRuns } = require('../lib/trials');
+const { analyzeRuns, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
+const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
 
 const REPORT_FILE = 'report.html';
 const CHARTS_DIR = 'charts';
@@ -24,6 +25,8 @@ const MAX_POINTS = 5000;
 /** Number of intervals a banded timeline aims for. */
 const TARGET_BINS = 150;
 const BAR_METRICS = ['mean_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
+/** The bar charts' percentile metrics, with their p. */
+const TAIL = { p99_ms: 0.99 };
 
 function slug(s) {
   return String(s).toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
@@ -138,19 +141,26 @@ function scenarioCharts(results, scenario, loaded) {
   const curveRows = [];
   const curveServers = [];
   const curveNotes = [];
+  const counts = {};
   for (const d of loaded) {
     let points = [];
+    let n = null;
     if (d.samples && d.samples.n > 0) {
       const keep = keepFor(d);
-      points = agg.percentileCurve(agg.sortedLatencies(d.samples, (i) => d.samples.status[i] !== 0 && keep(i)));
+      const sorted = agg.sortedLatencies(d.samples, (i) => d.samples.status[i] !== 0 && keep(i));
+      n = sorted.length;
+      points = agg.percentileCurve(sorted);
     } else if (d.run && d.run.ok) {
-      points = agg.percentileCurveFromSummary(d.run.latency_ms);
+      n = d.run.replies;
+      points = agg.percentileCurveFromSummary(d.run.latency_ms, n);
       if (points.length) curveNotes.push(`${d.server}: from the run's summary percentiles (no samples).`);
     }
     if (!points.length) {
-      if (d.note) curveNotes.push(d.note);
+      if (n !== null && n < MIN_TAIL_SAMPLES) curveNotes.push(`${d.server}: ${n} requests, too few for a percentile curve (n too small: it needs ${MIN_TAIL_SAMPLES}).`);
+      else if (d.note) curveNotes.push(d.note);
       continue;
     }
+    counts[d.server] = n;
     curveServers.push(d.server);
     for (const p of points) curveRows.push({ server: d.server, ...p });
   }
@@ -160,10 +170,11 @@ function scenarioCharts(results, scenario, loaded) {
       name: `${base}_percentiles`,
       kind: 'percentiles',
       title: `${scenario}: ${what} by percentile`,
-      caption: `Latency distribution (${what}) read like an HdrHistogram plot: the curve at 99% is the time 99% of requests stayed under; the log axis stretches the tail (99.9%, 99.99%). Lower is better.`,
-      spec: specs.percentileSpec({ scenario, servers: curveServers, values: curveRows, what, notes: curveNotes }),
+      caption: `Latency distribution (${what}) read like an HdrHistogram plot: the curve at 99% is the time 99% of requests stayed under; the log axis stretches the tail (99.9%, 99.99%). Each curve stops where fewer than ${MIN_TAIL_SAMPLES} of its n requests lie above it. Lower is better.`,
+      spec: specs.percentileSpec({ scenario, servers: curveServers, values: curveRows, counts, minTail: MIN_TAIL_SAMPLES, what, notes: curveNotes }),
       rows: curveRows,
       servers: curveServers,
+      counts,
     });
   }
   const missing = servers.filter((s) => !charts.some((c) => c.servers.includes(s)));
@@ -211,10 +222,12 @@ function overviewCharts(results, comps) {
       for (const server of results.servers) {
         const run = representative(results, scenario, server);
         if (!run) continue;
-        const value = run.ok ? m.get(run) : null;
-        let label = run.ok ? fmtNumber(value, m.unit) : 'failed';
+        // A p99 of fewer than 10 000 requests is their slowest few: no bar (perf/lib/trials.js).
+        const few = run.ok && TAIL[metric] && !percentileResolved(run.replies, TAIL[metric]);
+        const value = run.ok && !few ? m.get(run) : null;
+        let label = few ? TOO_FEW : run.ok ? fmtNumber(value, m.unit) : 'failed';
         if (run.ok && run.client_bound) label += ' (client-bound)';
-        rows.push({ scenario, server, value, label, flagged: !run.ok || run.client_bound });
+        rows.push({ scenario, server, value, label, flagged: !run.ok || run.client_bound || few });
       }
     }
     if (!rows.some((r) => r.value !== null)) continue;
@@ -231,6 +244,27 @@ function overviewCharts(results, comps) {
     });
   }
   return charts;
+}
+
+/** The seed study's tests then and now (seed.js), with its chart; null when node and em did not both run. */
+function seedChart(results, comps) {
+  if (!results.servers.includes('node') || !results.servers.includes('em')) return null;
+  const aggregates = Array.isArray(results.raw.aggregates) ? results.raw.aggregates : analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).aggregates;
+  const rows = seedRows(aggregates, comps);
+  if (!rows.some((r) => r.now.node || r.now.em)) return null;
+  const values = seedChartRows(rows);
+  return {
+    rows,
+    chart: {
+      name: 'seed_002',
+      kind: 'seed',
+      title: 'The 2011 study\'s four tests, then and now',
+      caption: `Mean response time per test and server: the 2011 study's table (${SEED.source}) and this run, with 95% intervals where there are trials. Log axis: compare the gap between the servers within a row, not the rows.`,
+      spec: specs.seedSpec({ servers: ['node', 'em'], tests: [...new Set(values.map((v) => v.test))], eras: ERAS, values }),
+      rows: values,
+      servers: ['node', 'em'],
+    },
+  };
 }
 
 function writeFileAtomic(file, data) {
@@ -252,7 +286,7 @@ async function renderChart(chart, chartsDir, { png }) {
   if (png) fs.writeFileSync(path.join(chartsDir, `${chart.name}.png`), svgToPng(svg));
   fs.writeFileSync(path.join(chartsDir, `${chart.name}.csv`), toCsv(chart.rows));
   fs.writeFileSync(path.join(chartsDir, `${chart.name}.vl.json`), `${JSON.stringify(chart.spec)}\n`);
-  return { name: chart.name, kind: chart.kind, title: chart.title, caption: chart.caption, svg, files, servers: chart.servers, missing: chart.missing || [], colourServers: chart.colourServers || chart.servers, warnings };
+  return { name: chart.name, kind: chart.kind, title: chart.title, caption: chart.caption, svg, files, servers: chart.servers, missing: chart.missing || [], colourServers: chart.colourServers || chart.servers, counts: chart.counts || null, warnings };
 }
 
 /**
@@ -270,7 +304,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
 
   const comps = comparisons(results);
   // Every pair of servers (the overhead section needs the references'), from results.json or computed alike.
-  const allComps = results.comparisons || analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
+  const allComps = allComparisons(results);
   const rendered = [];
   const warnings = [];
   const sections = [];
@@ -282,6 +316,8 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   };
 
   log(`${results.runs.length} runs, ${results.scenarios.length} scenarios, servers: ${results.servers.join(', ')}`);
+  const seed = seedChart(results, comps);
+  if (seed) seed.figure = await render(seed.chart);
   const overview = [];
   for (const chart of overviewCharts(results, comps)) overview.push(await render(chart));
   for (const [i, scenario] of results.scenarios.entries()) {
@@ -296,7 +332,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
     scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
     ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, significant: c.significant ?? null, n_a: c.n_a ?? null, n_b: c.n_b ?? null,
-    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, note: c.note,
+    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: c.note,
   }))));
 
   const html = renderHtml({
@@ -305,6 +341,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     allComparisons: allComps,
     flags: flags(results),
     headline: headline(results, comps),
+    seed,
     overview,
     sections,
     fonts: fontInfo(),

@@ -3,11 +3,14 @@
 // and which runs must not be trusted (failed, client-bound, missing). Comparisons come from
 // results.json's `comparisons` (the runner's verdicts over repeated trials: {scenario, metric,
 // a, b, ratio = a/b, ci95, significant, excluded, …}, perf/lib/trials.js), or are computed the
-// same way from the runs when the file has none. Client-bound runs are never used for a verdict.
+// same way from the runs when the file has none. Client-bound runs are never used for a verdict,
+// and what perf/lib/trials.js decided is not judged (`no_verdict`: throughput set by the rate, a
+// p99 with too few requests above it) gets no winner here either.
 
-const { runsOf, errorCount } = require('./load_results');
+const { runsOf } = require('./load_results');
 const { fmtFactor } = require('./format');
-const { analyzeRuns } = require('../lib/trials');
+const { analyzeRuns, withLimits } = require('../lib/trials');
+const { runWarnings } = require('../lib/summary');
 
 /** Metrics the report compares and charts. `better` says which direction wins. */
 const METRICS = {
@@ -54,6 +57,7 @@ function representative(results, scenario, server) {
 function judge(c) {
   const m = METRICS[c.metric];
   const out = { ...c, winner: null, factor: null, lead: null };
+  if (c.no_verdict) return out;
   if (!m || c.ratio === null || c.ratio === undefined || !Number.isFinite(c.ratio) || c.ratio <= 0) return out;
   out.factor = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
   const aWins = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
@@ -80,13 +84,22 @@ function computeComparison(results, scenario, metric, a, b) {
   return judge({ scenario, metric, a, b, value_a: va, value_b: vb, ratio, ci95: null, significant: null, note, caveat, excluded });
 }
 
+/**
+ * Every comparison of every pair of servers: results.json's own (brought up to date when the
+ * file predates `no_verdict`), or computed the same way when it has none.
+ */
+function allComparisons(results) {
+  if (results.comparisons) return withLimits(results.comparisons, results.runs);
+  return analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
+}
+
 /** Comparisons for every scenario and headline metric, from results.json's own list when given. */
 function comparisons(results) {
   const pair = primaryPair(results.servers);
   if (!pair) return [];
   const [a, b] = pair;
   const given = new Map();
-  const list = results.comparisons || analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
+  const list = allComparisons(results);
   for (const c of list) {
     const metric = METRICS[c.metric] ? c.metric : METRIC_ALIASES[c.metric];
     if (metric && c.a === a && c.b === b) given.set(`${c.scenario}|${metric}`, { ...c, metric });
@@ -110,40 +123,31 @@ function comparisons(results) {
   return out;
 }
 
-/** Everything a reader must be warned about, one entry per problem. */
+/**
+ * Everything a reader must be warned about, one entry per problem: the runs' warnings
+ * (perf/lib/summary.js runWarnings: failed, missing, errors, client-bound or close to it,
+ * behind schedule) and, for information, the scenarios a server does not serve.
+ */
 function flags(results) {
+  const skipped = results.raw && Array.isArray(results.raw.skipped) ? results.raw.skipped : [];
   const out = [];
   for (const scenario of results.scenarios) {
     for (const server of results.servers) {
-      const runs = runsOf(results, scenario, server);
-      const skip = (results.raw && Array.isArray(results.raw.skipped) ? results.raw.skipped : []).find((k) => k.server === server && k.scenario === scenario);
-      if (runs.length === 0 && skip) {
-        out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
-        continue;
-      }
-      if (runs.length === 0) {
-        out.push({ scenario, server, kind: 'missing', severity: 'bad', text: `no ${server} run (interrupted?)` });
-        continue;
-      }
-      for (const r of runs) {
-        const trial = r.trial !== null && runs.length > 1 ? ` (trial ${r.trial})` : '';
-        if (!r.ok) out.push({ scenario, server, kind: 'failed', severity: 'bad', text: `${server} failed${trial}: ${r.failure}` });
-        else if (r.client_bound) {
-          const cpu = r.client_cpu_pct !== null ? ` (client CPU ${Math.round(r.client_cpu_pct)} %)` : '';
-          out.push({ scenario, server, kind: 'client_bound', severity: 'warn', text: `${server} client-bound${trial}${cpu}: the load generator, not the server, set the pace; not used for a verdict (a lighter engine, e.g. --engine wrk, may not be)` });
-        }
-        const errs = errorCount(r);
-        if (r.ok && errs > 0) {
-          const of = r.requests ? ` of ${r.requests}` : '';
-          out.push({ scenario, server, kind: 'errors', severity: 'info', text: `${server}: ${errs}${of} requests failed` });
-        }
-      }
+      const skip = skipped.find((k) => k.server === server && k.scenario === scenario);
+      if (skip && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
     }
+  }
+  const several = results.runs.some((r) => Number.isInteger(r.trial) && r.trial > 1);
+  for (const w of runWarnings(results.runs, { skipped })) {
+    out.push({ ...w, text: `${w.server}${several && w.trial ? ` (trial ${w.trial})` : ''}: ${w.text}` });
   }
   return out;
 }
 
-/** One sentence: who answered faster (median) in how many scenarios. */
+/**
+ * One sentence: who answered faster (median) in how many scenarios, where and by how much
+ * ("node in 2 (keepalive_400x100 2.4×, big_upload 4.4×)"), and where nothing was decided.
+ */
 function headline(results, comps) {
   const pair = primaryPair(results.servers);
   if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
@@ -151,20 +155,15 @@ function headline(results, comps) {
   const wins = Object.fromEntries(pair.map((s) => [s, []]));
   let same = 0;
   let notSignificant = 0;
-  for (const c of p50) if (c.winner) wins[c.winner].push(c.factor); else if (c.significant === false) notSignificant++; else same++;
-  const range = (f) => {
-    if (!f.length) return '';
-    const lo = Math.min(...f);
-    const hi = Math.max(...f);
-    return lo === hi ? ` (${fmtFactor(lo)} faster)` : ` (${fmtFactor(lo)} to ${fmtFactor(hi)} faster)`;
-  };
-  const parts = pair.map((s) => `${s} in ${wins[s].length}${range(wins[s])}`);
-  const undecided = results.scenarios.length - p50.length;
+  for (const c of p50) if (c.winner) wins[c.winner].push(c); else if (c.significant === false) notSignificant++; else same++;
+  const where = (cs) => (cs.length ? ` (${[...cs].sort((x, y) => y.factor - x.factor).map((c) => `${c.scenario} ${fmtFactor(c.factor)}`).join(', ')})` : '');
+  const parts = pair.map((s) => `${s} in ${wins[s].length}${where(wins[s])}`);
+  const undecided = results.scenarios.filter((sc) => !p50.some((c) => c.scenario === sc));
   let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
   if (notSignificant) text += `; no significant difference in ${notSignificant}`;
   if (same) text += `; about the same (within ${Math.round((SAME_WITHIN - 1) * 100)} %) in ${same}`;
-  if (undecided) text += `; not comparable in ${undecided} (failed, missing or client-bound runs)`;
+  if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.join(', ')}: failed, missing or client-bound runs)`;
   return `${text}.`;
 }
 
-module.exports = { METRICS, HEADLINE_METRICS, SAME_WITHIN, primaryPair, representative, comparisons, flags, headline, judge };
+module.exports = { METRICS, HEADLINE_METRICS, SAME_WITHIN, primaryPair, representative, allComparisons, comparisons, flags, headline, judge };
