@@ -4,7 +4,7 @@
 
 const assert = require('node:assert/strict');
 const { exchange, request, openWith, untilClosed } = require('./support/raw_http');
-const { SERVER_NAMES, useServers } = require('./support/servers');
+const { SERVER_NAMES, useServers, waitForOutput } = require('./support/servers');
 const { startServer } = require('../perf/lib/server_process');
 
 const HEADERS_TIMEOUT_MS = 1000;
@@ -107,7 +107,7 @@ describe('a connection cap, on both servers', function () {
         const { replies, closed } = await exchange(server.port, request('GET', '/hello'), { count: 1, timeoutMs: 3000 }).catch(() => ({ replies: [], closed: true }));
         assert.equal(replies.length, 0, 'a connection past the cap was served');
         assert.ok(closed);
-        assert.match(server.output(), /20 connections open, the limit; new connections are closed/);
+        await waitForOutput(server, /20 connections open, the limit; new connections are closed/);
         held.forEach((s) => s.destroy());
         // Once connections close, new ones are served again.
         let served = false;
