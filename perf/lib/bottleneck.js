@@ -23,6 +23,10 @@ const { clkTck } = require('./proc_stats');
 const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
 const SERVER_BOUND_PCT = 90; // % of one core used by the server in a saturating closed loop
 const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
+// On a machine known to be shared, PERF_DISTURBED_PCT raises it (the runs stay flagged in
+// machine_cpu either way); the harness's own tests set it, since they check what the runner does
+// with its trials, not whether the machine was quiet while they ran.
+const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_PCT;
 // A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
 // flight) leave the server idle for a while whoever sets the pace; in a load shorter than this
 // they weigh too much for its CPU share to say that (--quick's bigfile_100k: 40-80 ms).
@@ -97,9 +101,10 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, sha
   }
   let disturbed = null;
   if (shares.steal_pct !== null) {
-    const over = (v) => v !== null && v - margin > DISTURBED_PCT;
+    const threshold = disturbedPct();
+    const over = (v) => v !== null && v - margin > threshold;
     disturbed = over(shares.steal_pct) || over(shares.foreign_cpu_pct);
-    if (disturbed) reasons.push(`disturbed: steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${DISTURBED_PCT}%)`);
+    if (disturbed) reasons.push(`disturbed: steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`);
   }
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
