@@ -22,7 +22,8 @@ const { collectEnvironment } = require('./environment');
 const { writeFileAtomic, RESULTS_ROOT } = require('./results_store');
 const { fmtFactor, fmtInterval } = require('./trials');
 const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('./engines/wrk');
-const { findBinary, CLIENT_BOUND_PCT } = require('./engines/external');
+const { findBinary } = require('./engines/external');
+const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('./bottleneck');
 
 const DEFAULT_PAIRS = [
   { project: 'node', bare: 'node_bare' },
@@ -35,9 +36,6 @@ const MODES = [
 const DEFAULTS = { rounds: 5, seconds: 3, connections: 50 };
 const WARMUP_S = 1;
 const PATH = '/hello';
-// Below this share of its CPU a server was held back (by another process on its CPU, or by the
-// client), so its req/s is not its capacity; its CPU per request still holds.
-const SATURATED_PCT = 90;
 
 class OverheadUsageError extends Error {}
 
@@ -72,7 +70,7 @@ function wrkScenario(mode, seconds, connections) {
 }
 
 function unsaturated(m) {
-  return m.server_busy_pct !== null && m.server_busy_pct < SATURATED_PCT;
+  return m.server_busy_pct !== null && m.server_busy_pct < SERVER_BOUND_PCT;
 }
 
 /** Rounds whose req/s is not the server's capacity: wrk was the bottleneck or the server was held back. */
@@ -182,7 +180,7 @@ function formatTable(rows) {
   );
   for (const r of rows.filter(heldBackRounds)) {
     const of = (counts) => `${counts.project} ${r.project}, ${counts.bare} ${r.bare}`;
-    lines.push(`* ${r.pair} ${r.mode}: rounds where wrk used ≥ ${CLIENT_BOUND_PCT}% of its CPU: ${of(r.client_bound_rounds)}; where the server was busy < ${SATURATED_PCT}% of the time (held back by another process or the client): ${of(r.unsaturated_rounds)}. There req/s is not the server's capacity; CPU per request still holds.`);
+    lines.push(`* ${r.pair} ${r.mode}: rounds where wrk used ≥ ${CLIENT_BOUND_PCT}% of its CPU: ${of(r.client_bound_rounds)}; where the server was busy < ${SERVER_BOUND_PCT}% of the time (held back by another process or the client): ${of(r.unsaturated_rounds)}. There req/s is not the server's capacity; CPU per request still holds.`);
   }
   return lines;
 }

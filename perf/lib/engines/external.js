@@ -17,7 +17,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { readCpu, clkTck } = require('../proc_stats');
 const { allowedCpus } = require('../pinning');
-const { CLIENT_BOUND_PCT, isClientBound } = require('../bottleneck');
+const { isClientBound } = require('../bottleneck');
 
 const MAX_OUTPUT = 1 << 20; // engines print a few KiB; keep at most 1 MiB of each stream
 
@@ -232,5 +232,4 @@ module.exports = {
   runEngineProcess,
   clientCpuFields,
   firstComplaint,
-  CLIENT_BOUND_PCT, // perf/lib/bottleneck.js's, for scripts/overhead.sh's notes
 };
