@@ -14,6 +14,7 @@ const { runScenarios, finishLiveRuns, engineFor, UsageError, ENGINES } = require
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('./lib/scenarios');
 const { loadServerDefinitions } = require('./lib/server_process');
+const { DEFAULT_TRIALS } = require('./lib/trial_plan');
 const { systemCause } = require('./lib/results_store');
 const { buildReport } = require('./report');
 
@@ -45,10 +46,10 @@ function selectServers(opts, definitions) {
 function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
-    .option('--quick', `counts ÷${QUICK_FACTOR}, rates kept: every scenario on both servers in under three minutes`)
+    .option('--quick', `smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's own quick values), rates kept: every scenario on both servers, ${DEFAULT_TRIALS} trials, in about three minutes`)
     .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', commaList)
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
-    .option('--repeat <n>', 'trials per server and scenario, servers interleaved (default: 3, or 1 with --quick)', positiveInt)
+    .option('--repeat <n>', `trials per server and scenario, servers interleaved (default: ${DEFAULT_TRIALS})`, positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
@@ -58,6 +59,7 @@ function buildProgram() {
     .option('--list', 'list the scenarios and servers, then exit')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
     .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
+    .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in drivers)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
     .addOption(new Option('--results-root <dir>', 'where results folders and latest go without --out (default perf/results)').hideHelp())
     .helpOption('-h, --help', 'show this help')
@@ -71,14 +73,14 @@ function buildProgram() {
 Examples:
   scripts/${NAME} --quick
   scripts/${NAME} --servers node --scenarios sequential_6000,concurrent_2000_20
-  scripts/${NAME} --quick --repeat 3 --references
+  scripts/${NAME} --quick --references
 Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 interrupted.`,
   );
   return program;
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references] [--engine autocannon|httperf|wrk] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references] [--engine autocannon|httperf|wrk] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -164,11 +166,12 @@ async function main(argv) {
     }
     const result = await runScenarios({
       servers: selectServers(opts, definitions),
-      repeat: opts.repeat ?? (opts.quick ? 1 : 3),
+      repeat: opts.repeat ?? DEFAULT_TRIALS,
       warmup: opts.warmup ?? null,
       target: opts.target || null,
       link: opts.link || null,
       engine: opts.engine,
+      lighterEngines: opts.lighterEngines,
       scenarios: opts.scenarios || null,
       quick: !!opts.quick,
       outDir: opts.out || null,

@@ -1,6 +1,7 @@
 'use strict';
 // scripts/compare.sh on two small results directories made deterministically: one with a
-// planted regression (node's p99 in sequential_6000 30% worse in every trial), one unchanged.
+// planted regression (node's mean in sequential_6000 30% worse in every trial), one unchanged.
+// (Their p99s rest on 6,000 requests, too few for one: never judged, however much they move.)
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -17,20 +18,31 @@ function compare(args, cwd = PROJECT_ROOT) {
   return spawnSync('bash', [COMPARE, ...args], { cwd, encoding: 'utf8', timeout: 30000 });
 }
 
+/** The table's line for a server, scenario and metric label (each pair names itself on its first line only). */
+function rowOf(stdout, server, scenario, label) {
+  let pair = null;
+  for (const line of stdout.split('\n')) {
+    const named = /^(\S+)\s+(\S+)\s/.exec(line);
+    if (named) pair = `${named[1]} ${named[2]}`;
+    if (pair === `${server} ${scenario}` && new RegExp(`^(\\S+\\s+\\S+)?\\s+${label}\\s`).test(line)) return line;
+  }
+  return null;
+}
+
 describe('compare.sh: two runs side by side', function () {
   this.timeout(30000);
   const root = makeTmpDir('compare-');
   const A = makeTrialRun(path.join(root, 'A'), { seed: 1 });
-  const B = makeTrialRun(path.join(root, 'B'), { seed: 2, scale: { 'node|sequential_6000|p99_ms': 1.3 } });
+  const B = makeTrialRun(path.join(root, 'B'), { seed: 2, scale: { 'node|sequential_6000|mean_ms': 1.3 } });
   const C = makeTrialRun(path.join(root, 'C'), { seed: 3 });
 
   it('a planted regression: exit 1, the row flagged, the summary names it', () => {
     const res = compare([A, B]);
     assert.equal(res.status, 1, res.stdout + res.stderr);
-    const row = res.stdout.split('\n').find((l) => /^node\s+sequential_6000\s+p99 ms/.test(l));
+    const row = rowOf(res.stdout, 'node', 'sequential_6000', 'mean ms');
     assert.ok(row, res.stdout);
     assert.match(row, /\+3\d%\s+\[\+\d\d%, \+\d\d%\]\s+REGRESSION \(worse by more than 10%\)$/);
-    assert.match(res.stdout, /^1 significant regression beyond 10%:\n {2}node sequential_6000 p99 ms: \+3\d%/m);
+    assert.match(res.stdout, /^1 significant regression beyond 10%:\n {2}node sequential_6000 mean ms: \+3\d%/m);
     // Everything else is unchanged: no other row is flagged.
     assert.equal((res.stdout.match(/REGRESSION/g) || []).length, 1);
     assert.equal(res.stderr, '');
@@ -40,21 +52,22 @@ describe('compare.sh: two runs side by side', function () {
     const res = compare([A, C]);
     assert.equal(res.status, 0, res.stdout + res.stderr);
     assert.doesNotMatch(res.stdout, /REGRESSION/);
-    assert.match(res.stdout, /^no significant regression beyond 10%$/m);
+    // The four p99s (6,000 requests each side) have no verdict: not judged.
+    assert.match(res.stdout, /^no significant regression beyond 10% \(4 of 16 rows could not be judged: see the verdict column\)$/m);
     assert.match(res.stdout, /no significant change/);
   });
 
   it('--threshold and --metric: 30% is no regression beyond 40%; other metrics do not see it', () => {
     assert.equal(compare([A, B, '--threshold', '40']).status, 0);
-    const res = compare([path.join(A, 'results.json'), B, '--metric', 'mean,rps']);
+    const res = compare([path.join(A, 'results.json'), B, '--metric', 'p50,rps']);
     assert.equal(res.status, 0, res.stdout);
-    assert.doesNotMatch(res.stdout, /p99 ms/);
+    assert.doesNotMatch(res.stdout, /mean ms/);
   });
 
   it('an improvement is not a regression (B → A)', () => {
     const res = compare([B, A]);
     assert.equal(res.status, 0, res.stdout);
-    assert.match(res.stdout.split('\n').find((l) => /^node\s+sequential_6000\s+p99 ms/.test(l)), /-2\d%.*better$/);
+    assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'mean ms'), /-2\d%.*better$/);
   });
 
   it('client-bound trials are left out; a pair with no other trial is not compared', () => {
@@ -66,10 +79,68 @@ describe('compare.sh: two runs side by side', function () {
 
   it('one trial each: shown, not judged, exit 0', () => {
     const E = makeTrialRun(path.join(root, 'E'), { seed: 5, trials: 1 });
-    const F = makeTrialRun(path.join(root, 'F'), { seed: 6, trials: 1, scale: { 'node|sequential_6000|p99_ms': 2 } });
+    const F = makeTrialRun(path.join(root, 'F'), { seed: 6, trials: 1, scale: { 'node|sequential_6000|mean_ms': 2 } });
     const res = compare([E, F]);
     assert.equal(res.status, 0, res.stdout);
-    assert.match(res.stdout, /^node\s+sequential_6000\s+p99 ms.*\+\d+%\s+1 trial each: no interval, not judged$/m);
+    assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'mean ms'), /\+\d+%\s+1 trial each: no interval, not judged$/);
+  });
+
+  it('a p99 with too few requests above it: "no verdict (n too small)", never a regression however far it moved', () => {
+    const H = makeTrialRun(path.join(root, 'H'), { seed: 8, scale: { 'node|sequential_6000|p99_ms': 2 } });
+    const res = compare([A, H]);
+    assert.equal(res.status, 0, res.stdout);
+    // 3 trials × 2,000 requests: 60 above the p99, not the 100 a p99 needs (perf/lib/trials.js).
+    assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'p99 ms'), /^node\s+sequential_6000\s+p99 ms\s+[\d.]+\s+[\d.]+\s+–\s+no verdict \(n too small\)$/);
+    assert.doesNotMatch(res.stdout, /REGRESSION/);
+    assert.match(res.stdout, /^note: no verdict \(n too small\): fewer than 100 requests above the percentile in A's or B's trials/m);
+    const result = cr.compareRuns(cr.loadResultsFile(path.join(A, 'results.json')), cr.loadResultsFile(path.join(H, 'results.json')));
+    const p99 = result.rows.filter((r) => r.metric === 'p99_ms');
+    assert.equal(p99.length, 4);
+    for (const r of p99) assert.deepEqual([r.no_verdict, r.ratio, r.ci95, r.regression], ['n too small', null, null, false]);
+  });
+
+  it('throughput the schedule sets: "no verdict (set by the rate)", never a regression', () => {
+    // The same runs, as an open loop: the schedule, not the server, sets req/s.
+    const openLoop = (dir) => {
+      const file = path.join(dir, 'results.json');
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+      for (const r of doc.runs) if (r.scenario === 'keepalive_400x100') r.params = { name: r.scenario, kind: 'open', connections: 2000, rate: 20, requests_per_connection: 1 };
+      fs.writeFileSync(file, JSON.stringify(doc));
+      return dir;
+    };
+    const I = openLoop(makeTrialRun(path.join(root, 'I'), { seed: 9 }));
+    const J = openLoop(makeTrialRun(path.join(root, 'J'), { seed: 10, scale: { 'em|keepalive_400x100|throughput_rps': 0.5 } }));
+    const res = compare([I, J]);
+    assert.equal(res.status, 0, res.stdout);
+    assert.match(rowOf(res.stdout, 'em', 'keepalive_400x100', 'req/s'), /\s–\s+no verdict \(set by the rate\)$/);
+    assert.match(res.stdout, /^note: no verdict \(set by the rate\): the schedule fixes the throughput/m);
+    // A closed loop's throughput is still judged.
+    assert.match(rowOf(res.stdout, 'em', 'sequential_6000', 'req/s'), /no significant change$/);
+  });
+
+  it('runs another engine superseded are left out: the runs that gave the verdict are compared', () => {
+    // wrk ran node's sequential_6000 again in both runs; B's superseded built-in runs are twice as slow.
+    const rerun = (dir, slower) => {
+      const file = path.join(dir, 'results.json');
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const again = doc.runs.filter((r) => r.server === 'node' && r.scenario === 'sequential_6000');
+      for (const r of again) {
+        doc.runs.push({ ...r, engine: 'sequential', latency_ms: { ...r.latency_ms, mean: r.latency_ms.mean * slower }, judged: false, not_judged_because: ['superseded: wrk ran sequential_6000 again, where the built-in load generator was the bottleneck; the verdict uses wrk\'s runs'] });
+        Object.assign(r, { engine: 'wrk', params: { ...r.params, engine: 'wrk' }, judged: true, not_judged_because: [] });
+      }
+      fs.writeFileSync(file, JSON.stringify(doc));
+      return dir;
+    };
+    // The same runs of wrk in both (one seed): only the superseded ones differ.
+    const K = rerun(makeTrialRun(path.join(root, 'K'), { seed: 11 }), 1);
+    const L = rerun(makeTrialRun(path.join(root, 'L'), { seed: 11 }), 2);
+    const res = compare([K, L]);
+    assert.equal(res.status, 0, res.stdout);
+    assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'mean ms'), /\s\+0\.0%\s+\[[^\]]+\]\s+no significant change$/);
+    assert.match(res.stdout, /Failed, client-bound and superseded trials are left out\./);
+    const result = cr.compareRuns(cr.loadResultsFile(path.join(K, 'results.json')), cr.loadResultsFile(path.join(L, 'results.json')));
+    const mean = result.rows.find((r) => r.server === 'node' && r.scenario === 'sequential_6000' && r.metric === 'mean_ms');
+    assert.deepEqual([mean.n_a, mean.n_b, mean.a === mean.b], [3, 3, true]);
   });
 
   it('runs of different loads (--quick in one) are not compared', () => {

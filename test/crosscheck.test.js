@@ -146,7 +146,7 @@ describe('crosscheck end to end: scripts/crosscheck.js --quick --repeat 2 on the
     assert.ok(['agree', 'agree (resolution)', 'differ'].includes(byMetric.throughput_rps.verdict));
     assert.equal(byMetric.throughput_rps.ci95.length, 2);
     const group = doc.groups.find((g) => g.server === 'node');
-    assert.match(group.commands.httperf, /^httperf --hog --server 127\.0\.0\.1 --port \d+ --uri \/hello --num-conns 300 --timeout 10$/);
+    assert.match(group.commands.httperf, /^httperf --hog --server 127\.0\.0\.1 --port \d+ --uri \/hello --num-conns 2000 --timeout 10$/);
     assert.match(group.latency_basis.httperf, /connection time/);
   });
 

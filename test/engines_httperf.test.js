@@ -49,8 +49,8 @@ describe('httperf engine: command lines', () => {
   });
 
   it('--quick scales the counts, not the shape', () => {
-    assert.deepEqual(plan(scenario('sequential_6000', true), at).args.slice(-4), ['--num-conns', '300', '--timeout', '10']);
-    assert.deepEqual(plan(scenario('keepalive_400x100', true), at).args.slice(-6), ['--wsess', '400,5,0', '--rate', '1e6', '--timeout', '10']);
+    assert.deepEqual(plan(scenario('sequential_6000', true), at).args.slice(-4), ['--num-conns', '2000', '--timeout', '10']);
+    assert.deepEqual(plan(scenario('keepalive_400x100', true), at).args.slice(-6), ['--wsess', '400,25,0', '--rate', '1e6', '--timeout', '10']);
   });
 
   it('skips, with a reason, what it cannot express faithfully', () => {

@@ -63,7 +63,7 @@ describe('perf cli', function () {
     const pidfile = path.join(out, 'standin.pid');
     const serversFile = path.join(out, 'servers.json');
     fs.writeFileSync(serversFile, JSON.stringify(standinDefinitions({ standin: { STANDIN_PIDFILE: pidfile } })));
-    const child = spawn(process.execPath, [CLI, '--quick', '--no-pin', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000,concurrent_2000_20', '--out', out], { cwd: PROJECT_ROOT });
+    const child = spawn(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000,concurrent_2000_20', '--out', out], { cwd: PROJECT_ROOT });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
@@ -96,7 +96,7 @@ describe('perf cli', function () {
     // A server that never says it is ready: the runner is still starting it when the signals come.
     const silent = `require('fs').writeFileSync(${JSON.stringify(pidfile)}, String(process.pid)); setInterval(() => {}, 1000);`;
     fs.writeFileSync(serversFile, JSON.stringify({ silent: { command: process.execPath, args: ['-e', silent], cwd: '.', env: {}, ready: 'listening on http://' } }));
-    const run = watchCommand(process.execPath, [CLI, '--quick', '--no-pin', '--servers-file', serversFile, '--servers', 'silent', '--scenarios', 'sequential_6000', '--out', out]);
+    const run = watchCommand(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--servers-file', serversFile, '--servers', 'silent', '--scenarios', 'sequential_6000', '--out', out]);
     await run.waitFor('stdout', /^silent: starting/m);
     run.child.kill('SIGINT');
     await run.waitFor('stderr', /SIGINT: stopping/);

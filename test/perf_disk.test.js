@@ -19,7 +19,7 @@ function serversFile(env = {}) {
 }
 
 function runCli(args, env) {
-  return runCommand(process.execPath, [CLI, '--quick', '--no-pin', '--servers-file', serversFile(env), '--servers', 'standin', ...args], { timeoutMs: 60000 });
+  return runCommand(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--servers-file', serversFile(env), '--servers', 'standin', ...args], { timeoutMs: 60000 });
 }
 
 const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));

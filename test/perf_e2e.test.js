@@ -8,6 +8,7 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { parseSamplesCsv, CSV_HEADER } = require('../perf/lib/samples');
+const { percentileResolved } = require('../perf/lib/trials');
 const { makeTmpDir, runCommand } = require('./perf_support/helpers');
 
 const SCENARIOS = ['concurrent_2000_100', 'keepalive_400x100'];
@@ -24,7 +25,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
   let doc;
 
   before(async () => {
-    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--servers', SERVERS.join(','), '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
+    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--repeat', '1', '--servers', SERVERS.join(','), '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
@@ -76,7 +77,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.deepEqual(Object.keys(r.status), ['1xx', '2xx', '3xx', '4xx', '5xx']);
       const errors = Object.values(r.errors).reduce((a, b) => a + b, 0);
       assert.equal(r.requests, r.replies + errors, what);
-      assert.equal(r.requests, r.scenario === 'keepalive_400x100' ? 2000 : 100, what);
+      assert.equal(r.requests, r.scenario === 'keepalive_400x100' ? 10000 : 100, what);
       assert.equal(Object.values(r.status).reduce((a, b) => a + b, 0), r.replies);
       const l = r.latency_ms;
       assert.ok([l.min, l.mean, l.p50, l.p90, l.p99, l.p999, l.max].every(isNum), what);
@@ -124,7 +125,8 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       const cells = md[2 + i].split('|').map((c) => c.trim()).filter(Boolean);
       assert.equal(cells[0], scenario);
       assert.equal(cells.length, 9);
-      assert.ok(cells.slice(1).every((c) => /^[\d.]+$/.test(c)), md[2 + i]);
+      // p99 of a quick run's few requests is not a p99: said instead of a number (trials.js percentileResolved).
+      assert.ok(cells.slice(1).every((c, j) => /^[\d.]+$/.test(c) || ([1, 5].includes(j) && c === 'n too small')), md[2 + i]);
     }
     const csv = fs.readFileSync(path.join(out, 'summary.csv'), 'utf8').trim().split('\n');
     assert.equal(csv.length, 1 + SCENARIOS.length);
@@ -132,6 +134,8 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     const row = Object.fromEntries(csv[0].split(',').map((k, i) => [k, csv[1].split(',')[i]]));
     const run = doc.runs.find((r) => r.server === 'em' && r.scenario === SCENARIOS[0]);
     assert.equal(Number(row.em_mean_ms), run.latency_ms.mean);
-    assert.equal(Number(row.em_p99_ms), run.latency_ms.p99);
+    // Empty where too few requests lie above the p99 (trials.js percentileResolved).
+    if (percentileResolved(run.replies, 0.99)) assert.equal(Number(row.em_p99_ms), run.latency_ms.p99);
+    else assert.equal(row.em_p99_ms, '');
   });
 });

@@ -13,7 +13,7 @@ const { parseProcStat, machineCpuDelta, clkTck } = require('../perf/lib/proc_sta
 const { cpuShares, judgeRun, saturating, CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT } = require('../perf/lib/bottleneck');
 const { clientCpuFields } = require('../perf/lib/engines/external');
 const { analyzeRuns } = require('../perf/lib/trials');
-const { runScenarios } = require('../perf/lib/runner');
+const { runScenarios, pickLighter } = require('../perf/lib/runner');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { parseSamplesCsv } = require('../perf/lib/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('./perf_support/helpers');
@@ -162,10 +162,42 @@ describe('judging runs: wrk runs again what the built-in load generator could no
     const lines = [];
     await runScenarios({ definitions: standinDefinitions({ a: {} }), servers: ['a'], scenariosDir, outDir: out, pin: false, log: (l) => lines.push(l) });
     const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
-    assert.ok(lines.includes('wrk: runs held_1s again: the built-in load generator was the bottleneck there'), lines.join('\n'));
+    assert.ok(lines.includes('wrk: runs held_1s again: the built-in load generator was the bottleneck'), lines.join('\n'));
     assert.deepEqual(doc.runs.map((r) => `${r.engine}:${r.ok}:${r.server_bound}`), ['autocannon:true:false', 'wrk:true:false']);
     assert.ok(doc.runs[0].not_judged_because.some((why) => /^superseded: wrk ran held_1s again/.test(why)));
     assert.deepEqual(doc.verdict_engines, { held_1s: 'wrk' });
+    assert.equal(doc.runs[0].superseded_by, 'wrk');
+    const [agg] = doc.aggregates;
+    assert.deepEqual([agg.trials, agg.used_trials], [1, []], 'the superseded run is not one of the trials');
+  });
+});
+
+describe('judging runs: one client at a time is judged from the engine with the shorter cycle', function () {
+  this.timeout(60000);
+  const run = (server, engine, rps) => ({ server, scenario: 's', engine, ok: true, throughput_rps: rps });
+
+  it('picks the engine whose cycle per request (1 / req/s) is shorter on every server, and says so with the figures', () => {
+    const runs = [run('a', 'sequential', 2000), run('a', 'sequential', 2500), run('a', 'sequential', 3000), run('a', 'httperf', 4000), run('b', 'sequential', 3000), run('b', 'httperf', 8000)];
+    assert.deepEqual(pickLighter(runs, 's', 'httperf'), { engine: 'httperf', text: "httperf's cycle per request is shorter than sequential's on every server (a 0.250 vs 0.400, b 0.125 vs 0.333 ms)" });
+    // Shorter on one server only: the built-in engine stays.
+    runs.push(run('b', 'httperf', 1000), run('b', 'httperf', 1000));
+    assert.equal(pickLighter(runs, 's', 'httperf').engine, 'sequential');
+  });
+
+  it('runs it again with httperf, keeps both, and leaves the superseded runs out of the trials', async function () {
+    if (spawnSync('sh', ['-c', 'command -v httperf']).status !== 0) this.skip(); // scripts/setup.sh installs it
+    const scenariosDir = writeScenarioDir({ one_at_a_time: { description: 'sequential', kind: 'closed', concurrency: 1, keep_alive: false, requests: 300, warmup_s: 0 } });
+    const out = makeTmpDir('judging-httperf-');
+    const lines = [];
+    await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, repeat: 2, log: (l) => lines.push(l) });
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.ok(lines.includes("httperf: runs one_at_a_time again: one client at a time: the load generator's own time per request is part of every figure"), lines.join('\n'));
+    assert.deepEqual(doc.runs.map((r) => `${r.trial}${r.server}:${r.engine}`), ['1a:sequential', '1b:sequential', '2a:sequential', '2b:sequential', '1a:httperf', '1b:httperf', '2a:httperf', '2b:httperf']);
+    const chosen = doc.verdict_engines.one_at_a_time;
+    assert.ok(['httperf', 'sequential'].includes(chosen));
+    assert.match(doc.verdict_engine_reasons.one_at_a_time, /^httperf's cycle per request is (not )?shorter than sequential's on every server \(a [\d.]+ vs [\d.]+, b [\d.]+ vs [\d.]+ ms\)$/);
+    for (const r of doc.runs) assert.equal(r.superseded_by ?? null, r.engine === chosen ? null : chosen, `${r.server} ${r.engine}`);
+    for (const a of doc.aggregates) assert.equal(a.trials, 2, 'two trials per server, of the chosen engine');
   });
 });
 

@@ -37,7 +37,7 @@ describe('perf results store', function () {
     const out = makeTmpDir();
     fs.writeFileSync(path.join(out, 'results.json'), '{"runs":[]}\n');
     assert.throws(() => new ResultsStore(out).init({}), new RegExp(`^Error: ${out} already holds the results of another run \\(results\\.json\\): name a new folder with --out, or remove that one$`));
-    const r = await runCommand(process.execPath, [CLI, '--quick', '--no-pin', '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
+    const r = await runCommand(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(r.stderr.trim().split('\n'), [`run_scenarios.sh: error: ${out} already holds the results of another run (results.json): name a new folder with --out, or remove that one`]);
     assert.equal(fs.readFileSync(path.join(out, 'results.json'), 'utf8'), '{"runs":[]}\n');
@@ -49,7 +49,7 @@ describe('perf results store', function () {
     const root = path.join(tmp, 'results');
     const serversFile = path.join(tmp, 'servers.json');
     fs.writeFileSync(serversFile, JSON.stringify(standinDefinitions({ standin: {} })));
-    const args = [CLI, '--quick', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000', '--results-root', root];
+    const args = [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000', '--results-root', root];
     const runs = await Promise.all([runCommand(process.execPath, args), runCommand(process.execPath, args)]);
     const dirs = runs.map((r) => {
       assert.equal(r.code, 0, r.stderr);

@@ -37,7 +37,7 @@ describe('runner: --target and --link', function () {
     const server = await startServer('node');
     const out = makeTmpDir('perf-target-');
     try {
-      const result = await runCli(['--quick', '--no-report', '--target', server.url, '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
+      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', '--no-report', '--target', server.url, '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
       assert.equal(result.code, 0, result.stdout + result.stderr);
       const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
       assert.equal(doc.environment.options.target, server.url);
@@ -45,7 +45,7 @@ describe('runner: --target and --link', function () {
       const [run] = doc.runs;
       assert.equal(run.server, 'node');
       assert.equal(run.ok, true, run.failure);
-      assert.equal(run.replies, 300);
+      assert.equal(run.replies, 2000);
       assert.equal(run.server_measured, false);
       assert.equal(run.server_cpu, null);
       assert.equal(run.server_peak_rss_mb, null);
@@ -57,7 +57,7 @@ describe('runner: --target and --link', function () {
 
   it('--target with two servers, or a bad URL, is a usage error in one line', async () => {
     for (const args of [['--target', 'http://127.0.0.1:9'], ['--target', 'ftp://x:1', '--servers', 'node'], ['--target', 'http://127.0.0.1:9', '--servers', 'node', '--link', '1mbit']]) {
-      const result = await runCli(['--quick', ...args]);
+      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', ...args]);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, /^run_scenarios\.sh: --(target|link) [^\n]+\nusage: /, result.stderr);
     }
@@ -71,7 +71,7 @@ describe('runner: --target and --link', function () {
     it('runs the server behind the rate-limited link and removes the namespace after', async () => {
       const out = makeTmpDir('perf-link-');
       let namespace = null;
-      const result = await runCli(['--quick', '--no-report', '--link', '100mbit', '--servers', 'node', '--scenarios', 'bigfile_100k', '--out', out], (line) => {
+      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', '--no-report', '--link', '100mbit', '--servers', 'node', '--scenarios', 'bigfile_100k', '--out', out], (line) => {
         const match = /^link: servers in network namespace (\S+)/.exec(line);
         if (match) namespace = match[1];
       });

@@ -102,7 +102,7 @@ describe('report: in a browser', function () {
   });
 
   it('shows every chart, at a readable size, with its data files linked', () => {
-    assert.equal(figures.length, 14);
+    assert.equal(figures.length, 15);
     for (const f of figures) {
       assert.ok(f.width >= 300 && f.width <= 1240, `${f.name}: ${f.width} px wide`);
       assert.ok(f.height >= 150, `${f.name}: ${f.height} px high`);
@@ -149,6 +149,46 @@ describe('report: in a browser', function () {
     assert.ok(box.y < 768, 'the summary table starts on the first screen');
   });
 
+  it('fits the summary table in a 1280 px wide screen, even with long server names and an interval in every verdict', async () => {
+    // The widest the table gets: a pair with long names (servers.json has em_yjit and
+    // em_bare_yjit), and three trials' "no significant difference (…) 95% CI …" in every verdict.
+    const wide = fs.mkdtempSync(path.join(os.tmpdir(), 'report-wide-'));
+    const screen = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      fs.cpSync(FIXTURE, wide, { recursive: true });
+      const file = path.join(wide, 'results.json');
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const rename = { node: 'em_bare_yjit', em: 'em_yjit' };
+      for (const r of doc.runs) r.server = rename[r.server];
+      for (const a of doc.aggregates) a.server = rename[a.server];
+      doc.comparisons = doc.comparisons.map((c) => ({
+        ...c, a: rename[c.a], b: rename[c.b],
+        ...(c.excluded || c.no_verdict ? {} : { ratio: 1.0317, ci95: [0.7512, 1.3921], significant: false, winner: null, note: null }),
+      }));
+      fs.writeFileSync(file, JSON.stringify(doc));
+      const { reportPath } = await buildReport(wide, { png: false });
+      for (const [what, url] of [['the fixture', page.url()], ['long names, intervals everywhere', pathToFileURL(reportPath).href]]) {
+        await screen.goto(url, { waitUntil: 'load' });
+        const { table, container, page: pageWidth, verdicts } = await screen.evaluate(() => {
+          const t = document.querySelector('table.summary');
+          return {
+            table: t.scrollWidth,
+            container: t.parentElement.clientWidth,
+            page: document.documentElement.scrollWidth,
+            verdicts: [...t.querySelectorAll('td.verdict')].map((td) => td.innerText.replace(/\s+/g, ' ').trim()),
+          };
+        });
+        assert.ok(table <= container, `${what}: the summary table is ${table} px wide, its container ${container} px`);
+        assert.ok(pageWidth <= 1280, `${what}: the page scrolls sideways (${pageWidth} px)`);
+        if (what !== 'the fixture') assert.ok(verdicts.includes('no significant difference (em_yjit 1.03× faster) 95% CI 0.75–1.39×'), verdicts.join('\n'));
+      }
+      await screen.screenshot({ path: path.join(ARTIFACTS, 'report_wide_1280.png') });
+    } finally {
+      await screen.close();
+      fs.rmSync(wide, { recursive: true, force: true });
+    }
+  });
+
   it('says "set by the rate" where the schedule set the throughput, and names no winner there', async () => {
     const row = page.locator('table.summary tbody tr', { hasText: 'slow_read' });
     assert.equal((await row.locator('td.verdict').nth(2).innerText()).trim(), 'set by the rate');
@@ -173,7 +213,7 @@ describe('report: in a browser', function () {
 
   it('shows n on every distribution chart, and no percentile beyond what n resolves', () => {
     const curves = figures.filter((f) => f.kind === 'percentiles');
-    assert.equal(curves.length, 4);
+    assert.equal(curves.length, 5);
     for (const f of curves) {
       const n = Object.fromEntries(f.n.split(' ').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]));
       for (const server of f.servers) assert.ok(f.text.includes(`${n[server].toLocaleString('en-US')} (${server})`), `${f.name}: n of ${server} shown`);

@@ -56,6 +56,7 @@ describe('report: built from the small fixture', () => {
       'overview_cpu_ms_per_request', 'overview_mean_ms', 'overview_peak_rss_mb', 'overview_ratio', 'overview_throughput_rps',
       'seed_002',
       'sequential_6000_percentiles', 'sequential_6000_timeline',
+      'short_conn_256_percentiles',
       'slow_read_percentiles', 'slow_read_probe',
     ]);
     for (const c of out.charts) {
@@ -89,7 +90,7 @@ describe('report: built from the small fixture', () => {
   it('puts the verdicts, the flags and the environment at the top', () => {
     const top = html.slice(0, html.indexOf('id="overview"'));
     // concurrent_2000_20 is not judged: node's run there was client-bound.
-    has(top, /node in 1 \(slow_read 47\.8×\), em in 1 \(sequential_6000 1\.27×\) of 4 scenarios; not comparable in 2 \(concurrent_2000_20, bigfile_100k: failed, missing or client-bound runs\)/);
+    has(top, /node in 1 \(slow_read 47\.8×\), em in 2 \(short_conn_256 1\.75×, sequential_6000 1\.27×\) of 5 scenarios; not comparable in 2 \(concurrent_2000_20, bigfile_100k: failed, missing or client-bound runs\)/);
     has(top, /– not judged <span class="caveat">⚠/);
     has(html, /not judged: node client-bound, the load generator set the pace \(try --engine wrk\)/);
     has(top, /1 trial: no interval/);
@@ -107,6 +108,45 @@ describe('report: built from the small fixture', () => {
     assert.doesNotMatch(html, /<b>(node|em)<\/b> 1\.0\d?×/);
     const csv = fs.readFileSync(path.join(dir, 'charts', 'comparisons.csv'), 'utf8');
     assert.match(csv, /^slow_read,throughput_rps,node,em,[\d.]+,[\d.]+,,,,,1,1,,,,set by the rate,/m);
+  });
+
+  it('names the engine that gave a verdict, and shows the runs it replaced as superseded, not as warnings against it', () => {
+    // short_conn_256: the built-in load generator was the bottleneck (node client-bound, em not
+    // server-bound), so wrk ran it again; results.json's verdict_engines says the same.
+    const row = summaryRow('short_conn_256');
+    has(row, /^>short_conn_256<\/a><br><span class="engine">verdict from wrk<\/span><\/td>/);
+    assert.doesNotMatch(row, /CLIENT-BOUND|NOT JUDGED|SUPERSEDED|not judged/, 'nothing in the row speaks against the verdict');
+    has(row, /<b>em<\/b> 1\.75×<\/span> faster/);
+    has(html, /“Verdict from wrk” \(or another engine\): the values and the verdict come from that engine's runs; where another engine ran the scenario too, its runs are kept for information, marked superseded\./);
+    const care = html.slice(html.indexOf('<details class="care"'), html.indexOf('</details>'));
+    assert.doesNotMatch(care, /short_conn_256/, 'the superseded runs are no warnings');
+    const section = html.slice(html.indexOf('<section id="s-short_conn_256">'), html.indexOf('</section>', html.indexOf('<section id="s-short_conn_256">')));
+    has(section, /<p class="engine"><b>Verdict from wrk<\/b>: the verdicts, the numbers they rest on and the charts use wrk's runs\. The sequential runs it was chosen over are kept for information \(superseded\), not used for a verdict\.<\/p>/);
+    // Each superseded run once, for information, with why it was replaced; no client-bound warning.
+    const items = section.match(/<li class="[a-z]+">.*?<\/li>/g) || [];
+    assert.deepEqual(items.map((li) => /<li class="([a-z]+)"><span class="tag [a-z]+">([A-Z -]+)<\/span> (\w+):/.exec(li).slice(1)), [['info', 'SUPERSEDED', 'node'], ['info', 'SUPERSEDED', 'em']]);
+    has(items[0], /node: superseded: wrk ran short_conn_256 again \(the built-in load generator was the bottleneck\); the verdict uses wrk&#39;s runs; kept for information \(client-bound: the load generator used 97% of its core \(90% or more\); not server-bound: /);
+    // The numbers: each run with its engine; the built-in ones marked superseded.
+    const runs = section.slice(section.indexOf('<table class="runs">'));
+    const statuses = [...runs.matchAll(/<td class="l">(sequential|wrk)<\/td><td class="l">(.*?)<\/td>/g)].map((m) => `${m[1]}: ${m[2].replace(/<[^>]+>/g, '')}`);
+    assert.deepEqual(statuses, ['sequential: SUPERSEDED', 'sequential: SUPERSEDED', 'wrk: ok', 'wrk: ok']);
+    // The charts show the runs of the verdict (wrk's summaries; it keeps no samples), for both servers alike.
+    assert.deepEqual(out.charts.find((c) => c.name === 'short_conn_256_percentiles').servers, ['node', 'em']);
+    const curve = fs.readFileSync(path.join(dir, 'charts', 'short_conn_256_percentiles.svg'), 'utf8');
+    assert.match(curve, /node: from the run.{1,6}s summary percentiles \(no samples\)/);
+    assert.match(curve, /em: from the run.{1,6}s summary percentiles \(no samples\)/);
+  });
+
+  it('draws no per-interval p99 the interval\'s requests do not resolve, and says so', () => {
+    // sequential_6000: 12,000 requests in per-interval bands, about 40 an interval: none has a p99.
+    const rows = fs.readFileSync(path.join(dir, 'charts', 'sequential_6000_timeline.csv'), 'utf8').trim().split('\n');
+    const head = rows[0].split(',');
+    const bands = rows.slice(1).map((line) => Object.fromEntries(head.map((h, i) => [h, line.split(',')[i]])));
+    assert.ok(bands.length > 100 && bands.every((b) => b.p50 !== '' && b.p99 === '' && Number(b.n) < 10000), 'a median but no p99 in every interval');
+    const svg = fs.readFileSync(path.join(dir, 'charts', 'sequential_6000_timeline.svg'), 'utf8');
+    assert.ok(svg.includes(`No p99 in ${bands.length} of ${bands.length} intervals (n too small: fewer than 100`), 'the legend says so');
+    assert.doesNotMatch(svg, /<path d="[^"]+"[^>]*stroke-dasharray="3,2"/, 'no p99 line drawn');
+    has(html, /The dashed p99 line is drawn only for intervals with at least 100 requests above their p99, and breaks elsewhere \(n too small in \d+ of \d+ intervals\)\./);
   });
 
   it('warns about everything above the summary table, one line each, folded when long', () => {
@@ -127,7 +167,7 @@ describe('report: built from the small fixture', () => {
       for (const [, th] of head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)) {
         const text = th.replace(/<[^>]+>/g, '').trim();
         // Names, counts and words need none; every number column names its unit.
-        if (/^(scenario|server|trial|status|test|conclusion|reference|better|requests|replies|errors|said|finds|before|during|after|2011|this run|(median|p99) response time \(ms\)|throughput \(req\/s\))$/.test(text)) continue;
+        if (/^(scenario|server|trial|engine|status|test|conclusion|reference|better|requests|replies|errors|said|finds|before|during|after|2011|this run|(median|p99) response time \(ms\)|throughput \(req\/s\))$/.test(text)) continue;
         assert.match(text, / (ms|req\/s|MB|ms\/req|%|×|s)$/, `column "${text}" has a unit`);
       }
     }
@@ -209,7 +249,7 @@ describe('report: built from the small fixture', () => {
     fs.writeFileSync(path.join(dir, 'charts', 'stale_chart.svg'), '<svg/>');
     const again = cli(dir);
     assert.equal(again.status, 0, again.stderr);
-    assert.match(again.stdout, /^report: wrote .*report\.html \(14 charts, [\d.]+ s\)\n$/);
+    assert.match(again.stdout, /^report: wrote .*report\.html \(15 charts, [\d.]+ s\)\n$/);
     assert.ok(!fs.existsSync(path.join(dir, 'charts', 'stale_chart.svg')));
   });
 });

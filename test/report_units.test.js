@@ -97,7 +97,8 @@ describe('report: aggregation', () => {
     const s = { n: 4, t: Float64Array.from([0, 10, 20, 150]), ms: Float64Array.from([1, 3, 2, 5]), status: Uint16Array.from([200, 200, 0, 200]), role: new Uint8Array(4) };
     const bands = agg.intervalBands(s, 100);
     assert.equal(bands.length, 2);
-    assert.deepEqual(bands[0], { t0_s: 0, t1_s: 0.1, n: 3, errors: 1, p50: 1, p99: 3, max: 3 });
+    // Two replies resolve no p99 (test below): null, not their slowest.
+    assert.deepEqual(bands[0], { t0_s: 0, t1_s: 0.1, n: 3, errors: 1, p50: 1, p99: null, max: 3 });
     assert.equal(bands[1].p50, 5);
   });
 
@@ -219,7 +220,7 @@ describe('report: SVG helpers', () => {
 
 // Issue 11: verdicts that hold.
 const trials = require('../perf/lib/trials');
-const { toText, toMarkdown } = require('../perf/lib/summary');
+const { toText, toMarkdown, toCsv, verdictEngines } = require('../perf/lib/summary');
 const { describeRun } = require('../perf/report/describe');
 const { seedRows, SEED } = require('../perf/report/seed');
 const { loadScenarios } = require('../perf/lib/scenarios');
@@ -342,10 +343,10 @@ describe('report: warnings reach the terminal and summary.md', () => {
 describe('report: scenarios described at the size they ran', () => {
   it('a --quick run is described with its own counts, not the full ones', () => {
     const quick = Object.fromEntries(loadScenarios({ quick: true }).map((s) => [s.name, describeRun(s)]));
-    assert.match(quick.sequential_6000, /^300 connections one after another/);
-    assert.match(quick.concurrent_2000_20, /^100 connections opened at 20 per second/);
-    assert.match(quick.keepalive_400x100, /5 requests each \(2,000 in all\)/);
-    assert.match(quick.slow_read, /^10 slow readers .* during 6 s/);
+    assert.match(quick.sequential_6000, /^2,000 connections one after another/);
+    assert.match(quick.concurrent_2000_20, /^50 connections opened at 20 per second/);
+    assert.match(quick.keepalive_400x100, /25 requests each \(10,000 in all\)/);
+    assert.match(quick.slow_read, /^10 slow readers .* during 3 s/);
     const full = Object.fromEntries(loadScenarios().map((s) => [s.name, describeRun(s)]));
     assert.match(full.sequential_6000, /^6,000 connections/);
     assert.equal(describeRun({ description: 'from another runner' }), null);
@@ -373,5 +374,112 @@ describe('report: the 2011 study beside this run', () => {
     assert.match(rows[2].line, /this run Node 1\.5× faster \[1\.43–1\.67×\]: does not hold\.$/);
     assert.match(rows[3].line, /this run not run: cannot tell\.$/);
     assert.deepEqual(rows[0].now.node, { ms: 0.2, ci95: [0.19, 0.21], basis: 'trials' });
+  });
+});
+
+// The single rule of perf/lib/trials.js (percentileResolved) in summary.md and summary.csv too.
+const FIXTURE_RUNS = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results_small', 'results.json'), 'utf8')).runs;
+
+/** summary.csv as objects, one per scenario. */
+function csvRows(text) {
+  const [head, ...lines] = text.trim().split('\n');
+  // Split on the commas outside quotes (the notes and verdicts hold some).
+  const split = (line) => {
+    const fields = [];
+    const field = /("(?:[^"]|"")*"|[^,"]*)(,|$)/y;
+    for (;;) {
+      const m = field.exec(line);
+      fields.push(m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]);
+      if (m[2] === '') return fields;
+    }
+  };
+  const names = split(head);
+  return Object.fromEntries(lines.map((line) => {
+    const fields = split(line);
+    return [fields[0], Object.fromEntries(names.map((n, i) => [n, fields[i]]))];
+  }));
+}
+
+describe('summary.md and summary.csv: no p99 where too few requests lie above it', () => {
+  it('summary.md says "n too small" instead of the number', () => {
+    const md = toMarkdown(FIXTURE_RUNS);
+    // sequential_6000: 6,000 requests per server, 60 above the p99.
+    const row = md.split('\n').find((l) => l.startsWith('| sequential_6000 |')).split('|').map((c) => c.trim());
+    assert.deepEqual([row[3], row[7]], ['n too small', 'n too small'], md);
+    assert.match(md, /^- p99 needs 10,000 requests \(100 above it\).*: node concurrent_2000_20, em concurrent_2000_20, node sequential_6000, em sequential_6000, node bigfile_100k, node slow_read, em slow_read, node short_conn_256, em short_conn_256\.$/m);
+  });
+
+  it('summary.csv leaves the value empty and says why in <server>_p99_note', () => {
+    const rows = csvRows(toCsv(FIXTURE_RUNS));
+    const seq = rows.sequential_6000;
+    assert.deepEqual([seq.node_p99_ms, seq.em_p99_ms], ['', '']);
+    assert.equal(seq.node_p99_note, 'n too small (6,000 requests; p99 needs 10,000)');
+    assert.ok(Number(seq.node_mean_ms) > 0, 'the other columns keep their numbers');
+    // A failed server has no p99 and no note.
+    assert.deepEqual([rows.bigfile_100k.em_ok, rows.bigfile_100k.em_p99_ms, rows.bigfile_100k.em_p99_note], ['false', '', '']);
+    // Enough requests (3 trials × 4,000): the number, and no note.
+    const resolved = csvRows(toCsv(openLoopTrials({ replies: 4000 }))).concurrent_2000_20;
+    assert.ok(Number(resolved.node_p99_ms) > 0);
+    assert.equal(resolved.node_p99_note, '');
+    assert.match(toMarkdown(openLoopTrials({ replies: 4000 })), /^\| concurrent_2000_20 \| [\d.]+ \| [\d.]+ \|/m);
+  });
+});
+
+describe('the engine that gave a verdict, in the terminal, summary.md and summary.csv', () => {
+  it('names wrk where it ran a scenario again, and lists the runs it superseded for information only', () => {
+    for (const [out, bullet] of [[toText(FIXTURE_RUNS), '*'], [toMarkdown(FIXTURE_RUNS), '-']]) {
+      const lines = out.split('\n');
+      assert.ok(lines.some((l) => /^\|? ?short_conn_256 \(verdict from wrk\)\s+\|?\s*[\d.]+/.test(l)), `the table row names wrk:\n${out}`);
+      assert.ok(lines.some((l) => /^\|? ?short_conn_256 \(verdict from wrk\)\s+\|?\s*mean ms/.test(l)), `the verdicts name wrk:\n${out}`);
+      assert.equal(lines.filter((l) => /short_conn_256/.test(l) && /client-bound \(load generator|close to client-bound|^. \w+ short_conn_256: not used for a verdict/.test(l)).length, 0, 'no warning against the verdict');
+      const superseded = `superseded: wrk ran short_conn_256 again (the built-in load generator was the bottleneck); the verdict uses wrk's runs; kept for information`;
+      assert.ok(lines.includes(`${bullet} node short_conn_256: ${superseded} (client-bound: the load generator used 97% of its core (90% or more); not server-bound: the server used 71.2% of its core (under 90%), so something else set the pace)`), out);
+      assert.ok(lines.includes(`${bullet} em short_conn_256: ${superseded} (not server-bound: the server used 62.5% of its core (under 90%), so something else set the pace)`), out);
+      assert.ok(!lines.some((l) => /^\|? ?sequential_6000 \(verdict/.test(l)), 'the built-in engine is not named');
+    }
+    const csv = csvRows(toCsv(FIXTURE_RUNS));
+    assert.deepEqual([csv.short_conn_256.verdict_engine, csv.sequential_6000.verdict_engine], ['wrk', '']);
+  });
+
+  it('names any other engine alike (httperf), also for a whole run with --engine', () => {
+    const params = { name: 'sequential_6000', kind: 'closed', concurrency: 1, keep_alive: false, requests: 6000, engine: 'httperf' };
+    const runs = ['node', 'em'].map((server, i) => run(server, 'sequential_6000', 1 + i, 100, { engine: 'httperf', params, replies: 6000 }));
+    assert.match(toText(runs), /^sequential_6000 \(verdict from httperf\)\s+[\d.]+/m);
+    assert.match(toMarkdown(runs), /^\| sequential_6000 \(verdict from httperf\) \| p50 ms \|/m);
+    assert.deepEqual(verdictEngines(runs), { sequential_6000: 'httperf' });
+  });
+});
+
+describe('report: per-interval p99 only where the interval resolves one', () => {
+  const samples = (counts) => {
+    const n = counts.reduce((a, b) => a + b, 0);
+    const s = { n, t: new Float64Array(n), ms: new Float64Array(n), status: new Uint16Array(n).fill(200), role: new Uint8Array(n) };
+    let i = 0;
+    counts.forEach((count, bin) => { for (let k = 0; k < count; k++, i++) { s.t[i] = bin * 1000 + k / count * 999; s.ms[i] = 1 + (k % 100); } });
+    return s;
+  };
+
+  it('intervalBands: a p99 from 10,000 replies, null from fewer (the median is kept)', () => {
+    const bands = agg.intervalBands(samples([10000, 9999, 10000]), 1000);
+    assert.deepEqual(bands.map((b) => [b.n, b.p99 === null]), [[10000, false], [9999, true], [10000, false]]);
+    assert.equal(bands[0].p99, 99, 'replies of 1 to 100 ms, a hundred each');
+    assert.ok(bands.every((b) => b.p50 !== null));
+    // Failed requests are no replies: 9,999 replies and an error still resolve none.
+    const withError = samples([10000]);
+    withError.status[0] = 0;
+    assert.equal(agg.intervalBands(withError, 1000)[0].p99, null);
+  });
+
+  it('the timeline breaks its p99 line and shading there, and its legend says so', async function () {
+    this.timeout(20000);
+    const { timelineSpec } = require('../perf/report/chart_specs');
+    const { renderSvg } = require('../perf/report/render');
+    const values = agg.intervalBands(samples([10000, 10000, 50, 10000, 10000]), 1000).map((b) => ({ server: 'node', kind: 'request', t_s: (b.t0_s + b.t1_s) / 2, ...b }));
+    const { svg, warnings } = await renderSvg(timelineSpec({ scenario: 'x', servers: ['node'], mode: 'bands', binMs: 1000, values, p99Cut: { p99Cut: 1, intervals: 5, minTail: 100 } }), { id: 't' });
+    assert.deepEqual(warnings, []);
+    const dashed = [...svg.matchAll(/<path d="([^"]+)"[^>]*stroke-dasharray="3,2"/g)].map((m) => m[1]);
+    assert.equal(dashed.length, 1, 'one p99 line');
+    assert.equal((dashed[0].match(/M/g) || []).length, 2, `the p99 line is cut in two at the unresolved interval: ${dashed[0]}`);
+    assert.ok(svg.includes('No p99 in 1 of 5 intervals (n too small: fewer than 100'), 'the legend says where and why');
   });
 });

@@ -154,7 +154,10 @@ describe('trials: the summary table shows ratios with their intervals', () => {
     const csv = toCsv(runs).trim().split('\n');
     const head = csv[0].split(',');
     assert.ok(head.includes('node_over_em_p99_ms') && head.includes('node_over_em_p99_ms_lo') && head.includes('node_trials'));
-    const row = Object.fromEntries(head.map((h, i) => [h, csv[1].split(',')[i]]));
+    // Cells may be quoted ("n too small (300 requests; p99 needs 10,000)").
+    const cells = (line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index < line.length || m[1] !== '').map((m) => m[1].replace(/^"|"$/g, ''));
+    const row = Object.fromEntries(head.map((h, i) => [h, cells(csv[1])[i]]));
+    assert.equal(cells(csv[1]).length, head.length);
     assert.equal(row.node_trials, '3');
     assert.ok(Number(row.node_over_em_p50_ms_lo) < Number(row.node_over_em_p50_ms) && Number(row.node_over_em_p50_ms) < Number(row.node_over_em_p50_ms_hi));
   });

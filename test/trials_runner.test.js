@@ -162,7 +162,7 @@ describe('trials: the command line', function () {
     defs.own_bare.reference_role = 'bare runtime';
     defs.own_bare.serves = ['hello'];
     fs.writeFileSync(serversFile, JSON.stringify(defs));
-    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
+    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
     assert.equal(res.status, 0, res.stdout + res.stderr);
     const doc = readJson(path.join(out, 'results.json'));
     assert.deepEqual(doc.environment.options.servers, ['own', 'other', 'own_bare']);

@@ -6,12 +6,15 @@
 //
 // A regression: the interval excludes "no change" (significant) and B is worse than A by more
 // than the threshold: for lower-is-better metrics B/A > 1 + t, for throughput A/B > 1 + t.
-// Failed and client-bound runs are left out, as in the verdicts (perf/lib/trials.js).
+// Failed and client-bound runs are left out, as in the verdicts (perf/lib/trials.js), and so are
+// runs another engine superseded (its runs stand for the scenario). A metric the verdicts never
+// judge (noVerdict: throughput the schedule sets, a p99 with too few requests above it) has no
+// change judged here either: "no verdict (…)", never better, worse or a regression.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { METRICS, METRIC_NAMES, metricValue } = require('./trials');
+const { METRICS, METRIC_NAMES, metricValue, noVerdict, repliesOf, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
@@ -96,20 +99,29 @@ function orderOf(list) {
   return out;
 }
 
+/** The runs a comparison uses. */
+const usable = (r) => r.ok && !r.client_bound && !isSuperseded(r);
+
 /** Why a side cannot be compared (no usable trial), or null. */
 function unusable(label, runs) {
   if (!runs.length) return `no run in ${label}`;
-  if (runs.some((r) => r.ok && !r.client_bound)) return null;
-  if (runs.some((r) => r.ok)) return `every ${label} trial client-bound`;
+  if (runs.some(usable)) return null;
+  if (runs.some((r) => r.ok && r.client_bound)) return `every ${label} trial client-bound`;
   return `every ${label} trial failed`;
 }
+
+/** What "no verdict (…)" means, once per kind, under the table. */
+const NO_VERDICT_NOTES = {
+  [RATE_SET]: `no verdict (${RATE_SET}): the schedule fixes the throughput of open-loop and slow-client scenarios whatever the server does`,
+  [TOO_FEW]: `no verdict (${TOO_FEW}): fewer than ${MIN_TAIL_SAMPLES} requests above the percentile in A's or B's trials, so it is their slowest few`,
+};
 
 /**
  * Compares run B with run A. options: metrics (names), thresholdPct. Returns
  * { rows, regressions, notes, metrics, thresholdPct } where each row is (metric null: one row
  * for a server and scenario none of whose metrics can be compared)
  * { server, scenario, metric, a, b, n_a, n_b, ratio (B/A), ci95, significant, worse (factor by
- * which B is worse; < 1 = better), regression, verdict }.
+ * which B is worse; < 1 = better), regression, no_verdict (trials.js's reason, or null), verdict }.
  */
 function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_THRESHOLD_PCT } = {}) {
   const limit = 1 + thresholdPct / 100;
@@ -132,18 +144,30 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
     const why = sameLoad ? unusable('A', ra) || unusable('B', rb) : 'the load differs (scenario parameters, e.g. --quick in one run only)';
     if (why) {
       // One row for the pair: no metric of it can be judged.
-      rows.push({ server, scenario, metric: null, a: null, b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, worse: null, regression: false, verdict: `not compared: ${why}` });
+      rows.push({ server, scenario, metric: null, a: null, b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: `not compared: ${why}` });
       continue;
     }
+    const runsA = ra.filter(usable);
+    const runsB = rb.filter(usable);
+    // What the verdicts' rule (perf/lib/trials.js noVerdict) holds a metric against: the
+    // scenario as run, and the requests of the smaller side.
+    const params = [...runsA, ...runsB].map((r) => r.params).find(Boolean);
+    const na = repliesOf(runsA);
+    const nb = repliesOf(runsB);
+    const requests = na === null || nb === null ? null : Math.min(na, nb);
     for (const metric of metrics) {
       const m = METRICS[metric];
-      const ua = ra.filter((r) => r.ok && !r.client_bound).map((r) => metricValue(r, metric));
-      const ub = rb.filter((r) => r.ok && !r.client_bound).map((r) => metricValue(r, metric));
+      const ua = runsA.map((r) => metricValue(r, metric));
+      const ub = runsB.map((r) => metricValue(r, metric));
       const sa = summarizeTrials(ua);
       const sb = summarizeTrials(ub);
-      const row = { server, scenario, metric, a: sa.centre, b: sb.centre, n_a: sa.n, n_b: sb.n, ratio: null, ci95: null, significant: null, worse: null, regression: false, verdict: null };
+      const never = noVerdict(metric, params, requests);
+      const row = { server, scenario, metric, a: sa.centre, b: sb.centre, n_a: sa.n, n_b: sb.n, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: null };
       if (!sa.n || !sb.n) {
         row.verdict = 'not measured';
+      } else if (never) {
+        row.no_verdict = never.no_verdict;
+        row.verdict = `no verdict (${never.no_verdict})`;
       } else if ([...ua, ...ub].some((v) => v === 0)) {
         // A 0 (CPU below /proc's 10 ms resolution in a short run) has no logarithm.
         row.verdict = 'a trial measured 0 (below the resolution): not judged';
@@ -170,6 +194,7 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
       rows.push(row);
     }
   }
+  for (const kind of [...new Set(rows.map((r) => r.no_verdict).filter(Boolean))]) notes.push(NO_VERDICT_NOTES[kind]);
   return { rows, regressions: rows.filter((r) => r.regression), notes, metrics, thresholdPct };
 }
 
@@ -217,7 +242,7 @@ function describeRun(label, R) {
 /** The whole report as text lines. */
 function formatComparison(A, B, result) {
   const lines = [describeRun('A', A), describeRun('B', B)];
-  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed and client-bound trials are left out.`);
+  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound and superseded trials are left out.`);
   for (const n of environmentNotes(A, B)) lines.push(`note: A and B differ: ${n}`);
   lines.push('');
   const head = ['server', 'scenario', 'metric', 'A', 'B', 'change', '95% CI', 'verdict'];

@@ -271,7 +271,7 @@ function runChild({ engine, servers, names, quick, outDir, pin, serversFile, sig
       for (const c of liveChildren) c.kill('SIGKILL');
     });
   }
-  const args = [CLI, '--engine', engine, '--servers', servers.join(','), '--scenarios', names.join(','), '--repeat', '1', '--out', outDir, '--no-report'];
+  const args = [CLI, '--engine', engine, '--servers', servers.join(','), '--scenarios', names.join(','), '--repeat', '1', '--out', outDir, '--no-report', '--no-lighter-engines'];
   if (quick) args.push('--quick');
   if (!pin) args.push('--no-pin');
   if (serversFile) args.push('--servers-file', serversFile);

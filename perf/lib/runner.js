@@ -25,7 +25,7 @@ const { runSequential } = require('./sequential');
 const { runAutocannon } = require('./autocannon_engine');
 const { runSlowClients } = require('./slow_clients');
 const { httperfEngine } = require('./engines/httperf');
-const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('./engines/wrk');
+const { wrkEngine } = require('./engines/wrk');
 const { findBinary } = require('./engines/external');
 const { selectEngine, skippedLine, DEFAULT_ENGINE } = require('./engines/select');
 const { analyzeRuns } = require('./trials');
@@ -185,6 +185,7 @@ function failedRun(server, scenario, failure, extra = {}) {
     disturbed: null,
     judged: false,
     not_judged_because: [`failed: ${failure}`],
+    superseded_by: null,
     params: scenarioParams(scenario),
     ...extra,
   };
@@ -357,6 +358,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
       max: round3(Math.max(0, loopDelay.max / 1e6 - 10)),
     },
     warmup,
+    superseded_by: null, // set when another engine's runs of the scenario give its verdict
     params: scenarioParams(scenario),
     ...engineExtra,
   };
@@ -385,7 +387,9 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
  *   signal (AbortSignal: stop, keep finished runs, write the summary),
  *   log(line), status(text or null) for a live progress line, readyTimeoutMs,
  *   resultsRoot (default perf/results: where outDir null creates its folder and latest),
- *   warmup: seconds of warm-up before every run, overriding the scenarios' warmup_s (0: none) }
+ *   warmup: seconds of warm-up before every run, overriding the scenarios' warmup_s (0: none),
+ *   lighterEngines: true (with the default engine, run scenarios again with httperf or wrk
+ *     where they are the lighter load generator: againWithLighterEngines) }
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
  * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
@@ -421,6 +425,9 @@ async function runScenarios(options = {}) {
   if (serverNames.length === 0) throw new UsageError('no servers selected');
   // --engine httperf|wrk: scenarios it cannot run faithfully are skipped (engineSkipped).
   const engineName = options.engine || 'autocannon';
+  // Only the default engine's runs are ever replaced by a lighter engine's; behind --link the
+  // link is meant to set the pace, which no lighter client changes.
+  const lighter = options.lighterEngines !== false && engineName === DEFAULT_ENGINE && !options.link;
   const selected = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null }), engineName, ENGINES);
   const engineSkipped = selected.skipped;
   // --warmup SECONDS: every scenario's warm-up, whatever its file says.
@@ -432,7 +439,7 @@ async function runScenarios(options = {}) {
   const log = options.log || ((line) => process.stdout.write(line + '\n'));
   const status = options.status || (() => {});
   const signal = options.signal || null;
-  const trials = options.repeat ?? 1; // the CLI's default: 3, or 1 with --quick
+  const trials = options.repeat ?? 1; // the CLI's default: DEFAULT_TRIALS (trial_plan.js)
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
   // Servers that cannot run on this machine, and scenarios a server cannot serve, are skipped.
   const skipped = [];
@@ -469,6 +476,7 @@ async function runScenarios(options = {}) {
       link: options.link || null,
       engine: engineName,
       warmup: warmupOverride,
+      lighter_engines: lighter,
     },
   });
   environment.started_at = new Date().toISOString();
@@ -521,7 +529,7 @@ async function runScenarios(options = {}) {
     if (engineSkipped.length) store.setExtra({ engine_skipped: engineSkipped });
     for (const k of engineSkipped) log(skippedLine(k));
     const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
-    log(`plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(estimatePlanS(plan, served))}`);
+    log(`plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(estimatePlanS(plan, served) + (lighter ? foreseenAgainS({ runnable, served, trials }) : 0))}`);
     // --link RATE: the servers run in a network namespace behind a rate-limited veth pair.
     link = options.link ? createLink(options.link) : null;
     if (link) {
@@ -530,7 +538,7 @@ async function runScenarios(options = {}) {
     }
     const ctx = { plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth };
     await runPlan(ctx);
-    if (engineName === DEFAULT_ENGINE && !wasInterrupted()) await againWithWrk({ ...ctx, runnable });
+    if (lighter && !wasInterrupted()) await againWithLighterEngines({ ...ctx, runnable });
   } catch (err) {
     if (!store.claimed) throw err; // no folder of its own to record anything in
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
@@ -542,35 +550,126 @@ async function runScenarios(options = {}) {
 }
 
 /**
- * A verdict wherever the machine can give one. Scenarios where the built-in load generator was
- * the bottleneck in some run (client-bound, or a closed loop whose server was not) are run again
- * in full, every trial of every server, with wrk where it can run them faithfully (a lighter
- * load generator: C, one thread). Both sets of runs are kept; a verdict uses one engine per
- * scenario, so that both its sides are measured alike: wrk's, and the built-in runs of those
- * scenarios are marked superseded. results.json's verdict_engines says which scenarios.
+ * The engine each scenario's verdict should come from, where another than the built-in one is
+ * installed and can run it faithfully: { scenario: { engine, why } }.
+ *   one client at a time (sequential_6000): the load generator's own time per request is part
+ *     of every figure, so it is run again with httperf (C, the seed's own tool); the verdict
+ *     then uses whichever engine's cycle per request is shorter (pickLighter)
+ *   a closed loop where the built-in load generator was the bottleneck in some run
+ *     (client-bound, or the server not saturated): run again with wrk (C, one thread)
  */
-async function againWithWrk(ctx) {
-  const { store, served, runnable, trials, log } = ctx;
+function lighterEngines(runnable, served, runs) {
   const bottlenecked = (r) => r.ok && r.engine !== 'wrk' && (r.client_bound || r.server_bound === false);
-  const candidates = runnable.flatMap((server) => served[server]).filter((s) => wrkEngine.whyNot(s) === null && store.runs.some((r) => r.scenario === s.name && bottlenecked(r)));
-  const names = [...new Set(candidates.map((s) => s.name))];
-  if (!names.length) return;
+  const wanted = {};
+  for (const s of runnable.flatMap((server) => served[server])) {
+    if (wanted[s.name]) continue;
+    if (oneClientAtATime(s) && httperfEngine.whyNot(s) === null) {
+      wanted[s.name] = { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure' };
+    } else if (wrkEngine.whyNot(s) === null && runs.some((r) => r.scenario === s.name && bottlenecked(r))) {
+      wanted[s.name] = { engine: 'wrk', why: 'the built-in load generator was the bottleneck' };
+    }
+  }
+  return wanted;
+}
+
+/** Why an engine cannot be started here (its binary is missing), or null. */
+function whyNotInstalled(engine) {
   try {
-    findBinary({ name: 'wrk', envVar: WRK_ENV_VAR });
+    findBinary({ name: engine, envVar: ENGINES[engine].envVar });
+    return null;
   } catch (err) {
-    log(`wrk: does not run ${names.join(', ')} again, where the built-in load generator was the bottleneck: ${err.message}`);
-    return;
+    return err.message;
   }
-  log(`wrk: runs ${names.join(', ')} again: the built-in load generator was the bottleneck there`);
-  const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, engine: 'wrk' }))]));
-  const servers = runnable.filter((server) => again[server].length);
-  await runPlan({ ...ctx, plan: trialPlan(servers, trials), served: again });
-  for (const r of store.runs) {
-    if (!names.includes(r.scenario) || r.engine === 'wrk' || !r.ok) continue;
-    r.judged = false;
-    r.not_judged_because.push(`superseded: wrk ran ${r.scenario} again, where the built-in load generator was the bottleneck; the verdict uses wrk's runs`);
+}
+
+/** The runs again with other engines: { plan, served } for runPlan. */
+function againPlan({ runnable, served, trials, wanted, names }) {
+  const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, engine: wanted[s.name].engine }))]));
+  return { plan: trialPlan(runnable.filter((server) => again[server].length), trials), served: again };
+}
+
+/**
+ * Seconds the runs again with other engines will take that can be foreseen before any run: the
+ * one-client-at-a-time scenarios (httperf). wrk's depend on what the runs find.
+ */
+function foreseenAgainS({ runnable, served, trials }) {
+  const wanted = lighterEngines(runnable, served, []);
+  const names = Object.keys(wanted).filter((name) => !whyNotInstalled(wanted[name].engine));
+  if (!names.length) return 0;
+  const again = againPlan({ runnable, served, trials, wanted, names });
+  return estimatePlanS(again.plan, again.served);
+}
+
+function oneClientAtATime(s) {
+  return s.kind === 'closed' && s.concurrency === 1;
+}
+
+const median = (xs) => {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return v.length ? (v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2) : null;
+};
+
+/**
+ * Of the built-in engine's runs and `engine`'s runs of a one-client-at-a-time scenario, the
+ * engine whose own time per request is smaller: { engine, text }. Each request's cycle is the
+ * server's time plus the load generator's, one after the other, so against the same server the
+ * engine with the shorter cycle (1 / req/s, median of its runs) spends less of its own; it must
+ * be shorter on every server. (CPU time cannot tell: httperf busy-polls a whole core.)
+ */
+function pickLighter(runs, scenario, engine) {
+  const mine = runs.filter((r) => r.scenario === scenario && r.ok);
+  const builtInName = mine.find((r) => r.engine !== engine)?.engine || DEFAULT_ENGINE;
+  const cycleMs = (server, isOther) => {
+    const rps = median(mine.filter((r) => r.server === server && (r.engine === engine) === isOther).map((r) => r.throughput_rps));
+    return rps ? 1000 / rps : null;
+  };
+  const servers = [...new Set(mine.map((r) => r.server))];
+  const cycles = servers.map((server) => ({ server, other: cycleMs(server, true), builtIn: cycleMs(server, false) }));
+  const figures = cycles.map((c) => `${c.server} ${fmtMs(c.other)} vs ${fmtMs(c.builtIn)}`).join(', ');
+  const shorter = cycles.every((c) => c.other !== null && (c.builtIn === null || c.other < c.builtIn));
+  return shorter
+    ? { engine, text: `${engine}'s cycle per request is shorter than ${builtInName}'s on every server (${figures} ms)` }
+    : { engine: builtInName, text: `${engine}'s cycle per request is not shorter than ${builtInName}'s on every server (${figures} ms)` };
+}
+
+const fmtMs = (x) => (x === null ? '?' : x.toFixed(3));
+
+/**
+ * A verdict wherever the machine can give one, from the lightest engine that runs the scenario
+ * faithfully (lighterEngines): those scenarios are run again in full, every trial of every
+ * server, with that engine. Both sets of runs are kept; a verdict uses one engine per scenario,
+ * so that both its sides are measured alike; the other engine's runs are marked superseded
+ * (superseded_by). results.json's verdict_engines says which scenarios, and why.
+ */
+async function againWithLighterEngines(ctx) {
+  const { store, served, runnable, trials, log } = ctx;
+  const wanted = lighterEngines(runnable, served, store.runs);
+  const names = Object.keys(wanted).filter((name) => {
+    const why = whyNotInstalled(wanted[name].engine);
+    if (why) log(`${wanted[name].engine}: does not run ${name} again (${wanted[name].why}): ${why}`);
+    return !why;
+  });
+  if (!names.length) return;
+  const again = againPlan({ runnable, served, trials, wanted, names });
+  for (const name of names) log(`${wanted[name].engine}: runs ${name} again: ${wanted[name].why}`);
+  log(`plan: ${again.plan.length} more server starts; expected to take about ${fmtDuration(estimatePlanS(again.plan, again.served))} more`);
+  await runPlan({ ...ctx, ...again });
+  const verdictEngines = {};
+  const reasons = {};
+  for (const name of names) {
+    const { engine, why } = wanted[name];
+    const pick = engine === 'httperf' ? pickLighter(store.runs, name, engine) : { engine, text: why };
+    verdictEngines[name] = pick.engine;
+    reasons[name] = pick.text;
+    log(`${name}: the verdict uses ${pick.engine}'s runs (${pick.text})`);
+    for (const r of store.runs) {
+      if (r.scenario !== name || r.engine === pick.engine || !r.ok) continue;
+      r.judged = false;
+      r.superseded_by = pick.engine;
+      r.not_judged_because.push(`superseded: ${pick.engine} ran ${name} again (${pick.text}); the verdict uses ${pick.engine}'s runs`);
+    }
   }
-  store.setExtra({ verdict_engines: Object.fromEntries(names.map((n) => [n, 'wrk'])) });
+  store.setExtra({ verdict_engines: verdictEngines, verdict_engine_reasons: reasons });
 }
 
 /** The trials of the plan, server by server; appends each run to the store as it ends. */
@@ -663,4 +762,4 @@ async function runPlan({ plan, served, trials, definitions, options, link, pinni
   }
 }
 
-module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, engineFor, runDeadlineMs, failedRun, UsageError, ENGINES, HOST };
+module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, engineFor, runDeadlineMs, failedRun, pickLighter, UsageError, ENGINES, HOST };

@@ -8,8 +8,11 @@
 // The same content is written as Markdown (summary.md), CSV (summary.csv) and aligned text.
 // Every warning about a run (runWarnings: failed, errors, client-bound or close to it, behind
 // schedule) is listed under the tables here and in the report's "Read with care" block.
+// A scenario whose verdict comes from another engine than the built-in load generator
+// (verdictEngines) says so beside its name; the runs of the engine it was chosen over are listed
+// as superseded, for information, not as warnings against that verdict.
 
-const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, withLimits, repliesOf, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
+const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, repliesOf, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
@@ -32,12 +35,30 @@ const NEAR_CLIENT_BOUND_PCT = 80;
 const sumErrors = (r) => (r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : 0);
 
 /**
+ * The engine whose runs gave each scenario's verdict, where the reader must be told:
+ * { short_conn_256: 'wrk' }. Where two engines ran a scenario the runs of one are superseded by
+ * the other's (superseded_by, as results.json's verdict_engines records; older results say so
+ * only in not_judged_because, and their verdict's runs carry the engine in their params); a
+ * scenario run by another engine than the built-in one (--engine httperf|wrk) has it in its
+ * runs' params.
+ */
+function verdictEngines(runs) {
+  const out = {};
+  for (const r of runs) {
+    const engine = r.superseded_by || (r.ok && !isSuperseded(r) && r.params && r.params.engine);
+    if (engine) out[r.scenario] = engine;
+  }
+  return out;
+}
+
+/**
  * Everything a reader must be warned about, one entry per run and problem:
  * [{ scenario, server, trial, kind, severity, text }], kind one of failed, missing, errors,
  * client_bound, near_client_bound, not_judged (the runner's other reasons), schedule_lag;
- * severity bad | warn. text reads after
- * "<server> <scenario> (trial n): ". missing: a server that ran other scenarios has no run of
- * this one and was not skipped on purpose (the run was interrupted).
+ * severity bad | warn; and, for information (severity info), superseded: a run another engine
+ * replaced, whose own problems (it was client-bound, …) are why, not warnings against the
+ * verdict. text reads after "<server> <scenario> (trial n): ". missing: a server that ran
+ * other scenarios has no run of this one and was not skipped on purpose (the run was interrupted).
  */
 function runWarnings(runs, { skipped = [] } = {}) {
   const servers = orderOf(runs.map((r) => r.server));
@@ -52,6 +73,13 @@ function runWarnings(runs, { skipped = [] } = {}) {
         const w = (kind, severity, text) => out.push({ scenario, server, trial: Number.isInteger(r.trial) ? r.trial : null, kind, severity, text });
         if (!r.ok) {
           w('failed', 'bad', `FAILED: ${r.failure}`);
+          continue;
+        }
+        if (isSuperseded(r)) {
+          const reasons = Array.isArray(r.not_judged_because) ? r.not_judged_because : [];
+          const superseded = reasons.find((why) => why.startsWith('superseded')) || `superseded by ${r.superseded_by}'s runs`;
+          const others = reasons.filter((why) => why !== superseded);
+          w('superseded', 'info', `${superseded}; kept for information${others.length ? ` (${others.join('; ')})` : ''}`);
           continue;
         }
         const errs = sumErrors(r);
@@ -127,6 +155,7 @@ function summarize(runs, context = {}) {
   const servers = orderOf(runs.map((r) => r.server));
   const scenarios = orderOf(runs.map((r) => r.scenario));
   const analysis = context.comparisons && context.aggregates ? { ...context, comparisons: withLimits(context.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios });
+  const engines = verdictEngines(runs);
   const maxTrials = Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
   const warnings = runWarnings(runs, { skipped: context.skipped || [] });
   const notes = warnings.map((w) => `${w.server} ${w.scenario}${maxTrials > 1 && w.trial ? ` (trial ${w.trial})` : ''}: ${w.text}`);
@@ -148,10 +177,11 @@ function summarize(runs, context = {}) {
         trials: rs.length,
         used: agg ? agg.used_trials.length : 0,
         basis: agg ? agg.basis : null,
-        // Whether enough requests lie above the p99 for it to be one (perf/lib/trials.js): the
-        // replies behind the centre (older results.json aggregates lack them: every ok run's).
-        p99Resolved: percentileResolved(agg && agg.replies !== undefined ? agg.replies : repliesOf(rs.filter((r) => r.ok)), 0.99),
+        // The replies behind the centre (older results.json aggregates lack them: every ok run's),
+        // and whether enough of them lie above the p99 for it to be one (perf/lib/trials.js).
+        replies: agg && agg.replies !== undefined ? agg.replies : repliesOf(rs.filter((r) => r.ok)),
       };
+      cells[server].p99Resolved = percentileResolved(cells[server].replies, 0.99);
       if (cells[server].basis === 'client-bound') notes.push(`${server} ${scenario}: every finished trial was client-bound: its numbers describe the load generator; ${CLIENT_BOUND_ADVICE}`);
     }
     return { scenario, cells };
@@ -169,18 +199,19 @@ function summarize(runs, context = {}) {
   const over = context.definitions ? overheads(analysis.comparisons, context.definitions, servers, scenarios) : [];
   const smallP99 = rows.flatMap((row) => Object.entries(row.cells).filter(([, c]) => c.ok && !c.p99Resolved).map(([server]) => `${server} ${row.scenario}`));
   if (smallP99.length) notes.push(`p99 needs ${(MIN_TAIL_SAMPLES / 0.01).toLocaleString('en-US')} requests (${MIN_TAIL_SAMPLES} above it); with fewer it is the slowest few, not a p99 (n too small, not judged): ${smallP99.join(', ')}.`);
-  return { servers, scenarios, rows, notes, warnings, comparisons: analysis.comparisons, aggregates: analysis.aggregates, overheads: over, pair, trials: maxTrials };
+  return { servers, scenarios, rows, notes, warnings, comparisons: analysis.comparisons, aggregates: analysis.aggregates, overheads: over, pair, trials: maxTrials, engines };
 }
 
-/**
- * The cells of a server in the summary table. p99: "n too small" where too few requests lie
- * above it (tooFew: true, the terminal); summary.md and summary.csv keep the number, which their
- * readers (perf/README.md's format) parse, and the note under the table names those cells.
- */
-function cellTexts(cell, { tooFew = false } = {}) {
+/** A scenario's name in the tables: "short_conn_256 (verdict from wrk)" where another engine gave its verdict. */
+function scenarioLabel(s, scenario) {
+  return s.engines[scenario] ? `${scenario} (verdict from ${s.engines[scenario]})` : scenario;
+}
+
+/** The cells of a server in the summary table; a p99 too few requests lie above is "n too small". */
+function cellTexts(cell) {
   if (!cell) return GROUP_COLUMNS.map(() => '');
   if (!cell.ok) return ['FAILED', '', '', ''];
-  return [fmtMs(cell.mean), tooFew && !cell.p99Resolved ? TOO_FEW : fmtMs(cell.p99), fmtRps(cell.rps), fmtCpu(cell.cpu)];
+  return [fmtMs(cell.mean), cell.p99Resolved ? fmtMs(cell.p99) : TOO_FEW, fmtRps(cell.rps), fmtCpu(cell.cpu)];
 }
 
 function trialsLine(s) {
@@ -244,7 +275,7 @@ function toMarkdown(runs, context = {}) {
     ? [
         `| ${header.join(' | ')} |`,
         `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-        ...rows.map((row) => `| ${[row.scenario, ...servers.flatMap((sv) => cellTexts(row.cells[sv]))].join(' | ')} |`),
+        ...rows.map((row) => `| ${[scenarioLabel(s, row.scenario), ...servers.flatMap((sv) => cellTexts(row.cells[sv]))].join(' | ')} |`),
         '',
         trialsLine(s),
       ]
@@ -253,7 +284,7 @@ function toMarkdown(runs, context = {}) {
   if (vrows.length) {
     const [a, b] = s.pair;
     lines.push('', verdictTitle(s), '', `| scenario | metric | ${a} | ${b} | ${a}/${b} | 95% CI | verdict |`, '| --- | --- | ---: | ---: | ---: | --- | --- |');
-    for (const r of vrows) lines.push(`| ${r.scenario} | ${r.label} | ${r.va} | ${r.vb} | ${r.ratio} | ${r.ci} | ${r.verdict} |`);
+    for (const r of vrows) lines.push(`| ${scenarioLabel(s, r.scenario)} | ${r.label} | ${r.va} | ${r.vb} | ${r.ratio} | ${r.ci} | ${r.verdict} |`);
   }
   if (s.overheads.length) {
     lines.push('', overheadTitle(), '', `| scenario | server | reference | ${OVERHEAD_METRICS.map(overheadHead).join(' | ')} |`, `| --- | --- | --- |${OVERHEAD_METRICS.map(() => ' ---: |').join('')}`);
@@ -273,13 +304,21 @@ const round6 = (x) => (x === null || x === undefined ? null : Math.round(x * 1e6
 
 /**
  * A row per scenario: per server <s>_ok, _mean_ms, _p99_ms, _rps, _cpu_ms_per_req, _errors;
- * then per server <s>_trials (trials used for the centres); then for the verdict pair a vs b
- * and each metric <a>_over_<b>_<metric> (ratio a/b), _lo, _hi (95% interval), _verdict.
+ * then per server <s>_trials (trials used for the centres); per server <s>_p99_note (why _p99_ms
+ * is empty: "n too small (…)", perf/lib/trials.js; else empty); verdict_engine (the engine that
+ * gave the scenario's verdict when not the built-in one, else empty); then for the verdict pair
+ * a vs b and each metric <a>_over_<b>_<metric> (ratio a/b), _lo, _hi (95% interval), _verdict.
  */
 function toCsv(runs, context = {}) {
   const s = summarize(runs, context);
   const { servers, rows } = s;
-  const header = ['scenario', ...servers.flatMap((sv) => [`${sv}_ok`, ...GROUP_COLUMNS.map((c) => `${sv}_${c.csv}`), `${sv}_errors`]), ...servers.map((sv) => `${sv}_trials`)];
+  const header = [
+    'scenario',
+    ...servers.flatMap((sv) => [`${sv}_ok`, ...GROUP_COLUMNS.map((c) => `${sv}_${c.csv}`), `${sv}_errors`]),
+    ...servers.map((sv) => `${sv}_trials`),
+    ...servers.map((sv) => `${sv}_p99_note`),
+    'verdict_engine',
+  ];
   const pairKey = s.pair ? `${s.pair[0]}_over_${s.pair[1]}` : null;
   if (pairKey) for (const m of VERDICT_METRICS) header.push(`${pairKey}_${m}`, `${pairKey}_${m}_lo`, `${pairKey}_${m}_hi`, `${pairKey}_${m}_verdict`);
   const lines = [header.join(',')];
@@ -288,9 +327,14 @@ function toCsv(runs, context = {}) {
     for (const sv of servers) {
       const c = row.cells[sv];
       if (!c) fields.push('', '', '', '', '', '');
-      else fields.push(c.ok, c.mean === null ? null : round6(c.mean), c.p99 === null ? null : round6(c.p99), c.rps === null ? null : Math.round(c.rps * 10) / 10, c.cpu === null ? null : round6(c.cpu), c.errors);
+      else fields.push(c.ok, round6(c.mean), c.p99Resolved ? round6(c.p99) : null, c.rps === null ? null : Math.round(c.rps * 10) / 10, round6(c.cpu), c.errors);
     }
     for (const sv of servers) fields.push(row.cells[sv] ? row.cells[sv].used : '');
+    for (const sv of servers) {
+      const c = row.cells[sv];
+      fields.push(c && c.ok && !c.p99Resolved ? tooFewText(c.replies, 0.99) : null);
+    }
+    fields.push(s.engines[row.scenario] || null);
     if (pairKey) {
       for (const m of VERDICT_METRICS) {
         const c = findComparison(s.comparisons, row.scenario, m, s.pair[0], s.pair[1]);
@@ -313,15 +357,16 @@ function alignedTable(head, body, align) {
 function toText(runs, context = {}) {
   const s = summarize(runs, context);
   const { servers, rows, notes } = s;
-  const nameWidth = Math.max(8, ...rows.map((r) => r.scenario.length));
-  const texts = rows.map((row) => servers.map((sv) => cellTexts(row.cells[sv], { tooFew: true })));
+  const names = rows.map((row) => scenarioLabel(s, row.scenario));
+  const nameWidth = Math.max(8, ...names.map((n) => n.length));
+  const texts = rows.map((row) => servers.map((sv) => cellTexts(row.cells[sv])));
   const colWidths = GROUP_COLUMNS.map((c, i) => Math.max(c.label.length, 7, ...texts.flatMap((t) => t.map((cells) => cells[i].length))));
   const groupWidth = colWidths.reduce((a, b) => a + b, 0) + 2 * (colWidths.length - 1);
   const pad = (x, w) => x.padStart(w);
   const groupLine = ' '.repeat(nameWidth) + servers.map((sv) => '   ' + centre(` ${sv} `, groupWidth, '─')).join('');
   const headLine = 'scenario'.padEnd(nameWidth) + servers.map(() => '   ' + GROUP_COLUMNS.map((c, i) => pad(c.label, colWidths[i])).join('  ')).join('');
   const body = rows.map((row, r) =>
-    row.scenario.padEnd(nameWidth) + servers.map((sv, k) => '   ' + texts[r][k].map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
+    names[r].padEnd(nameWidth) + servers.map((sv, k) => '   ' + texts[r][k].map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
   );
   const out = rows.length ? [groupLine, headLine, ...body, '', trialsLine(s)] : [NO_RUNS];
   const vrows = verdictRows(s);
@@ -329,7 +374,7 @@ function toText(runs, context = {}) {
     const [a, b] = s.pair;
     let last = null;
     const tableRows = vrows.map((r) => {
-      const name = r.scenario === last ? '' : r.scenario;
+      const name = r.scenario === last ? '' : scenarioLabel(s, r.scenario);
       last = r.scenario;
       return [name, r.label, r.va, r.vb, r.ratio, r.ci, r.verdict];
     });
@@ -349,4 +394,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { summarize, runWarnings, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS, NEAR_CLIENT_BOUND_PCT };
+module.exports = { summarize, runWarnings, verdictEngines, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS, NEAR_CLIENT_BOUND_PCT };

@@ -8,6 +8,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { expectedDurationS } = require('./scenarios');
 
+/**
+ * Trials per server and scenario on the command line, --quick included: three is the fewest
+ * whose Student-t interval is of any use (with two, t = 12.7).
+ */
+const DEFAULT_TRIALS = 3;
+
 /** What a server may say it serves; a server without `serves` serves everything. */
 const CAPABILITIES = ['hello', 'files', 'upload', 'delay'];
 
@@ -98,6 +104,7 @@ function fmtDuration(s) {
 }
 
 module.exports = {
+  DEFAULT_TRIALS,
   CAPABILITIES,
   ESTIMATE_RPS,
   requestNeeds,

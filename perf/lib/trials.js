@@ -18,9 +18,9 @@ const { summarizeTrials, compareTrials } = require('./confidence');
  * Names match the report's (perf/report/summary.js).
  */
 const METRICS = {
-  mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
-  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', better: 'lower', word: 'faster', quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
-  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', better: 'lower', word: 'faster', quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
+  mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', latency: true, better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
+  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', latency: true, better: 'lower', word: 'faster', quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
+  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', latency: true, better: 'lower', word: 'faster', quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
   throughput_rps: { label: 'req/s', long: 'throughput', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
   cpu_ms_per_request: { label: 'CPU ms/req', long: 'server CPU per request', unit: 'ms', better: 'lower', word: 'less CPU/req', get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
   peak_rss_mb: { label: 'RSS MB', long: 'server peak RSS', unit: 'MB', better: 'lower', word: 'less memory', get: (r) => r.server_peak_rss_mb },
@@ -63,6 +63,14 @@ function scheduledRate(params) {
 
 const RATE_SET = 'set by the rate';
 const TOO_FEW = 'n too small';
+const BELOW_RESOLUTION = 'below the resolution';
+
+/**
+ * How fine a latency must be measured to be judged: the engine's rounding step
+ * (engine_latency.resolution_ms: httperf prints 0.1 ms) must be at most this share of the
+ * smaller centre; else the rounding alone could make, or hide, the difference.
+ */
+const MAX_RESOLUTION_SHARE = 0.05;
 
 /**
  * Why a metric of a scenario is not judged whatever the numbers say, or null:
@@ -72,12 +80,36 @@ const TOO_FEW = 'n too small';
  * params: the scenario as run (a run's `params`); n: the requests behind the centre on the
  * smaller side (the replies of its usable trials, summed).
  */
-function noVerdict(metric, params, n) {
+function noVerdict(metric, params, n, resolution = null) {
   const m = METRICS[metric];
   const rate = m.rateSet ? scheduledRate(params) : null;
   if (rate !== null) return { no_verdict: RATE_SET, note: `${RATE_SET}: the schedule sends ${rate} requests/s whatever the server does` };
   if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: tooFewText(n, m.quantile) };
+  if (m.latency && resolution && resolution.step_ms > MAX_RESOLUTION_SHARE * resolution.smallest_ms) {
+    return { no_verdict: BELOW_RESOLUTION, note: `${BELOW_RESOLUTION}: ${resolution.engine} gives ${resolution.step_ms} ms steps, too coarse for ${round2(resolution.smallest_ms)} ms (judged from ${round2(resolution.step_ms / MAX_RESOLUTION_SHARE)} ms)` };
+  }
   return null;
+}
+
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/** The coarsest rounding step among runs' latencies, with its engine: { step_ms, engine } or null. */
+function latencyResolution(runs) {
+  let out = null;
+  for (const r of runs) {
+    const step = r.engine_latency && r.engine_latency.resolution_ms;
+    if (Number.isFinite(step) && (!out || step > out.step_ms)) out = { step_ms: step, engine: r.engine };
+  }
+  return out;
+}
+
+/**
+ * Whether a run was replaced for the verdict by another engine's runs of the same scenario
+ * (superseded_by; older results only say so in not_judged_because). It stays in results.json
+ * for information and is left out of aggregates and comparisons.
+ */
+function isSuperseded(r) {
+  return Boolean(r.superseded_by) || (Array.isArray(r.not_judged_because) && r.not_judged_because.some((why) => why.startsWith('superseded')));
 }
 
 /** The requests behind a set of runs' latency percentiles: their replies, summed (null when unknown). */
@@ -244,7 +276,9 @@ function compareOne(scenario, metric, a, b, ca, cb) {
   // Decided here, once: every output (summary, report, results.json) shows this verdict.
   const na = repliesOf(ca.usable);
   const nb = repliesOf(cb.usable);
-  const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb));
+  const step = latencyResolution([...ca.usable, ...cb.usable]);
+  const resolution = step && { ...step, smallest_ms: Math.min(sa.centre, sb.centre) };
+  const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb), resolution);
   if (limit) return { ...out, ...limit };
   if (sa.zero || sb.zero) {
     // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
@@ -277,7 +311,7 @@ function compareOne(scenario, metric, a, b, ca, cb) {
 function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
   const serverList = servers || orderOf(runs.map((r) => r.server));
   const scenarioList = scenarios || orderOf(runs.map((r) => r.scenario));
-  const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario);
+  const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario && !isSuperseded(r));
   const aggregates = [];
   const classes = new Map();
   for (const scenario of scenarioList) {
@@ -413,6 +447,9 @@ module.exports = {
   MIN_TAIL_SAMPLES,
   RATE_SET,
   TOO_FEW,
+  BELOW_RESOLUTION,
+  MAX_RESOLUTION_SHARE,
+  isSuperseded,
   percentileResolved,
   tooFewText,
   scheduledRate,

@@ -83,7 +83,9 @@ function pickBinWidth(spanMs, target = 150) {
 
 /**
  * Per-interval statistics of the samples passing `keep(i)`, by start time:
- * [{t0_s, t1_s, n, errors, p50, p99, max}] (intervals without requests are left out).
+ * [{t0_s, t1_s, n, errors, p50, p99, max}] (intervals without requests are left out). p99 is
+ * null where the interval's replies do not resolve one (percentileResolved: fewer than
+ * MIN_TAIL_SAMPLES above it), as everywhere in the report.
  */
 function intervalBands(s, binMs, keep = () => true) {
   const buckets = new Map();
@@ -105,7 +107,7 @@ function intervalBands(s, binMs, keep = () => true) {
       n: ms.length + errors,
       errors,
       p50: sorted.length ? Math.max(MIN_MS, quantileSorted(sorted, 0.5)) : null,
-      p99: sorted.length ? Math.max(MIN_MS, quantileSorted(sorted, 0.99)) : null,
+      p99: sorted.length && percentileResolved(sorted.length, 0.99) ? Math.max(MIN_MS, quantileSorted(sorted, 0.99)) : null,
       max: sorted.length ? Math.max(MIN_MS, sorted[sorted.length - 1]) : null,
     });
   }

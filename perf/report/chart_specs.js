@@ -140,10 +140,13 @@ function timeLayers(servers, mode, { filter = null, errors = true, extent = null
     return errors ? layers : layers.slice(0, 1);
   }
   const xMid = { ...X_TIME, field: 't_s' };
+  // An interval's p99 is null where its requests resolve none (aggregate.intervalBands): the p99
+  // line and the shading break there rather than join the intervals on either side of it.
+  const breakAtNull = { invalid: 'break-paths-filter-domains' };
   return [
     {
       transform: [only('datum.p50 != null')],
-      mark: { type: 'area', opacity: 0.25, aria: false },
+      mark: { type: 'area', opacity: 0.25, aria: false, ...breakAtNull },
       encoding: { x: xMid, y: yAxis('p99'), y2: { field: 'p50' }, color: colour },
     },
     {
@@ -152,8 +155,8 @@ function timeLayers(servers, mode, { filter = null, errors = true, extent = null
       encoding: { x: xMid, y: yAxis('p50'), color: colour },
     },
     {
-      transform: [only('datum.p99 != null')],
-      mark: { type: 'line', strokeWidth: 1, aria: false },
+      transform: [only('datum.p50 != null')],
+      mark: { type: 'line', strokeWidth: 1, aria: false, ...breakAtNull },
       encoding: { x: xMid, y: yAxis('p99'), color: colour, strokeDash: { value: [3, 2] } },
     },
     {
@@ -164,17 +167,24 @@ function timeLayers(servers, mode, { filter = null, errors = true, extent = null
   ];
 }
 
-function bandNote(binMs) {
+/**
+ * The legend of a banded chart. p99Cut: how many of its `intervals` (with replies) have too few
+ * requests for a p99 (fewer than minTail above it, perf/lib/trials.js): no p99 is drawn there.
+ */
+function bandNote(binMs, { p99Cut = 0, intervals = 0, minTail } = {}) {
   const width = binMs >= 1000 ? `${binMs / 1000} s` : `${binMs} ms`;
-  return [`Per ${width} interval: thick line = median, dashed line = p99,`, 'shaded = median to p99, dots = slowest request.'];
+  const lines = [`Per ${width} interval: thick line = median, dashed line = p99,`, 'shaded = median to p99, dots = slowest request.'];
+  if (p99Cut) lines.push(`No p99 in ${p99Cut} of ${intervals} intervals (n too small: fewer than ${minTail}`, 'requests above it): the dashed line and the shading break there.');
+  return lines;
 }
 
 /**
  * Response time over the run, one row per server (shared axes).
  * values: points mode [{server, t_s, ms, ok}], bands mode [{server, t_s, p50, p99, max, n, errors}].
+ * p99Cut: { p99Cut, intervals, minTail } of bandNote.
  */
-function timelineSpec({ scenario, servers, mode, binMs, values, notes = [] }) {
-  const how = mode === 'points' ? ['One dot per request; × = request that failed.'] : bandNote(binMs);
+function timelineSpec({ scenario, servers, mode, binMs, values, p99Cut = {}, notes = [] }) {
+  const how = mode === 'points' ? ['One dot per request; × = request that failed.'] : bandNote(binMs, p99Cut);
   return {
     ...base(`Response time of every request over the run of ${scenario}, per server`, scenario, ['Response time during the run.', ...how, ...notes]),
     data: { values },
@@ -239,8 +249,8 @@ function percentileSpec({ scenario, servers, values, counts = {}, minTail, what 
  * Slow-client scenarios: the fast probe's response time, slow clients' activity shaded.
  * values: [{server, kind: "period", start_s, end_s}] + probe rows as in timelineSpec.
  */
-function probeSpec({ scenario, servers, mode, binMs, values, notes = [] }) {
-  const how = mode === 'points' ? ['One dot per probe request; × = probe request that failed.'] : bandNote(binMs);
+function probeSpec({ scenario, servers, mode, binMs, values, p99Cut = {}, notes = [] }) {
+  const how = mode === 'points' ? ['One dot per probe request; × = probe request that failed.'] : bandNote(binMs, p99Cut);
   const periods = {
     transform: [{ filter: "datum.kind == 'period'" }],
     mark: { type: 'rect', opacity: 0.6, aria: false },

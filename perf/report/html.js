@@ -5,7 +5,7 @@
 
 const { serverStyle } = require('./style');
 const { METRICS, HEADLINE_METRICS, primaryPair } = require('./summary');
-const { overheads, OVERHEAD_METRICS, percentileResolved, repliesOf, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES, METRICS: TRIAL_METRICS } = require('../lib/trials');
+const { overheads, OVERHEAD_METRICS, percentileResolved, repliesOf, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES, METRICS: TRIAL_METRICS } = require('../lib/trials');
 const { fmtNumber, fmtFactor, escapeHtml: esc } = require('./format');
 const { errorCount, runsOf } = require('./load_results');
 const { describeRun } = require('./describe');
@@ -55,7 +55,11 @@ nav a { margin-right: 0.6em; white-space: nowrap; }
 section { scroll-margin-top: 4.5em; }
 .unit { font-weight: normal; color: var(--muted); font-size: 0.85em; }
 th .server { margin-right: 0.2em; }
-table.summary th, table.summary td .muted { white-space: nowrap; }
+/* The summary table fits a 1280 px screen (test/report_browser.test.js): headers and verdicts
+   wrap between words, never inside a value, an interval, a server's name or a side with its factor. */
+table.summary td .muted, table.summary .caveat-text, .nowrap { white-space: nowrap; }
+table.summary .engine { font-size: 0.8rem; color: var(--muted); }
+p.engine { border-left: 5px solid #7aa0c8; background: var(--info-bg); padding: 0.35em 0.6em; }
 .care { margin: 0.5em 0; border: 1px solid #e0c680; background: var(--warn-bg); padding: 0.3em 0.6em; }
 .care summary { cursor: pointer; }
 .care ul { list-style: none; padding: 0; margin: 0.3em 0 0; font-size: 0.85rem; }
@@ -87,7 +91,7 @@ th { background: #f3f3f3; font-weight: 600; }
 th.l, td.l { text-align: left; }
 tbody tr:nth-child(even) { background: #fbfbfb; }
 td.win { font-weight: 700; }
-td.verdict { text-align: left; white-space: nowrap; border-right: 2px solid #e4e4e4; }
+td.verdict { text-align: left; border-right: 2px solid #e4e4e4; }
 td.verdict .ci { display: block; }
 .ci { color: var(--muted); font-size: 0.8rem; }
 .caveat { color: #8a5a00; font-weight: 700; cursor: help; }
@@ -138,7 +142,7 @@ function tag(severity, text) {
   return `<span class="tag ${severity}">${esc(text)}</span>`;
 }
 
-const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', near_client_bound: 'NEAR CLIENT-BOUND', not_judged: 'NOT JUDGED', schedule_lag: 'BEHIND SCHEDULE', errors: 'ERRORS', skipped: 'NOT RUN' };
+const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', near_client_bound: 'NEAR CLIENT-BOUND', not_judged: 'NOT JUDGED', schedule_lag: 'BEHIND SCHEDULE', errors: 'ERRORS', skipped: 'NOT RUN', superseded: 'SUPERSEDED' };
 /** Flags that leave a scenario without (some of) its verdicts: tagged in the summary table too. */
 const VERDICT_FLAGS = ['failed', 'missing', 'client_bound'];
 
@@ -154,7 +158,7 @@ function ciText(c) {
   const lead = c.lead || c.winner;
   const toFactor = (r) => (m.better === 'lower' ? (lead === c.a ? 1 / r : r) : lead === c.a ? r : 1 / r);
   const [lo, hi] = c.ci95.map(Number).map(toFactor).sort((x, y) => x - y);
-  return ` <span class="ci">95% CI ${fmtFactor(lo).replace('×', '')}–${fmtFactor(hi)}</span>`;
+  return ` <span class="ci">95% CI <span class="nowrap">${fmtFactor(lo).replace('×', '')}–${fmtFactor(hi)}</span></span>`;
 }
 
 /** Said of a comparison without an interval (one trial on a side). */
@@ -184,19 +188,24 @@ function verdictText(c, { compact = false } = {}) {
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
   const word = m.better === 'lower' ? 'faster' : 'more';
   if (!c.winner && c.significant === false) {
-    return `<span class="ns">no significant difference</span> <span class="ci">(${esc(c.lead)} ${fmtFactor(c.factor)} ${word})</span>${ciText(c)}${caveat}`;
+    return `<span class="ns">no significant difference</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
   }
   const single = compact ? '' : noInterval(c);
   if (!c.winner) return `≈ same <span class="ci">(${fmtFactor(c.factor)})</span>${ciText(c)}${single}${caveat}`;
-  return `${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)} ${word}${ciText(c)}${single}${caveat}`;
+  return `<span class="nowrap">${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)}</span> ${word}${ciText(c)}${single}${caveat}`;
 }
 
 function find(comps, scenario, metric) {
   return comps.find((c) => c.scenario === scenario && c.metric === metric);
 }
 
+/** "verdict from wrk" under a scenario's name, where another engine than the built-in one gave its verdict. */
+function engineLine(engines, scenario) {
+  return engines[scenario] ? `<br><span class="engine">verdict from ${esc(engines[scenario])}</span>` : '';
+}
+
 function summaryTable(model) {
-  const { results, comparisons: comps, flags } = model;
+  const { results, comparisons: comps, flags, engines } = model;
   const pair = primaryPair(results.servers);
   if (!pair) return '<p>Only one server was measured.</p>';
   const [a, b] = pair;
@@ -212,9 +221,10 @@ function summaryTable(model) {
       return `<td class="${c && c.winner === a ? 'win' : ''}">${value(a, c ? c.value_a : null)}</td><td class="${c && c.winner === b ? 'win' : ''}">${value(b, c ? c.value_b : null)}</td><td class="verdict">${verdictText(c, { compact: true })}</td>`;
     }).join('');
     // The flags that change a verdict; the rest are in "Read with care" above.
-    // Once per server and kind (trials repeat them), and only the compared pair's.
-    const notes = [...new Set(flags.filter((f) => f.scenario === scenario && pair.includes(f.server) && VERDICT_FLAGS.includes(f.kind)).map((f) => tag(f.severity, `${f.server} ${TAG_TEXT[f.kind]}`)))].join(' ');
-    return `<tr><td class="l"><a href="#s-${esc(slugId(scenario))}">${esc(scenario)}</a>${notes ? `<br>${notes}` : ''}</td>${cells}</tr>`;
+    // Once per server and kind (trials repeat them), and only the compared pair's; one a line,
+    // so that the column is no wider than its longest flag and the verdicts keep the room.
+    const notes = [...new Set(flags.filter((f) => f.scenario === scenario && pair.includes(f.server) && VERDICT_FLAGS.includes(f.kind)).map((f) => tag(f.severity, `${f.server} ${TAG_TEXT[f.kind]}`)))].join('<br>');
+    return `<tr><td class="l"><a href="#s-${esc(slugId(scenario))}">${esc(scenario)}</a>${engineLine(engines, scenario)}${notes ? `<br>${notes}` : ''}</td>${cells}</tr>`;
   }).join('\n');
   const others = results.servers.filter((s) => !pair.includes(s));
   const otherNote = others.length ? `<p class="muted">Also measured (in the charts and the table of all runs): ${others.map(serverName).join(' ')}</p>` : '';
@@ -223,7 +233,7 @@ function summaryTable(model) {
 <tbody>
 ${rows}
 </tbody></table></div>
-<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better). ${trialsNote(results)} Client-bound runs are never judged; nor is throughput where the schedule sets the rate (open-loop ramp-ups, the slow-client scenarios' probe: “${RATE_SET}”), nor a p99 with fewer than ${MIN_TAIL_SAMPLES} requests above it (“${TOO_FEW}”). Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
+<p class="muted">Bold: the better value. “Better” compares ${esc(a)} with ${esc(b)}: response times (lower is better) and throughput (higher is better). ${trialsNote(results)} Client-bound runs are never judged; nor is throughput where the schedule sets the rate (open-loop ramp-ups, the slow-client scenarios' probe: “${RATE_SET}”), nor a p99 with fewer than ${MIN_TAIL_SAMPLES} requests above it (“${TOO_FEW}”).${Object.keys(engines).length ? ' “Verdict from wrk” (or another engine): the values and the verdict come from that engine\'s runs; where another engine ran the scenario too, its runs are kept for information, marked superseded.' : ''} Every comparison as CSV: <a href="charts/comparisons.csv">charts/comparisons.csv</a>.</p>${otherNote}`;
 }
 
 /** Servers asked for that could not run at all (e.g. nginx not installed). */
@@ -350,6 +360,14 @@ ${f.svg}
 </figure>`;
 }
 
+/** Which engine's runs a scenario's verdicts use, where the reader must be told, and what became of the others. */
+function engineNote(engine, runs) {
+  if (!engine) return '';
+  const others = [...new Set(runs.filter(isSuperseded).map((r) => r.engine))];
+  const kept = others.length ? ` The ${others.map(esc).join(' and ')} runs it was chosen over are kept for information (superseded), not used for a verdict.` : '';
+  return `<p class="engine"><b>Verdict from ${esc(engine)}</b>: the verdicts, the numbers they rest on and the charts use ${esc(engine)}'s runs.${kept}</p>`;
+}
+
 function scenarioVerdicts(comps, scenario) {
   const parts = HEADLINE_METRICS.map((m) => {
     const c = find(comps, scenario, m);
@@ -396,12 +414,14 @@ function runsTable(runs, { withScenario }) {
     withScenario ? '<th class="l">scenario</th>' : '',
     '<th class="l">server</th>',
     trials ? '<th>trial</th>' : '',
+    '<th class="l">engine</th>',
     '<th class="l">status</th>',
     ...RUN_COLUMNS.map(([short, u, long]) => `<th title="${esc(long)}">${esc(short)}${u ? ` ${unit(u)}` : ''}</th>`),
   ].join('');
   const body = runs.map((r) => {
-    const status = !r.ok ? `${tag('bad', 'FAILED')}<span class="muted">${esc(r.failure)}</span>` : r.client_bound ? tag('warn', 'CLIENT-BOUND') : 'ok';
-    return `<tr>${withScenario ? `<td class="l">${esc(r.scenario)}</td>` : ''}<td class="l">${serverName(r.server)}</td>${trials ? `<td>${esc(r.trial ?? '')}</td>` : ''}<td class="l">${status}</td>${RUN_COLUMNS.map(([, , , get, title]) => `<td${title ? ` title="${esc(title(r))}"` : ''}>${get(r)}</td>`).join('')}</tr>`;
+    // A superseded run is kept for information: why it was replaced is on hover, not a warning.
+    const status = !r.ok ? `${tag('bad', 'FAILED')}<span class="muted">${esc(r.failure)}</span>` : isSuperseded(r) ? `<span title="${esc((r.not_judged_because || []).join('; '))}">${tag('info', TAG_TEXT.superseded)}</span>` : r.client_bound ? tag('warn', 'CLIENT-BOUND') : 'ok';
+    return `<tr>${withScenario ? `<td class="l">${esc(r.scenario)}</td>` : ''}<td class="l">${serverName(r.server)}</td>${trials ? `<td>${esc(r.trial ?? '')}</td>` : ''}<td class="l">${esc(r.engine ?? '–')}</td><td class="l">${status}</td>${RUN_COLUMNS.map(([, , , get, title]) => `<td${title ? ` title="${esc(title(r))}"` : ''}>${get(r)}</td>`).join('')}</tr>`;
   }).join('\n');
   return `<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
@@ -484,6 +504,7 @@ function renderHtml(model) {
     return `<section id="s-${esc(slugId(s.scenario))}">
 <h2>${esc(s.scenario)}${s.slow ? ' <span class="muted">(slow clients + fast probe)</span>' : ''}</h2>
 ${about}
+${engineNote(model.engines[s.scenario], runs)}
 ${scenarioVerdicts(comps, s.scenario)}
 ${flagList(sFlags, { withScenario: false })}
 ${figs}

@@ -11,6 +11,7 @@ const { readSamples, findSamplesFile, recordedPeriods, ROLE } = require('./sampl
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
 const { METRICS, HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline } = require('./summary');
+const { verdictEngines } = require('../lib/summary');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { fmtNumber, fmtFactor, toCsv } = require('./format');
@@ -104,6 +105,11 @@ function scenarioCharts(results, scenario, loaded) {
       }
     }
     const drawn = withData.map((d) => d.server);
+    // Intervals with replies but too few of them for a p99 (intervalBands leaves it null): said
+    // in the chart's legend and caption, since the p99 line breaks there.
+    const answered = mode === 'bands' ? values.filter((r) => r.p50 !== null) : [];
+    const p99Cut = { p99Cut: answered.filter((r) => r.p99 === null).length, intervals: answered.length, minTail: MIN_TAIL_SAMPLES };
+    const cutCaption = p99Cut.p99Cut ? ` The dashed p99 line is drawn only for intervals with at least ${MIN_TAIL_SAMPLES} requests above their p99, and breaks elsewhere (n too small in ${p99Cut.p99Cut} of ${p99Cut.intervals} intervals).` : '';
     if (slow) {
       const periodRows = [];
       let anyPeriods = false;
@@ -119,8 +125,8 @@ function scenarioCharts(results, scenario, loaded) {
         name: `${base}_probe`,
         kind: 'probe',
         title: `${scenario}: fast probe while slow clients are active`,
-        caption: 'Response time of the fast probe during the run, one row per server; grey spans are the times when slow clients were connected. A server that keeps serving others while slow clients hog connections shows no rise inside the grey spans.',
-        spec: specs.probeSpec({ scenario, servers: drawn, mode, binMs, values: [...periodRows, ...values], notes: [...extra, ...notes] }),
+        caption: `Response time of the fast probe during the run, one row per server; grey spans are the times when slow clients were connected. A server that keeps serving others while slow clients hog connections shows no rise inside the grey spans.${cutCaption}`,
+        spec: specs.probeSpec({ scenario, servers: drawn, mode, binMs, values: [...periodRows, ...values], p99Cut, notes: [...extra, ...notes] }),
         rows: [...periodRows, ...values],
         servers: drawn,
       });
@@ -129,8 +135,8 @@ function scenarioCharts(results, scenario, loaded) {
         name: `${base}_timeline`,
         kind: 'timeline',
         title: `${scenario}: response time during the run`,
-        caption: `Response time of ${mode === 'points' ? 'every request' : 'the requests in each interval'} by when it was sent, one row per server on the same axes: warm-up, stalls and drift show as changes along the run.`,
-        spec: specs.timelineSpec({ scenario, servers: drawn, mode, binMs, values, notes }),
+        caption: `Response time of ${mode === 'points' ? 'every request' : 'the requests in each interval'} by when it was sent, one row per server on the same axes: warm-up, stalls and drift show as changes along the run.${cutCaption}`,
+        spec: specs.timelineSpec({ scenario, servers: drawn, mode, binMs, values, p99Cut, notes }),
         rows: values,
         servers: drawn,
       });
@@ -340,6 +346,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     comparisons: comps,
     allComparisons: allComps,
     flags: flags(results),
+    engines: verdictEngines(results.runs),
     headline: headline(results, comps),
     seed,
     overview,

@@ -9,7 +9,7 @@
 
 const { runsOf } = require('./load_results');
 const { fmtFactor } = require('./format');
-const { analyzeRuns, withLimits } = require('../lib/trials');
+const { analyzeRuns, withLimits, isSuperseded } = require('../lib/trials');
 const { runWarnings } = require('../lib/summary');
 
 /** Metrics the report compares and charts. `better` says which direction wins. */
@@ -43,10 +43,15 @@ function primaryPair(servers) {
   return a && b ? [a, b] : null;
 }
 
-/** The run that stands for a server in a scenario (its charts): the first usable trial. */
+/**
+ * The run that stands for a server in a scenario (its charts): the first trial a verdict may use
+ * (neither client-bound nor left out by the runner: `judged`), else the first that finished and
+ * was not superseded (so that both servers' charts show the engine that gave the verdict), else
+ * the first that finished, else the first.
+ */
 function representative(results, scenario, server) {
   const runs = runsOf(results, scenario, server);
-  return runs.find((r) => r.ok && !r.client_bound) || runs.find((r) => r.ok) || runs[0] || null;
+  return runs.find((r) => r.ok && !r.client_bound && r.judged !== false) || runs.find((r) => r.ok && !isSuperseded(r)) || runs.find((r) => r.ok) || runs[0] || null;
 }
 
 /**

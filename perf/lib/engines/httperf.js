@@ -254,6 +254,6 @@ async function run({ host, port, scenario, signal, env = process.env }) {
   };
 }
 
-const httperfEngine = { external: true, supports, whyNot, run };
+const httperfEngine = { external: true, envVar: ENV_VAR, supports, whyNot, run };
 
 module.exports = { httperfEngine, plan, parseHttperf, toRunFields, whyNot, supports, BASIS, ENV_VAR, RESOLUTION_MS };

@@ -242,6 +242,6 @@ async function run({ host, port, scenario, signal, env = process.env }) {
   };
 }
 
-const wrkEngine = { external: true, supports, whyNot, run };
+const wrkEngine = { external: true, envVar: ENV_VAR, supports, whyNot, run };
 
 module.exports = { wrkEngine, plan, parseWrk, toRunFields, whyNot, supports, timeMs, BASIS, ENV_VAR };
