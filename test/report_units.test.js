@@ -475,7 +475,7 @@ describe('report: per-interval p99 only where the interval resolves one', () => 
     const { timelineSpec } = require('../perf/report/chart_specs');
     const { renderSvg } = require('../perf/report/render');
     const values = agg.intervalBands(samples([10000, 10000, 50, 10000, 10000]), 1000).map((b) => ({ server: 'node', kind: 'request', t_s: (b.t0_s + b.t1_s) / 2, ...b }));
-    const { svg, warnings } = await renderSvg(timelineSpec({ scenario: 'x', servers: ['node'], mode: 'bands', binMs: 1000, values, p99Cut: { p99Cut: 1, intervals: 5, minTail: 100 } }), { id: 't' });
+    const { svg, warnings } = await renderSvg(timelineSpec({ scenario: 'x', servers: ['node'], mode: 'bands', binMs: 1000, values, tail: { unresolved: 1, intervals: 5, minTail: 100 } }), { id: 't' });
     assert.deepEqual(warnings, []);
     const dashed = [...svg.matchAll(/<path d="([^"]+)"[^>]*stroke-dasharray="3,2"/g)].map((m) => m[1]);
     assert.equal(dashed.length, 1, 'one p99 line');

@@ -147,7 +147,8 @@ function primaryPair(servers, definitions = {}) {
 
 /**
  * { servers, scenarios, rows: [{ scenario, cells: { server: { ok, mean, p99, rps, cpu, errors,
- * trials, used, basis } } }], notes, comparisons, aggregates, overheads, pair, trials }.
+ * trials, used, basis, replies, p99Resolved } } }], notes, comparisons, aggregates, overheads,
+ * pair, trials, engines (verdictEngines) }.
  * context: { aggregates, comparisons } (computed from runs when absent), definitions (the
  * servers.json entries, for reference pairings), skipped ([{ server, scenario, reason }]).
  */

@@ -168,23 +168,23 @@ function timeLayers(servers, mode, { filter = null, errors = true, extent = null
 }
 
 /**
- * The legend of a banded chart. p99Cut: how many of its `intervals` (with replies) have too few
- * requests for a p99 (fewer than minTail above it, perf/lib/trials.js): no p99 is drawn there.
+ * The legend of a banded chart. tail: how many of its `intervals` (with replies) are `unresolved`,
+ * too few requests for a p99 (fewer than minTail above it, perf/lib/trials.js): none is drawn there.
  */
-function bandNote(binMs, { p99Cut = 0, intervals = 0, minTail } = {}) {
+function bandNote(binMs, { unresolved = 0, intervals = 0, minTail } = {}) {
   const width = binMs >= 1000 ? `${binMs / 1000} s` : `${binMs} ms`;
   const lines = [`Per ${width} interval: thick line = median, dashed line = p99,`, 'shaded = median to p99, dots = slowest request.'];
-  if (p99Cut) lines.push(`No p99 in ${p99Cut} of ${intervals} intervals (n too small: fewer than ${minTail}`, 'requests above it): the dashed line and the shading break there.');
+  if (unresolved) lines.push(`No p99 in ${unresolved} of ${intervals} intervals (n too small: fewer than ${minTail}`, 'requests above it): the dashed line and the shading break there.');
   return lines;
 }
 
 /**
  * Response time over the run, one row per server (shared axes).
  * values: points mode [{server, t_s, ms, ok}], bands mode [{server, t_s, p50, p99, max, n, errors}].
- * p99Cut: { p99Cut, intervals, minTail } of bandNote.
+ * tail: { unresolved, intervals, minTail } of bandNote.
  */
-function timelineSpec({ scenario, servers, mode, binMs, values, p99Cut = {}, notes = [] }) {
-  const how = mode === 'points' ? ['One dot per request; × = request that failed.'] : bandNote(binMs, p99Cut);
+function timelineSpec({ scenario, servers, mode, binMs, values, tail = {}, notes = [] }) {
+  const how = mode === 'points' ? ['One dot per request; × = request that failed.'] : bandNote(binMs, tail);
   return {
     ...base(`Response time of every request over the run of ${scenario}, per server`, scenario, ['Response time during the run.', ...how, ...notes]),
     data: { values },
@@ -249,8 +249,8 @@ function percentileSpec({ scenario, servers, values, counts = {}, minTail, what 
  * Slow-client scenarios: the fast probe's response time, slow clients' activity shaded.
  * values: [{server, kind: "period", start_s, end_s}] + probe rows as in timelineSpec.
  */
-function probeSpec({ scenario, servers, mode, binMs, values, p99Cut = {}, notes = [] }) {
-  const how = mode === 'points' ? ['One dot per probe request; × = probe request that failed.'] : bandNote(binMs, p99Cut);
+function probeSpec({ scenario, servers, mode, binMs, values, tail = {}, notes = [] }) {
+  const how = mode === 'points' ? ['One dot per probe request; × = probe request that failed.'] : bandNote(binMs, tail);
   const periods = {
     transform: [{ filter: "datum.kind == 'period'" }],
     mark: { type: 'rect', opacity: 0.6, aria: false },

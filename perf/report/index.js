@@ -108,8 +108,8 @@ function scenarioCharts(results, scenario, loaded) {
     // Intervals with replies but too few of them for a p99 (intervalBands leaves it null): said
     // in the chart's legend and caption, since the p99 line breaks there.
     const answered = mode === 'bands' ? values.filter((r) => r.p50 !== null) : [];
-    const p99Cut = { p99Cut: answered.filter((r) => r.p99 === null).length, intervals: answered.length, minTail: MIN_TAIL_SAMPLES };
-    const cutCaption = p99Cut.p99Cut ? ` The dashed p99 line is drawn only for intervals with at least ${MIN_TAIL_SAMPLES} requests above their p99, and breaks elsewhere (n too small in ${p99Cut.p99Cut} of ${p99Cut.intervals} intervals).` : '';
+    const tail = { unresolved: answered.filter((r) => r.p99 === null).length, intervals: answered.length, minTail: MIN_TAIL_SAMPLES };
+    const cutCaption = tail.unresolved ? ` The dashed p99 line is drawn only for intervals with at least ${MIN_TAIL_SAMPLES} requests above their p99, and breaks elsewhere (n too small in ${tail.unresolved} of ${tail.intervals} intervals).` : '';
     if (slow) {
       const periodRows = [];
       let anyPeriods = false;
@@ -126,7 +126,7 @@ function scenarioCharts(results, scenario, loaded) {
         kind: 'probe',
         title: `${scenario}: fast probe while slow clients are active`,
         caption: `Response time of the fast probe during the run, one row per server; grey spans are the times when slow clients were connected. A server that keeps serving others while slow clients hog connections shows no rise inside the grey spans.${cutCaption}`,
-        spec: specs.probeSpec({ scenario, servers: drawn, mode, binMs, values: [...periodRows, ...values], p99Cut, notes: [...extra, ...notes] }),
+        spec: specs.probeSpec({ scenario, servers: drawn, mode, binMs, values: [...periodRows, ...values], tail, notes: [...extra, ...notes] }),
         rows: [...periodRows, ...values],
         servers: drawn,
       });
@@ -136,7 +136,7 @@ function scenarioCharts(results, scenario, loaded) {
         kind: 'timeline',
         title: `${scenario}: response time during the run`,
         caption: `Response time of ${mode === 'points' ? 'every request' : 'the requests in each interval'} by when it was sent, one row per server on the same axes: warm-up, stalls and drift show as changes along the run.${cutCaption}`,
-        spec: specs.timelineSpec({ scenario, servers: drawn, mode, binMs, values, p99Cut, notes }),
+        spec: specs.timelineSpec({ scenario, servers: drawn, mode, binMs, values, tail, notes }),
         rows: values,
         servers: drawn,
       });
