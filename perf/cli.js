@@ -9,7 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine, runMain, stopOnSignals } = require('./lib/cli_support');
+const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./lib/cli_support');
 const { runScenarios, finishLiveRuns, engineFor, UsageError, ENGINES } = require('./lib/runner');
 const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('./lib/scenarios');
@@ -62,11 +62,8 @@ function buildProgram() {
     .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in drivers)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
     .addOption(new Option('--results-root <dir>', 'where results folders and latest go without --out (default perf/results)').hideHelp())
-    .helpOption('-h, --help', 'show this help')
-    .allowExcessArguments(false)
-    .showHelpAfterError(false)
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} }); // errors are printed by main() as one line + usage
+    .showHelpAfterError(false);
+  oneLineErrors(program);
   program.addHelpText(
     'after',
     `
@@ -204,17 +201,12 @@ async function main(argv) {
     return result.runs.every((r) => r.ok) ? 0 : 1;
   } catch (err) {
     clearStatus();
-    if (err instanceof UsageError || err.usage) {
-      process.stderr.write(`${NAME}: ${err.message}\n${usageLine()}\n`);
-      return 2;
-    }
-    if (err instanceof ScenarioError) {
+    // A mistake in a scenario file: its one line names the file and the field; no usage.
+    if (err instanceof ScenarioError && !err.usage) {
       process.stderr.write(`${NAME}: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`${NAME}: error: ${err.message}\n`);
-    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    return stop.exitCode() ?? 1;
+    return exitOnError(err, { name: NAME, usageLine: usageLine(), isUsage: (e) => e instanceof UsageError || e.usage, stop });
   }
 }
 

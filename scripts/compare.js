@@ -9,7 +9,7 @@
 
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine } = require('../perf/lib/cli_support');
+const { commaList, oneLineErrors, parseCommandLine } = require('../perf/lib/cli_support');
 const cr = require('../perf/lib/compare_runs');
 const { RESULTS_ROOT } = require('../perf/lib/results_store');
 
@@ -30,16 +30,12 @@ function metrics(value, previous) {
 }
 
 function buildProgram() {
-  return new Command(NAME)
+  return oneLineErrors(new Command(NAME))
     .description('Compares two results of scripts/run_scenarios.sh: the change from RUN_A to RUN_B per server, scenario and metric, with its 95% confidence interval; exits 1 on a significant regression beyond the threshold.')
     .argument('<RUN_A>', 'the baseline: a results directory, its results.json, latest, or a directory name under perf/results')
     .argument('<RUN_B>', 'the run to judge, the same way')
     .option('--threshold <pct>', `a regression must be worse by more than this many percent (default ${cr.DEFAULT_THRESHOLD_PCT})`, threshold)
     .option('--metric <list>', `metrics to judge, comma-separated or repeated (default ${cr.DEFAULT_METRICS.join(',')}; also p50_ms, peak_rss_mb)`, metrics)
-    .helpOption('-h, --help', 'show this help')
-    .allowExcessArguments(false)
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} })
     .addHelpText('after', `
 Examples:
   scripts/${NAME} perf/results/2026-01-10T08-00-00Z latest

@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
+const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
 const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck');
 const { ScenarioError } = require('../perf/lib/scenarios');
 
@@ -27,7 +27,7 @@ function usageLine() {
 }
 
 function buildProgram() {
-  return new Command(NAME)
+  return oneLineErrors(new Command(NAME))
     .description('Runs scenarios with two load generators on each server and reports where they agree and where they differ, beyond the spread of the trials.')
     .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', commaList)
     .option('--engines <list>', 'the two engines: autocannon (built-in drivers), httperf, wrk (default: autocannon,httperf)', commaList)
@@ -37,11 +37,7 @@ function buildProgram() {
     .option('--out <dir>', 'where to write (default: perf/results/crosscheck-<UTC timestamp>)')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
-    .addOption(new Option('--rebuild <dir>', 're-compute the comparison of an earlier cross-check from its saved runs').hideHelp())
-    .helpOption('-h, --help', 'show this help')
-    .allowExcessArguments(false)
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} });
+    .addOption(new Option('--rebuild <dir>', 're-compute the comparison of an earlier cross-check from its saved runs').hideHelp());
 }
 
 async function main(argv) {
@@ -81,13 +77,7 @@ async function main(argv) {
     if (result.interrupted) return stop.exitCode();
     return result.failures.length ? 1 : 0;
   } catch (err) {
-    if (err.usage || err instanceof ScenarioError) {
-      process.stderr.write(`${NAME}: ${err.message}\n${usageLine()}\n`);
-      return 2;
-    }
-    process.stderr.write(`${NAME}: error: ${err.message}\n`);
-    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    return stop.exitCode() ?? 1;
+    return exitOnError(err, { name: NAME, usageLine: usageLine(), isUsage: (e) => e.usage || e instanceof ScenarioError, stop });
   }
 }
 

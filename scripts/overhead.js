@@ -9,7 +9,7 @@
 
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
-const { commaList, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
+const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
 const { runOverhead, parsePair, OverheadUsageError, DEFAULT_PAIRS, DEFAULTS } = require('../perf/lib/overhead');
 
 const NAME = 'overhead.sh';
@@ -34,7 +34,7 @@ function usageLine() {
 }
 
 function buildProgram() {
-  return new Command(NAME)
+  return oneLineErrors(new Command(NAME))
     .description('What each layer costs: each project server against its bare runtime on GET /hello (keep-alive and Connection: close), server CPU per request and req/s, in interleaved wrk rounds, with 95% intervals.')
     .option('--rounds <n>', `rounds per pair and mode, servers alternating which goes first (default ${DEFAULTS.rounds})`, wholeNumber(2))
     .option('--seconds <n>', `length of each wrk run (default ${DEFAULTS.seconds})`, wholeNumber(1))
@@ -42,10 +42,6 @@ function buildProgram() {
     .option('--connections <n>', `wrk connections (default ${DEFAULTS.connections})`, wholeNumber(1))
     .option('--out <dir>', 'where to write overhead.json (default perf/results/overhead-<UTC time>)')
     .option('--no-pin', 'do not pin the servers and wrk to separate CPUs')
-    .helpOption('-h, --help', 'show this help')
-    .allowExcessArguments(false)
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} })
     .addHelpText('after', `
 Examples:
   scripts/${NAME}
@@ -77,13 +73,7 @@ async function main(argv) {
     if (result.interrupted) return stop.exitCode();
     return 0;
   } catch (err) {
-    if (err instanceof OverheadUsageError) {
-      process.stderr.write(`${NAME}: ${err.message}\n${usageLine()}\n`);
-      return 2;
-    }
-    process.stderr.write(`${NAME}: error: ${err.message}\n`);
-    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    return stop.exitCode() ?? 1;
+    return exitOnError(err, { name: NAME, usageLine: usageLine(), isUsage: (e) => e instanceof OverheadUsageError, stop });
   }
 }
 

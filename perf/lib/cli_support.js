@@ -1,7 +1,7 @@
 'use strict';
 // What every command line of the project does alike (perf/cli.js, scripts/compare.js,
 // scripts/crosscheck.js, scripts/overhead.js): comma-separated lists, a bad option as one line
-// plus the usage, and stopping on Ctrl-C.
+// plus the usage, an error that ends a command, and stopping on Ctrl-C.
 
 const { CommanderError, InvalidArgumentError } = require('commander');
 const { killLiveServers } = require('./server_process');
@@ -14,6 +14,29 @@ function commaList(value) {
   const list = value.split(',').map((s) => s.trim());
   if (list.some((s) => s === '')) throw new InvalidArgumentError('must not hold an empty name: separate names with single commas, none at either end.');
   return list;
+}
+
+/**
+ * The settings every command shares: -h/--help, no stray arguments, and commander's errors
+ * thrown to main(), which prints them as one line (parseCommandLine), never commander's own.
+ */
+function oneLineErrors(program) {
+  return program.helpOption('-h, --help', 'show this help').allowExcessArguments(false).exitOverride().configureOutput({ writeErr: () => {} });
+}
+
+/**
+ * The exit status of a long command that ended on err, once it has said so in one line: a
+ * usage error (isUsage) with the usage line, 2; any other as "NAME: error: …" (its stack too
+ * with DEBUG set), 1, or 130/143 when a signal had stopped the command.
+ */
+function exitOnError(err, { name, usageLine, isUsage, stop }) {
+  if (isUsage(err)) {
+    process.stderr.write(`${name}: ${err.message}\n${usageLine}\n`);
+    return 2;
+  }
+  process.stderr.write(`${name}: error: ${err.message}\n`);
+  if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
+  return stop.exitCode() ?? 1;
 }
 
 /**
@@ -77,4 +100,4 @@ function stopOnSignals(name, keptWhat, onSecond = () => {}) {
   return { signal: controller.signal, exitCode: () => (received ? SIGNAL_EXIT_CODES[received] : null) };
 }
 
-module.exports = { commaList, parseCommandLine, runMain, stopOnSignals };
+module.exports = { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals };
