@@ -333,6 +333,12 @@ describe('report: warnings reach the terminal and summary.md', () => {
     }
   });
 
+  it('no "close to client-bound" for an engine whose CPU says nothing of its load (httperf busy-polls: client_bound null)', () => {
+    const httperf = [run('node', 'seq', 1, 10, { engine: 'httperf', client_bound: null, client_cpu_pct: 98 })];
+    assert.doesNotMatch(toText(httperf), /close to client-bound/);
+    assert.match(toText([run('node', 'seq', 1, 10, { client_cpu_pct: 98 })]), /node seq: the load generator used 98 % of its core, close to client-bound/);
+  });
+
   it('the report flags the same, with the garbled sentence gone', () => {
     const f = flags(results(runs));
     assert.deepEqual(f.map((x) => `${x.scenario}:${x.server}:${x.kind}`).sort(), ['s:em:errors', 's:em:near_client_bound', 's:em:schedule_lag', 's:node:client_bound', 't:em:not_judged', 't:node:failed']);

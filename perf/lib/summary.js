@@ -89,7 +89,8 @@ function runWarnings(runs, { skipped = [] } = {}) {
         }
         const cpu = Number.isFinite(r.client_cpu_pct) ? Math.round(r.client_cpu_pct) : null;
         if (r.client_bound) w('client_bound', 'warn', `client-bound${cpu === null ? '' : ` (load generator at ${cpu} % of its core)`}, not used for a verdict: ${CLIENT_BOUND_ADVICE}`);
-        else if (cpu !== null && cpu >= NEAR_CLIENT_BOUND_PCT) w('near_client_bound', 'warn', `the load generator used ${cpu} % of its core, close to client-bound: the server may be faster than measured`);
+        // client_bound null: the engine's CPU says nothing of its load (httperf busy-polls a core).
+        else if (r.client_bound === false && cpu !== null && cpu >= NEAR_CLIENT_BOUND_PCT) w('near_client_bound', 'warn', `the load generator used ${cpu} % of its core, close to client-bound: the server may be faster than measured`);
         // The runner's other reasons to leave a run out (not server-bound, disturbed: perf/lib/bottleneck.js).
         for (const why of Array.isArray(r.not_judged_because) ? r.not_judged_because : []) {
           if (!/^(client-bound|failed):/.test(why)) w('not_judged', 'warn', `not used for a verdict: ${why}`);
