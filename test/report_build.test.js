@@ -90,7 +90,7 @@ describe('report: built from the small fixture', () => {
   it('puts the verdicts, the flags and the environment at the top', () => {
     const top = html.slice(0, html.indexOf('id="overview"'));
     // concurrent_2000_20 is not judged: node's run there was client-bound.
-    has(top, /node in 1 \(slow_read 47\.8×\), em in 2 \(short_conn_256 1\.75×, sequential_6000 1\.27×\) of 5 scenarios; not comparable in 2 \(concurrent_2000_20, bigfile_100k: failed, missing or client-bound runs\)/);
+    has(top, /node in 1 \(slow_read 47\.8×\), em in 2 \(short_conn_256 1\.75×, sequential_6000 1\.27×\) of 5 scenarios; not comparable in 2 \(concurrent_2000_20: client-bound; bigfile_100k: failed runs\)/);
     has(top, /– not judged <span class="caveat">⚠/);
     has(html, /not judged: node client-bound, the load generator set the pace \(try --engine wrk\)/);
     has(top, /1 trial: no interval/);

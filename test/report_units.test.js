@@ -134,6 +134,11 @@ describe('report: verdicts', () => {
     assert.match(headline(r, comps), /node in 1 \(s1 2\.5×\), em in 1 \(s2 2\.0×\) of 2 scenarios/);
   });
 
+  it('says why a scenario names no winner, scenario by scenario (a median the verdict engine does not measure)', () => {
+    const r = results([run('node', 's1', 1, 2000), run('em', 's1', 2.5, 1000), run('node', 'seq', null, 4000), run('em', 'seq', null, 8000)]);
+    assert.match(headline(r, comparisons(r)), /; not comparable in 1 \(seq: not measured\)\.$/);
+  });
+
   it('does not compare failed or missing runs, and flags them', () => {
     const r = results([run('node', 's1', 1, 10), run('em', 's1', 1, 10, { ok: false, failure: 'crashed' }), run('node', 's2', 1, 10, { client_bound: true, client_cpu_pct: 99 })]);
     const comps = comparisons(r);

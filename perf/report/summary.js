@@ -149,6 +149,13 @@ function flags(results) {
   return out;
 }
 
+/** Why a comparison names nothing, in a few words: "node client-bound", "not measured". */
+function whyUndecided(c) {
+  if (!c) return 'a server has no run';
+  if (c.excluded) return c.excluded === 'failed' || c.excluded === 'missing' ? `${c.excluded} runs` : c.excluded;
+  return c.no_verdict || c.note || 'not measured';
+}
+
 /**
  * One sentence: who answered faster (median) in how many scenarios, where and by how much
  * ("node in 2 (keepalive_400x100 2.4×, big_upload 4.4×)"), and where nothing was decided.
@@ -167,7 +174,7 @@ function headline(results, comps) {
   let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
   if (notSignificant) text += `; no significant difference in ${notSignificant}`;
   if (same) text += `; about the same (within ${Math.round((SAME_WITHIN - 1) * 100)} %) in ${same}`;
-  if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.join(', ')}: failed, missing or client-bound runs)`;
+  if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.map((sc) => `${sc}: ${whyUndecided(comps.find((c) => c.scenario === sc && c.metric === 'p50_ms'))}`).join('; ')})`;
   return `${text}.`;
 }
 
