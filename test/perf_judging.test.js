@@ -170,6 +170,20 @@ describe('judging runs: wrk runs again what the built-in load generator could no
     const [agg] = doc.aggregates;
     assert.deepEqual([agg.trials, agg.used_trials], [1, []], 'the superseded run is not one of the trials');
   });
+
+  it('runs a scenario bounded by a count of requests for the time the built-in runs took, and says so', async function () {
+    if (spawnSync('sh', ['-c', 'command -v wrk']).status !== 0) this.skip(); // scripts/setup.sh installs it
+    // 60 requests on 2 connections, 25 ms each: about 0.75 s, so wrk runs 1 s.
+    const scenariosDir = writeScenarioDir({ held_count: { description: 'held back', kind: 'closed', concurrency: 2, requests: 60, warmup_s: 0, request: { path: '/delay?ms=25' } } });
+    const out = makeTmpDir('judging-wrk-count-');
+    const lines = [];
+    await runScenarios({ definitions: standinDefinitions({ a: {} }), servers: ['a'], scenariosDir, outDir: out, pin: false, log: (l) => lines.push(l) });
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    const why = 'the built-in load generator was the bottleneck; wrk stops after a duration, so it runs for 1 s, the time the built-in runs took, instead of 60 requests';
+    assert.ok(lines.includes(`wrk: runs held_count again: ${why}`), lines.join('\n'));
+    assert.deepEqual(doc.runs.map((r) => `${r.engine}:${r.ok}:${r.params.requests}:${r.params.duration_s}`), ['autocannon:true:60:null', 'wrk:true:null:1']);
+    assert.deepEqual([doc.verdict_engines, doc.verdict_engine_reasons], [{ held_count: 'wrk' }, { held_count: why }]);
+  });
 });
 
 describe('judging runs: one client at a time is judged from the engine with the shorter cycle', function () {

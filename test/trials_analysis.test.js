@@ -118,6 +118,26 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(allFailed.comparisons[0].excluded, 'failed');
   });
 
+  it('a metric measured in steps coarser than 5 % of its centre is not judged: "below the resolution"', () => {
+    // httperf prints latencies in 0.1 ms steps: means of 0.13 vs 0.24 ms are not judged, req/s is.
+    const httperf = { engine: 'httperf', engine_latency: { resolution_ms: 0.1 } };
+    const coarse = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 0.2, 4000 + t, httperf), run('em', 's', t, 0.11, 7000 + t, httperf)]));
+    const mean = coarse.comparisons.find((c) => c.metric === 'mean_ms');
+    assert.deepEqual([mean.no_verdict, mean.winner, mean.ratio], ['below the resolution', null, null]);
+    assert.match(mean.note, /^below the resolution: httperf gives 0\.1 ms steps, too coarse for 0\.13 ms \(judged from 2 ms\)$/);
+    assert.equal(coarse.comparisons.find((c) => c.metric === 'throughput_rps').winner, 'em');
+    // CPU per request in whole clock ticks: 10 ms over 100 replies is a 0.1 ms step, too coarse
+    // for 1.3 ms; over 10,000 replies (0.001 ms) the same centres are judged.
+    const cpu = (ms, replies) => ({ replies, server_cpu: { ms_per_request: ms, resolution_ms: 10 / replies } });
+    const few = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 100, cpu(1.3, 100)), run('em', 's', t, 1, 100, cpu(1.4 + t / 1000, 100))]));
+    const fewCpu = few.comparisons.find((c) => c.metric === 'cpu_ms_per_request');
+    assert.deepEqual([fewCpu.no_verdict, fewCpu.winner], ['below the resolution', null]);
+    assert.match(fewCpu.note, /the CPU clock gives 0\.1 ms steps, too coarse for 1\.3 ms/);
+    const many = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 100, cpu(1.3, 10000)), run('em', 's', t, 1, 100, cpu(1.4 + t / 1000, 10000))]));
+    const manyCpu = many.comparisons.find((c) => c.metric === 'cpu_ms_per_request');
+    assert.deepEqual([manyCpu.no_verdict, manyCpu.winner], [null, 'node']);
+  });
+
   it('findComparison flips a stored pair; overheads orient throughput so that > 1 is a cost', () => {
     const r = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1.5 + t / 100, 800), run('node_bare', 's', t, 1 + t / 100, 1000)]));
     const flipped = findComparison(r.comparisons, 's', 'p50_ms', 'node_bare', 'node');

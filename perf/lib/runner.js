@@ -14,7 +14,7 @@ const { loadScenarios, expectedDurationS, scenarioParams, warmupScenario, MAX_WA
 const { checkContract, send } = require('./contract_check');
 const { Samples } = require('./samples');
 const { summarizeSamples, round3 } = require('./stats');
-const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('./proc_stats');
+const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, clkTck } = require('./proc_stats');
 const { isClientBound, cpuShares, judgeRun } = require('./bottleneck');
 const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir, RESULTS_ROOT } = require('./results_store');
@@ -344,6 +344,9 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
           user_s: cpu.user_s,
           system_s: cpu.system_s,
           ms_per_request: allReplies > 0 ? round3(((cpu.user_s + cpu.system_s) * 1000) / allReplies) : null,
+          // The kernel counts CPU time in clock ticks (10 ms at USER_HZ 100): one tick over the
+          // replies is the step of ms_per_request (perf/lib/trials.js leaves coarser ones unjudged).
+          resolution_ms: allReplies > 0 ? 1000 / clkTck() / allReplies : null,
         }
       : null,
     server_peak_rss_mb: peakKb ? Math.round((peakKb / 1024) * 10) / 10 : null,
@@ -563,13 +566,34 @@ function lighterEngines(runnable, served, runs) {
   const wanted = {};
   for (const s of runnable.flatMap((server) => served[server])) {
     if (wanted[s.name]) continue;
+    const why = 'the built-in load generator was the bottleneck';
     if (oneClientAtATime(s) && httperfEngine.whyNot(s) === null) {
       wanted[s.name] = { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure' };
-    } else if (wrkEngine.whyNot(s) === null && runs.some((r) => r.scenario === s.name && bottlenecked(r))) {
-      wanted[s.name] = { engine: 'wrk', why: 'the built-in load generator was the bottleneck' };
+    } else if (!runs.some((r) => r.scenario === s.name && bottlenecked(r))) {
+      continue;
+    } else if (wrkEngine.whyNot(s) === null) {
+      wanted[s.name] = { engine: 'wrk', why };
+    } else {
+      const timed = asTimed(s, runs);
+      if (timed && wrkEngine.whyNot({ ...s, ...timed }) === null) {
+        wanted[s.name] = { engine: 'wrk', why: `${why}; wrk stops after a duration, so it runs for ${timed.duration_s} s, the time the built-in runs took, instead of ${s.requests} requests`, as: timed };
+      }
     }
   }
   return wanted;
+}
+
+/**
+ * A closed loop bounded by a total count of requests, as one bounded by time, for an engine
+ * that only stops after a duration (wrk): the same connections and requests for the whole
+ * seconds the built-in runs took (median, rounded up). The count only sets the run's length:
+ * every connection stays open throughout either way. null for a count per connection (wrk
+ * would keep a connection past it) or when no built-in run finished.
+ */
+function asTimed(s, runs) {
+  if (s.kind !== 'closed' || s.requests === null || s.requests_per_connection !== null) return null;
+  const took = median(runs.filter((r) => r.scenario === s.name && r.ok && r.engine !== 'wrk').map((r) => r.duration_s));
+  return took ? { requests: null, duration_s: Math.max(1, Math.ceil(took)) } : null;
 }
 
 /** Why an engine cannot be started here (its binary is missing), or null. */
@@ -584,7 +608,7 @@ function whyNotInstalled(engine) {
 
 /** The runs again with other engines: { plan, served } for runPlan. */
 function againPlan({ runnable, served, trials, wanted, names }) {
-  const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, engine: wanted[s.name].engine }))]));
+  const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, ...wanted[s.name].as, engine: wanted[s.name].engine }))]));
   return { plan: trialPlan(runnable.filter((server) => again[server].length), trials), served: again };
 }
 

@@ -13,16 +13,21 @@
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 
+/** The rounding step of a run's latencies: the engine's (httperf prints 0.1 ms), or null. */
+function latencyStep(r) {
+  return r.engine_latency && r.engine_latency.resolution_ms;
+}
+
 /**
  * The metrics judged. `better` is the direction that wins; `word` completes "a is r× …".
  * Names match the report's (perf/report/summary.js).
  */
 const METRICS = {
-  mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', latency: true, better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
-  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', latency: true, better: 'lower', word: 'faster', quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
-  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', latency: true, better: 'lower', word: 'faster', quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
+  mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', latency: true, step: latencyStep, better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
+  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', latency: true, step: latencyStep, better: 'lower', word: 'faster', quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
+  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', latency: true, step: latencyStep, better: 'lower', word: 'faster', quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
   throughput_rps: { label: 'req/s', long: 'throughput', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
-  cpu_ms_per_request: { label: 'CPU ms/req', long: 'server CPU per request', unit: 'ms', better: 'lower', word: 'less CPU/req', get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
+  cpu_ms_per_request: { label: 'CPU ms/req', long: 'server CPU per request', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
   peak_rss_mb: { label: 'RSS MB', long: 'server peak RSS', unit: 'MB', better: 'lower', word: 'less memory', get: (r) => r.server_peak_rss_mb },
 };
 const METRIC_NAMES = Object.keys(METRICS);
@@ -66,9 +71,10 @@ const TOO_FEW = 'n too small';
 const BELOW_RESOLUTION = 'below the resolution';
 
 /**
- * How fine a latency must be measured to be judged: the engine's rounding step
- * (engine_latency.resolution_ms: httperf prints 0.1 ms) must be at most this share of the
- * smaller centre; else the rounding alone could make, or hide, the difference.
+ * How fine a metric must be measured to be judged: its rounding step (a metric's `step`: an
+ * engine's printed latency, httperf's 0.1 ms; CPU per request, one clock tick over the replies)
+ * must be at most this share of the smaller centre; else the rounding alone could make, or hide,
+ * the difference.
  */
 const MAX_RESOLUTION_SHARE = 0.05;
 
@@ -85,20 +91,25 @@ function noVerdict(metric, params, n, resolution = null) {
   const rate = m.rateSet ? scheduledRate(params) : null;
   if (rate !== null) return { no_verdict: RATE_SET, note: `${RATE_SET}: the schedule sends ${rate} requests/s whatever the server does` };
   if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: tooFewText(n, m.quantile) };
-  if (m.latency && resolution && resolution.step_ms > MAX_RESOLUTION_SHARE * resolution.smallest_ms) {
-    return { no_verdict: BELOW_RESOLUTION, note: `${BELOW_RESOLUTION}: ${resolution.engine} gives ${resolution.step_ms} ms steps, too coarse for ${round2(resolution.smallest_ms)} ms (judged from ${round2(resolution.step_ms / MAX_RESOLUTION_SHARE)} ms)` };
+  if (resolution && resolution.step_ms > MAX_RESOLUTION_SHARE * resolution.smallest_ms) {
+    return { no_verdict: BELOW_RESOLUTION, note: `${BELOW_RESOLUTION}: ${resolution.source} gives ${fmtStep(resolution.step_ms)} ms steps, too coarse for ${fmtStep(resolution.smallest_ms)} ms (judged from ${fmtStep(resolution.step_ms / MAX_RESOLUTION_SHARE)} ms)` };
   }
   return null;
 }
 
-const round2 = (x) => Math.round(x * 100) / 100;
+/** Two significant digits, enough for a step and the value it is held against. */
+const fmtStep = (x) => Number(x.toPrecision(2));
 
-/** The coarsest rounding step among runs' latencies, with its engine: { step_ms, engine } or null. */
-function latencyResolution(runs) {
+/**
+ * The coarsest rounding step of a metric among runs, with what sets it: { step_ms, source }
+ * (source: the engine for a latency, "the CPU clock" for CPU per request), or null.
+ */
+function resolutionOf(metric, runs) {
+  const m = METRICS[metric];
   let out = null;
-  for (const r of runs) {
-    const step = r.engine_latency && r.engine_latency.resolution_ms;
-    if (Number.isFinite(step) && (!out || step > out.step_ms)) out = { step_ms: step, engine: r.engine };
+  for (const r of m.step ? runs : []) {
+    const step = m.step(r);
+    if (Number.isFinite(step) && (!out || step > out.step_ms)) out = { step_ms: step, source: m.latency ? r.engine : 'the CPU clock' };
   }
   return out;
 }
@@ -276,7 +287,7 @@ function compareOne(scenario, metric, a, b, ca, cb) {
   // Decided here, once: every output (summary, report, results.json) shows this verdict.
   const na = repliesOf(ca.usable);
   const nb = repliesOf(cb.usable);
-  const step = latencyResolution([...ca.usable, ...cb.usable]);
+  const step = resolutionOf(metric, [...ca.usable, ...cb.usable]);
   const resolution = step && { ...step, smallest_ms: Math.min(sa.centre, sb.centre) };
   const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb), resolution);
   if (limit) return { ...out, ...limit };
