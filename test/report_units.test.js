@@ -11,6 +11,7 @@ const { readSamples, findSamplesFile, recordedPeriods, ROLE } = require('../perf
 const agg = require('../perf/report/aggregate');
 const { loadResults, ReportError } = require('../perf/report/load_results');
 const { comparisons, flags, headline, primaryPair } = require('../perf/report/summary');
+const trials = require('../perf/lib/trials');
 const { serverStyle, orderServers } = require('../perf/report/style');
 const { measure } = require('../perf/report/text_metrics');
 const { compactNumbers, namespaceIds, hoistSharedAttributes } = require('../perf/report/render');
@@ -122,16 +123,28 @@ function run(server, scenario, p50, rps, more = {}) {
 }
 
 describe('report: verdicts', () => {
+  // Three trials a side, a few per cent apart: the runner's own comparisons (analyzeRuns).
+  const threeTrials = (server, scenario, p50, rps) => [1, 1.02, 0.98].map((k, i) => run(server, scenario, p50 * k, rps * k, { trial: i + 1 }));
+  const judged = (runs) => ({ ...results(runs), ...trials.analyzeRuns(runs) });
+
   it('names the faster server and the factor, both directions', () => {
-    const r = results([run('node', 's1', 1, 2000), run('em', 's1', 2.5, 1000), run('node', 's2', 4, 100), run('em', 's2', 2, 100)]);
+    const r = judged([...threeTrials('node', 's1', 1, 2000), ...threeTrials('em', 's1', 2.5, 1000), ...threeTrials('node', 's2', 4, 100), ...threeTrials('em', 's2', 2, 100)]);
     const comps = comparisons(r);
     const get = (s, m) => comps.find((c) => c.scenario === s && c.metric === m);
     assert.equal(get('s1', 'p50_ms').winner, 'node');
-    assert.equal(get('s1', 'p50_ms').factor, 2.5);
+    assert.ok(Math.abs(get('s1', 'p50_ms').factor - 2.5) < 1e-9);
     assert.equal(get('s1', 'throughput_rps').winner, 'node');
     assert.equal(get('s2', 'p50_ms').winner, 'em');
-    assert.equal(get('s2', 'throughput_rps').winner, null, 'within 5 % is the same');
-    assert.match(headline(r, comps), /node in 1 \(s1 2\.5×\), em in 1 \(s2 2\.0×\) of 2 scenarios/);
+    assert.deepEqual([get('s2', 'throughput_rps').winner, get('s2', 'throughput_rps').significant], [null, false], 'the same throughput: no significant difference');
+    assert.match(headline(r, comps), /node in 1 \(s1 2\.5×\), em in 1 \(s2 2\.0×\) of 2 scenarios\.$/);
+  });
+
+  it('names no winner from a single trial, however large the difference looks, and says so', () => {
+    const r = results([run('node', 's1', 1, 2000), run('em', 's1', 2.5, 1000), run('node', 's2', 4, 100), run('em', 's2', 2, 100)]);
+    const comps = comparisons(r);
+    const p50 = comps.find((c) => c.scenario === 's1' && c.metric === 'p50_ms');
+    assert.deepEqual([p50.winner, p50.lead, p50.factor, p50.significant], [null, 'node', 2.5, null]);
+    assert.match(headline(r, comps), /node in 0, em in 0 of 2 scenarios; no winner named from a single trial in 2 \(no interval: run with --repeat 2 or more\)\.$/);
   });
 
   it('says why a scenario names no winner, scenario by scenario (a median the verdict engine does not measure)', () => {
@@ -224,7 +237,6 @@ describe('report: SVG helpers', () => {
 });
 
 // Issue 11: verdicts that hold.
-const trials = require('../perf/lib/trials');
 const { toText, toMarkdown, toCsv, verdictEngines } = require('../perf/lib/summary');
 const { describeRun } = require('../perf/report/describe');
 const { seedRows, SEED } = require('../perf/report/seed');

@@ -27,6 +27,11 @@ const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
 // machine_cpu either way); the harness's own tests set it, since they check what the runner does
 // with its trials, not whether the machine was quiet while they ran.
 const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_PCT;
+
+/** The thresholds this run judges by (results.json's environment.thresholds). */
+function thresholds() {
+  return { client_bound_pct: CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, disturbed_pct: disturbedPct() };
+}
 // A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
 // flight) leave the server idle for a while whoever sets the pace; in a load shorter than this
 // they weigh too much for its CPU share to say that (--quick's bigfile_100k: 40-80 ms).
@@ -109,4 +114,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, sha
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, MIN_SERVER_BOUND_LOAD_S, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

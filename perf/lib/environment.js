@@ -7,6 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { PROJECT_ROOT } = require('./server_process');
+const { thresholds } = require('./bottleneck');
 
 function run(command, args, options = {}) {
   try {
@@ -71,6 +72,7 @@ function collectEnvironment({ pinning = null, options = {} } = {}) {
     project_commit: run('git', ['rev-parse', 'HEAD']),
     project_dirty: status === null ? null : status.length > 0,
     pinning,
+    thresholds: thresholds(),
     options,
   };
 }

@@ -10,6 +10,8 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const FONT = 'Liberation Sans, Arial, Helvetica, sans-serif';
 const MS_AXIS_TITLE = 'response time (ms, log scale)';
 const SAME_COLOUR = '#777777';
+/** The head-to-head chart's category for a comparison that names no winner. */
+const NO_WINNER = 'no winner';
 
 const CONFIG = {
   font: FONT,
@@ -306,7 +308,7 @@ function metricBarsSpec({ metric, title, unit, better = '', servers, scenarios, 
 /**
  * Head-to-head: how many times faster `a` is than `b` per scenario and metric (log axis, 1 = same).
  * values: [{scenario, metric, times (>1 = a better), times_lo, times_hi (its 95% interval, or
- * null), winner (server or "about the same"), label}].
+ * null), winner (server or NO_WINNER), label}].
  */
 function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
   const extremes = values.flatMap((v) => [v.times, v.times_lo, v.times_hi]).filter((t) => Number.isFinite(t) && t > 0);
@@ -314,7 +316,7 @@ function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
   const withCi = values.some((v) => Number.isFinite(v.times_lo) && Number.isFinite(v.times_hi));
   const winners = [a, b];
   const s = serverScales(winners);
-  const domain = [...s.domain, 'about the same'];
+  const domain = [...s.domain, NO_WINNER];
   const range = [...s.colours, SAME_COLOUR];
   const steps = [];
   for (let e = 0; 10 ** e <= maxTimes; e++) for (const m of [1, 2, 5]) if (m * 10 ** e <= maxTimes) steps.push(m * 10 ** e);
@@ -404,4 +406,4 @@ function seedSpec({ servers, tests, eras, values }) {
   };
 }
 
-module.exports = { timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, CONFIG, FONT, PERCENTILE_TICKS };
+module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, CONFIG, FONT, PERCENTILE_TICKS };

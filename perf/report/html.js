@@ -161,14 +161,9 @@ function ciText(c) {
   return ` <span class="ci">95% CI <span class="nowrap">${fmtFactor(lo).replace('×', '')}–${fmtFactor(hi)}</span></span>`;
 }
 
-/** Said of a comparison without an interval (one trial on a side). */
-function noInterval(c) {
-  return c.ci95 ? '' : ' <span class="ci">· 1 trial: no interval</span>';
-}
-
 /**
- * "node 2.4× faster 95% CI …", "no significant difference (…)", "≈ same", "– (em failed)".
- * compact (the summary table): without the "1 trial" remark, which the note below it makes.
+ * "node 2.4× faster 95% CI …", "no significant difference (…)", "no verdict (… 1 trial …)",
+ * "– (em failed)". compact (the summary table): the short form of the "1 trial" remark.
  */
 function verdictText(c, { compact = false } = {}) {
   if (!c) return '–';
@@ -190,9 +185,12 @@ function verdictText(c, { compact = false } = {}) {
   if (!c.winner && c.significant === false) {
     return `<span class="ns">no significant difference</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
   }
-  const single = compact ? '' : noInterval(c);
-  if (!c.winner) return `≈ same <span class="ci">(${fmtFactor(c.factor)})</span>${ciText(c)}${single}${caveat}`;
-  return `<span class="nowrap">${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)}</span> ${word}${ciText(c)}${single}${caveat}`;
+  if (!c.winner) {
+    // One trial on a side: no interval, so no winner (perf/report/summary.js judge).
+    const why = compact ? '1 trial' : '1 trial: no interval, no winner';
+    return `<span class="ns">no verdict</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word}; ${why})</span>${caveat}`;
+  }
+  return `<span class="nowrap">${chip(c.winner)}<b>${esc(c.winner)}</b> ${fmtFactor(c.factor)}</span> ${word}${ciText(c)}${caveat}`;
 }
 
 function find(comps, scenario, metric) {

@@ -18,6 +18,8 @@ const { fmtNumber, fmtFactor, toCsv } = require('./format');
 const { analyzeRuns, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
 const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
 
+const { NO_WINNER } = specs;
+
 const REPORT_FILE = 'report.html';
 const CHARTS_DIR = 'charts';
 const CHART_FILE = /\.(svg|png|csv|vl\.json)$/;
@@ -201,9 +203,9 @@ function overviewCharts(results, comps) {
         const m = METRICS[c.metric];
         const times = m.better === 'lower' ? 1 / c.ratio : c.ratio;
         const ci = Array.isArray(c.ci95) ? (m.better === 'lower' ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : [null, null];
-        const winner = c.winner || 'about the same';
-        const same = c.significant === false ? 'no significant difference' : 'about the same';
-        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : same;
+        const winner = c.winner || NO_WINNER;
+        const none = c.significant === false ? 'no significant difference' : 'no verdict (1 trial: no interval)';
+        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : none;
         const interval = ci[0] !== null ? `, 95% CI ${fmtFactor(ci[0])}–${fmtFactor(ci[1])}` : '';
         const label = `${verdict} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit}${interval})`;
         return { scenario: c.scenario, metric: m.short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
@@ -216,7 +218,7 @@ function overviewCharts(results, comps) {
         caption: `For each scenario, how many times better ${a} is than ${b} (right of the centre line) or ${b} than ${a} (left): for p50 and p99 the ratio of response times, for req/s the ratio of throughputs. Log axis, so 2× either way is the same distance.`,
         spec: specs.ratioSpec({ a, b, scenarios: results.scenarios, metrics, values: rows }),
         rows,
-        servers: [...new Set(rows.map((r) => r.winner).filter((w) => w !== 'about the same'))],
+        servers: [...new Set(rows.map((r) => r.winner).filter((w) => w !== NO_WINNER))],
         colourServers: pair,
       });
     }

@@ -42,12 +42,13 @@ function nowText(c) {
     return `${NAMES[c.winner]} ${fmtFactor(c.factor)} faster ${ci ? `[${fmtFactor(ci[0]).replace('×', '')}–${fmtFactor(ci[1])}]` : '(1 trial, no interval)'}`;
   }
   if (c.significant === false) return 'no significant difference';
-  return 'about the same (within 5 %, 1 trial)';
+  return 'no verdict (1 trial: no interval)';
 }
 
 /** Does the study's conclusion hold here? true, false, or null (cannot tell). */
 function holds(t, c) {
-  if (!c || c.excluded || c.factor === null) return null;
+  // One trial on a side: no interval, so it cannot tell (perf/report/summary.js judge).
+  if (!c || c.excluded || c.factor === null || (c.significant !== true && c.significant !== false)) return null;
   return (c.winner || null) === t.said;
 }
 

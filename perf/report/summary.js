@@ -33,8 +33,6 @@ const METRIC_ALIASES = {
 };
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
-/** Differences smaller than this factor are reported as "about the same". */
-const SAME_WITHIN = 1.05;
 
 /** The pair the report compares head to head: node vs em when present, else the first two. */
 function primaryPair(servers) {
@@ -55,9 +53,10 @@ function representative(results, scenario, server) {
 }
 
 /**
- * Decides a comparison's winner and factor (always >= 1) from its ratio (a / b). lead is the
- * side that looks better, significant or not. With an interval (two or more trials each) the
- * winner needs the interval to exclude 1; without one, a difference of 5 % or more.
+ * A comparison's winner and factor (always >= 1) from its ratio (a / b). lead is the side that
+ * looks better, significant or not. A winner only where the interval excludes 1 (`significant`,
+ * perf/lib/trials.js): one trial on a side has no interval, so it names none, however large
+ * the difference looks (a quick run's single trials flipped from run to run).
  */
 function judge(c) {
   const m = METRICS[c.metric];
@@ -67,8 +66,7 @@ function judge(c) {
   out.factor = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
   const aWins = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
   out.lead = aWins ? c.a : c.b;
-  if (c.significant === false || (c.significant !== true && out.factor < SAME_WITHIN)) out.winner = null;
-  else out.winner = aWins ? c.a : c.b;
+  if (c.significant === true) out.winner = out.lead;
   return out;
 }
 
@@ -165,17 +163,17 @@ function headline(results, comps) {
   if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
   const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
   const wins = Object.fromEntries(pair.map((s) => [s, []]));
-  let same = 0;
+  let noInterval = 0;
   let notSignificant = 0;
-  for (const c of p50) if (c.winner) wins[c.winner].push(c); else if (c.significant === false) notSignificant++; else same++;
+  for (const c of p50) if (c.winner) wins[c.winner].push(c); else if (c.significant === false) notSignificant++; else noInterval++;
   const where = (cs) => (cs.length ? ` (${[...cs].sort((x, y) => y.factor - x.factor).map((c) => `${c.scenario} ${fmtFactor(c.factor)}`).join(', ')})` : '');
   const parts = pair.map((s) => `${s} in ${wins[s].length}${where(wins[s])}`);
   const undecided = results.scenarios.filter((sc) => !p50.some((c) => c.scenario === sc));
   let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
   if (notSignificant) text += `; no significant difference in ${notSignificant}`;
-  if (same) text += `; about the same (within ${Math.round((SAME_WITHIN - 1) * 100)} %) in ${same}`;
+  if (noInterval) text += `; no winner named from a single trial in ${noInterval} (no interval: run with --repeat 2 or more)`;
   if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.map((sc) => `${sc}: ${whyUndecided(comps.find((c) => c.scenario === sc && c.metric === 'p50_ms'))}`).join('; ')})`;
   return `${text}.`;
 }
 
-module.exports = { METRICS, HEADLINE_METRICS, SAME_WITHIN, primaryPair, representative, allComparisons, comparisons, flags, headline, judge };
+module.exports = { METRICS, HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline, judge };
