@@ -93,9 +93,9 @@ describe('report: built from the small fixture', () => {
     has(top, /node in 1 \(slow_read 47\.8×\), em in 2 \(short_conn_256 1\.75×, sequential_6000 1\.27×\) of 5 scenarios; not comparable in 2 \(concurrent_2000_20: client-bound; bigfile_100k: failed runs\)/);
     has(top, /– not judged <span class="caveat">⚠/);
     has(html, /not judged: node client-bound, the load generator set the pace \(try --engine wrk\)/);
-    has(top, /1 trial: no interval/);
-    has(top, /CLIENT-BOUND<\/span> <a[^>]*>concurrent_2000_20<\/a> — node: client-bound/);
-    has(top, /FAILED<\/span> <a[^>]*>bigfile_100k<\/a> — em: FAILED: server exited with code 1/);
+    has(top, /<b>em<\/b> 1\.27×<\/span> faster <span class="ci">95% CI <span class="nowrap">1\.\d\d–1\.\d\d×<\/span>/);
+    has(top, /CLIENT-BOUND<\/span> <a[^>]*>concurrent_2000_20<\/a> — node \(trials 1–3\): client-bound/);
+    has(top, /FAILED<\/span> <a[^>]*>bigfile_100k<\/a> — em \(trials 1–3\): FAILED: server exited with code 1/);
     has(top, /<table class="summary">/);
     has(top, /Example CPU @ 2\.40GHz/);
     assert.ok(top.indexOf('class="summary"') < top.indexOf('id="environment"'), 'summary above the environment');
@@ -107,7 +107,7 @@ describe('report: built from the small fixture', () => {
     assert.doesNotMatch(html, /≈ same/);
     assert.doesNotMatch(html, /<b>(node|em)<\/b> 1\.0\d?×/);
     const csv = fs.readFileSync(path.join(dir, 'charts', 'comparisons.csv'), 'utf8');
-    assert.match(csv, /^slow_read,throughput_rps,node,em,[\d.]+,[\d.]+,,,,,1,1,,,,set by the rate,/m);
+    assert.match(csv, /^slow_read,throughput_rps,node,em,[\d.]+,[\d.]+,,,,,3,3,,,,set by the rate,/m);
   });
 
   it('names the engine that gave a verdict, and shows the runs it replaced as superseded, not as warnings against it', () => {
@@ -122,14 +122,14 @@ describe('report: built from the small fixture', () => {
     assert.doesNotMatch(care, /short_conn_256/, 'the superseded runs are no warnings');
     const section = html.slice(html.indexOf('<section id="s-short_conn_256">'), html.indexOf('</section>', html.indexOf('<section id="s-short_conn_256">')));
     has(section, /<p class="engine"><b>Verdict from wrk<\/b>: the verdicts, the numbers they rest on and the charts use wrk's runs\. The sequential runs it was chosen over are kept for information \(superseded\), not used for a verdict\.<\/p>/);
-    // Each superseded run once, for information, with why it was replaced; no client-bound warning.
+    // Each server's superseded runs once, trials folded, for information, with why they were replaced; no client-bound warning.
     const items = section.match(/<li class="[a-z]+">.*?<\/li>/g) || [];
-    assert.deepEqual(items.map((li) => /<li class="([a-z]+)"><span class="tag [a-z]+">([A-Z -]+)<\/span> (\w+):/.exec(li).slice(1)), [['info', 'SUPERSEDED', 'node'], ['info', 'SUPERSEDED', 'em']]);
-    has(items[0], /node: superseded: wrk ran short_conn_256 again \(the built-in load generator was the bottleneck\); the verdict uses wrk&#39;s runs; kept for information \(client-bound: the load generator used 97% of its core \(90% or more\); not server-bound: /);
+    assert.deepEqual(items.map((li) => /<li class="([a-z]+)"><span class="tag [a-z]+">([A-Z -]+)<\/span> (\w+) \(trials 1–3\):/.exec(li).slice(1)), [['info', 'SUPERSEDED', 'node'], ['info', 'SUPERSEDED', 'em']]);
+    has(items[0], /node \(trials 1–3\): superseded: wrk ran short_conn_256 again \(the built-in load generator was the bottleneck\); the verdict uses wrk&#39;s runs; kept for information \(client-bound: the load generator used 97% of its core \(90% or more\); not server-bound: /);
     // The numbers: each run with its engine; the built-in ones marked superseded.
     const runs = section.slice(section.indexOf('<table class="runs">'));
     const statuses = [...runs.matchAll(/<td class="l">(sequential|wrk)<\/td><td class="l">(.*?)<\/td>/g)].map((m) => `${m[1]}: ${m[2].replace(/<[^>]+>/g, '')}`);
-    assert.deepEqual(statuses, ['sequential: SUPERSEDED', 'sequential: SUPERSEDED', 'wrk: ok', 'wrk: ok']);
+    assert.deepEqual(statuses.sort(), [...Array(6).fill('sequential: SUPERSEDED'), ...Array(6).fill('wrk: ok')], 'three trials of each server, with each engine');
     // The charts show the runs of the verdict (wrk's summaries; it keeps no samples), for both servers alike.
     assert.deepEqual(out.charts.find((c) => c.name === 'short_conn_256_percentiles').servers, ['node', 'em']);
     const curve = fs.readFileSync(path.join(dir, 'charts', 'short_conn_256_percentiles.svg'), 'utf8');
@@ -155,10 +155,10 @@ describe('report: built from the small fixture', () => {
     has(care, /^<details class="care" id="care"><summary><b>Read with care:<\/b> 5 warnings \(1 client-bound, 1 errors, 1 behind schedule, 1 near client-bound, 1 failed\)<\/summary>/);
     const items = care.match(/<li>/g) || [];
     assert.equal(items.length, 5);
-    has(care, /BEHIND SCHEDULE<\/span> <a href="#s-concurrent_2000_20">concurrent_2000_20<\/a> — em: connections opened up to 35 ms behind schedule/);
-    has(care, /NEAR CLIENT-BOUND<\/span> <a href="#s-sequential_6000">sequential_6000<\/a> — node: the load generator used 84 % of its core/);
-    has(care, /ERRORS<\/span> <a href="#s-concurrent_2000_20">concurrent_2000_20<\/a> — em: 5 of 2000 requests failed \(reset 5\)/);
-    has(care, /node: client-bound \(load generator at 99 % of its core\), not used for a verdict: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk<\/li>/);
+    has(care, /BEHIND SCHEDULE<\/span> <a href="#s-concurrent_2000_20">concurrent_2000_20<\/a> — em \(trials 1–3\): connections opened up to 35 ms behind schedule/);
+    has(care, /NEAR CLIENT-BOUND<\/span> <a href="#s-sequential_6000">sequential_6000<\/a> — node \(trials 1–3\): the load generator used 84 % of its core/);
+    has(care, /ERRORS<\/span> <a href="#s-concurrent_2000_20">concurrent_2000_20<\/a> — em \(trials 1–3\): 5 of 2000 requests failed \(reset 5\)/);
+    has(care, /node \(trials 1–3\): client-bound \(load generator at 99 % of its core\), not used for a verdict: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk<\/li>/);
     assert.doesNotMatch(html, /may not be\)/);
   });
 
@@ -198,7 +198,7 @@ describe('report: built from the small fixture', () => {
     // p99 and p99.9 cells of the tables, where the runs are too small to have them.
     const seq = html.slice(html.indexOf('id="s-sequential_6000"'), html.indexOf('id="s-bigfile_100k"'));
     const runsTable = seq.slice(seq.indexOf('<table class="runs">'));
-    assert.equal((runsTable.match(/>n too small</g) || []).length, 4, 'p99 and p99.9 of both runs');
+    assert.equal((runsTable.match(/>n too small</g) || []).length, 12, 'p99 and p99.9 of both servers\' three trials');
     has(html.slice(html.indexOf('id="s-slow_read"')), /<li>p99 response time: <span class="muted"[^>]*>n too small<\/span><\/li>/);
     // Not judged for another reason (client-bound, a failed em run), the p99 is still not shown.
     assert.equal((summaryRow('concurrent_2000_20').match(/>n too small</g) || []).length, 2);
@@ -214,11 +214,11 @@ describe('report: built from the small fixture', () => {
     assert.equal(rows.length, 4);
     has(seed, /<td class="l">1<\/td><td class="l"><a href="#s-sequential_6000">sequential_6000<\/a><\/td><td>20\.9<\/td><td>4\.30<\/td>/);
     has(seed, /<td class="l">4<\/td><td class="l">concurrent_3000_200<\/td><td>3\.80<\/td><td>4\.10<\/td>/);
-    has(seed, /<li>Test 1 \(sequential_6000\): 2011 Node 4\.86× faster; this run Node [\d.]+× faster \(1 trial, no interval\): holds\.<\/li>/);
+    has(seed, /<li>Test 1 \(sequential_6000\): 2011 Node 4\.86× faster; this run Node [\d.]+× faster \[[\d.]+–[\d.]+×\]: holds\.<\/li>/);
     has(seed, /<li>Test 2 \(concurrent_2000_20\): 2011 really close; this run not judged \(client-bound\): cannot tell\.<\/li>/);
     const chart = fs.readFileSync(path.join(dir, 'charts', 'seed_002.csv'), 'utf8');
     assert.match(chart, /^Test 1: sequential_6000,2011 \(study\),em,20\.9,,$/m);
-    assert.match(chart, /^Test 1: sequential_6000,this run,node,0\.\d+,,$/m);
+    assert.match(chart, /^Test 1: sequential_6000,this run,node,0\.\d+,0\.\d+,0\.\d+$/m);
   });
 
   it('draws per-request dots for small runs and per-interval bands for large ones', () => {

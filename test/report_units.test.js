@@ -320,8 +320,8 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
     const few = trials.analyzeRuns(openLoopTrials({ replies: 2000 })).comparisons.find((c) => c.metric === 'p99_ms');
     assert.equal(few.no_verdict, 'n too small');
     assert.equal(few.winner, null);
-    assert.match(few.note, /6,000 requests; p99 needs 10,000/);
-    const enough = trials.analyzeRuns(openLoopTrials({ replies: 4000 })).comparisons.find((c) => c.metric === 'p99_ms');
+    assert.match(few.note, /2,000 requests; p99 needs 10,000/, 'each trial\'s own requests, not the three summed');
+    const enough = trials.analyzeRuns(openLoopTrials({ replies: 10000 })).comparisons.find((c) => c.metric === 'p99_ms');
     assert.equal(enough.no_verdict, null);
     assert.equal(enough.winner, 'node');
     const text = toText(openLoopTrials({ replies: 2000 }));
@@ -360,6 +360,22 @@ describe('report: warnings reach the terminal and summary.md', () => {
     const f = flags(results(runs));
     assert.deepEqual(f.map((x) => `${x.scenario}:${x.server}:${x.kind}`).sort(), ['s:em:errors', 's:em:near_client_bound', 's:em:schedule_lag', 's:node:client_bound', 't:em:not_judged', 't:node:failed']);
     assert.match(f.find((x) => x.kind === 'client_bound').text, /^node: client-bound .*re-run with a lighter engine, e\.g\. --engine wrk$/);
+  });
+
+  it('folds a warning of several trials into one line, its figures as ranges, in every output alike', () => {
+    const near = (trial, cpu) => run('em', 's', 1, 10, { trial, client_cpu_pct: cpu });
+    const three = [near(1, 84), near(2, 88), near(3, 86), run('em', 's', 1, 10, { trial: 4, client_cpu_pct: 20 }), { ...near(5, 81), ok: false, failure: 'server exited with code 1' }];
+    const line = 'em s (trials 1–3): the load generator used 84–88 % of its core, close to client-bound: the server may be faster than measured';
+    for (const out of [toText(three), toMarkdown(three)]) {
+      assert.equal(out.split('\n').filter((l) => l.includes(line)).length, 1, out);
+      assert.match(out, /em s \(trial 5\): FAILED: server exited with code 1$/m);
+    }
+    const f = flags(results(three));
+    assert.deepEqual(f.map((x) => [x.kind, x.trials]), [['near_client_bound', [1, 2, 3]], ['failed', [5]]]);
+    assert.equal(f[0].text, line.replace(' s (trials', ' (trials'));
+    // Texts that differ in more than their figures stay apart; trials not in a row are listed.
+    const two = [run('em', 's', 1, 10, { trial: 1, not_judged_because: ['disturbed: steal 20%'] }), run('em', 's', 1, 10, { trial: 3, not_judged_because: ['not server-bound: 80%'] })];
+    assert.match(toText(two), /^\* em s \(trials 1, 3\): not used for a verdict: disturbed: steal 20%; not used for a verdict: not server-bound: 80%$/m);
   });
 });
 
@@ -440,11 +456,11 @@ describe('summary.md and summary.csv: no p99 where too few requests lie above it
     assert.ok(Number(seq.node_mean_ms) > 0, 'the other columns keep their numbers');
     // A failed server has no p99 and no note.
     assert.deepEqual([rows.bigfile_100k.em_ok, rows.bigfile_100k.em_p99_ms, rows.bigfile_100k.em_p99_note], ['false', '', '']);
-    // Enough requests (3 trials × 4,000): the number, and no note.
-    const resolved = csvRows(toCsv(openLoopTrials({ replies: 4000 }))).concurrent_2000_20;
+    // Enough requests (10,000 in each trial): the number, and no note.
+    const resolved = csvRows(toCsv(openLoopTrials({ replies: 10000 }))).concurrent_2000_20;
     assert.ok(Number(resolved.node_p99_ms) > 0);
     assert.equal(resolved.node_p99_note, '');
-    assert.match(toMarkdown(openLoopTrials({ replies: 4000 })), /^\| concurrent_2000_20 \| [\d.]+ \| [\d.]+ \|/m);
+    assert.match(toMarkdown(openLoopTrials({ replies: 10000 })), /^\| concurrent_2000_20 \| [\d.]+ \| [\d.]+ \|/m);
   });
 });
 
@@ -456,8 +472,8 @@ describe('the engine that gave a verdict, in the terminal, summary.md and summar
       assert.ok(lines.some((l) => /^\|? ?short_conn_256 \(verdict from wrk\)\s+\|?\s*mean ms/.test(l)), `the verdicts name wrk:\n${out}`);
       assert.equal(lines.filter((l) => /short_conn_256/.test(l) && /client-bound \(load generator|close to client-bound|^. \w+ short_conn_256: not used for a verdict/.test(l)).length, 0, 'no warning against the verdict');
       const superseded = `superseded: wrk ran short_conn_256 again (the built-in load generator was the bottleneck); the verdict uses wrk's runs; kept for information`;
-      assert.ok(lines.includes(`${bullet} node short_conn_256: ${superseded} (client-bound: the load generator used 97% of its core (90% or more); not server-bound: the server used 71.2% of its core (under 90%), so something else set the pace)`), out);
-      assert.ok(lines.includes(`${bullet} em short_conn_256: ${superseded} (not server-bound: the server used 62.5% of its core (under 90%), so something else set the pace)`), out);
+      assert.ok(lines.includes(`${bullet} node short_conn_256 (trials 1–3): ${superseded} (client-bound: the load generator used 97% of its core (90% or more); not server-bound: the server used 71.2% of its core (under 90%), so something else set the pace)`), out);
+      assert.ok(lines.includes(`${bullet} em short_conn_256 (trials 1–3): ${superseded} (not server-bound: the server used 62.5% of its core (under 90%), so something else set the pace)`), out);
       assert.ok(!lines.some((l) => /^\|? ?sequential_6000 \(verdict/.test(l)), 'the built-in engine is not named');
     }
     const csv = csvRows(toCsv(FIXTURE_RUNS));

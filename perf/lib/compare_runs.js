@@ -14,7 +14,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { METRICS, METRIC_NAMES, metricValue, noVerdict, repliesOf, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
+const { METRICS, METRIC_NAMES, metricValue, noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
@@ -152,8 +152,8 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
     // What the verdicts' rule (perf/lib/trials.js noVerdict) holds a metric against: the
     // scenario as run, and the requests of the smaller side.
     const params = [...runsA, ...runsB].map((r) => r.params).find(Boolean);
-    const na = repliesOf(runsA);
-    const nb = repliesOf(runsB);
+    const na = fewestReplies(runsA);
+    const nb = fewestReplies(runsB);
     const requests = na === null || nb === null ? null : Math.min(na, nb);
     for (const metric of metrics) {
       const m = METRICS[metric];

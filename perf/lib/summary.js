@@ -12,7 +12,7 @@
 // (verdictEngines) says so beside its name; the runs of the engine it was chosen over are listed
 // as superseded, for information, not as warnings against that verdict.
 
-const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, repliesOf, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
+const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, fewestReplies, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
@@ -52,15 +52,65 @@ function verdictEngines(runs) {
 }
 
 /**
- * Everything a reader must be warned about, one entry per run and problem:
- * [{ scenario, server, trial, kind, severity, text }], kind one of failed, missing, errors,
- * client_bound, near_client_bound, not_judged (the runner's other reasons), schedule_lag;
- * severity bad | warn; and, for information (severity info), superseded: a run another engine
- * replaced, whose own problems (it was client-bound, …) are why, not warnings against the
- * verdict. text reads after "<server> <scenario> (trial n): ". missing: a server that ran
- * other scenarios has no run of this one and was not skipped on purpose (the run was interrupted).
+ * Everything a reader must be warned about, one entry per server, scenario and problem, its
+ * trials folded together: [{ scenario, server, trials, kind, severity, text }], kind one of
+ * failed, missing, errors, client_bound, near_client_bound, not_judged (the runner's other
+ * reasons), schedule_lag; severity bad | warn; and, for information (severity info),
+ * superseded: a run another engine replaced, whose own problems (it was client-bound, …) are
+ * why, not warnings against the verdict. trials: the trials it happened in (trialsLabel);
+ * text reads after "<server> <scenario> (trials …): ", its figures as ranges over those trials
+ * (foldTexts). missing: a server that ran other scenarios has no run of this one and was not
+ * skipped on purpose (the run was interrupted).
  */
 function runWarnings(runs, { skipped = [] } = {}) {
+  const folded = new Map();
+  for (const w of perRunWarnings(runs, { skipped })) {
+    const key = `${w.scenario}\u0000${w.server}\u0000${w.kind}`;
+    if (!folded.has(key)) folded.set(key, { scenario: w.scenario, server: w.server, trials: [], kind: w.kind, severity: w.severity, texts: [] });
+    const f = folded.get(key);
+    if (w.trial !== null) f.trials.push(w.trial);
+    f.texts.push(w.text);
+  }
+  return [...folded.values()].map(({ texts, ...w }) => ({ ...w, text: foldTexts(texts) }));
+}
+
+// A figure in a warning's text: what differs from trial to trial.
+const FIGURE = /\d+(?:\.\d+)?/g;
+const HOLE = '\u0000';
+
+/**
+ * Warnings of several trials as one text: texts alike but for their figures become one, each
+ * figure its range ("the load generator used 84–88 % of its core"); texts that differ otherwise
+ * are kept apart, joined by "; ".
+ */
+function foldTexts(texts) {
+  const bySkeleton = new Map();
+  for (const t of texts) {
+    const skeleton = t.replace(FIGURE, HOLE);
+    if (!bySkeleton.has(skeleton)) bySkeleton.set(skeleton, []);
+    bySkeleton.get(skeleton).push(t.match(FIGURE) || []);
+  }
+  return [...bySkeleton].map(([skeleton, figures]) => {
+    let i = 0;
+    return skeleton.replace(new RegExp(HOLE, 'g'), () => {
+      const column = figures.map((f) => f[i]);
+      i++;
+      const sorted = [...column].sort((x, y) => Number(x) - Number(y));
+      return Number(sorted[0]) === Number(sorted[sorted.length - 1]) ? column[0] : `${sorted[0]}–${sorted[sorted.length - 1]}`;
+    });
+  }).join('; ');
+}
+
+/** " (trial 2)", " (trials 1–3)", " (trials 1, 3)"; "" for none, or when the run had one trial. */
+function trialsLabel(trials, maxTrials) {
+  if (!trials.length || maxTrials <= 1) return '';
+  if (trials.length === 1) return ` (trial ${trials[0]})`;
+  const consecutive = trials.every((t, i) => i === 0 || t === trials[i - 1] + 1);
+  return ` (trials ${consecutive ? `${trials[0]}–${trials[trials.length - 1]}` : trials.join(', ')})`;
+}
+
+/** runWarnings before folding: one entry per run and problem, with its trial. */
+function perRunWarnings(runs, { skipped = [] } = {}) {
   const servers = orderOf(runs.map((r) => r.server));
   const scenarios = orderOf(runs.map((r) => r.scenario));
   const out = [];
@@ -160,7 +210,7 @@ function summarize(runs, context = {}) {
   const engines = verdictEngines(runs);
   const maxTrials = Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
   const warnings = runWarnings(runs, { skipped: context.skipped || [] });
-  const notes = warnings.map((w) => `${w.server} ${w.scenario}${maxTrials > 1 && w.trial ? ` (trial ${w.trial})` : ''}: ${w.text}`);
+  const notes = warnings.map((w) => `${w.server} ${w.scenario}${trialsLabel(w.trials, maxTrials)}: ${w.text}`);
   const rows = scenarios.map((scenario) => {
     const cells = {};
     for (const server of servers) {
@@ -179,9 +229,9 @@ function summarize(runs, context = {}) {
         trials: rs.length,
         used: agg ? agg.used_trials.length : 0,
         basis: agg ? agg.basis : null,
-        // The replies behind the centre (older results.json aggregates lack them: every ok run's),
-        // and whether enough of them lie above the p99 for it to be one (perf/lib/trials.js).
-        replies: agg && agg.replies !== undefined ? agg.replies : repliesOf(rs.filter((r) => r.ok)),
+        // The replies behind each trial's p99 (older results.json aggregates lack them: every ok
+        // run's), and whether enough of them lie above it for it to be one (perf/lib/trials.js).
+        replies: agg && agg.fewest_replies !== undefined ? agg.fewest_replies : fewestReplies(rs.filter((r) => r.ok)),
       };
       cells[server].p99Resolved = percentileResolved(cells[server].replies, 0.99);
       if (cells[server].basis === 'client-bound') notes.push(`${server} ${scenario}: every finished trial was client-bound: its numbers describe the load generator; ${CLIENT_BOUND_ADVICE}`);
@@ -396,4 +446,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { summarize, runWarnings, verdictEngines, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS, NEAR_CLIENT_BOUND_PCT };
+module.exports = { summarize, runWarnings, trialsLabel, verdictEngines, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS, NEAR_CLIENT_BOUND_PCT };

@@ -84,7 +84,7 @@ const MAX_RESOLUTION_SHARE = 0.05;
  *   { no_verdict: 'n too small', note }      a tail percentile (p99) that fewer than
  *                                            MIN_TAIL_SAMPLES requests lie above
  * params: the scenario as run (a run's `params`); n: the requests behind the centre on the
- * smaller side (the replies of its usable trials, summed).
+ * smaller side (fewestReplies of its usable trials).
  */
 function noVerdict(metric, params, n, resolution = null) {
   const m = METRICS[metric];
@@ -123,10 +123,15 @@ function isSuperseded(r) {
   return Boolean(r.superseded_by) || (Array.isArray(r.not_judged_because) && r.not_judged_because.some((why) => why.startsWith('superseded')));
 }
 
-/** The requests behind a set of runs' latency percentiles: their replies, summed (null when unknown). */
-function repliesOf(runs) {
+/**
+ * The requests behind a set of runs' latency percentiles, for percentileResolved: the fewest
+ * replies of any run (null when unknown). Each trial's p99 comes from its own requests alone,
+ * and a centre of three unresolved p99s is no resolved one: three trials of 6,000 requests
+ * give no p99, however many they add up to.
+ */
+function fewestReplies(runs) {
   const counts = runs.map((r) => r.replies);
-  return counts.length && counts.every((x) => Number.isFinite(x)) ? counts.reduce((a, b) => a + b, 0) : null;
+  return counts.length && counts.every((x) => Number.isFinite(x)) ? Math.min(...counts) : null;
 }
 
 /**
@@ -140,8 +145,8 @@ function withLimits(comparisons, runs) {
     const ra = of(c.a);
     const rb = of(c.b);
     const params = [...ra, ...rb].map((r) => r.params).find(Boolean);
-    const na = repliesOf(ra);
-    const nb = repliesOf(rb);
+    const na = fewestReplies(ra);
+    const nb = fewestReplies(rb);
     const limit = noVerdict(c.metric, params, na === null || nb === null ? null : Math.min(na, nb));
     return limit ? { ...c, ...limit, ratio: null, ci95: null, significant: null, winner: null, factor: null } : { ...c, no_verdict: null };
   });
@@ -241,8 +246,8 @@ function aggregateOne(server, scenario, runs) {
     not_judged_trials: c.notJudged.map(trialNo),
     failed_trials: c.failed.map(trialNo),
     basis,
-    // The requests behind the latency centres (for percentileResolved).
-    replies: repliesOf(basisRuns),
+    // The requests behind each trial's percentiles (for percentileResolved).
+    fewest_replies: fewestReplies(basisRuns),
     metrics: metricSummaries(basisRuns),
   };
 }
@@ -285,8 +290,8 @@ function compareOne(scenario, metric, a, b, ca, cb) {
   const out = { ...base, value_a: sa.centre, value_b: sb.centre, n_a: sa.n, n_b: sb.n };
   if (sa.n === 0 || sb.n === 0) return { ...out, note: 'not measured' };
   // Decided here, once: every output (summary, report, results.json) shows this verdict.
-  const na = repliesOf(ca.usable);
-  const nb = repliesOf(cb.usable);
+  const na = fewestReplies(ca.usable);
+  const nb = fewestReplies(cb.usable);
   const step = resolutionOf(metric, [...ca.usable, ...cb.usable]);
   const resolution = step && { ...step, smallest_ms: Math.min(sa.centre, sb.centre) };
   const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb), resolution);
@@ -466,7 +471,7 @@ module.exports = {
   scheduledRate,
   noVerdict,
   withLimits,
-  repliesOf,
+  fewestReplies,
   analyzeRuns,
   findComparison,
   referencePairs,

@@ -5,7 +5,7 @@
 
 const { serverStyle } = require('./style');
 const { METRICS, HEADLINE_METRICS, primaryPair } = require('./summary');
-const { overheads, OVERHEAD_METRICS, percentileResolved, repliesOf, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES, METRICS: TRIAL_METRICS } = require('../lib/trials');
+const { overheads, OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES, METRICS: TRIAL_METRICS } = require('../lib/trials');
 const { fmtNumber, fmtFactor, escapeHtml: esc } = require('./format');
 const { errorCount, runsOf } = require('./load_results');
 const { describeRun } = require('./describe');
@@ -214,7 +214,7 @@ function summaryTable(model) {
       const c = find(comps, scenario, metric);
       // A p99 from too few requests, judged or not (e.g. beside a failed run), is not shown.
       const tail = TRIAL_METRICS[metric].tail ? TRIAL_METRICS[metric].quantile : null;
-      const few = (server) => tail !== null && ((c && c.no_verdict === TOO_FEW) || !percentileResolved(repliesOf(runsOf(results, scenario, server).filter((r) => r.ok)), tail));
+      const few = (server) => tail !== null && ((c && c.no_verdict === TOO_FEW) || !percentileResolved(fewestReplies(runsOf(results, scenario, server).filter((r) => r.ok)), tail));
       const value = (server, v) => (few(server) ? `<span class="muted">${TOO_FEW}</span>` : fmtNumber(v, METRICS[metric].unit));
       return `<td class="${c && c.winner === a ? 'win' : ''}">${value(a, c ? c.value_a : null)}</td><td class="${c && c.winner === b ? 'win' : ''}">${value(b, c ? c.value_b : null)}</td><td class="verdict">${verdictText(c, { compact: true })}</td>`;
     }).join('');

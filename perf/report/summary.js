@@ -10,7 +10,7 @@
 const { runsOf } = require('./load_results');
 const { fmtFactor } = require('./format');
 const { analyzeRuns, withLimits, isSuperseded } = require('../lib/trials');
-const { runWarnings } = require('../lib/summary');
+const { runWarnings, trialsLabel } = require('../lib/summary');
 
 /** Metrics the report compares and charts. `better` says which direction wins. */
 const METRICS = {
@@ -140,9 +140,9 @@ function flags(results) {
       if (skip && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
     }
   }
-  const several = results.runs.some((r) => Number.isInteger(r.trial) && r.trial > 1);
+  const maxTrials = Math.max(1, ...results.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
   for (const w of runWarnings(results.runs, { skipped })) {
-    out.push({ ...w, text: `${w.server}${several && w.trial ? ` (trial ${w.trial})` : ''}: ${w.text}` });
+    out.push({ ...w, text: `${w.server}${trialsLabel(w.trials, maxTrials)}: ${w.text}` });
   }
   return out;
 }
