@@ -10,8 +10,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./lib/cli_support');
-const { runScenarios, finishLiveRuns, engineFor, UsageError, ENGINES } = require('./lib/runner');
-const { selectEngine, ENGINE_CHOICES } = require('./lib/engines/select');
+const { runScenarios, finishLiveRuns, UsageError } = require('./lib/runner');
+const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('./lib/engines');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('./lib/scenarios');
 const { loadServerDefinitions } = require('./lib/server_process');
 const { DEFAULT_TRIALS } = require('./lib/trial_plan');
@@ -54,12 +54,12 @@ function buildProgram() {
     .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
     .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
-    .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in drivers), httperf or wrk; scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default('autocannon'))
+    .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in engines), httperf or wrk; scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default(DEFAULT_ENGINE))
     .option('--out <dir>', 'results directory (default: perf/results/<UTC timestamp>, and perf/results/latest points at it)')
     .option('--list', 'list the scenarios and servers, then exit')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
     .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
-    .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in drivers)')
+    .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in engines)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
     .addOption(new Option('--results-root <dir>', 'where results folders and latest go without --out (default perf/results)').hideHelp())
     .showHelpAfterError(false);
@@ -82,7 +82,7 @@ function usageLine() {
 
 function printList(opts, definitions) {
   const all = loadScenarios({ quick: !!opts.quick });
-  const { scenarios, skipped } = opts.engine === 'autocannon' ? { scenarios: all, skipped: [] } : selectEngine(all, opts.engine, ENGINES);
+  const { scenarios, skipped } = selectEngine(all, opts.engine);
   const out = [`scenarios${opts.quick ? ' (with --quick)' : ''}:`];
   for (const s of all) {
     const chosen = scenarios.find((x) => x.name === s.name);

@@ -30,7 +30,7 @@ function buildProgram() {
   return oneLineErrors(new Command(NAME))
     .description('Runs scenarios with two load generators on each server and reports where they agree and where they differ, beyond the spread of the trials.')
     .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', commaList)
-    .option('--engines <list>', 'the two engines: autocannon (built-in drivers), httperf, wrk (default: autocannon,httperf)', commaList)
+    .option('--engines <list>', 'the two engines: autocannon (built-in engines), httperf, wrk (default: autocannon,httperf)', commaList)
     .option('--servers <list>', 'comma-separated servers (default: node,em)', commaList)
     .option('--repeat <n>', 'trials per engine, server and scenario (default: 3, or 2 with --quick)', repeatCount)
     .option('--quick', 'counts ÷20, rates kept (the runner\'s --quick)')

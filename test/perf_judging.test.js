@@ -92,7 +92,7 @@ describe('judging runs: the /proc/stat accounting', () => {
     }
   });
 
-  it('client-bound has one threshold, for the built-in drivers and the external engines alike', () => {
+  it('client-bound has one threshold, for the built-in engines and the external engines alike', () => {
     const cut = CLIENT_BOUND_PCT / 100;
     assert.equal(clientCpuFields({ user_s: cut, system_s: 0 }, 1000).client_bound, true);
     assert.equal(clientCpuFields({ user_s: cut - 0.01, system_s: 0 }, 1000).client_bound, false);

@@ -1,7 +1,7 @@
 'use strict';
 // A handful of contract requests sent before a server is benchmarked; a server failing any
 // of them is not benchmarked (numbers from a server that answers wrongly mean nothing). Uses
-// Node's http client, which checks HTTP framing on its own, independent of the drivers.
+// Node's http client, which checks HTTP framing on its own, independent of the engines.
 
 const http = require('node:http');
 const crypto = require('node:crypto');

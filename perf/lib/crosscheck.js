@@ -1,6 +1,6 @@
 'use strict';
 // Cross-check: the same scenarios, on the same servers, measured by two load generators
-// (e.g. the built-in drivers and httperf), N trials each, interleaved (trial 1 of every
+// (e.g. the built-in engines and httperf), N trials each, interleaved (trial 1 of every
 // engine, then trial 2, … with the engines' order alternating), then, per server, scenario
 // and metric: do the engines agree, beyond what the trials' own spread explains?
 //
@@ -19,9 +19,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ENGINES } = require('./runner');
 const { loadScenarios } = require('./scenarios');
-const { selectEngine, ENGINE_CHOICES } = require('./engines/select');
+const { ENGINES, selectEngine, ENGINE_CHOICES } = require('./engines');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { writeFileAtomic, RESULTS_ROOT } = require('./results_store');
 const { PROJECT_ROOT } = require('./server_process');
@@ -32,9 +31,9 @@ const CPU_TICK_S = 0.01; // /proc CPU times are in 10 ms ticks
 /** What each engine's latency means (external engines record their own in latency_basis). */
 const BUILTIN_BASIS = {
   autocannon: 'autocannon (through the runner\'s hooks): from writing the request to the last byte of the reply; connect not included; exact, every reply',
-  sequential: 'sequential driver: from opening the connection (connect included) to the last byte of the reply; exact, every reply',
-  open_loop: 'open-loop driver: from the connection\'s scheduled start (connect and any schedule lag included) to the last byte of the reply; exact, every reply',
-  slow_clients: 'slow-client driver: the probe\'s latency from its scheduled start',
+  sequential: 'sequential engine: from opening the connection (connect included) to the last byte of the reply; exact, every reply',
+  open_loop: 'open-loop engine: from the connection\'s scheduled start (connect and any schedule lag included) to the last byte of the reply; exact, every reply',
+  slow_clients: 'slow-client engine: the probe\'s latency from its scheduled start',
 };
 
 /** Mean latency counted from the actual (not the scheduled) start of each connection. */
@@ -52,7 +51,7 @@ function errorTotal(r) {
 const METRICS = [
   { key: 'throughput_rps', label: 'req/s', get: (r) => r.throughput_rps },
   { key: 'mean_ms', label: 'mean ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.mean },
-  // The open-loop driver counts from the scheduled start; without its mean schedule lag, its
+  // The open-loop engine counts from the scheduled start; without its mean schedule lag, its
   // mean counts from the actual start of the connection, as httperf's does. Shown only for
   // open-loop runs.
   { key: 'mean_ms_from_actual_start', label: 'mean ms, lag removed', latency: true, onlyIf: (r) => r.engine === 'open_loop', get: meanFromActualStart },
@@ -73,7 +72,7 @@ function num(x) {
 /**
  * How far from the truth run r's value of metric m can be from the way it is reported alone
  * (half a printed step): httperf prints ms with one decimal (±0.05 ms), wrk two decimals of its
- * unit (±0.005 ms for times in ms), the built-in drivers are exact (µs); server CPU comes from
+ * unit (±0.005 ms for times in ms), the built-in engines are exact (µs); server CPU comes from
  * /proc ticks of 10 ms, read before and after the run for user and system time (±2 ticks over
  * the run's replies).
  */
@@ -132,9 +131,9 @@ function definitionNotes(m, a, b) {
     if (has('sequential')) notes.push('sequential: counted from opening the connection');
     if (has('wrk')) notes.push('wrk: excludes connect, adds coordinated-omission fill-in samples');
   }
-  if (m.key === 'connect_ms' && has('httperf')) notes.push('httperf: mean connect() time of its connections, 0.1 ms steps; the built-in drivers time it in Node, up to the connect callback');
+  if (m.key === 'connect_ms' && has('httperf')) notes.push('httperf: mean connect() time of its connections, 0.1 ms steps; the built-in engines time it in Node, up to the connect callback');
   if (has('httperf') && oneRequestPerConn && (m.latency || m.cpu)) {
-    notes.push('httperf closes the connection itself (no Connection: close); the built-in driver asks the server to close');
+    notes.push('httperf closes the connection itself (no Connection: close); the built-in engine asks the server to close');
   }
   if (has('wrk') && a.params && a.params.keep_alive === false && (m.latency || m.cpu)) {
     notes.push('wrk closes the connection itself after the reply and reconnects');
@@ -353,7 +352,7 @@ async function runCrosscheck(options = {}) {
   for (const k of skipped) log(`crosscheck: skips ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`);
   if (!scenarios.length) throw usageError(`${engines.join(' and ')} have no scenario in common among ${loaded.map((s) => s.name).join(', ')}`);
   // Sanity: each engine must accept every kept scenario (selectEngine throws otherwise).
-  for (const e of engines) selectEngine(scenarios, e, ENGINES);
+  for (const e of engines) selectEngine(scenarios, e);
 
   const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `crosscheck-${stamp()}`));
   fs.mkdirSync(dir, { recursive: true });
@@ -542,7 +541,7 @@ function legend(report) {
     `Intervals are widened to cover each engine's reporting step (httperf prints ms with one decimal: ±0.05 ms; server CPU is counted in 10 ms ticks: ±20 ms over the run's replies), so a step-quantised value does not fake precision.`,
     `Verdict: agree = the interval contains 1; agree (resolution) = it contains 1 only because of the reporting steps; differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); n/a = one engine does not measure it; info = not comparable by design.`,
   ];
-  if (A === 'autocannon' || B === 'autocannon') lines.push('autocannon here means the built-in drivers: autocannon for keep-alive closed loops, the open_loop and sequential drivers elsewhere (the run\'s engine is named per scenario below).');
+  if (A === 'autocannon' || B === 'autocannon') lines.push('autocannon here means the built-in engines: autocannon for keep-alive closed loops, the open_loop and sequential engines elsewhere (the run\'s engine is named per scenario below).');
   return lines;
 }
 

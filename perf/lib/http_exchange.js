@@ -1,7 +1,7 @@
 'use strict';
-// The smallest HTTP/1.1 client the custom drivers need: one TCP connection, one request at a
+// The smallest HTTP/1.1 client the built-in engines need: one TCP connection, one request at a
 // time, the reply framed by Content-Length (every reply in the contract has one). It exists
-// because the custom drivers must control what autocannon cannot: when a connection opens
+// because the built-in engines must control what autocannon cannot: when a connection opens
 // (open-loop arrivals), how fast the reply is read (slow readers) and how fast a body is
 // sent (trickled uploads). Times are performance.now() milliseconds.
 
@@ -227,7 +227,7 @@ class HttpConnection {
   }
 
   /** Ends the connection with `kind` as the error of an unfinished request (e.g. 'cut'). */
-  abort(kind = 'other', message = 'aborted by the driver') {
+  abort(kind = 'other', message = 'aborted by the engine') {
     if (this.current) this.current.fail(kindError(kind, message));
     this.socket.destroy();
   }

@@ -20,14 +20,7 @@ const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir, RESULTS_ROOT } = require('./results_store');
 const { toMarkdown, toCsv, toText } = require('./summary');
 const { planPinning, pinProcess } = require('./pinning');
-const { runOpenLoop } = require('./open_loop');
-const { runSequential } = require('./sequential');
-const { runAutocannon } = require('./autocannon_engine');
-const { runSlowClients } = require('./slow_clients');
-const { httperfEngine } = require('./engines/httperf');
-const { wrkEngine } = require('./engines/wrk');
-const { findBinary } = require('./engines/external');
-const { selectEngine, skippedLine, DEFAULT_ENGINE } = require('./engines/select');
+const { ENGINES, DEFAULT_ENGINE, engineFor, whyNotInstalled, selectEngine, skippedLine } = require('./engines');
 const { analyzeRuns } = require('./trials');
 const { trialPlan, missingCapabilities, missingRequirement, estimatePlanS, fmtDuration } = require('./trial_plan');
 
@@ -60,81 +53,6 @@ const liveRuns = new Set();
  */
 function finishLiveRuns() {
   return [...liveRuns].map((finish) => finish({ cutShort: true }));
-}
-
-/**
- * Engines by name. Each says whether it can run a scenario faithfully and runs it:
- * run(ctx) with ctx = { host, port, scenario, samples, signal, onProgress } resolves with extra
- * fields for the run object. Issue 6 adds httperf and wrk here.
- */
-const ENGINES = {
-  autocannon: {
-    supports: (s) => s.kind === 'closed' && s.keep_alive,
-    run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-      runAutocannon({
-        host,
-        port,
-        request: s.request,
-        concurrency: s.concurrency,
-        requests: s.requests,
-        requestsPerConnection: s.requests_per_connection,
-        durationMs: s.duration_s === null ? null : s.duration_s * 1000,
-        timeoutMs: s.timeout_s * 1000,
-        samples,
-        signal,
-        onProgress,
-      }),
-  },
-  sequential: {
-    supports: (s) => s.kind === 'closed' && !s.keep_alive,
-    run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-      runSequential({
-        host,
-        port,
-        request: s.request,
-        concurrency: s.concurrency,
-        requests: s.requests,
-        durationMs: s.duration_s === null ? null : s.duration_s * 1000,
-        timeoutMs: s.timeout_s * 1000,
-        samples,
-        signal,
-        onProgress,
-      }),
-  },
-  open_loop: {
-    supports: (s) => s.kind === 'open',
-    run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-      runOpenLoop({
-        host,
-        port,
-        request: s.request,
-        connections: s.connections,
-        rate: s.rate,
-        requestsPerConnection: s.requests_per_connection,
-        timeoutMs: s.timeout_s * 1000,
-        samples,
-        signal,
-        onProgress,
-      }),
-  },
-  slow_clients: {
-    supports: (s) => s.kind === 'slow_clients',
-    run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-      runSlowClients({ host, port, scenario: s, timeoutMs: s.timeout_s * 1000, samples, signal, onProgress }),
-  },
-  // External load generators, only with --engine httperf|wrk (perf/lib/engines/, perf/ENGINES.md).
-  // They keep no samples: run() resolves { summary, ...fields } and the summary stands in for
-  // the samples' statistics; client_cpu_pct is the engine process's own CPU.
-  httperf: httperfEngine,
-  wrk: wrkEngine,
-};
-
-/** The engine that runs scenario s: --engine's choice (s.engine), else the built-in one. */
-function engineFor(s) {
-  if (s.engine) return s.engine;
-  const name = Object.keys(ENGINES).find((n) => !ENGINES[n].external && ENGINES[n].supports(s));
-  if (!name) throw new Error(`no engine can run scenario '${s.name}'`);
-  return name;
 }
 
 /** How long a run (with its warm-up) may take before it is abandoned, in ms. */
@@ -260,12 +178,12 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   // The warm-up runs on the same server process, right before the measured window.
   const warm = warmupScenario(scenario);
   let warmup = { seconds: 0, requests: 0 };
-  let driverError = null;
+  let engineError = null;
   if (warm) {
     try {
       warmup = await warmUp({ handle, scenario: warm, signal: controller.signal });
     } catch (err) {
-      driverError = new Error(`during the warm-up: ${err.message}`, { cause: err });
+      engineError = new Error(`during the warm-up: ${err.message}`, { cause: err });
     }
   }
   const samples = new Samples();
@@ -278,11 +196,11 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   let extra = {};
   try {
     // Not after a warm-up that failed or was cut short (the server exited, a deadline, Ctrl-C).
-    if (!driverError && !controller.signal.aborted) {
+    if (!engineError && !controller.signal.aborted) {
       extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress })) || {};
     }
   } catch (err) {
-    driverError = err;
+    engineError = err;
   } finally {
     clearTimeout(deadline);
     serverState.abortRun = null;
@@ -317,8 +235,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     failure = `the server stopped answering (hung): ${timeouts} requests timed out, and a GET /hello after the run got no reply within ${HUNG_PROBE_MS / 1000} s`;
   } else if (reason && reason.kind === 'deadline') {
     failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
-  } else if (driverError) {
-    failure = `the load generator failed: ${driverError.message}`;
+  } else if (engineError) {
+    failure = `the load generator failed: ${engineError.message}`;
   } else if (stats.replies === 0) {
     const kinds = Object.entries(stats.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
     failure = `no replies${kinds ? ` (errors: ${kinds})` : ''}`;
@@ -431,7 +349,7 @@ async function runScenarios(options = {}) {
   // Only the default engine's runs are ever replaced by a lighter engine's; behind --link the
   // link is meant to set the pace, which no lighter client changes.
   const lighter = options.lighterEngines !== false && engineName === DEFAULT_ENGINE && !options.link;
-  const selected = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null }), engineName, ENGINES);
+  const selected = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names: options.scenarios || null }), engineName);
   const engineSkipped = selected.skipped;
   // --warmup SECONDS: every scenario's warm-up, whatever its file says.
   const warmupOverride = options.warmup ?? null;
@@ -567,15 +485,15 @@ function lighterEngines(runnable, served, runs) {
   for (const s of runnable.flatMap((server) => served[server])) {
     if (wanted[s.name]) continue;
     const why = 'the built-in load generator was the bottleneck';
-    if (oneClientAtATime(s) && httperfEngine.whyNot(s) === null) {
+    if (oneClientAtATime(s) && ENGINES.httperf.whyNot(s) === null) {
       wanted[s.name] = { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure' };
     } else if (!runs.some((r) => r.scenario === s.name && bottlenecked(r))) {
       continue;
-    } else if (wrkEngine.whyNot(s) === null) {
+    } else if (ENGINES.wrk.whyNot(s) === null) {
       wanted[s.name] = { engine: 'wrk', why };
     } else {
       const timed = asTimed(s, runs);
-      if (timed && wrkEngine.whyNot({ ...s, ...timed }) === null) {
+      if (timed && ENGINES.wrk.whyNot({ ...s, ...timed }) === null) {
         wanted[s.name] = { engine: 'wrk', why: `${why}; wrk stops after a duration, so it runs for ${timed.duration_s} s, the time the built-in runs took, instead of ${s.requests} requests`, as: timed };
       }
     }
@@ -594,16 +512,6 @@ function asTimed(s, runs) {
   if (s.kind !== 'closed' || s.requests === null || s.requests_per_connection !== null) return null;
   const took = median(runs.filter((r) => r.scenario === s.name && r.ok && r.engine !== 'wrk').map((r) => r.duration_s));
   return took ? { requests: null, duration_s: Math.max(1, Math.ceil(took)) } : null;
-}
-
-/** Why an engine cannot be started here (its binary is missing), or null. */
-function whyNotInstalled(engine) {
-  try {
-    findBinary({ name: engine, envVar: ENGINES[engine].envVar });
-    return null;
-  } catch (err) {
-    return err.message;
-  }
 }
 
 /** The runs again with other engines: { plan, served } for runPlan. */
@@ -786,4 +694,4 @@ async function runPlan({ plan, served, trials, definitions, options, link, pinni
   }
 }
 
-module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, engineFor, runDeadlineMs, failedRun, pickLighter, UsageError, ENGINES, HOST };
+module.exports = { LinkError, runScenarios, finishLiveRuns, runOne, runDeadlineMs, failedRun, pickLighter, UsageError, HOST };

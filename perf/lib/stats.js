@@ -69,7 +69,7 @@ function selectRows(samples, role) {
 /**
  * Summary of samples (optionally of one role): requests, replies, errors by kind, status
  * classes, latency of replies, connect time of new connections, first start / last end (ms).
- * Requests = replies + errors; 'cut' rows (driver-ended slow transfers) count in neither.
+ * Requests = replies + errors; 'cut' rows (engine-ended slow transfers) count in neither.
  */
 function summarizeSamples(samples, { role = null, rows = null } = {}) {
   const indices = rows || selectRows(samples, role);

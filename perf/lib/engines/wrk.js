@@ -139,7 +139,7 @@ const BASIS =
 /**
  * Maps parsed wrk output to the runner's fields: { summary, fields }.
  * wrk counts a reply slower than --timeout as a "timeout" and still as a completed request;
- * here it is a timeout error and not a reply, as the runner's own drivers count it. wrk only
+ * here it is a timeout error and not a reply, as the runner's own engines count it. wrk only
  * counts replies with status 400 or more ("Non-2xx or 3xx"): they are in engine_totals, and
  * status '2xx' holds every other reply (1xx and 3xx do not occur in these scenarios).
  */

@@ -8,7 +8,7 @@
 // it never reports the replies.
 
 const { performance } = require('node:perf_hooks');
-const { HttpConnection } = require('./http_exchange');
+const { HttpConnection } = require('../http_exchange');
 
 /**
  * options: { host, port, request, concurrency, requests (total) | durationMs, timeoutMs,
@@ -75,4 +75,22 @@ async function runSequential(options) {
   return { connections: issued };
 }
 
-module.exports = { runSequential };
+/** The engine (./index.js): closed loops with a new connection per request. */
+const sequentialEngine = {
+  supports: (s) => s.kind === 'closed' && !s.keep_alive,
+  run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
+    runSequential({
+      host,
+      port,
+      request: s.request,
+      concurrency: s.concurrency,
+      requests: s.requests,
+      durationMs: s.duration_s === null ? null : s.duration_s * 1000,
+      timeoutMs: s.timeout_s * 1000,
+      samples,
+      signal,
+      onProgress,
+    }),
+};
+
+module.exports = { sequentialEngine, runSequential };

@@ -6,10 +6,10 @@
 const assert = require('node:assert/strict');
 const net = require('node:net');
 const { performance } = require('node:perf_hooks');
-const { openLoopSchedule, runOpenLoop } = require('../perf/lib/open_loop');
-const { runSequential } = require('../perf/lib/sequential');
-const { runAutocannon } = require('../perf/lib/autocannon_engine');
-const { runSlowClients } = require('../perf/lib/slow_clients');
+const { openLoopSchedule, runOpenLoop } = require('../perf/lib/engines/open_loop');
+const { runSequential } = require('../perf/lib/engines/sequential');
+const { runAutocannon } = require('../perf/lib/engines/autocannon');
+const { runSlowClients } = require('../perf/lib/engines/slow_clients');
 const { HttpConnection } = require('../perf/lib/http_exchange');
 const { Samples } = require('../perf/lib/samples');
 const { summarizeSamples } = require('../perf/lib/stats');

@@ -9,12 +9,12 @@
 //                  socket drains, e.g. the 16 MiB uploads)
 // With repeat, each slow client starts a new transfer as soon as one ends; transfers still
 // running when the window closes are cut (recorded as 'cut', not as server errors).
-// autocannon cannot pace reads or trickle a body, hence this driver.
+// autocannon cannot pace reads or trickle a body, hence this engine.
 
 const { performance } = require('node:perf_hooks');
-const { HttpConnection } = require('./http_exchange');
+const { HttpConnection } = require('../http_exchange');
 const { runOpenLoop } = require('./open_loop');
-const { latencySummary, round3 } = require('./stats');
+const { latencySummary, round3 } = require('../stats');
 
 /**
  * options: { host, port, scenario (kind slow_clients), timeoutMs, samples (started), signal,
@@ -164,4 +164,10 @@ function probePhases(samples, from, to) {
   return out;
 }
 
-module.exports = { runSlowClients, probePhases };
+/** The engine (./index.js): slow clients beside a probe. */
+const slowClientsEngine = {
+  supports: (s) => s.kind === 'slow_clients',
+  run: ({ host, port, scenario: s, samples, signal, onProgress }) => runSlowClients({ host, port, scenario: s, timeoutMs: s.timeout_s * 1000, samples, signal, onProgress }),
+};
+
+module.exports = { slowClientsEngine, runSlowClients, probePhases };

@@ -6,7 +6,7 @@
 // do this: its connections are a fixed closed-loop pool.
 
 const { performance } = require('node:perf_hooks');
-const { HttpConnection } = require('./http_exchange');
+const { HttpConnection } = require('../http_exchange');
 
 /** Scheduled start offsets (ms from the run's origin) of `count` arrivals at `ratePerS`. */
 function openLoopSchedule(count, ratePerS, offsetMs = 0) {
@@ -139,4 +139,22 @@ function runOpenLoop(options) {
   });
 }
 
-module.exports = { openLoopSchedule, runOpenLoop };
+/** The engine (./index.js): connections opened on a schedule. */
+const openLoopEngine = {
+  supports: (s) => s.kind === 'open',
+  run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
+    runOpenLoop({
+      host,
+      port,
+      request: s.request,
+      connections: s.connections,
+      rate: s.rate,
+      requestsPerConnection: s.requests_per_connection,
+      timeoutMs: s.timeout_s * 1000,
+      samples,
+      signal,
+      onProgress,
+    }),
+};
+
+module.exports = { openLoopEngine, openLoopSchedule, runOpenLoop };

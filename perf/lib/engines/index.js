@@ -1,0 +1,91 @@
+'use strict';
+// The load engines, by name, and which one runs a scenario. Every engine has one interface:
+//   supports(s)  whether it can run scenario s faithfully (external engines also say why not:
+//                whyNot(s), and are marked `external`)
+//   run(ctx)     ctx = { host, port, scenario, samples, signal, onProgress }; resolves with extra
+//                fields for the run object
+// The built-in engines (this process, per-request samples) are chosen by scenario kind:
+// autocannon (closed loops over keep-alive connections), sequential (a new connection per
+// request), open_loop (connections on a schedule), slow_clients. httperf and wrk are external
+// programs, used with --engine or to run a scenario again (perf/lib/runner.js); they keep no
+// samples: run() resolves { summary, ...fields } and the summary stands in for the samples'
+// statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md).
+//
+// --engine: 'autocannon' (the default) is the built-in choice: autocannon where it is faithful,
+// the other built-in engines elsewhere. 'httperf' and 'wrk' run every scenario they can express
+// faithfully; the others are skipped with a reason, never approximated.
+
+const { autocannonEngine } = require('./autocannon');
+const { sequentialEngine } = require('./sequential');
+const { openLoopEngine } = require('./open_loop');
+const { slowClientsEngine } = require('./slow_clients');
+const { httperfEngine } = require('./httperf');
+const { wrkEngine } = require('./wrk');
+const { findBinary } = require('./external');
+
+const ENGINES = {
+  autocannon: autocannonEngine,
+  sequential: sequentialEngine,
+  open_loop: openLoopEngine,
+  slow_clients: slowClientsEngine,
+  httperf: httperfEngine,
+  wrk: wrkEngine,
+};
+
+const ENGINE_CHOICES = ['autocannon', 'httperf', 'wrk'];
+const DEFAULT_ENGINE = 'autocannon';
+
+/** The engine that runs scenario s: --engine's choice (s.engine), else the built-in one. */
+function engineFor(s) {
+  if (s.engine) return s.engine;
+  const name = Object.keys(ENGINES).find((n) => !ENGINES[n].external && ENGINES[n].supports(s));
+  if (!name) throw new Error(`no engine can run scenario '${s.name}'`);
+  return name;
+}
+
+/** Why an external engine cannot be started here (its binary is missing), or null. */
+function whyNotInstalled(engine) {
+  try {
+    findBinary({ name: engine, envVar: ENGINES[engine].envVar });
+    return null;
+  } catch (err) {
+    return err.message;
+  }
+}
+
+function usageError(message) {
+  const err = new Error(message);
+  err.usage = true; // perf/cli.js prints it with the usage line, exit 2
+  return err;
+}
+
+/**
+ * Applies --engine to loaded scenarios. Returns { scenarios, skipped: [{ engine, scenario,
+ * reason }] }; each kept scenario of an external engine is a copy with `engine` set (engineFor
+ * honours it). Throws a usage error for an unknown engine or when the engine can run none of
+ * the scenarios.
+ */
+function selectEngine(scenarios, engine) {
+  const name = engine || DEFAULT_ENGINE;
+  if (!ENGINE_CHOICES.includes(name)) throw usageError(`unknown engine '${name}' (known: ${ENGINE_CHOICES.join(', ')})`);
+  if (name === DEFAULT_ENGINE) return { scenarios, skipped: [] };
+  const def = ENGINES[name];
+  const kept = [];
+  const skipped = [];
+  for (const s of scenarios) {
+    const reason = def.whyNot(s);
+    if (reason) skipped.push({ engine: name, scenario: s.name, reason });
+    else kept.push({ ...s, engine: name });
+  }
+  if (!kept.length) {
+    throw usageError(`--engine ${name} can run none of the selected scenarios (${skipped.map((k) => `${k.scenario}: ${k.reason}`).join('; ')})`);
+  }
+  return { scenarios: kept, skipped };
+}
+
+/** One line per skipped scenario, for the log. */
+function skippedLine(k) {
+  return `${k.engine}: skips ${k.scenario} (cannot run it faithfully: ${k.reason})`;
+}
+
+module.exports = { ENGINES, ENGINE_CHOICES, DEFAULT_ENGINE, engineFor, whyNotInstalled, selectEngine, skippedLine };
