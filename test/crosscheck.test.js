@@ -5,12 +5,12 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { compareMetric, compareRuns, buildReport, commonScenarios, toText, toMarkdown, METRICS } = require('../perf/lib/crosscheck');
+const { compareMetric, compareRuns, buildReport, commonScenarios, toText, toMarkdown, CROSSCHECK_METRICS } = require('../perf/lib/crosscheck');
 const { loadScenarios } = require('../perf/lib/scenarios');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { makeTmpDir, runCommand } = require('./perf_support/helpers');
 
-const metric = (key) => METRICS.find((m) => m.key === key);
+const metric = (key) => CROSSCHECK_METRICS.find((m) => m.key === key);
 
 /** A made-up ok run of an engine in a one-request-per-connection scenario. */
 function run(engine, over = {}) {
@@ -133,7 +133,7 @@ describe('crosscheck end to end: scripts/crosscheck.js --quick --repeat 2 on the
     assert.deepEqual(doc.failures, []);
     const rows = doc.rows.filter((r) => r.server === 'node' && r.scenario === 'sequential_6000');
     const byMetric = Object.fromEntries(rows.map((r) => [r.metric, r]));
-    for (const key of ['throughput_rps', 'mean_ms', 'max_ms', 'connect_ms', 'cpu_ms_per_req', 'errors', 'client_cpu_pct']) {
+    for (const key of ['throughput_rps', 'mean_ms', 'max_ms', 'connect_ms', 'cpu_ms_per_request', 'errors', 'client_cpu_pct']) {
       const r = byMetric[key];
       assert.ok(r, `row ${key}`);
       for (const field of ['label', 'a', 'b', 'ratio', 'verdict', 'notes']) assert.ok(field in r, `${key}.${field}`);

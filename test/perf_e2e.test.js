@@ -130,7 +130,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     }
     const csv = fs.readFileSync(path.join(out, 'summary.csv'), 'utf8').trim().split('\n');
     assert.equal(csv.length, 1 + SCENARIOS.length);
-    assert.match(csv[0], /^scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_req,node_errors,em_ok,/);
+    assert.match(csv[0], /^scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_request,node_errors,em_ok,/);
     const row = Object.fromEntries(csv[0].split(',').map((k, i) => [k, csv[1].split(',')[i]]));
     const run = doc.runs.find((r) => r.server === 'em' && r.scenario === SCENARIOS[0]);
     assert.equal(Number(row.em_mean_ms), run.latency_ms.mean);

@@ -4,7 +4,7 @@
 
 const assert = require('node:assert/strict');
 const { loadScenarios, normalizeScenario, quickScale, warmupScenario, ScenarioError, ORDER } = require('../perf/lib/scenarios');
-const { engineFor } = require('../perf/lib/runner');
+const { engineFor } = require('../perf/lib/engines');
 const { writeScenarioDir } = require('./perf_support/helpers');
 
 const byName = (list) => Object.fromEntries(list.map((s) => [s.name, s]));
@@ -39,7 +39,7 @@ describe('perf scenarios: the shipped files', () => {
     assert.equal(full.big_upload.slow.request.upload_bytes, 16 * 1024 * 1024);
   });
 
-  it('picks autocannon where it is faithful and the custom drivers elsewhere', () => {
+  it('picks autocannon where it is faithful and the other built-in engines elsewhere', () => {
     const engines = Object.fromEntries(Object.values(full).map((s) => [s.name, engineFor(s)]));
     assert.equal(engines.keepalive_400x100, 'autocannon');
     assert.equal(engines.bigfile_100k, 'autocannon');

@@ -134,7 +134,7 @@ describe('perf summary table', () => {
   it('CSV and text carry the same rows', () => {
     const csv = toCsv(runs).trim().split('\n');
     // (then the trials per server and the node/em ratios: test/trials_analysis.test.js)
-    assert.ok(csv[0].startsWith('scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_req,node_errors,em_ok,em_mean_ms,em_p99_ms,em_rps,em_cpu_ms_per_req,em_errors,node_trials,em_trials,'), csv[0]);
+    assert.ok(csv[0].startsWith('scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_request,node_errors,em_ok,em_mean_ms,em_p99_ms,em_rps,em_cpu_ms_per_request,em_errors,node_trials,em_trials,'), csv[0]);
     assert.ok(csv[1].startsWith('a,true,4.3,12.9,1234.5,0.0421,0,true,20.9,62.7,1234.5,0.0421,0,1,1,'), csv[1]);
     assert.equal(csv[2].split(',')[7], 'false');
     const text = toText(runs);

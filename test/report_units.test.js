@@ -7,11 +7,12 @@ const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 
-const { readSamples, findSamplesFile, recordedPeriods, ROLE } = require('../perf/report/samples');
+const { Samples, readSamples, findSamplesFile, ROLE } = require('../perf/lib/samples');
 const agg = require('../perf/report/aggregate');
 const { loadResults, ReportError } = require('../perf/report/load_results');
 const { comparisons, flags, headline, primaryPair } = require('../perf/report/summary');
 const trials = require('../perf/lib/trials');
+const { verdictWords } = require('../perf/lib/metrics');
 const { serverStyle, orderServers } = require('../perf/report/style');
 const { measure } = require('../perf/report/text_metrics');
 const { compactNumbers, namespaceIds, hoistSharedAttributes } = require('../perf/report/render');
@@ -38,36 +39,40 @@ describe('report: samples reader', () => {
     assert.deepEqual(Array.from(s.t), [0, 5, 10, 12]);
     assert.deepEqual(Array.from(s.ms), [1.5, 4000, 2.5, 0.9]);
     assert.deepEqual(Array.from(s.status), [200, 0, 200, 0]);
-    assert.deepEqual(Array.from(s.role), [ROLE.probe, ROLE.slow, ROLE.request, ROLE.request]);
+    assert.deepEqual(Array.from(s.role), [ROLE.probe, ROLE.slow, ROLE.main, ROLE.main]);
   });
 
-  it('reads NDJSON objects and arrays, keeps period lines, skips a truncated last line', async () => {
-    const file = path.join(dir, 'b.ndjson');
-    fs.writeFileSync(file, [
-      JSON.stringify({ t: 1, ms: 2, status: 200 }),
-      JSON.stringify([3, 4, 200, 'probe']),
-      JSON.stringify({ type: 'slow_active', start_ms: 100, end_ms: 200 }),
-      '{"t": 7, "ms"',
-    ].join('\n'));
+  it('what Samples writes, readSamples reads back; a truncated last line is skipped, not fatal', async () => {
+    const samples = new Samples();
+    samples.start(0);
+    samples.add({ startAt: 1, endAt: 3, connectMs: 0.2, status: 200, role: 'probe', conn: 1 });
+    samples.add({ startAt: 2, endAt: 9, status: 0, error: 'timeout', role: 'slow', conn: 2 });
+    const file = path.join(dir, 'b.csv');
+    fs.writeFileSync(file, `${samples.toCsv()}4.000,1.`);
     const s = await readSamples(file);
-    assert.equal(s.n, 2);
-    assert.equal(s.skipped, 1);
-    assert.deepEqual(s.periods, [{ start_ms: 100, end_ms: 200 }]);
-    assert.equal(s.role[1], ROLE.probe);
+    assert.deepEqual([s.n, s.skipped, Array.from(s.t), Array.from(s.ms), Array.from(s.status)], [2, 1, [1, 2], [2, 7], [200, 0]]);
+    assert.deepEqual(Array.from(s.role), [ROLE.probe, ROLE.slow]);
   });
 
-  it('finds a run\'s file by the naming convention or the recorded path', () => {
+  it('refuses a file that is not a samples file, saying what its header is', async () => {
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, 't,ms,status\n1,2,200\n');
+    await assert.rejects(readSamples(file), /^Error: not a samples file: its header is 't,ms,status', not 't_ms,latency_ms,connect_ms,status,error,role,conn'$/);
+  });
+
+  it('finds a run\'s file by its recorded path, or the name the runner gives it', () => {
     fs.mkdirSync(path.join(dir, 'samples'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'samples', 'node__x.csv.gz'), '');
+    fs.writeFileSync(path.join(dir, 'samples', 'node__x__t2.csv.gz'), '');
     fs.writeFileSync(path.join(dir, 'elsewhere.csv'), '');
-    assert.equal(findSamplesFile(dir, { server: 'node', scenario: 'x' }), path.join(dir, 'samples', 'node__x.csv.gz'));
-    assert.equal(findSamplesFile(dir, { server: 'em', scenario: 'x' }), null);
+    assert.equal(findSamplesFile(dir, { server: 'node', scenario: 'x', trial: 2 }), path.join(dir, 'samples', 'node__x__t2.csv.gz'));
+    assert.equal(findSamplesFile(dir, { server: 'em', scenario: 'x', trial: 2 }), null);
     assert.equal(findSamplesFile(dir, { server: 'em', scenario: 'x', samples_file: 'elsewhere.csv' }), path.join(dir, 'elsewhere.csv'));
+    assert.equal(findSamplesFile(dir, { server: 'node', scenario: 'x', trial: 2, samples: null }), null, 'an engine that keeps none');
   });
 
   it("takes slow clients' periods from the run record", () => {
-    assert.deepEqual(recordedPeriods({ slow_clients: { active_periods: [{ start_ms: 1, end_ms: 2, client: 1 }] } }), [{ start_ms: 1, end_ms: 2 }]);
-    assert.equal(recordedPeriods({}), null);
+    assert.deepEqual(agg.recordedPeriods({ slow_clients: { active_periods: [{ start_ms: 1, end_ms: 2, client: 1 }] } }), [{ start_ms: 1, end_ms: 2 }]);
+    assert.equal(agg.recordedPeriods({}), null);
   });
 });
 
@@ -163,12 +168,18 @@ describe('report: verdicts', () => {
 
   it('uses comparisons given in results.json (with a confidence interval)', () => {
     const r = results([run('node', 's1', 1, 10), run('em', 's1', 2, 10)], {
-      comparisons: [{ scenario: 's1', metric: 'p50_ms', a: 'node', b: 'em', ratio: 0.6, ci95: [0.5, 0.7], significant: true }],
+      comparisons: [
+        { scenario: 's1', metric: 'p50_ms', a: 'node', b: 'em', ratio: 0.6, ci95: [0.5, 0.7], significant: true, winner: 'node' },
+        { scenario: 's1', metric: 'mean_ms', a: 'node', b: 'em', ratio: 0.9, ci95: [0.7, 1.1], significant: false, winner: null },
+      ],
     });
     const c = comparisons(r).find((x) => x.metric === 'p50_ms');
     assert.equal(c.ratio, 0.6);
     assert.deepEqual(c.ci95, [0.5, 0.7]);
-    assert.equal(c.winner, 'node');
+    assert.deepEqual([c.winner, c.lead], ['node', 'node']);
+    // The stored verdict is rendered, not decided again: no winner where trials.js named none.
+    const mean = comparisons(r).find((x) => x.metric === 'mean_ms');
+    assert.deepEqual([mean.winner, mean.lead], [null, 'node']);
   });
 
   it('compares node with em, whatever else was measured', () => {
@@ -257,7 +268,7 @@ describe('report: metrics the schedule sets are not judged', () => {
     assert.equal(rps.no_verdict, 'set by the rate');
     assert.deepEqual([rps.winner, rps.ratio, rps.ci95, rps.significant, rps.factor], [null, null, null, null, null]);
     assert.ok(rps.value_a > 19 && rps.value_b > 19, 'the values are still there to read');
-    assert.equal(trials.verdictWords(rps), 'set by the rate');
+    assert.equal(verdictWords(rps), 'set by the rate');
     // Latency is what an open loop measures: still judged.
     assert.equal(comps.find((c) => c.metric === 'p50_ms').winner, 'node');
     // The probe of a slow-client scenario is scheduled too; a closed loop's throughput is not.
@@ -394,7 +405,8 @@ describe('report: scenarios described at the size they ran', () => {
 
 describe('report: the 2011 study beside this run', () => {
   const agg1 = (server, scenario, centre, ci95) => ({ server, scenario, basis: 'trials', metrics: { mean_ms: { n: 3, centre, ci95 } } });
-  const cmp = (scenario, winner, factor, ci95, significant) => ({ scenario, metric: 'mean_ms', a: 'node', b: 'em', winner, factor, ci95, significant, excluded: null });
+  // As the report's comparisons carry them: ratio = node / em (lower is better), ci95 of the ratio.
+  const cmp = (scenario, winner, factor, ci95, significant) => ({ scenario, metric: 'mean_ms', a: 'node', b: 'em', winner, factor, ratio: winner === 'node' ? 1 / factor : factor, ci95, significant, excluded: null });
 
   it('keeps the 2011 figures as data, with their source', () => {
     assert.match(SEED.source, /shared\/seeds\/002_/);

@@ -3,7 +3,8 @@
 // (perf/lib/trial_plan.js) and how the summary table words them (perf/lib/summary.js).
 
 const assert = require('node:assert/strict');
-const { analyzeRuns, findComparison, overheads, verdictWords, METRICS } = require('../perf/lib/trials');
+const { analyzeRuns, findComparison, overheads } = require('../perf/lib/trials');
+const { verdictWords, METRICS } = require('../perf/lib/metrics');
 const plan = require('../perf/lib/trial_plan');
 const { toText, toMarkdown, toCsv } = require('../perf/lib/summary');
 const { loadScenarios } = require('../perf/lib/scenarios');
@@ -56,8 +57,8 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(rps.better, 'higher');
     assert.ok(close(rps.ratio, 2));
     assert.equal(rps.winner, 'node');
-    assert.match(verdictWords(p50), /^node 2\.00× faster \[1\.\d\d–2\.\d\d\]$/);
-    assert.match(verdictWords(rps), /^node 2\.00× more req\/s \[1\.\d\d–2\.\d\d\]$/);
+    assert.match(verdictWords(p50), /^node 2\.0× faster \[1\.\d\d–2\.\d\d\]$/);
+    assert.match(verdictWords(rps), /^node 2\.0× more req\/s \[1\.\d\d–2\.\d\d\]$/);
     // RSS is the same in every trial: no significant difference.
     const rss = comparisons.find((c) => c.metric === 'peak_rss_mb');
     assert.equal(rss.significant, false);
@@ -81,7 +82,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(c.significant, null);
     assert.equal(c.winner, null);
     assert.equal(c.note, '1 trial: no interval');
-    assert.equal(verdictWords(c), 'node 3.00× faster (1 trial: no interval)');
+    assert.equal(verdictWords(c), 'no verdict (node 3.0× faster; 1 trial: no interval)');
   });
 
   it('client-bound trials are left out; when every trial is, the comparison is excluded and says why', () => {
@@ -165,7 +166,7 @@ describe('trials: the summary table shows ratios with their intervals', () => {
     assert.match(text, /^Each cell is the centre \(geometric mean\) of up to 3 trials/m);
     assert.match(text, /^Verdicts, node vs em: ratio = node ÷ em, 95% confidence interval/m);
     assert.match(text, /^sequential\s+mean ms\s+[\d.]+\s+[\d.]+\s+0\.\d+\s+\[0\.\d+–0\.\d+\]\s+node 1\.\d\d× faster \[[\d.]+–[\d.]+\]$/m);
-    assert.match(text, /^\s+RSS MB\s+50\.0\s+50\.0\s+1\.000\s+\[1\.00–1\.00\]\s+no significant difference \(1\.00× \[1\.00–1\.00\]\)$/m);
+    assert.match(text, /^\s+RSS MB\s+50\.0\s+50\.0\s+1\.000\s+\[1\.00–1\.00\]\s+no significant difference \(1\.0× \[1\.00–1\.00\]\)$/m);
   });
 
   it('markdown and CSV carry the same', () => {
@@ -185,7 +186,8 @@ describe('trials: the summary table shows ratios with their intervals', () => {
   it('one trial: "1 trial: no interval"', () => {
     const text = toText([run('node', 's', 1, 1, 100), run('em', 's', 1, 2, 100)]);
     assert.match(text, /^One trial per server and scenario/m);
-    assert.match(text, /node 2\.00× faster \(1 trial: no interval\)/);
+    assert.match(text, /no verdict \(node 2\.0× faster; 1 trial: no interval\)/);
+    assert.match(text, /no verdict \(1\.0×; 1 trial: no interval\)/, 'the same throughput: no side named');
   });
 });
 

@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { runScenarios } = require('../perf/lib/runner');
 const { loadServerDefinitions, PROJECT_ROOT } = require('../perf/lib/server_process');
-const { findSamplesFile, readSamples } = require('../perf/report/samples');
+const { findSamplesFile, readSamples } = require('../perf/lib/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, STANDIN } = require('./perf_support/helpers');
 
 const SCENARIOS = {

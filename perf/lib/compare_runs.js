@@ -14,16 +14,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { METRICS, METRIC_NAMES, metricValue, noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
+const { noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
+const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
-const METRIC_ALIASES = {
-  mean: 'mean_ms', p50: 'p50_ms', median: 'p50_ms', p99: 'p99_ms',
-  throughput: 'throughput_rps', rps: 'throughput_rps', 'req/s': 'throughput_rps',
-  cpu: 'cpu_ms_per_request', cpu_ms_per_req: 'cpu_ms_per_request', ms_per_request: 'cpu_ms_per_request',
-  rss: 'peak_rss_mb', peak_rss: 'peak_rss_mb', server_peak_rss_mb: 'peak_rss_mb',
-};
 // Scenario parameters that do not change the load.
 const PARAMS_IGNORED = ['description', 'source', 'file', 'name'];
 
@@ -36,10 +31,9 @@ class CompareError extends Error {
 }
 
 function metricName(name) {
-  const key = String(name).trim();
-  if (METRICS[key]) return key;
-  if (METRIC_ALIASES[key.toLowerCase()]) return METRIC_ALIASES[key.toLowerCase()];
-  throw new CompareError(`unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}; or mean, p50, p99, rps, cpu, rss)`, { usage: true });
+  const metric = canonicalMetric(name);
+  if (!metric) throw new CompareError(`unknown metric '${String(name).trim()}' (known: ${METRIC_NAMES.join(', ')}; or mean, p50, p99, rps, cpu, rss)`, { usage: true });
+  return metric;
 }
 
 /**
@@ -93,12 +87,6 @@ function loadKey(run) {
   return canonical(p);
 }
 
-function orderOf(list) {
-  const out = [];
-  for (const x of list) if (!out.includes(x)) out.push(x);
-  return out;
-}
-
 /** The runs a comparison uses. */
 const usable = (r) => r.ok && !r.client_bound && !isSuperseded(r);
 
@@ -127,7 +115,7 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
   const limit = 1 + thresholdPct / 100;
   const pairs = [];
   for (const r of [...A.runs, ...B.runs]) if (!pairs.some((p) => p.server === r.server && p.scenario === r.scenario)) pairs.push({ server: r.server, scenario: r.scenario });
-  const servers = orderOf(pairs.map((p) => p.server));
+  const servers = [...new Set(pairs.map((p) => p.server))];
   pairs.sort((x, y) => servers.indexOf(x.server) - servers.indexOf(y.server));
   const rows = [];
   const notes = [];

@@ -21,6 +21,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { loadScenarios } = require('./scenarios');
 const { ENGINES, selectEngine, ENGINE_CHOICES } = require('./engines');
+const { METRICS } = require('./metrics');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { writeFileAtomic, RESULTS_ROOT } = require('./results_store');
 const { PROJECT_ROOT } = require('./server_process');
@@ -47,20 +48,23 @@ function errorTotal(r) {
   return r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : null;
 }
 
-/** The metrics compared (halfStep() says how precisely each engine reports them). */
-const METRICS = [
-  { key: 'throughput_rps', label: 'req/s', get: (r) => r.throughput_rps },
-  { key: 'mean_ms', label: 'mean ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.mean },
+/**
+ * The metrics compared: the shared ones (perf/lib/metrics.js) and what only the agreement of two
+ * engines needs (halfStep() says how precisely each engine reports them).
+ */
+const CROSSCHECK_METRICS = [
+  { key: 'throughput_rps', label: METRICS.throughput_rps.label, get: METRICS.throughput_rps.get },
+  { key: 'mean_ms', label: METRICS.mean_ms.label, latency: true, get: METRICS.mean_ms.get },
   // The open-loop engine counts from the scheduled start; without its mean schedule lag, its
   // mean counts from the actual start of the connection, as httperf's does. Shown only for
   // open-loop runs.
   { key: 'mean_ms_from_actual_start', label: 'mean ms, lag removed', latency: true, onlyIf: (r) => r.engine === 'open_loop', get: meanFromActualStart },
-  { key: 'p50_ms', label: 'p50 ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.p50 },
+  { key: 'p50_ms', label: METRICS.p50_ms.label, latency: true, get: METRICS.p50_ms.get },
   { key: 'p90_ms', label: 'p90 ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.p90 },
-  { key: 'p99_ms', label: 'p99 ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
+  { key: 'p99_ms', label: METRICS.p99_ms.label, latency: true, get: METRICS.p99_ms.get },
   { key: 'max_ms', label: 'max ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.max },
   { key: 'connect_ms', label: 'connect ms', latency: true, get: (r) => r.connect_ms && r.connect_ms.mean },
-  { key: 'cpu_ms_per_req', label: 'server CPU ms/req', cpu: true, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
+  { key: 'cpu_ms_per_request', label: 'server CPU ms/req', cpu: true, get: METRICS.cpu_ms_per_request.get },
   { key: 'errors', label: 'errors', count: true, get: errorTotal },
   { key: 'client_cpu_pct', label: 'client CPU %', info: true, get: (r) => r.client_cpu_pct },
 ].map((m) => ({ ...m, get: (r) => num(m.get(r)) }));
@@ -230,7 +234,7 @@ function compareMetric(m, runsA, runsB) {
 
 /** The rows for one server and scenario (metrics neither engine measures are left out). */
 function compareRuns(runsA, runsB) {
-  return METRICS.filter((m) => !m.onlyIf || [...runsA, ...runsB].some(m.onlyIf))
+  return CROSSCHECK_METRICS.filter((m) => !m.onlyIf || [...runsA, ...runsB].some(m.onlyIf))
     .map((m) => compareMetric(m, runsA, runsB))
     .filter((r) => r.a.n > 0 || r.b.n > 0);
 }
@@ -388,7 +392,7 @@ async function runCrosscheck(options = {}) {
   return { ...writeOutputs(dir, report), interrupted, failures };
 }
 
-const VERDICT_METRICS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_req'];
+const VERDICT_METRICS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_request'];
 
 /**
  * Do the engines reach the same verdict about the servers? For each scenario and metric, each
@@ -402,7 +406,7 @@ function compareServerVerdicts({ engines, servers, scenarios, runs }) {
   for (const scenario of scenarios) {
     const inScenario = runs.filter((r) => r.scenario === scenario && r.ok);
     for (const key of VERDICT_METRICS) {
-      const m = METRICS.find((x) => x.key === key);
+      const m = CROSSCHECK_METRICS.find((x) => x.key === key);
       if (m.onlyIf && !inScenario.some(m.onlyIf)) continue;
       const per = {};
       for (const e of engines) {
@@ -650,4 +654,4 @@ function toMarkdown(report) {
   return out.join('\n') + '\n';
 }
 
-module.exports = { runCrosscheck, rebuildCrosscheck, buildReport, compareServerVerdicts, compareMetric, compareRuns, commonScenarios, definitionNotes, toText, toMarkdown, METRICS, BUILTIN_BASIS };
+module.exports = { runCrosscheck, rebuildCrosscheck, buildReport, compareServerVerdicts, compareMetric, compareRuns, commonScenarios, definitionNotes, toText, toMarkdown, CROSSCHECK_METRICS, BUILTIN_BASIS };

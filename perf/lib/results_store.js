@@ -11,6 +11,7 @@ const path = require('node:path');
 const util = require('node:util');
 const zlib = require('node:zlib');
 const { PROJECT_ROOT } = require('./server_process');
+const { samplesFileName } = require('./samples');
 
 const RESULTS_ROOT = path.join(PROJECT_ROOT, 'perf', 'results');
 // Kept free for the last results.json: this much more than twice its latest size.
@@ -103,11 +104,6 @@ function linkLatest(dir, root = RESULTS_ROOT) {
     throw new WriteError(`point ${link} at ${dir}`, err);
   }
   return link;
-}
-
-/** samples/<server>__<scenario>__t<trial>.csv.gz (without a trial number: no __t part). */
-function samplesFileName(server, scenario, trial = null) {
-  return `samples/${server}__${scenario}${trial === null || trial === undefined ? '' : `__t${trial}`}.csv.gz`;
 }
 
 class ResultsStore {
@@ -235,4 +231,4 @@ class ResultsStore {
   }
 }
 
-module.exports = { ResultsStore, WriteError, writeFileAtomic, createResultsDir, linkLatest, samplesFileName, systemCause, RESULTS_ROOT };
+module.exports = { ResultsStore, WriteError, writeFileAtomic, createResultsDir, linkLatest, systemCause, RESULTS_ROOT };

@@ -1,11 +1,19 @@
 'use strict';
-// Per-request samples of one run, kept in growable typed arrays (a long keep-alive run has
-// hundreds of thousands of them) and written as CSV. Columns are documented in perf/README.md.
+// Per-request samples of one run: the one home of their file format. Kept in growable typed
+// arrays while a run records them (a long keep-alive run has hundreds of thousands), written
+// as gzipped CSV under the results folder (samplesFileName), and read back by the report
+// (readSamples) and the tests (parseSamplesCsv). Columns are documented in perf/README.md.
 
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const readline = require('node:readline');
 const { performance } = require('node:perf_hooks');
 
 const ERROR_CODES = ['', 'refused', 'reset', 'timeout', 'other', 'cut'];
 const ROLES = ['main', 'probe', 'slow'];
+/** Role codes of readSamples' `role` column: ROLE.main, ROLE.probe, ROLE.slow. */
+const ROLE = Object.fromEntries(ROLES.map((name, code) => [name, code]));
 const CSV_HEADER = 't_ms,latency_ms,connect_ms,status,error,role,conn';
 
 function grow(array, size) {
@@ -112,4 +120,87 @@ function parseSamplesCsv(text) {
   });
 }
 
-module.exports = { Samples, parseSamplesCsv, CSV_HEADER, ERROR_CODES, ROLES };
+/**
+ * Where a run's samples are written, relative to its results folder:
+ * samples/<server>__<scenario>__t<trial>.csv.gz (without a trial number: no __t part).
+ */
+function samplesFileName(server, scenario, trial = null) {
+  return `samples/${server}__${scenario}${trial === null || trial === undefined ? '' : `__t${trial}`}.csv.gz`;
+}
+
+/**
+ * A run's samples file, or null: the path its run records (samples_file), or for a run written
+ * before it recorded one, the name it would have been given. An engine that keeps no samples
+ * (httperf, wrk) says so with samples: null, and never borrows another run's file.
+ */
+function findSamplesFile(resultsDir, run) {
+  if (run.samples === null) return null;
+  const file = path.resolve(resultsDir, run.samples_file || samplesFileName(run.server, run.scenario, run.trial));
+  return fs.existsSync(file) ? file : null;
+}
+
+/** Growable typed columns of what the report reads: start, latency, status, role. */
+class Columns {
+  constructor() {
+    this.n = 0;
+    this.t = new Float64Array(4096);
+    this.ms = new Float64Array(4096);
+    this.status = new Uint16Array(4096);
+    this.role = new Uint8Array(4096);
+  }
+
+  push(t, ms, status, role) {
+    if (this.n === this.t.length) for (const k of ['t', 'ms', 'status', 'role']) this[k] = grow(this[k], this.n * 2);
+    this.t[this.n] = t;
+    this.ms[this.n] = ms;
+    this.status[this.n] = status;
+    this.role[this.n] = role;
+    this.n += 1;
+  }
+
+  trimmed() {
+    const n = this.n;
+    return { n, t: this.t.subarray(0, n), ms: this.ms.subarray(0, n), status: this.status.subarray(0, n), role: this.role.subarray(0, n) };
+  }
+}
+
+/**
+ * Reads a samples file written by toCsv (gzipped when its name ends in .gz), streaming, into
+ * columns: { n, t, ms, status, role (ROLE codes), skipped, file }. A row that does not parse
+ * (an interrupted run can leave a truncated last line) is counted in `skipped`; a file whose
+ * header is not CSV_HEADER is refused.
+ */
+async function readSamples(file) {
+  let input = fs.createReadStream(file);
+  if (file.endsWith('.gz')) {
+    const gunzip = zlib.createGunzip();
+    input.on('error', (e) => gunzip.destroy(e));
+    input = input.pipe(gunzip);
+  }
+  const cols = new Columns();
+  let skipped = 0;
+  let header = null;
+  const rl = readline.createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of rl) {
+      if (header === null) {
+        header = line;
+        if (header !== CSV_HEADER) throw new Error(`not a samples file: its header is '${header.slice(0, 60)}', not '${CSV_HEADER}'`);
+        continue;
+      }
+      if (!line) continue;
+      const [t, latency, , status, , role, conn] = line.split(',');
+      const code = ROLES.indexOf(role);
+      if (conn === undefined || code < 0 || !Number.isFinite(Number(t)) || !Number.isFinite(Number(latency)) || !Number.isFinite(Number(status))) {
+        skipped++;
+        continue;
+      }
+      cols.push(Number(t), Number(latency), Number(status), code);
+    }
+  } finally {
+    rl.close();
+  }
+  return { ...cols.trimmed(), skipped, file };
+}
+
+module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, CSV_HEADER, ERROR_CODES, ROLES, ROLE };

@@ -12,13 +12,14 @@
 // (verdictEngines) says so beside its name; the runs of the engine it was chosen over are listed
 // as superseded, for information, not as warnings against that verdict.
 
-const { METRICS, analyzeRuns, findComparison, overheads, verdictWords, fmtFactor, fmtInterval, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, fewestReplies, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
+const { analyzeRuns, findComparison, overheads, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, fewestReplies, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
+const { METRICS, verdictWords, fmtFactor, fmtInterval } = require('./metrics');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
   { key: 'p99', metric: 'p99_ms', label: 'p99 ms', csv: 'p99_ms' },
   { key: 'rps', metric: 'throughput_rps', label: 'req/s', csv: 'rps' },
-  { key: 'cpu', metric: 'cpu_ms_per_request', label: 'CPU ms/req', csv: 'cpu_ms_per_req' },
+  { key: 'cpu', metric: 'cpu_ms_per_request', label: 'CPU ms/req', csv: 'cpu_ms_per_request' },
 ];
 /** The metrics in the verdict table, in this order. */
 const VERDICT_METRICS = ['mean_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
@@ -111,8 +112,8 @@ function trialsLabel(trials, maxTrials) {
 
 /** runWarnings before folding: one entry per run and problem, with its trial. */
 function perRunWarnings(runs, { skipped = [] } = {}) {
-  const servers = orderOf(runs.map((r) => r.server));
-  const scenarios = orderOf(runs.map((r) => r.scenario));
+  const servers = [...new Set(runs.map((r) => r.server))];
+  const scenarios = [...new Set(runs.map((r) => r.scenario))];
   const out = [];
   for (const scenario of scenarios) {
     for (const server of servers) {
@@ -178,12 +179,6 @@ function fmtMb(x) {
 
 const FORMAT = { mean_ms: fmtMs, p50_ms: fmtMs, p99_ms: fmtMs, throughput_rps: fmtRps, cpu_ms_per_request: fmtCpu, peak_rss_mb: fmtMb };
 
-function orderOf(list) {
-  const out = [];
-  for (const x of list) if (!out.includes(x)) out.push(x);
-  return out;
-}
-
 /**
  * The pair the verdict table compares: node vs em when both ran, else the first two servers
  * that are no reference (references have their own table); none when only one is.
@@ -204,8 +199,8 @@ function primaryPair(servers, definitions = {}) {
  * servers.json entries, for reference pairings), skipped ([{ server, scenario, reason }]).
  */
 function summarize(runs, context = {}) {
-  const servers = orderOf(runs.map((r) => r.server));
-  const scenarios = orderOf(runs.map((r) => r.scenario));
+  const servers = [...new Set(runs.map((r) => r.server))];
+  const scenarios = [...new Set(runs.map((r) => r.scenario))];
   const analysis = context.comparisons && context.aggregates ? { ...context, comparisons: withLimits(context.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios });
   const engines = verdictEngines(runs);
   const maxTrials = Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
@@ -355,7 +350,7 @@ function csvField(x) {
 const round6 = (x) => (x === null || x === undefined ? null : Math.round(x * 1e6) / 1e6);
 
 /**
- * A row per scenario: per server <s>_ok, _mean_ms, _p99_ms, _rps, _cpu_ms_per_req, _errors;
+ * A row per scenario: per server <s>_ok, _mean_ms, _p99_ms, _rps, _cpu_ms_per_request, _errors;
  * then per server <s>_trials (trials used for the centres); per server <s>_p99_note (why _p99_ms
  * is empty: "n too small (…)", perf/lib/trials.js; else empty); verdict_engine (the engine that
  * gave the scenario's verdict when not the built-in one, else empty); then for the verdict pair

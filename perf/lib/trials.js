@@ -12,25 +12,8 @@
 // p99 with too few requests above it. Formats: perf/README.md.
 
 const { summarizeTrials, compareTrials } = require('./confidence');
+const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
 
-/** The rounding step of a run's latencies: the engine's (httperf prints 0.1 ms), or null. */
-function latencyStep(r) {
-  return r.engine_latency && r.engine_latency.resolution_ms;
-}
-
-/**
- * The metrics judged. `better` is the direction that wins; `word` completes "a is r× …".
- * Names match the report's (perf/report/summary.js).
- */
-const METRICS = {
-  mean_ms: { label: 'mean ms', long: 'mean response time', unit: 'ms', latency: true, step: latencyStep, better: 'lower', word: 'faster', get: (r) => r.latency_ms && r.latency_ms.mean },
-  p50_ms: { label: 'p50 ms', long: 'median response time', unit: 'ms', latency: true, step: latencyStep, better: 'lower', word: 'faster', quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
-  p99_ms: { label: 'p99 ms', long: 'p99 response time', unit: 'ms', latency: true, step: latencyStep, better: 'lower', word: 'faster', quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
-  throughput_rps: { label: 'req/s', long: 'throughput', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
-  cpu_ms_per_request: { label: 'CPU ms/req', long: 'server CPU per request', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
-  peak_rss_mb: { label: 'RSS MB', long: 'server peak RSS', unit: 'MB', better: 'lower', word: 'less memory', get: (r) => r.server_peak_rss_mb },
-};
-const METRIC_NAMES = Object.keys(METRICS);
 
 /**
  * How many requests must lie above a percentile for it to mean anything: with fewer, the "p99"
@@ -155,16 +138,6 @@ function withLimits(comparisons, runs) {
 /** What to suggest when every trial was client-bound. */
 const CLIENT_BOUND_ADVICE = 'the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk';
 
-function metricValue(run, metric) {
-  const v = METRICS[metric].get(run);
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-function orderOf(list) {
-  const out = [];
-  for (const x of list) if (!out.includes(x)) out.push(x);
-  return out;
-}
 
 /**
  * Why a finished run may not be used for a verdict ([] when it may): the runner's reasons
@@ -325,8 +298,8 @@ function compareOne(scenario, metric, a, b, ca, cb) {
  * before b in that order) that both have runs of a scenario, and every metric.
  */
 function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
-  const serverList = servers || orderOf(runs.map((r) => r.server));
-  const scenarioList = scenarios || orderOf(runs.map((r) => r.scenario));
+  const serverList = servers || [...new Set(runs.map((r) => r.server))];
+  const scenarioList = scenarios || [...new Set(runs.map((r) => r.scenario))];
   const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario && !isSuperseded(r));
   const aggregates = [];
   const classes = new Map();
@@ -420,44 +393,7 @@ function overheads(comparisons, definitions, servers, scenarios) {
   return rows;
 }
 
-/** "2.41× [2.10–2.77]", "1.03× (1 trial: no interval)". */
-function fmtFactor(x) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  return `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x)}×`;
-}
-
-function fmtInterval(ci) {
-  if (!ci) return '';
-  const f = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : String(Math.round(x)));
-  return `[${f(ci[0])}–${f(ci[1])}]`;
-}
-
-/**
- * One comparison as words: "node 2.41× faster [2.10–2.77]", "no significant difference
- * (em 1.04× faster [0.93–1.16])", "node 1.30× faster (1 trial: no interval)",
- * "not compared: node client-bound …". The interval is the winner's factor's.
- */
-function verdictWords(c) {
-  if (!c) return '–';
-  if (c.excluded) return `not compared: ${c.note}`;
-  if (c.no_verdict) return c.no_verdict;
-  if (c.ratio === null) return `– (${c.note || 'not measured'})`;
-  const m = METRICS[c.metric];
-  const aLooksBetter = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
-  const who = aLooksBetter ? c.a : c.b;
-  // factor interval for "who is better by": a/b interval, inverted when a is better at lower or b at higher.
-  const invert = (m.better === 'lower') === (who === c.a);
-  const ci = c.ci95 ? (invert ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : null;
-  const text = `${who} ${fmtFactor(c.factor)} ${m.word}`;
-  if (!c.ci95) return `${text} (${c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval'})`;
-  if (c.significant) return `${text} ${fmtInterval(ci)}`;
-  if (fmtFactor(c.factor) === '1.00×') return `no significant difference (1.00× ${fmtInterval(c.ci95)})`;
-  return `no significant difference (${text} ${fmtInterval(ci)})`;
-}
-
 module.exports = {
-  METRICS,
-  METRIC_NAMES,
   OVERHEAD_METRICS,
   CLIENT_BOUND_ADVICE,
   MIN_TAIL_SAMPLES,
@@ -476,8 +412,4 @@ module.exports = {
   findComparison,
   referencePairs,
   overheads,
-  verdictWords,
-  fmtFactor,
-  fmtInterval,
-  metricValue,
 };

@@ -3,7 +3,7 @@
 // (small runs) or per-interval p50/p99/max bands (large runs), and merged activity periods.
 // Everything here is bounded in output size, whatever the number of requests.
 
-const { ROLE } = require('./samples');
+const { ROLE } = require('../lib/samples');
 const { percentileResolved, MIN_TAIL_SAMPLES } = require('../lib/trials');
 
 /** Response times are drawn on log axes; this is the floor for a 0 ms reading. */
@@ -136,6 +136,12 @@ function mergePeriods(periods) {
   return out;
 }
 
+/** Slow clients' active periods as the run records them (slow_clients.active_periods), or null. */
+function recordedPeriods(run) {
+  const list = run.slow_clients && run.slow_clients.active_periods;
+  return Array.isArray(list) ? list.map((p) => ({ start_ms: p.start_ms, end_ms: p.end_ms })) : null;
+}
+
 /** Slow clients' activity from their own samples: each request is active from start to reply. */
 function slowPeriodsFromSamples(s) {
   const periods = [];
@@ -175,6 +181,7 @@ module.exports = {
   intervalBands,
   requestPoints,
   mergePeriods,
+  recordedPeriods,
   slowPeriodsFromSamples,
   describe,
   round,

@@ -13,16 +13,6 @@ function fmtNumber(v, unit) {
   return Math.round(v).toLocaleString('en-US');
 }
 
-function fmtWithUnit(v, unit) {
-  const n = fmtNumber(v, unit);
-  return n === '–' ? n : `${n} ${unit}`;
-}
-
-function fmtFactor(f) {
-  if (!Number.isFinite(f)) return '–';
-  return `${f < 10 ? f.toFixed(2).replace(/0$/, '') : f < 100 ? f.toFixed(1) : Math.round(f)}×`;
-}
-
 function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
@@ -42,4 +32,4 @@ function toCsv(rows) {
   return `${lines.join('\n')}\n`;
 }
 
-module.exports = { fmtNumber, fmtWithUnit, fmtFactor, escapeHtml, toCsv };
+module.exports = { fmtNumber, escapeHtml, toCsv };

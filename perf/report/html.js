@@ -4,9 +4,10 @@
 // across scenarios, one section per scenario, and every number in a table at the end.
 
 const { serverStyle } = require('./style');
-const { METRICS, HEADLINE_METRICS, primaryPair } = require('./summary');
-const { overheads, OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES, METRICS: TRIAL_METRICS } = require('../lib/trials');
-const { fmtNumber, fmtFactor, escapeHtml: esc } = require('./format');
+const { HEADLINE_METRICS, primaryPair } = require('./summary');
+const { overheads, OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../lib/trials');
+const { METRICS, fmtFactor } = require('../lib/metrics');
+const { fmtNumber, escapeHtml: esc } = require('./format');
 const { errorCount, runsOf } = require('./load_results');
 const { describeRun } = require('./describe');
 const { QUICK_FACTOR } = require('../lib/scenarios');
@@ -186,7 +187,7 @@ function verdictText(c, { compact = false } = {}) {
     return `<span class="ns">no significant difference</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
   }
   if (!c.winner) {
-    // One trial on a side: no interval, so no winner (perf/report/summary.js judge).
+    // One trial on a side: no interval, so no winner (perf/lib/trials.js).
     const why = compact ? '1 trial' : '1 trial: no interval, no winner';
     return `<span class="ns">no verdict</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word}; ${why})</span>${caveat}`;
   }
@@ -207,13 +208,13 @@ function summaryTable(model) {
   const pair = primaryPair(results.servers);
   if (!pair) return '<p>Only one server was measured.</p>';
   const [a, b] = pair;
-  const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].label)} (${esc(METRICS[m].unit)})</th>`).join('');
+  const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].long)} (${esc(METRICS[m].unit)})</th>`).join('');
   const head2 = HEADLINE_METRICS.map((m) => `<th>${serverName(a)} ${unit(METRICS[m].unit)}</th><th>${serverName(b)} ${unit(METRICS[m].unit)}</th><th class="l">better</th>`).join('');
   const rows = results.scenarios.map((scenario) => {
     const cells = HEADLINE_METRICS.map((metric) => {
       const c = find(comps, scenario, metric);
       // A p99 from too few requests, judged or not (e.g. beside a failed run), is not shown.
-      const tail = TRIAL_METRICS[metric].tail ? TRIAL_METRICS[metric].quantile : null;
+      const tail = METRICS[metric].tail ? METRICS[metric].quantile : null;
       const few = (server) => tail !== null && ((c && c.no_verdict === TOO_FEW) || !percentileResolved(fewestReplies(runsOf(results, scenario, server).filter((r) => r.ok)), tail));
       const value = (server, v) => (few(server) ? `<span class="muted">${TOO_FEW}</span>` : fmtNumber(v, METRICS[metric].unit));
       return `<td class="${c && c.winner === a ? 'win' : ''}">${value(a, c ? c.value_a : null)}</td><td class="${c && c.winner === b ? 'win' : ''}">${value(b, c ? c.value_b : null)}</td><td class="verdict">${verdictText(c, { compact: true })}</td>`;
@@ -373,7 +374,7 @@ function scenarioVerdicts(comps, scenario) {
     const unit = METRICS[m].unit;
     // A p99 from too few requests is their slowest few: its values are not shown either.
     const values = c.value_a !== null && c.value_b !== null && c.no_verdict !== TOO_FEW ? ` <span class="ci">(${esc(c.a)} ${fmtNumber(c.value_a, unit)} vs ${esc(c.b)} ${fmtNumber(c.value_b, unit)} ${esc(unit)})</span>` : '';
-    return `<li>${esc(METRICS[m].label)}: ${verdictText(c)}${values}</li>`;
+    return `<li>${esc(METRICS[m].long)}: ${verdictText(c)}${values}</li>`;
   }).filter(Boolean);
   return parts.length ? `<ul class="verdicts">${parts.join('')}</ul>` : '';
 }

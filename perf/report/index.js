@@ -7,14 +7,15 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { loadResults, ReportError } = require('./load_results');
-const { readSamples, findSamplesFile, recordedPeriods, ROLE } = require('./samples');
+const { readSamples, findSamplesFile, ROLE } = require('../lib/samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
-const { METRICS, HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline } = require('./summary');
+const { HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline } = require('./summary');
+const { METRICS, metricValue, fmtFactor } = require('../lib/metrics');
 const { verdictEngines } = require('../lib/summary');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
-const { fmtNumber, fmtFactor, toCsv } = require('./format');
+const { fmtNumber, toCsv } = require('./format');
 const { analyzeRuns, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
 const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
 
@@ -116,7 +117,7 @@ function scenarioCharts(results, scenario, loaded) {
       const periodRows = [];
       let anyPeriods = false;
       for (const d of withData) {
-        const periods = agg.mergePeriods(recordedPeriods(d.run) || (d.samples.periods.length ? d.samples.periods : agg.slowPeriodsFromSamples(d.samples)));
+        const periods = agg.mergePeriods(agg.recordedPeriods(d.run) || agg.slowPeriodsFromSamples(d.samples));
         for (const p of periods) {
           anyPeriods = true;
           periodRows.push({ server: d.server, kind: 'period', start_s: agg.round(p.start_ms / 1000, 4), end_s: agg.round(p.end_ms / 1000, 4) });
@@ -232,14 +233,14 @@ function overviewCharts(results, comps) {
         if (!run) continue;
         // A p99 of fewer than 10 000 requests is their slowest few: no bar (perf/lib/trials.js).
         const few = run.ok && TAIL[metric] && !percentileResolved(run.replies, TAIL[metric]);
-        const value = run.ok && !few ? m.get(run) : null;
+        const value = run.ok && !few ? metricValue(run, metric) : null;
         let label = few ? TOO_FEW : run.ok ? fmtNumber(value, m.unit) : 'failed';
         if (run.ok && run.client_bound) label += ' (client-bound)';
         rows.push({ scenario, server, value, label, flagged: !run.ok || run.client_bound || few });
       }
     }
     if (!rows.some((r) => r.value !== null)) continue;
-    const title = m.label;
+    const title = m.long;
     const better = m.better === 'lower' ? 'Shorter bars are better.' : 'Longer bars are better.';
     charts.push({
       name: `overview_${metric}`,

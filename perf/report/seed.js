@@ -5,7 +5,7 @@
 // whether the study's conclusion still holds, judged by this run's mean_ms comparison.
 
 const SEED = require('./seed_002.json');
-const { fmtFactor } = require('./format');
+const { fmtFactor, leadOf } = require('../lib/metrics');
 
 const NAMES = { node: 'Node', em: 'EventMachine' };
 const ERA_THEN = '2011 (study)';
@@ -37,9 +37,9 @@ function nowText(c) {
   if (c.excluded) return `not judged (${c.excluded})`;
   if (c.factor === null) return `not judged (${c.no_verdict || c.note || 'not measured'})`;
   if (c.winner) {
-    // mean_ms: lower is better, so node (a) winning means a factor of b/a: the ratio's interval inverted.
-    const ci = c.ci95 && (c.winner === c.a ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95);
-    return `${NAMES[c.winner]} ${fmtFactor(c.factor)} faster ${ci ? `[${fmtFactor(ci[0]).replace('×', '')}–${fmtFactor(ci[1])}]` : '(1 trial, no interval)'}`;
+    // A winner is named only with an interval (perf/lib/trials.js): the winner's factor's.
+    const { factor, ci } = leadOf(c);
+    return `${NAMES[c.winner]} ${fmtFactor(factor)} faster [${fmtFactor(ci[0]).replace('×', '')}–${fmtFactor(ci[1])}]`;
   }
   if (c.significant === false) return 'no significant difference';
   return 'no verdict (1 trial: no interval)';
@@ -47,7 +47,7 @@ function nowText(c) {
 
 /** Does the study's conclusion hold here? true, false, or null (cannot tell). */
 function holds(t, c) {
-  // One trial on a side: no interval, so it cannot tell (perf/report/summary.js judge).
+  // One trial on a side: no interval, so it cannot tell (perf/lib/trials.js names no winner).
   if (!c || c.excluded || c.factor === null || (c.significant !== true && c.significant !== false)) return null;
   return (c.winner || null) === t.said;
 }

@@ -8,29 +8,9 @@
 // p99 with too few requests above it) gets no winner here either.
 
 const { runsOf } = require('./load_results');
-const { fmtFactor } = require('./format');
+const { METRIC_NAMES, metricName, metricValue, fmtFactor, leadOf } = require('../lib/metrics');
 const { analyzeRuns, withLimits, isSuperseded } = require('../lib/trials');
 const { runWarnings, trialsLabel } = require('../lib/summary');
-
-/** Metrics the report compares and charts. `better` says which direction wins. */
-const METRICS = {
-  p50_ms: { label: 'median response time', short: 'p50', unit: 'ms', better: 'lower', get: (r) => r.latency_ms.p50 },
-  p99_ms: { label: 'p99 response time', short: 'p99', unit: 'ms', better: 'lower', get: (r) => r.latency_ms.p99 },
-  mean_ms: { label: 'mean response time', short: 'mean', unit: 'ms', better: 'lower', get: (r) => r.latency_ms.mean },
-  throughput_rps: { label: 'throughput', short: 'req/s', unit: 'req/s', better: 'higher', get: (r) => r.throughput_rps },
-  cpu_ms_per_request: { label: 'server CPU per request', short: 'CPU/req', unit: 'ms', better: 'lower', get: (r) => r.server_cpu.ms_per_request },
-  peak_rss_mb: { label: 'server peak RSS', short: 'RSS', unit: 'MB', better: 'lower', get: (r) => r.server_peak_rss_mb },
-};
-
-/** Metric names another producer may use for the same thing. */
-const METRIC_ALIASES = {
-  p50: 'p50_ms', latency_p50: 'p50_ms', latency_p50_ms: 'p50_ms', 'latency_ms.p50': 'p50_ms',
-  p99: 'p99_ms', latency_p99: 'p99_ms', latency_p99_ms: 'p99_ms', 'latency_ms.p99': 'p99_ms',
-  mean: 'mean_ms', latency_mean_ms: 'mean_ms', 'latency_ms.mean': 'mean_ms',
-  throughput: 'throughput_rps', rps: 'throughput_rps',
-  ms_per_request: 'cpu_ms_per_request', 'server_cpu.ms_per_request': 'cpu_ms_per_request',
-  server_peak_rss_mb: 'peak_rss_mb', rss: 'peak_rss_mb',
-};
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
 
@@ -53,38 +33,31 @@ function representative(results, scenario, server) {
 }
 
 /**
- * A comparison's winner and factor (always >= 1) from its ratio (a / b). lead is the side that
- * looks better, significant or not. A winner only where the interval excludes 1 (`significant`,
- * perf/lib/trials.js): one trial on a side has no interval, so it names none, however large
- * the difference looks (a quick run's single trials flipped from run to run).
+ * A stored comparison (perf/lib/trials.js decided its winner) with what the page shows beside
+ * it: factor (>= 1) and lead, the side that looks better, significant or not (leadOf).
  */
-function judge(c) {
-  const m = METRICS[c.metric];
-  const out = { ...c, winner: null, factor: null, lead: null };
-  if (c.no_verdict) return out;
-  if (!m || c.ratio === null || c.ratio === undefined || !Number.isFinite(c.ratio) || c.ratio <= 0) return out;
-  out.factor = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
-  const aWins = m.better === 'lower' ? c.ratio < 1 : c.ratio > 1;
-  out.lead = aWins ? c.a : c.b;
-  if (c.significant === true) out.winner = out.lead;
-  return out;
+function withLead(c) {
+  if (c.no_verdict) return { ...c, winner: null, factor: null, lead: null };
+  const { lead, factor } = leadOf(c);
+  return { ...c, winner: c.significant === true ? c.winner : null, factor, lead };
 }
 
-function computeComparison(results, scenario, metric, a, b) {
+/**
+ * What the page shows of a scenario and metric without a stored comparison (a server with no
+ * run, or a failed one): the values of the runs that stand for each server, and why nothing
+ * is compared. Also the caveat of a comparison left out because a run was client-bound.
+ */
+function uncompared(results, scenario, metric, a, b) {
   const ra = representative(results, scenario, a);
   const rb = representative(results, scenario, b);
-  const va = ra && ra.ok ? METRICS[metric].get(ra) : null;
-  const vb = rb && rb.ok ? METRICS[metric].get(rb) : null;
+  const va = ra && ra.ok ? metricValue(ra, metric) : null;
+  const vb = rb && rb.ok ? metricValue(rb, metric) : null;
   let note = null;
   if (!ra || !rb) note = `no ${!ra ? a : b} run`;
   else if (!ra.ok || !rb.ok) note = `${!ra.ok ? a : b} failed`;
   else if (va === null || vb === null) note = 'not measured';
   const caveat = [ra, rb].filter((r) => r && r.ok && r.client_bound).map((r) => `${r.server} client-bound`);
-  // A client-bound run measured the load generator: never a verdict.
-  const excluded = !note && caveat.length ? 'client-bound' : null;
-  if (excluded) note = `${caveat.join(', ')}: the load generator set the pace; try --engine wrk`;
-  const ratio = !excluded && va !== null && vb !== null && vb > 0 ? va / vb : null;
-  return judge({ scenario, metric, a, b, value_a: va, value_b: vb, ratio, ci95: null, significant: null, note, caveat, excluded });
+  return { scenario, metric, a, b, value_a: va, value_b: vb, ratio: null, ci95: null, significant: null, winner: null, factor: null, lead: null, note, caveat, excluded: null };
 }
 
 /**
@@ -104,23 +77,23 @@ function comparisons(results) {
   const given = new Map();
   const list = allComparisons(results);
   for (const c of list) {
-    const metric = METRICS[c.metric] ? c.metric : METRIC_ALIASES[c.metric];
+    const metric = metricName(c.metric);
     if (metric && c.a === a && c.b === b) given.set(`${c.scenario}|${metric}`, { ...c, metric });
   }
   const out = [];
   for (const scenario of results.scenarios) {
-    for (const metric of Object.keys(METRICS)) {
-      const computed = computeComparison(results, scenario, metric, a, b);
+    for (const metric of METRIC_NAMES) {
+      const shown = uncompared(results, scenario, metric, a, b);
       const g = given.get(`${scenario}|${metric}`);
       if (!g) {
-        out.push(computed);
+        out.push(shown);
         continue;
       }
       // Values of excluded comparisons (client-bound) are still shown, from the first run.
-      const values = { value_a: g.value_a ?? computed.value_a, value_b: g.value_b ?? computed.value_b };
+      const values = { value_a: g.value_a ?? shown.value_a, value_b: g.value_b ?? shown.value_b };
       // Client-bound trials are already left out of a given verdict: no caveat on it.
-      const caveat = g.excluded === 'client-bound' ? computed.caveat : [];
-      out.push(judge({ ...computed, ...g, ...values, caveat, ratio: g.ratio === null || g.ratio === undefined ? null : Number(g.ratio) }));
+      const caveat = g.excluded === 'client-bound' ? shown.caveat : [];
+      out.push(withLead({ ...shown, ...g, ...values, caveat, ratio: g.ratio === null || g.ratio === undefined ? null : Number(g.ratio) }));
     }
   }
   return out;
@@ -176,4 +149,4 @@ function headline(results, comps) {
   return `${text}.`;
 }
 
-module.exports = { METRICS, HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline, judge };
+module.exports = { HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline };
