@@ -10,7 +10,7 @@ const zlib = require('node:zlib');
 const { Samples, readSamples, findSamplesFile, ROLE } = require('../perf/lib/samples');
 const agg = require('../perf/report/aggregate');
 const { loadResults, ReportError } = require('../perf/report/load_results');
-const { comparisons, flags, headline, primaryPair } = require('../perf/report/summary');
+const { comparisons, flags, headline, pairOf } = require('../perf/report/summary');
 const trials = require('../perf/lib/trials');
 const { verdictWords } = require('../perf/lib/metrics');
 const { serverStyle, orderServers } = require('../perf/report/style');
@@ -120,7 +120,7 @@ describe('report: aggregation', () => {
 });
 
 function results(runs, extra = {}) {
-  return { scenarios: [...new Set(runs.map((r) => r.scenario))], servers: orderServers(runs.map((r) => r.server)), runs, comparisons: null, ...extra };
+  return { scenarios: [...new Set(runs.map((r) => r.scenario))], servers: orderServers(runs.map((r) => r.server)), runs, comparisons: null, environment: {}, ...extra };
 }
 function run(server, scenario, p50, rps, more = {}) {
   return { server, scenario, ok: true, client_bound: false, errors: {}, requests: 100, trial: null, failure: null,
@@ -183,9 +183,12 @@ describe('report: verdicts', () => {
   });
 
   it('compares node with em, whatever else was measured', () => {
-    assert.deepEqual(primaryPair(orderServers(['nginx', 'em', 'em_bare', 'node'])), ['node', 'em']);
-    assert.deepEqual(primaryPair(['a', 'b', 'c']), ['a', 'b']);
-    assert.equal(primaryPair(['a']), null);
+    const pair = (servers, defs = {}) => pairOf({ servers, environment: { servers: defs } });
+    assert.deepEqual(pair(orderServers(['nginx', 'em', 'em_bare', 'node'])), ['node', 'em']);
+    assert.deepEqual(pair(['a', 'b', 'c']), ['a', 'b']);
+    assert.equal(pair(['a']), null);
+    // One server and its references: the overhead table says it all, as in summary.md.
+    assert.equal(pair(['node', 'node_bare'], { node_bare: { reference_for: ['node'] } }), null);
   });
 });
 

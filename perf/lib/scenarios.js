@@ -321,6 +321,18 @@ function warmupScenario(s) {
   return { ...open, connections: Math.max(1, Math.ceil(open.rate * s.warmup_s - 1e-9)) };
 }
 
+/** A closed-loop scenario as the options of a closed-loop engine (runAutocannon, runSequential). */
+function closedLoopOptions(s) {
+  return {
+    request: s.request,
+    concurrency: s.concurrency,
+    requests: s.requests,
+    requestsPerConnection: s.requests_per_connection,
+    durationMs: s.duration_s === null ? null : s.duration_s * 1000,
+    timeoutMs: s.timeout_s * 1000,
+  };
+}
+
 /** Serialisable copy of the effective parameters (what results.json records). */
 function scenarioParams(s) {
   const copy = JSON.parse(JSON.stringify(s));
@@ -329,6 +341,7 @@ function scenarioParams(s) {
 }
 
 module.exports = {
+  closedLoopOptions,
   loadScenarios,
   normalizeScenario,
   quickScale,

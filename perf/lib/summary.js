@@ -14,6 +14,7 @@
 
 const { analyzeRuns, findComparison, overheads, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, fewestReplies, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
 const { METRICS, verdictWords, fmtFactor, fmtInterval } = require('./metrics');
+const { NEAR_CLIENT_BOUND_PCT } = require('./bottleneck');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
@@ -29,9 +30,6 @@ const NO_RUNS = 'No run finished.';
 
 // Open-loop runs whose connections opened later than this behind schedule get a warning.
 const LAG_NOTE_MS = 20;
-// A run is client-bound at 90 % load-generator CPU (perf/lib/runner.js); from this share on it
-// is close enough that the server may have been faster than measured.
-const NEAR_CLIENT_BOUND_PCT = 80;
 
 const sumErrors = (r) => (r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : 0);
 
@@ -441,4 +439,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { summarize, runWarnings, trialsLabel, verdictEngines, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS, NEAR_CLIENT_BOUND_PCT };
+module.exports = { summarize, runWarnings, trialsLabel, verdictEngines, toMarkdown, toCsv, toText, primaryPair, VERDICT_METRICS };

@@ -4,7 +4,7 @@
 // across scenarios, one section per scenario, and every number in a table at the end.
 
 const { serverStyle } = require('./style');
-const { HEADLINE_METRICS, primaryPair } = require('./summary');
+const { HEADLINE_METRICS, pairOf } = require('./summary');
 const { overheads, OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../lib/trials');
 const { METRICS, fmtFactor } = require('../lib/metrics');
 const { fmtNumber, escapeHtml: esc } = require('./format');
@@ -205,7 +205,7 @@ function engineLine(engines, scenario) {
 
 function summaryTable(model) {
   const { results, comparisons: comps, flags, engines } = model;
-  const pair = primaryPair(results.servers);
+  const pair = pairOf(results);
   if (!pair) return '<p>Only one server was measured.</p>';
   const [a, b] = pair;
   const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].long)} (${esc(METRICS[m].unit)})</th>`).join('');

@@ -10,7 +10,7 @@ const { loadResults, ReportError } = require('./load_results');
 const { readSamples, findSamplesFile, ROLE } = require('../lib/samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
-const { HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline } = require('./summary');
+const { HEADLINE_METRICS, pairOf, representative, allComparisons, comparisons, flags, headline } = require('./summary');
 const { METRICS, metricValue, fmtFactor } = require('../lib/metrics');
 const { verdictEngines } = require('../lib/summary');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
@@ -18,6 +18,8 @@ const { renderHtml } = require('./html');
 const { fmtNumber, toCsv } = require('./format');
 const { analyzeRuns, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
 const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
+
+const { writeFileAtomic } = require('../lib/results_store');
 
 const { NO_WINNER } = specs;
 
@@ -194,7 +196,7 @@ function scenarioCharts(results, scenario, loaded) {
 /** Charts across scenarios: head-to-head ratios and one bar chart per metric. */
 function overviewCharts(results, comps) {
   const charts = [];
-  const pair = primaryPair(results.servers);
+  const pair = pairOf(results);
   if (pair) {
     const [a, b] = pair;
     const metrics = HEADLINE_METRICS.map((m) => METRICS[m].short);
@@ -274,12 +276,6 @@ function seedChart(results, comps) {
       servers: ['node', 'em'],
     },
   };
-}
-
-function writeFileAtomic(file, data) {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
 }
 
 /** Renders one chart to SVG/PNG, writes its files, and returns what the page needs. */

@@ -10,15 +10,13 @@
 const { runsOf } = require('./load_results');
 const { METRIC_NAMES, metricName, metricValue, fmtFactor, leadOf } = require('../lib/metrics');
 const { analyzeRuns, withLimits, isSuperseded } = require('../lib/trials');
-const { runWarnings, trialsLabel } = require('../lib/summary');
+const { runWarnings, trialsLabel, primaryPair } = require('../lib/summary');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
 
-/** The pair the report compares head to head: node vs em when present, else the first two. */
-function primaryPair(servers) {
-  const a = servers.includes('node') ? 'node' : servers[0];
-  const b = servers.includes('em') ? 'em' : servers.find((s) => s !== a);
-  return a && b ? [a, b] : null;
+/** The pair the report compares head to head: the summary's (perf/lib/summary.js primaryPair). */
+function pairOf(results) {
+  return primaryPair(results.servers, results.environment.servers || {});
 }
 
 /**
@@ -71,7 +69,7 @@ function allComparisons(results) {
 
 /** Comparisons for every scenario and headline metric, from results.json's own list when given. */
 function comparisons(results) {
-  const pair = primaryPair(results.servers);
+  const pair = pairOf(results);
   if (!pair) return [];
   const [a, b] = pair;
   const given = new Map();
@@ -132,7 +130,7 @@ function whyUndecided(c) {
  * ("node in 2 (keepalive_400x100 2.4×, big_upload 4.4×)"), and where nothing was decided.
  */
 function headline(results, comps) {
-  const pair = primaryPair(results.servers);
+  const pair = pairOf(results);
   if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
   const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
   const wins = Object.fromEntries(pair.map((s) => [s, []]));
@@ -149,4 +147,4 @@ function headline(results, comps) {
   return `${text}.`;
 }
 
-module.exports = { HEADLINE_METRICS, primaryPair, representative, allComparisons, comparisons, flags, headline };
+module.exports = { HEADLINE_METRICS, pairOf, representative, allComparisons, comparisons, flags, headline };

@@ -13,6 +13,7 @@
 const autocannon = require('autocannon');
 const { performance } = require('node:perf_hooks');
 const { classifyError, payloadSource } = require('../http_exchange');
+const { closedLoopOptions } = require('../scenarios');
 
 /**
  * options: { host, port, request, concurrency, requests | requestsPerConnection | durationMs,
@@ -131,20 +132,7 @@ function runAutocannon(options) {
 /** The engine (./index.js): closed loops over keep-alive connections. */
 const autocannonEngine = {
   supports: (s) => s.kind === 'closed' && s.keep_alive,
-  run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-    runAutocannon({
-      host,
-      port,
-      request: s.request,
-      concurrency: s.concurrency,
-      requests: s.requests,
-      requestsPerConnection: s.requests_per_connection,
-      durationMs: s.duration_s === null ? null : s.duration_s * 1000,
-      timeoutMs: s.timeout_s * 1000,
-      samples,
-      signal,
-      onProgress,
-    }),
+  run: ({ scenario, ...ctx }) => runAutocannon({ ...ctx, ...closedLoopOptions(scenario) }),
 };
 
 module.exports = { autocannonEngine, runAutocannon };

@@ -18,6 +18,7 @@ const { performance } = require('node:perf_hooks');
 const { readCpu, clkTck } = require('../proc_stats');
 const { allowedCpus } = require('../pinning');
 const { isClientBound } = require('../bottleneck');
+const { round3 } = require('../stats');
 
 const MAX_OUTPUT = 1 << 20; // engines print a few KiB; keep at most 1 MiB of each stream
 
@@ -202,10 +203,6 @@ function runEngineProcess({ bin, args, signal = null, cpus = engineCpus(), useTa
     });
     poll();
   });
-}
-
-function round3(x) {
-  return Math.round(x * 1000) / 1000;
 }
 
 /** client_cpu_pct and client_bound from the engine's own CPU over its wall time. */

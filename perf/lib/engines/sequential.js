@@ -9,6 +9,7 @@
 
 const { performance } = require('node:perf_hooks');
 const { HttpConnection } = require('../http_exchange');
+const { closedLoopOptions } = require('../scenarios');
 
 /**
  * options: { host, port, request, concurrency, requests (total) | durationMs, timeoutMs,
@@ -78,19 +79,7 @@ async function runSequential(options) {
 /** The engine (./index.js): closed loops with a new connection per request. */
 const sequentialEngine = {
   supports: (s) => s.kind === 'closed' && !s.keep_alive,
-  run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-    runSequential({
-      host,
-      port,
-      request: s.request,
-      concurrency: s.concurrency,
-      requests: s.requests,
-      durationMs: s.duration_s === null ? null : s.duration_s * 1000,
-      timeoutMs: s.timeout_s * 1000,
-      samples,
-      signal,
-      onProgress,
-    }),
+  run: ({ scenario, ...ctx }) => runSequential({ ...ctx, ...closedLoopOptions(scenario) }),
 };
 
 module.exports = { sequentialEngine, runSequential };
