@@ -9,7 +9,7 @@
 
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
-const { commaList, oneLineErrors, parseCommandLine } = require('../perf/lib/cli_support');
+const { commaList, oneLineErrors, parseCommandLine, runMain } = require('../perf/lib/cli_support');
 const cr = require('../perf/lib/compare_runs');
 const { RESULTS_ROOT } = require('../perf/lib/results_store');
 
@@ -66,14 +66,6 @@ function main(argv) {
   }
 }
 
-if (require.main === module) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${NAME}: error: ${err.message}\n`);
-    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
-    process.exitCode = 2;
-  }
-}
+if (require.main === module) runMain(async (argv) => main(argv), NAME);
 
 module.exports = { main };

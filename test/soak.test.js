@@ -29,7 +29,7 @@ describe('scripts/soak.sh --short', function () {
       );
     });
     assert.equal(code, 2);
-    assert.match(stderr, /--seconds takes a whole number/);
+    assert.match(stderr, /^soak.sh: option '--seconds <n>' argument 'lots' is invalid\. must be a whole number of seconds from 2 to 3600\.\nusage: scripts\/soak.sh /);
     assert.equal(stderr.trim().split('\n').length, 2, stderr);
   });
 });

@@ -1,7 +1,8 @@
 'use strict';
 // What every command line of the project does alike (perf/cli.js, scripts/compare.js,
-// scripts/crosscheck.js, scripts/overhead.js): comma-separated lists, a bad option as one line
-// plus the usage, an error that ends a command, and stopping on Ctrl-C.
+// scripts/crosscheck.js, scripts/overhead.js, scripts/report.js, scripts/soak.js): one commander
+// setup, comma-separated lists, a bad option as one line plus the usage, an error that ends a
+// command, the process's exit, and stopping on Ctrl-C.
 
 const { CommanderError, InvalidArgumentError } = require('commander');
 const { killLiveServers } = require('./server_process');
@@ -68,6 +69,7 @@ function runMain(main, name) {
     },
     (err) => {
       process.stderr.write(`${name}: error: ${err.message}\n`);
+      if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`);
       process.exit(1);
     },
   );

@@ -74,10 +74,10 @@ async function settledRss(pid, maxMs = 5000) {
 
 /**
  * Soaks one running server. options: { pid, port, seconds, connections, idleConnections,
- * onProgress(elapsed_s, rss_mb) }. Resolves with { baseline_mb, peak_mb, final_mb, requests,
+ * onProgress(elapsed_s, rss_mb), signal (an AbortSignal that ends the load early) }. Resolves with { baseline_mb, peak_mb, final_mb, requests,
  * errors, non_2xx, growth_mb }; baseline is taken after a warm-up of a third of the run.
  */
-async function soakServer({ pid, port, seconds, connections = 32, idleConnections = 500, onProgress = () => {} }) {
+async function soakServer({ pid, port, seconds, connections = 32, idleConnections = 500, onProgress = () => {}, signal = null }) {
   // V8 and malloc grow their heaps to a working size first; growth after that is what leaks.
   const warmupMs = Math.max(2000, (seconds * 1000) / 3);
   const idle = await openConnections(port, idleConnections, () => {});
@@ -95,13 +95,16 @@ async function soakServer({ pid, port, seconds, connections = 32, idleConnection
   }, 1000);
   let result;
   try {
-    result = await autocannon({
+    const load = autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
       duration: seconds,
       requests: MIXED_REQUESTS,
       timeout: 10,
     });
+    // Stopped early (Ctrl-C): the load ends and what it found so far is reported.
+    if (signal) signal.addEventListener('abort', () => load.stop(), { once: true });
+    result = await load;
   } finally {
     clearInterval(sampler);
     hostile.stop();
