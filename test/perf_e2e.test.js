@@ -9,6 +9,7 @@ const zlib = require('node:zlib');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { parseSamplesCsv, CSV_HEADER } = require('../perf/lib/samples');
 const { percentileResolved } = require('../perf/lib/trials');
+const { mergeLatencyHistograms } = require('../perf/lib/stats');
 const { makeTmpDir, runCommand } = require('./perf_support/helpers');
 
 const SCENARIOS = ['concurrent_2000_100', 'keepalive_400x100'];
@@ -110,6 +111,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.ok(rows.every((x) => x.role === 'main' && x.t_ms >= 0 && x.latency_ms >= 0));
       const maxLatency = Math.max(...rows.filter((x) => x.status > 0).map((x) => x.latency_ms));
       assert.ok(Math.abs(maxLatency - r.latency_ms.max) < 0.002);
+      assert.equal(mergeLatencyHistograms([r.latency_histogram]).totalCount, r.replies, 'the stored histogram holds every reply');
       if (r.scenario === 'concurrent_2000_100') {
         assert.deepEqual(rows.map((x) => x.t_ms), Array.from({ length: 100 }, (_, i) => i * 10));
       } else {

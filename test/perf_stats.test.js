@@ -3,7 +3,7 @@
 // counting of replies, errors and status classes; the samples CSV; the summary table.
 
 const assert = require('node:assert/strict');
-const { latencySummary, summarizeSamples } = require('../perf/lib/stats');
+const { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles } = require('../perf/lib/stats');
 const { Samples, parseSamplesCsv, CSV_HEADER } = require('../perf/lib/samples');
 const { toMarkdown, toCsv, toText } = require('../perf/lib/summary');
 
@@ -54,6 +54,33 @@ describe('perf stats: percentiles', () => {
   });
 });
 
+describe('perf stats: the stored histogram', () => {
+  // Two "trials" of skewed latencies; the histogram of each is kept, encoded, in results.json.
+  let seed = 7;
+  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const trial1 = Array.from({ length: 3000 }, () => 0.2 + 5 * rand() ** 4);
+  const trial2 = Array.from({ length: 5000 }, () => 0.3 + 9 * rand() ** 3);
+
+  it('decodes to a histogram whose count is the replies, in HdrHistogram\'s own encoding', () => {
+    const stored = encodeLatencies(trial1);
+    assert.deepEqual(Object.keys(stored), ['encoding', 'unit', 'significant_digits', 'data']);
+    assert.match(stored.data, /^HISTF/, 'the compressed V2 cookie HdrHistogram tools look for');
+    assert.equal(mergeLatencyHistograms([stored]).totalCount, 3000);
+    assert.equal(encodeLatencies([]), null);
+  });
+
+  it('two trials merged give the percentiles of all their replies together', () => {
+    const merged = histogramPercentiles(mergeLatencyHistograms([encodeLatencies(trial1), encodeLatencies(trial2)]));
+    const together = latencySummary([...trial1, ...trial2]);
+    for (const key of ['p50', 'p90', 'p99', 'p999']) close(merged[key], together[key], 0.001, key);
+    assert.equal(mergeLatencyHistograms([encodeLatencies(trial1), encodeLatencies(trial2)]).totalCount, 8000);
+  });
+
+  it('refuses an encoding it does not know, in one line', () => {
+    assert.throws(() => mergeLatencyHistograms([{ encoding: 'csv', unit: 'ms', data: '' }]), /^Error: unknown histogram encoding 'csv' \(ms\)$/);
+  });
+});
+
 describe('perf stats: samples and their summary', () => {
   function sampleSet() {
     const s = new Samples(2); // tiny, so it must grow
@@ -78,6 +105,7 @@ describe('perf stats: samples and their summary', () => {
     assert.equal(sum.latency_ms.max, 4);
     assert.equal(sum.connect_ms.mean, 0.5);
     assert.equal(sum.last_end_ms, 1030);
+    assert.equal(mergeLatencyHistograms([sum.latency_histogram]).totalCount, sum.replies, 'the histogram holds the replies');
   });
 
   it('all roles: cut transfers are neither replies nor errors', () => {

@@ -89,6 +89,7 @@ function failedRun(server, scenario, failure, extra = {}) {
     status: null,
     throughput_rps: null,
     latency_ms: null,
+    latency_histogram: null,
     connect_ms: null,
     duration_s: null,
     server_cpu: null,
@@ -245,7 +246,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     failure = `no 2xx replies (${classes})`;
   }
 
-  const counts = { requests: stats.requests, replies: stats.replies, errors: stats.errors, status: stats.status, latency_ms: stats.latency_ms, connect_ms: stats.connect_ms };
+  const counts = { requests: stats.requests, replies: stats.replies, errors: stats.errors, status: stats.status, latency_ms: stats.latency_ms, latency_histogram: stats.latency_histogram || null, connect_ms: stats.connect_ms };
   const run = {
     server,
     scenario: scenario.name,

@@ -23,32 +23,65 @@ function newHistogram() {
   });
 }
 
-/** Exact-min/max/mean + HdrHistogram percentiles of values in ms; nulls when there are none. */
-function latencySummary(valuesMs) {
-  const h = newHistogram();
-  let n = 0;
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
+/** Latencies in ms recorded: an HdrHistogram of µs, and the exact count, sum, min and max. */
+function recordLatencies(valuesMs) {
+  const rec = { histogram: newHistogram(), n: 0, sum: 0, min: Infinity, max: -Infinity };
   for (const v of valuesMs) {
     if (!Number.isFinite(v)) continue;
     const x = Math.max(0, v);
-    n += 1;
-    sum += x;
-    if (x < min) min = x;
-    if (x > max) max = x;
-    h.recordValue(Math.max(1, Math.round(x * 1000)));
+    rec.n += 1;
+    rec.sum += x;
+    if (x < rec.min) rec.min = x;
+    if (x > rec.max) rec.max = x;
+    rec.histogram.recordValue(Math.max(1, Math.round(x * 1000)));
   }
+  return rec;
+}
+
+/** Exact-min/max/mean + HdrHistogram percentiles of values in ms; nulls when there are none. */
+function latencySummary(valuesMs) {
+  const { histogram, n, sum, min, max } = recordLatencies(valuesMs);
   const out = { count: n, min: null, mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
   if (n > 0) {
     out.min = round3(min);
     out.mean = round3(sum / n);
     out.max = round3(max);
     for (const [key, p] of Object.entries(PERCENTILES)) {
-      out[key] = round3(Math.max(min, Math.min(max, h.getValueAtPercentile(p) / 1000)));
+      out[key] = round3(Math.max(min, Math.min(max, histogram.getValueAtPercentile(p) / 1000)));
     }
   }
   return out;
+}
+
+/**
+ * How a run's latency histogram is stored in results.json (`latency_histogram`): HdrHistogram's
+ * own compressed V2 encoding in base64, as its Java and JavaScript libraries and their plotting
+ * tools read it, of the replies' response times in µs, 3 significant digits. Trials and load
+ * hosts merge exactly: bucket counts add.
+ */
+const HISTOGRAM_FORMAT = { encoding: 'HdrHistogram V2 compressed, base64', unit: 'us', significant_digits: 3 };
+
+/** The latency_histogram object of values in ms, or null when there are none. */
+function encodeLatencies(valuesMs) {
+  const rec = recordLatencies(valuesMs);
+  return rec.n > 0 ? { ...HISTOGRAM_FORMAT, data: hdr.encodeIntoCompressedBase64(rec.histogram) } : null;
+}
+
+/** The HdrHistogram of stored latency_histogram objects, merged (null when there are none). */
+function mergeLatencyHistograms(stored) {
+  const list = stored.filter(Boolean);
+  if (!list.length) return null;
+  const merged = newHistogram();
+  for (const s of list) {
+    if (s.encoding !== HISTOGRAM_FORMAT.encoding || s.unit !== HISTOGRAM_FORMAT.unit) throw new Error(`unknown histogram encoding '${s.encoding}' (${s.unit})`);
+    merged.add(hdr.decodeFromCompressedBase64(s.data, 32, false));
+  }
+  return merged;
+}
+
+/** Percentiles (PERCENTILES) of a histogram of µs, in ms: each its bucket's upper edge. */
+function histogramPercentiles(histogram) {
+  return Object.fromEntries(Object.entries(PERCENTILES).map(([key, p]) => [key, round3(histogram.getValueAtPercentile(p) / 1000)]));
 }
 
 function emptyErrors() {
@@ -112,10 +145,11 @@ function summarizeSamples(samples, { role = null, rows = null } = {}) {
     status,
     cut,
     latency_ms: lat,
+    latency_histogram: encodeLatencies(latencies),
     connect_ms: { mean: con.mean, p99: con.p99 },
     first_start_ms: Number.isFinite(firstStart) ? round3(firstStart) : null,
     last_end_ms: Number.isFinite(lastEnd) ? round3(lastEnd) : null,
   };
 }
 
-module.exports = { latencySummary, summarizeSamples, selectRows, emptyErrors, emptyStatus, round3, PERCENTILES };
+module.exports = { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, HISTOGRAM_FORMAT, selectRows, emptyErrors, emptyStatus, round3, PERCENTILES };
