@@ -180,7 +180,7 @@ describe('compare.sh: two runs side by side', function () {
     fs.writeFileSync(path.join(bad, 'results.json'), '{"runs": [');
     const res = compare([A, bad]);
     assert.equal(res.status, 2);
-    assert.match(res.stderr, /^compare\.sh: .*results\.json: not valid JSON/);
+    assert.match(res.stderr, /^compare\.sh: .*results\.json is not valid JSON: /);
     assert.equal(res.stderr.trim().split('\n').length, 1);
   });
 

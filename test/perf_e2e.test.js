@@ -10,6 +10,7 @@ const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { parseSamplesCsv, CSV_HEADER } = require('../perf/lib/samples');
 const { percentileResolved } = require('../perf/lib/trials');
 const { mergeLatencyHistograms } = require('../perf/lib/stats');
+const { schemaProblem, SCHEMA_VERSION } = require('../perf/lib/results_doc');
 const { makeTmpDir, runCommand } = require('./perf_support/helpers');
 
 const SCENARIOS = ['concurrent_2000_100', 'keepalive_400x100'];
@@ -36,6 +37,11 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     assert.match(result.stdout, /^scenario\s+mean ms\s+p99 ms\s+req\/s\s+CPU ms\/req\s+mean ms/m);
     assert.match(result.stdout, new RegExp(`^results: ${path.join(out, 'results.json')}$`, 'm'));
     assert.ok(result.stdout.trim().endsWith(`report:  ${path.join(out, 'report.html')} (open it in a browser)`), result.stdout.slice(-300));
+  });
+
+  it('writes a results.json that matches its committed schema', () => {
+    assert.equal(doc.schema_version, SCHEMA_VERSION);
+    assert.equal(schemaProblem(doc), null);
   });
 
   it('leaves a report with a chart per scenario for both servers, as SVG and PNG', () => {

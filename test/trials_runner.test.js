@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { runScenarios } = require('../perf/lib/runner');
+const { schemaProblem } = require('../perf/lib/results_doc');
 const { loadServerDefinitions, PROJECT_ROOT } = require('../perf/lib/server_process');
 const { findSamplesFile, readSamples } = require('../perf/lib/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, STANDIN } = require('./perf_support/helpers');
@@ -42,6 +43,7 @@ describe('trials: the runner repeats and interleaves', function () {
     const pids = lines.map((l) => /: pid (\d+) listening/.exec(l)).filter(Boolean).map((m) => m[1]);
     assert.equal(new Set(pids).size, 6, 'a new process per server and trial');
     assert.equal(doc.environment.options.repeat, 3);
+    assert.equal(schemaProblem(doc), null, 'results.json matches its schema');
   });
 
   it('checks the whole contract on the first trial, a short check on later ones', () => {

@@ -16,6 +16,7 @@ const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
 const { noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
+const { readResultsFile, ResultsError, RESULTS_FILE } = require('./results_doc');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
@@ -51,7 +52,7 @@ function resolveResultsFile(arg, { root }) {
       continue;
     }
     if (stat.isDirectory()) {
-      const file = path.join(p, 'results.json');
+      const file = path.join(p, RESULTS_FILE);
       if (fs.existsSync(file)) return file;
       throw new CompareError(`no results.json in ${p} (is it a results directory?)`);
     }
@@ -64,11 +65,11 @@ function resolveResultsFile(arg, { root }) {
 function loadResultsFile(file) {
   let doc;
   try {
-    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    doc = readResultsFile(file);
   } catch (err) {
-    throw new CompareError(`${file}: ${err.code === 'ENOENT' ? 'not found' : `not valid JSON (${err.message.split('\n')[0]})`}`);
+    if (err instanceof ResultsError) throw new CompareError(err.message);
+    throw err;
   }
-  if (!doc || typeof doc !== 'object' || !Array.isArray(doc.runs)) throw new CompareError(`${file}: not a results.json (no "runs" list)`);
   const bad = doc.runs.findIndex((r) => !r || typeof r.server !== 'string' || typeof r.scenario !== 'string');
   if (bad >= 0) throw new CompareError(`${file}: runs[${bad}] has no server or scenario name`);
   if (doc.runs.length === 0) throw new CompareError(`${file}: lists no runs`);

@@ -22,6 +22,7 @@ const { spawn } = require('node:child_process');
 const { loadScenarios } = require('./scenarios');
 const { ENGINES, selectEngine, ENGINE_CHOICES } = require('./engines');
 const { METRICS } = require('./metrics');
+const { readResultsFile, RESULTS_FILE } = require('./results_doc');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { writeFileAtomic, RESULTS_ROOT } = require('./results_store');
 const { PROJECT_ROOT } = require('./server_process');
@@ -313,9 +314,9 @@ function runChild({ engine, servers, names, quick, outDir, pin, serversFile, sig
       for (const line of stderr.split('\n').filter(Boolean)) log(line);
       let doc;
       try {
-        doc = JSON.parse(fs.readFileSync(path.join(outDir, 'results.json'), 'utf8'));
+        doc = readResultsFile(path.join(outDir, RESULTS_FILE));
       } catch {
-        doc = null;
+        doc = null; // the child's exit says why
       }
       const why = sig ? `signal ${sig}` : `exit code ${code}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
       resolve({ doc, code, interrupted: code === 130 || code === 143 || (signal && signal.aborted), why });
@@ -448,9 +449,9 @@ function rebuildCrosscheck(dir) {
   for (const name of fs.readdirSync(path.join(abs, 'runs')).sort()) {
     const m = /^(.+)-t(\d+)$/.exec(name);
     if (!m || !old.engines.includes(m[1])) continue;
-    const file = path.join(abs, 'runs', name, 'results.json');
+    const file = path.join(abs, 'runs', name, RESULTS_FILE);
     if (!fs.existsSync(file)) continue;
-    for (const r of JSON.parse(fs.readFileSync(file, 'utf8')).runs) {
+    for (const r of readResultsFile(file).runs) {
       runs.push({ ...r, crosscheck: { engine: m[1], trial: Number(m[2]) } });
       if (!r.ok) failures.push(`${m[1]} trial ${m[2]}: ${r.server} ${r.scenario}: ${r.failure}`);
     }

@@ -12,6 +12,7 @@ const util = require('node:util');
 const zlib = require('node:zlib');
 const { PROJECT_ROOT } = require('./server_process');
 const { samplesFileName } = require('./samples');
+const { SCHEMA_VERSION, RESULTS_FILE, schemaProblem } = require('./results_doc');
 
 const RESULTS_ROOT = path.join(PROJECT_ROOT, 'perf', 'results');
 // Kept free for the last results.json: this much more than twice its latest size.
@@ -139,11 +140,11 @@ class ResultsStore {
   }
 
   get resultsFile() {
-    return path.join(this.dir, 'results.json');
+    return path.join(this.dir, RESULTS_FILE);
   }
 
   document() {
-    return { environment: this.environment, ...this.extra, runs: this.runs };
+    return { schema_version: SCHEMA_VERSION, environment: this.environment, ...this.extra, runs: this.runs };
   }
 
   serialize() {
@@ -171,7 +172,7 @@ class ResultsStore {
 
   writeResults() {
     const text = this.serialize();
-    this.write('results.json', () => writeFileAtomic(this.resultsFile, text));
+    this.write(RESULTS_FILE, () => writeFileAtomic(this.resultsFile, text));
     this.keepReserve(text);
   }
 
@@ -224,7 +225,10 @@ class ResultsStore {
         unwritten.push({ name, error });
       }
     };
-    attempt('results.json', () => writeFileAtomic(this.resultsFile, this.serialize()));
+    attempt(RESULTS_FILE, () => writeFileAtomic(this.resultsFile, this.serialize()));
+    // What was written is checked against its schema: a mismatch is the runner's bug, said once.
+    const problem = schemaProblem(this.document());
+    if (problem) unwritten.push({ name: RESULTS_FILE, error: new Error(`written, but it does not match perf/schemas/results.schema.json: ${problem} (a bug of the runner: please report it)`) });
     for (const [name, text] of Object.entries(texts)) attempt(name, () => writeFileAtomic(path.join(this.dir, name), text));
     this.finished = true;
     return unwritten;

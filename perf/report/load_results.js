@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { orderServers } = require('./style');
+const { readResultsFile, ResultsError, RESULTS_FILE } = require('../lib/results_doc');
 
 class ReportError extends Error {
   constructor(message) {
@@ -15,7 +16,6 @@ class ReportError extends Error {
   }
 }
 
-const RESULTS_FILE = 'results.json';
 
 function num(x) {
   if (x === null || x === undefined || x === '') return null;
@@ -80,11 +80,11 @@ function loadResults(dir) {
   if (!fs.existsSync(file)) throw new ReportError(`no ${RESULTS_FILE} in ${abs} (is this a results folder?)`);
   let raw;
   try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    raw = readResultsFile(file);
   } catch (e) {
-    throw new ReportError(`${file} is not valid JSON: ${e.message.split('\n')[0]}`);
+    if (e instanceof ResultsError) throw new ReportError(e.message);
+    throw e;
   }
-  if (!raw || typeof raw !== 'object' || !Array.isArray(raw.runs)) throw new ReportError(`${file} has no "runs" list`);
   if (raw.runs.length === 0) throw new ReportError(`${file} lists no runs (the run stopped before any finished?)`);
   const runs = raw.runs.map(normaliseRun);
   const scenarios = [];
