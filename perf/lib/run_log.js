@@ -1,0 +1,23 @@
+'use strict';
+// What the runner prints of a run: one line with its counts, times, rate, CPU and flags.
+
+function fmtNum(x, digits = 2) {
+  return x === null || x === undefined ? '–' : x.toFixed(digits);
+}
+
+function runLine(run, { serverWidth = 5, trials = 1 } = {}) {
+  const tag = `${run.server.padEnd(serverWidth)} ${run.scenario.padEnd(20)}`;
+  const trial = trials > 1 && run.trial ? `, trial ${run.trial}/${trials}` : '';
+  if (!run.ok) return `${tag} FAILED${trial ? ` (${trial.slice(2)})` : ''}: ${run.failure}`;
+  const errors = Object.values(run.errors).reduce((a, b) => a + b, 0);
+  return (
+    `${tag} ${String(run.replies).padStart(6)}/${run.requests} replies` +
+    `  mean ${fmtNum(run.latency_ms.mean)} ms  p99 ${fmtNum(run.latency_ms.p99)} ms` +
+    `  ${Math.round(run.throughput_rps)} req/s  cpu ${fmtNum(run.server_cpu && run.server_cpu.ms_per_request, 3)} ms/req` +
+    `${errors ? `  errors ${errors}` : ''}${run.client_bound ? '  CLIENT-BOUND' : ''}` +
+    `${run.server_bound === false ? `  NOT SERVER-BOUND (server ${run.server_cpu_pct}% of its core)` : ''}${run.disturbed ? '  DISTURBED' : ''}` +
+    `  (${run.duration_s.toFixed(1)} s${trial})`
+  );
+}
+
+module.exports = { runLine };
