@@ -12,7 +12,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('../perf/lib/cli_support');
-const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck');
+const { runCrosscheck, rebuildCrosscheck } = require('../perf/lib/crosscheck_run');
+const { finishLiveRuns } = require('../perf/lib/runner');
 const { ScenarioError } = require('../perf/lib/scenarios');
 
 const NAME = 'crosscheck.sh';
@@ -45,7 +46,8 @@ async function main(argv) {
   const parsed = parseCommandLine(program, argv, NAME, usageLine());
   if (parsed !== null) return parsed;
   const opts = program.opts();
-  const stop = stopOnSignals(NAME, 'the finished trials are compared');
+  // A second Ctrl-C records the trial in progress as interrupted before the command exits.
+  const stop = stopOnSignals(NAME, 'the finished trials are compared', finishLiveRuns);
 
   try {
     if (opts.rebuild) {

@@ -5,7 +5,9 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { compareMetric, compareRuns, buildReport, commonScenarios, toText, toMarkdown, CROSSCHECK_METRICS } = require('../perf/lib/crosscheck');
+const { compareMetric, compareRuns, buildReport, CROSSCHECK_METRICS } = require('../perf/lib/crosscheck');
+const { commonScenarios } = require('../perf/lib/crosscheck_run');
+const { toText, toMarkdown } = require('../perf/lib/crosscheck_format');
 const { loadScenarios } = require('../perf/lib/scenarios');
 const { PROJECT_ROOT } = require('../perf/lib/server_process');
 const { makeTmpDir, runCommand } = require('./perf_support/helpers');

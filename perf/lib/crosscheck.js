@@ -15,17 +15,13 @@
 //   too few trials      fewer than two usable trials on a side
 // Where the engines define a metric differently (perf/ENGINES.md), the row says so: a
 // "differ" there may be the definition, not the server.
+//
+// This module holds the agreement statistics and the comparison document; running the trials
+// is ./crosscheck_run.js, and its text and Markdown ./crosscheck_format.js.
 
-const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { loadScenarios } = require('./scenarios');
-const { ENGINES, selectEngine, ENGINE_CHOICES } = require('./engines');
 const { METRICS } = require('./metrics');
-const { readResultsFile, RESULTS_FILE } = require('./results_doc');
 const { summarizeTrials, compareTrials } = require('./confidence');
-const { writeFileAtomic, RESULTS_ROOT } = require('./results_store');
-const { PROJECT_ROOT } = require('./server_process');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('./engines/httperf');
 
 const CPU_TICK_S = 0.01; // /proc CPU times are in 10 ms ticks
@@ -157,25 +153,6 @@ function definitionNotes(m, a, b) {
   return notes;
 }
 
-function fmt(x) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  const ax = Math.abs(x);
-  if (ax === 0) return '0';
-  if (ax >= 1000) return Math.round(x).toString();
-  if (ax >= 100) return x.toFixed(0);
-  if (ax >= 10) return x.toFixed(1);
-  if (ax >= 1) return x.toFixed(2);
-  return x.toPrecision(2);
-}
-
-function fmtRatio(x) {
-  return x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3);
-}
-
-function fmtCi(ci) {
-  return ci ? `[${fmtRatio(ci[0])}, ${fmtRatio(ci[1])}]` : '–';
-}
-
 /** Plain mean of the finite values (for counts and for showing zeros, which logs cannot). */
 function plainMean(values) {
   const v = values.filter((x) => x !== null);
@@ -240,159 +217,6 @@ function compareRuns(runsA, runsB) {
     .filter((r) => r.a.n > 0 || r.b.n > 0);
 }
 
-/** The scenarios both engines can run faithfully, and the others with the reason. */
-function commonScenarios(scenarios, engines) {
-  let kept = scenarios;
-  const skipped = [];
-  for (const engine of engines) {
-    if (engine === 'autocannon') continue;
-    const def = ENGINES[engine];
-    const next = [];
-    for (const s of kept) {
-      const why = def.whyNot(s);
-      if (why) skipped.push({ engine, scenario: s.name, reason: why });
-      else next.push(s);
-    }
-    kept = next;
-  }
-  return { scenarios: kept, skipped };
-}
-
-const CLI = path.join(PROJECT_ROOT, 'perf', 'cli.js');
-const liveChildren = new Set();
-let exitHook = false;
-
-/**
- * One trial of one engine: perf/cli.js in a child process (each pins itself afresh: the runner
- * moves its own process to the client CPU, which a second run in the same process would
- * inherit). Its progress lines go to log, its summary table is left out. Resolves
- * { doc (results.json or null), code, interrupted, why }.
- */
-function runChild({ engine, servers, names, quick, outDir, pin, serversFile, signal, log, env = process.env }) {
-  if (!exitHook) {
-    exitHook = true;
-    process.on('exit', () => {
-      for (const c of liveChildren) c.kill('SIGKILL');
-    });
-  }
-  const args = [CLI, '--engine', engine, '--servers', servers.join(','), '--scenarios', names.join(','), '--repeat', '1', '--out', outDir, '--no-report', '--no-lighter-engines'];
-  if (quick) args.push('--quick');
-  if (!pin) args.push('--no-pin');
-  if (serversFile) args.push('--servers-file', serversFile);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    liveChildren.add(child);
-    let inSummary = false;
-    let pending = '';
-    const onLine = (line) => {
-      // The runner prints its summary table after a blank line, then "results: <file>".
-      if (!line.trim()) inSummary = true;
-      else if (/^results: /.test(line)) inSummary = false;
-      else if (!inSummary) log(line);
-    };
-    child.stdout.on('data', (chunk) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop();
-      lines.forEach(onLine);
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      if (stderr.length < 65536) stderr += chunk;
-    });
-    let killer = null;
-    const onAbort = () => {
-      child.kill('SIGINT'); // the runner stops, keeps what finished, writes results.json
-      killer = setTimeout(() => child.kill('SIGKILL'), 10000);
-    };
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
-    child.once('close', (code, sig) => {
-      liveChildren.delete(child);
-      if (killer) clearTimeout(killer);
-      if (signal) signal.removeEventListener('abort', onAbort);
-      if (pending) onLine(pending);
-      for (const line of stderr.split('\n').filter(Boolean)) log(line);
-      let doc;
-      try {
-        doc = readResultsFile(path.join(outDir, RESULTS_FILE));
-      } catch {
-        doc = null; // the child's exit says why
-      }
-      const why = sig ? `signal ${sig}` : `exit code ${code}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
-      resolve({ doc, code, interrupted: code === 130 || code === 143 || (signal && signal.aborted), why });
-    });
-  });
-}
-
-function usageError(message) {
-  const err = new Error(message);
-  err.usage = true;
-  return err;
-}
-
-function stamp(now = new Date()) {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
-/**
- * Runs the cross-check. options: { engines: [A, B], servers, scenarios (names or null: all
- * both can run), repeat (default 3, 2 with quick), quick, outDir, pin, serversFile (server
- * definitions for the runner, default perf/servers.json), signal, log, env }.
- * Resolves { dir, report, text, markdown, interrupted, failures }.
- */
-async function runCrosscheck(options = {}) {
-  const engines = options.engines || ['autocannon', 'httperf'];
-  if (engines.length !== 2) throw usageError(`--engines takes exactly two engines (got ${engines.length}: ${engines.join(', ')})`);
-  if (engines[0] === engines[1]) throw usageError(`--engines names '${engines[0]}' twice; cross-check two different engines`);
-  for (const e of engines) if (!ENGINE_CHOICES.includes(e)) throw usageError(`unknown engine '${e}' (known: ${ENGINE_CHOICES.join(', ')})`);
-  const servers = options.servers || ['node', 'em'];
-  const quick = !!options.quick;
-  const repeat = options.repeat ?? (quick ? 2 : 3);
-  if (!Number.isInteger(repeat) || repeat < 2) throw usageError(`--repeat must be 2 or more for a comparison with intervals (got ${repeat})`);
-  const log = options.log || ((line) => process.stdout.write(line + '\n'));
-  const signal = options.signal || null;
-
-  const loaded = loadScenarios({ quick, names: options.scenarios || null });
-  const { scenarios, skipped } = commonScenarios(loaded, engines);
-  for (const k of skipped) log(`crosscheck: skips ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`);
-  if (!scenarios.length) throw usageError(`${engines.join(' and ')} have no scenario in common among ${loaded.map((s) => s.name).join(', ')}`);
-  // Sanity: each engine must accept every kept scenario (selectEngine throws otherwise).
-  for (const e of engines) selectEngine(scenarios, e);
-
-  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `crosscheck-${stamp()}`));
-  fs.mkdirSync(dir, { recursive: true });
-  const names = scenarios.map((s) => s.name);
-  log(`crosscheck: ${engines.join(' vs ')} on ${servers.join(', ')}; ${names.join(', ')}; ${repeat} trials each${quick ? ' (--quick)' : ''}; results in ${dir}`);
-
-  const runs = [];
-  const failures = [];
-  let interrupted = false;
-  for (let t = 1; t <= repeat && !interrupted; t++) {
-    // Alternate the order, so that neither engine always runs first.
-    const order = t % 2 === 1 ? engines : [...engines].reverse();
-    for (const engine of order) {
-      if (signal && signal.aborted) {
-        interrupted = true;
-        break;
-      }
-      const outDir = path.join(dir, 'runs', `${engine}-t${t}`);
-      const result = await runChild({ engine, servers, names, quick, outDir, pin: options.pin !== false, serversFile: options.serversFile, signal, log: (line) => log(`[t${t} ${engine}] ${line}`), env: options.env });
-      if (result.interrupted) interrupted = true;
-      if (!result.doc) {
-        failures.push(`${engine} trial ${t}: no results (${result.why})`);
-        continue;
-      }
-      for (const r of result.doc.runs) {
-        runs.push({ ...r, crosscheck: { engine, trial: t } });
-        if (!r.ok) failures.push(`${engine} trial ${t}: ${r.server} ${r.scenario}: ${r.failure}`);
-      }
-    }
-  }
-
-  const report = buildReport({ engines, servers, scenarios: names, repeat, quick, runs, skipped, failures, interrupted, dir });
-  return { ...writeOutputs(dir, report), interrupted, failures };
-}
-
 const VERDICT_METRICS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_request'];
 
 /**
@@ -435,38 +259,6 @@ function compareServerVerdicts({ engines, servers, scenarios, runs }) {
     }
   }
   return out;
-}
-
-/**
- * Re-computes the comparison of an earlier cross-check from its saved runs (dir/runs/<engine>-t<k>/
- * results.json) and rewrites crosscheck.json/.md/.txt. Resolves { dir, report, text, markdown }.
- */
-function rebuildCrosscheck(dir) {
-  const abs = path.resolve(dir);
-  const old = JSON.parse(fs.readFileSync(path.join(abs, 'crosscheck.json'), 'utf8'));
-  const runs = [];
-  const failures = [];
-  for (const name of fs.readdirSync(path.join(abs, 'runs')).sort()) {
-    const m = /^(.+)-t(\d+)$/.exec(name);
-    if (!m || !old.engines.includes(m[1])) continue;
-    const file = path.join(abs, 'runs', name, RESULTS_FILE);
-    if (!fs.existsSync(file)) continue;
-    for (const r of readResultsFile(file).runs) {
-      runs.push({ ...r, crosscheck: { engine: m[1], trial: Number(m[2]) } });
-      if (!r.ok) failures.push(`${m[1]} trial ${m[2]}: ${r.server} ${r.scenario}: ${r.failure}`);
-    }
-  }
-  const report = buildReport({ ...old, runs, failures, dir: abs });
-  return writeOutputs(abs, report);
-}
-
-function writeOutputs(dir, report) {
-  const text = toText(report);
-  const markdown = toMarkdown(report);
-  writeFileAtomic(path.join(dir, 'crosscheck.json'), JSON.stringify(report, null, 2) + '\n');
-  writeFileAtomic(path.join(dir, 'crosscheck.md'), markdown);
-  writeFileAtomic(path.join(dir, 'crosscheck.txt'), text);
-  return { dir, report, text, markdown };
 }
 
 /** The comparison document from the runs (pure: tests call it with made-up runs). */
@@ -520,139 +312,4 @@ function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped
   };
 }
 
-/** Every distinct note, numbered in order of first use: Map(note → number). */
-function footnotes(report) {
-  const map = new Map();
-  for (const r of report.rows) for (const n of r.notes || []) if (!map.has(n)) map.set(n, map.size + 1);
-  return map;
-}
-
-function cells(report, r, notes) {
-  const refs = (r.notes || []).map((n) => notes.get(n)).join(',');
-  if (!r.metric) return [r.server, r.scenario, '–', '', '', '', '', r.verdict, refs];
-  const side = (s) => `${fmt(s.centre)}${s.n !== report.repeat ? ` (n=${s.n})` : ''}`;
-  return [r.server, r.scenario, r.label, side(r.a), side(r.b), fmtRatio(r.ratio), fmtCi(r.ci95), r.verdict, refs];
-}
-
-function headers(report) {
-  const [A, B] = report.engines;
-  return ['server', 'scenario', 'metric', A, B, `${B}/${A}`, '95% CI', 'verdict', 'notes'];
-}
-
-function legend(report) {
-  const [A, B] = report.engines;
-  const lines = [
-    `${A} vs ${B}: ${report.repeat} trials each${report.quick ? ' (--quick: counts ÷20)' : ''}, engines interleaved. Columns ${A} and ${B}: geometric mean of the trials (plain mean for counts); ${B}/${A}: ratio with Welch's 95% interval on the log scale.`,
-    `Intervals are widened to cover each engine's reporting step (httperf prints ms with one decimal: ±0.05 ms; server CPU is counted in 10 ms ticks: ±20 ms over the run's replies), so a step-quantised value does not fake precision.`,
-    `Verdict: agree = the interval contains 1; agree (resolution) = it contains 1 only because of the reporting steps; differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); n/a = one engine does not measure it; info = not comparable by design.`,
-  ];
-  if (A === 'autocannon' || B === 'autocannon') lines.push('autocannon here means the built-in engines: autocannon for keep-alive closed loops, the open_loop and sequential engines elsewhere (the run\'s engine is named per scenario below).');
-  return lines;
-}
-
-function groupLines(report) {
-  const out = [];
-  for (const g of report.groups) {
-    const [A, B] = report.engines;
-    out.push(`${g.server} ${g.scenario}: ${A} = ${g.engine_runs[A] || '–'}${g.commands[A] ? ` (${g.commands[A]})` : ''}; ${B} = ${g.engine_runs[B] || '–'}${g.commands[B] ? ` (${g.commands[B]})` : ''}`);
-  }
-  return out;
-}
-
-function basisLines(report) {
-  const seen = new Map();
-  for (const g of report.groups) for (const e of report.engines) if (g.latency_basis[e]) seen.set(g.engine_runs[e], g.latency_basis[e]);
-  return [...seen.entries()].map(([engine, basis]) => `${engine}: ${basis}`);
-}
-
-function tallyLine(report) {
-  const parts = Object.entries(report.tally).map(([k, n]) => `${k} ${n}`);
-  return `comparable rows: ${parts.join(', ') || 'none'}`;
-}
-
-/** Aligned text for the terminal. */
-function toText(report) {
-  const head = headers(report);
-  const notes = footnotes(report);
-  const body = report.rows.map((r) => cells(report, r, notes));
-  const widths = head.map((h, i) => (i === head.length - 1 ? 0 : Math.max(h.length, ...body.map((c) => String(c[i]).length))));
-  const line = (c) => c.map((x, i) => (i === c.length - 1 ? x : [3, 4, 5].includes(i) ? String(x).padStart(widths[i]) : String(x).padEnd(widths[i]))).join('  ').trimEnd();
-  const out = [line(head), ...body.map(line), '', tallyLine(report), ...legend(report), ...verdictText(report), '', 'notes:', ...[...notes].map(([n, i]) => `  ${i}. ${n}`), '', 'latency, by engine:', ...basisLines(report).map((l) => `  ${l}`), '', 'runs:', ...groupLines(report).map((l) => `  ${l}`)];
-  if (report.skipped.length) out.push('', 'skipped:', ...report.skipped.map((k) => `  ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`));
-  if (report.failures.length) out.push('', 'failed runs (left out):', ...report.failures.map((f) => `  ${f}`));
-  if (report.interrupted) out.push('', 'INTERRUPTED: the comparison covers the trials that finished.');
-  return out.join('\n') + '\n';
-}
-
-function verdictCells(report, v) {
-  const [A, B] = report.engines;
-  const side = (x) => (x ? `${fmtRatio(x.ratio)} ${fmtCi(x.ci95)}` : '–');
-  return [v.scenario, v.label, side(v.engines[A]), side(v.engines[B]), v.agreement, v.intervals_overlap === null ? '–' : v.intervals_overlap ? 'yes' : 'no'];
-}
-
-function verdictHead(report) {
-  const [A, B] = report.engines;
-  const r = report.server_verdicts.length ? report.server_verdicts[0].ratio : '';
-  return ['scenario', 'metric', `${A}: ${r} [95% CI]`, `${B}: ${r} [95% CI]`, 'verdicts', 'CIs overlap'];
-}
-
-/** The second table: do the engines say the same about the servers? */
-function verdictText(report) {
-  if (!report.server_verdicts.length) return [];
-  const head = verdictHead(report);
-  const body = report.server_verdicts.map((v) => verdictCells(report, v));
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((c) => String(c[i]).length)));
-  const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join('  ').trimEnd();
-  return ['', `Server verdicts by engine (ratio ${report.server_verdicts[0].ratio}; same = both engines find the same direction, or both find no difference):`, line(head), ...body.map(line)];
-}
-
-function mdEscape(s) {
-  return String(s).replace(/\|/g, '\\|');
-}
-
-/** Markdown: the table, the legend, what each engine's latency means, the command lines. */
-function toMarkdown(report) {
-  const head = headers(report);
-  const notes = footnotes(report);
-  const out = [
-    `# Cross-check: ${report.engines.join(' vs ')}`,
-    '',
-    `| ${head.map(mdEscape).join(' | ')} |`,
-    `|${head.map((_, i) => ([3, 4, 5].includes(i) ? ' ---: ' : ' --- ')).join('|')}|`,
-    ...report.rows.map((r) => `| ${cells(report, r, notes).map(mdEscape).join(' | ')} |`),
-    '',
-    tallyLine(report),
-    '',
-    ...legend(report).map((l) => `- ${l}`),
-    '',
-    ...(report.server_verdicts.length
-      ? [
-          '## Server verdicts by engine',
-          '',
-          `Ratio ${report.server_verdicts[0].ratio}; same = both engines find the same direction, or both find no difference.`,
-          '',
-          `| ${verdictHead(report).map(mdEscape).join(' | ')} |`,
-          `|${verdictHead(report).map(() => ' --- ').join('|')}|`,
-          ...report.server_verdicts.map((v) => `| ${verdictCells(report, v).map(mdEscape).join(' | ')} |`),
-          '',
-        ]
-      : []),
-    '## Notes',
-    '',
-    ...[...notes].map(([n, i]) => `${i}. ${n}`),
-    '',
-    '## What each engine\'s latency is',
-    '',
-    ...basisLines(report).map((l) => `- ${l}`),
-    '',
-    '## Runs',
-    '',
-    ...groupLines(report).map((l) => `- ${mdEscape(l)}`),
-  ];
-  if (report.skipped.length) out.push('', '## Skipped', '', ...report.skipped.map((k) => `- ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`));
-  if (report.failures.length) out.push('', '## Failed runs (left out)', '', ...report.failures.map((f) => `- ${f}`));
-  if (report.interrupted) out.push('', '**Interrupted:** the comparison covers the trials that finished.');
-  return out.join('\n') + '\n';
-}
-
-module.exports = { runCrosscheck, rebuildCrosscheck, buildReport, compareServerVerdicts, compareMetric, compareRuns, commonScenarios, definitionNotes, toText, toMarkdown, CROSSCHECK_METRICS, BUILTIN_BASIS };
+module.exports = { buildReport, compareServerVerdicts, compareMetric, compareRuns, definitionNotes, CROSSCHECK_METRICS, BUILTIN_BASIS };

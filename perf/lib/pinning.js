@@ -49,7 +49,10 @@ function planPinning({ want = true } = {}) {
   return { enabled: true, server_cpu: cpus[0], client_cpu: cpus[1], reason: null };
 }
 
-/** Pins every thread of process pid to cpu. Throws a one-line error when taskset fails. */
+/**
+ * Pins every thread of process pid to cpu (a CPU number, or a kernel CPU list such as "0-1"
+ * to give it back what it had). Throws a one-line error when taskset fails.
+ */
 function pinProcess(pid, cpu) {
   try {
     execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5000 });

@@ -17,7 +17,7 @@ const { expectedDurationS } = require('./scenarios');
 const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir, RESULTS_ROOT } = require('./results_store');
 const { toMarkdown, toCsv, toText } = require('./summary');
-const { planPinning, pinProcess } = require('./pinning');
+const { planPinning, pinProcess, allowedCpus } = require('./pinning');
 const { skippedLine } = require('./engines');
 const { analyzeRuns } = require('./trials');
 const { trialPlan, estimatePlanS, fmtDuration } = require('./trial_plan');
@@ -89,7 +89,9 @@ async function runScenarios(options = {}) {
   });
   environment.started_at = new Date().toISOString();
   environment.servers = Object.fromEntries(serverNames.map((s) => [s, definitions[s]]));
-  // Pinned only now: the environment above still saw every CPU.
+  // Pinned only now: the environment above still saw every CPU. Given back at the end, so that
+  // a caller's next run in this process (the cross-check's) can pin afresh.
+  const ownCpus = allowedCpus();
   if (pinning.enabled) {
     try {
       pinProcess(process.pid, pinning.client_cpu);
@@ -153,6 +155,7 @@ async function runScenarios(options = {}) {
     error = err;
   } finally {
     if (link) removeLink(link);
+    if (pinning.enabled && ownCpus) pinProcess(process.pid, ownCpus.join(','));
   }
   return finish({ error });
 }
