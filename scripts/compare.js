@@ -11,6 +11,7 @@ const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, parseCommandLine, runMain } = require('../perf/lib/cli_support');
 const cr = require('../perf/lib/compare_runs');
+const { compareVerdicts, formatVerdictAgreement } = require('../perf/lib/verdict_agreement');
 const { RESULTS_ROOT } = require('../perf/lib/results_store');
 
 const NAME = 'compare.sh';
@@ -35,12 +36,14 @@ function buildProgram() {
     .argument('<RUN_A>', 'the baseline: a results directory, its results.json, latest, or a directory name under perf/results')
     .argument('<RUN_B>', 'the run to judge, the same way')
     .option('--threshold <pct>', `a regression must be worse by more than this many percent (default ${cr.DEFAULT_THRESHOLD_PCT})`, threshold)
+    .option('--verdicts', 'instead: do A and B name the same winners? (exit 1 when they name opposite ones)')
     .option('--metric <list>', `metrics to judge, comma-separated or repeated (default ${cr.DEFAULT_METRICS.join(',')}; also p50_ms, peak_rss_mb)`, metrics)
     .addHelpText('after', `
 Examples:
   scripts/${NAME} perf/results/2026-01-10T08-00-00Z latest
   scripts/${NAME} baseline/results.json latest --threshold 5 --metric p99,rps
-Exit status: 0 no significant regression beyond the threshold, 1 at least one, 2 bad usage or unusable results.`);
+  scripts/${NAME} --verdicts quick_1 quick_2        (A/A: two runs in a row name the same winners?)
+Exit status: 0 no significant regression beyond the threshold (--verdicts: no opposite winners), 1 at least one, 2 bad usage or unusable results.`);
 }
 
 function main(argv) {
@@ -54,6 +57,11 @@ function main(argv) {
     const A = cr.loadResultsFile(cr.resolveResultsFile(argA, { root: RESULTS_ROOT }));
     const B = cr.loadResultsFile(cr.resolveResultsFile(argB, { root: RESULTS_ROOT }));
     if (path.resolve(A.file) === path.resolve(B.file)) process.stderr.write(`${NAME}: note: RUN_A and RUN_B are the same results\n`);
+    if (opts.verdicts) {
+      const agreement = compareVerdicts(A.comparisons, B.comparisons);
+      process.stdout.write([cr.describeRun('A', A), cr.describeRun('B', B), ...formatVerdictAgreement(agreement)].join('\n') + '\n');
+      return agreement.tally.opposite ? 1 : 0;
+    }
     const result = cr.compareRuns(A, B, { metrics: metricNames, thresholdPct: opts.threshold ?? cr.DEFAULT_THRESHOLD_PCT });
     process.stdout.write(cr.formatComparison(A, B, result).join('\n') + '\n');
     return result.regressions.length ? 1 : 0;

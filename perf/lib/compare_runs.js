@@ -14,7 +14,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
+const { noVerdict, fewestReplies, isSuperseded, withLimits, analyzeRuns, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./trials');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
 const { readResultsFile, ResultsError, RESULTS_FILE } = require('./results_doc');
 
@@ -61,7 +61,7 @@ function resolveResultsFile(arg, { root }) {
   throw new CompareError(`no such results directory or file: ${arg}`);
 }
 
-/** Reads and checks one results.json: { file, dir, environment, runs }. */
+/** Reads and checks one results.json: { file, dir, environment, runs, comparisons }. */
 function loadResultsFile(file) {
   let doc;
   try {
@@ -73,7 +73,9 @@ function loadResultsFile(file) {
   const bad = doc.runs.findIndex((r) => !r || typeof r.server !== 'string' || typeof r.scenario !== 'string');
   if (bad >= 0) throw new CompareError(`${file}: runs[${bad}] has no server or scenario name`);
   if (doc.runs.length === 0) throw new CompareError(`${file}: lists no runs`);
-  return { file, dir: path.dirname(file), environment: doc.environment || {}, runs: doc.runs };
+  // The stored verdicts; a file written before they were stored gets them computed alike.
+  const comparisons = doc.comparisons ? withLimits(doc.comparisons, doc.runs) : analyzeRuns(doc.runs).comparisons;
+  return { file, dir: path.dirname(file), environment: doc.environment || {}, runs: doc.runs, comparisons };
 }
 
 function canonical(x) {
@@ -263,6 +265,7 @@ function formatComparison(A, B, result) {
 module.exports = {
   compareRuns,
   formatComparison,
+  describeRun,
   resolveResultsFile,
   loadResultsFile,
   metricName,
