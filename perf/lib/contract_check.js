@@ -7,7 +7,8 @@ const http = require('node:http');
 const crypto = require('node:crypto');
 const { payloadSource } = require('./http_exchange');
 
-const HELLO_BODY = 'asdfghjkl;';
+// The seed study's reply, as both servers read it from the contract.
+const HELLO_BODY = require('../../contract.json').hello_body;
 const KNOWN_SIZES = { '/lipsum100k.txt': 102400, '/data/random-1m.bin': 1048576 };
 const CHECK_TIMEOUT_MS = 5000;
 
