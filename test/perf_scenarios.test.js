@@ -92,6 +92,11 @@ describe('perf scenarios: validation', () => {
     check({ description: 'x', kind: 'closed', concurrency: 2, keep_alive: false, requests_per_connection: 3 }, /needs keep_alive: true/);
     check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 2 }, slow: { mode: 'read', clients: 1, start_s: 1, active_s: 5 } }, /must end within the probe's duration_s/);
     check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9 }, slow: { mode: 'upload', clients: 1, start_s: 1, active_s: 5 } }, /'upload_bytes'.*required/);
+    // From the schema (perf/schemas/scenario.schema.json), named by the path to the field.
+    check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9, rte: 1 }, slow: {} }, /^f\.json: probe: unknown field 'rte' \(known: request, rate, duration_s\)$/);
+    check({ ...base, request: { headers: { 'X-Id': 7 } } }, /^f\.json: request: headers: 'X-Id' must be a string \(headers are an object of strings\)$/);
+    check({ description: 'x', kind: 'slow_clients' }, /^f\.json: 'probe' is required for kind 'slow_clients'$/);
+    check({ ...base, quick: 3 }, /^f\.json: 'quick' must be an object$/);
   });
 
   it('refuses values no run could carry out, naming the field and the allowed range', () => {

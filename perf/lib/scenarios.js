@@ -1,28 +1,24 @@
 'use strict';
 // Scenarios are data: one JSON file per scenario in perf/scenarios/. This module loads them,
-// validates them (one clear line per mistake, naming the file and the field), fills in
-// defaults and applies --quick. The fields are documented in perf/README.md.
+// checks them against their JSON Schema (perf/schemas/scenario.schema.json, with ajv) and the
+// rules that span several fields, says what is wrong in one line naming the file and the
+// field, fills in defaults and applies --quick. The fields are documented in perf/README.md.
 
 const fs = require('node:fs');
 const path = require('node:path');
+const Ajv2020 = require('ajv/dist/2020');
 
 const SCENARIOS_DIR = path.resolve(__dirname, '..', 'scenarios');
 const QUICK_FACTOR = 20;
-const KINDS = ['closed', 'open', 'slow_clients'];
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT'];
-const NAME_RE = /^[a-z0-9][a-z0-9_.-]*$/;
+const SCHEMA_FILE = path.resolve(__dirname, '..', 'schemas', 'scenario.schema.json');
+const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
 
-// Bounds that keep every run possible: a count this process can hold per-request samples
-// for (32 bytes each), a rate its timers can keep, a run that ends within a day.
-const MAX_COUNT = 1e7; // requests, connections (in total, per run)
-const MAX_CONCURRENCY = 10000; // connections open at once
-const MIN_RATE = 0.1; // per second
-const MAX_RATE = 1e6;
-const MAX_DURATION_S = 86400;
-const MAX_TIMEOUT_S = 3600;
-const MAX_UPLOAD_BYTES = 1024 ** 3;
-const MAX_BYTES_PER_S = 1e10;
-const MAX_WARMUP_S = 600;
+// Bounds that keep every run possible (a count this process can hold per-request samples for,
+// 32 bytes each; a rate its timers can keep; a run that ends within a day) are in the schema;
+// the totals over several fields are held to the same bounds here.
+const MAX_COUNT = SCHEMA.$defs.count.maximum; // requests, connections (in total, per run)
+const MAX_DURATION_S = SCHEMA.$defs.duration.maximum;
+const MAX_WARMUP_S = SCHEMA.properties.warmup_s.maximum;
 // Warm-up before each measured run (not counted), unless the scenario says otherwise: Node's
 // JIT settles within the first second of load (measured: perf/README.md, results.json,
 // "Warm-up"); 2 s leaves a margin. --quick scales it as it scales durations (1 s).
@@ -38,150 +34,140 @@ function isObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
-function checkKeys(obj, allowed, where) {
-  if (!isObject(obj)) fail(where, 'must be a JSON object');
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) fail(where, `unknown field '${key}' (known: ${allowed.join(', ')})`);
-  }
-}
-
-function number(obj, key, where, { integer = false, min = 0, exclusiveMin = false, max = Infinity, unit = '', required = true, dflt, nullable = false } = {}) {
-  const v = obj[key];
-  if (v === undefined) {
-    if (required) fail(where, `'${key}' is required`);
-    return dflt;
-  }
-  if (v === null && nullable) return null;
-  const kindWord = integer ? 'an integer' : 'a number';
-  if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v))) {
-    fail(where, `'${key}' must be ${kindWord}${nullable ? ' or null' : ''}, not ${JSON.stringify(v)}`);
-  }
-  if ((exclusiveMin ? v <= min : v < min) || v > max) {
-    const low = `${exclusiveMin ? 'greater than' : 'at least'} ${min}`;
-    const range = max === Infinity ? low : exclusiveMin ? `${low} and at most ${max}` : `between ${min} and ${max}`;
-    fail(where, `'${key}' must be ${range}${unit}, not ${v}`);
-  }
-  return v;
-}
-
 /** A quantity derived from several fields (e.g. connections / rate) must not exceed max. */
 function atMost(value, max, what, where, advice) {
   if (value > max) fail(where, `${what} is ${value}; it must be at most ${max} (${advice})`);
 }
 
-function bool(obj, key, where, dflt) {
-  const v = obj[key];
-  if (v === undefined) return dflt;
-  if (typeof v !== 'boolean') fail(where, `'${key}' must be true or false`);
-  return v;
+// `unit` and `mustBe` only annotate the schema, for the one-line errors below.
+// strictRequired off: each kind's required fields (allOf / then) are defined once, at the top.
+const validate = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, verbose: true })
+  .addKeyword({ keyword: 'unit', schemaType: 'string' })
+  .addKeyword({ keyword: 'mustBe', schemaType: 'string' })
+  .compile(SCHEMA);
+
+const TYPE_WORDS = { integer: 'an integer', number: 'a number', boolean: 'true or false', string: 'a non-empty string', object: 'a JSON object' };
+
+/** "between 0.1 and 1000000 connections per second", "greater than 0 and at most 3600 s", "at least 0". */
+function rangeWords(schema) {
+  const unit = schema.unit || '';
+  if (schema.exclusiveMinimum !== undefined) return `greater than ${schema.exclusiveMinimum}${schema.maximum !== undefined ? ` and at most ${schema.maximum}` : ''}${unit}`;
+  return schema.maximum !== undefined ? `between ${schema.minimum} and ${schema.maximum}${unit}` : `at least ${schema.minimum}${unit}`;
 }
 
-function string(obj, key, where, { required = true, dflt } = {}) {
-  const v = obj[key];
-  if (v === undefined) {
-    if (required) fail(where, `'${key}' is required`);
-    return dflt;
+/**
+ * The first way raw breaks the schema, as one line: "probe: 'rate' must be between 0.1 and
+ * 1000000 connections per second, not 0". where: the file (and what contains the field).
+ */
+function schemaFailure(where, raw) {
+  if (validate(raw)) return null;
+  const [e] = validate.errors;
+  const trail = e.instancePath.split('/').slice(1);
+  const inside = e.keyword === 'required' || e.keyword === 'additionalProperties' ? trail : trail.slice(0, -1);
+  const at = [where, ...inside].join(': ');
+  const key = trail[trail.length - 1];
+  const s = e.parentSchema || {};
+  const was = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+  switch (e.keyword) {
+    case 'required':
+      return `${at}: '${e.params.missingProperty}' is required${trail.length === 0 && raw.kind ? ` for kind '${raw.kind}'` : ''}`;
+    case 'additionalProperties':
+      return `${at}: unknown field '${e.params.additionalProperty}' (known: ${Object.keys(s.properties || {}).join(', ')})`;
+    case 'type': {
+      const types = [].concat(s.type);
+      if (s.mustBe) return `${at}: '${key}' must ${s.mustBe}`;
+      return `${at}: '${key}' must be ${types.filter((t) => t !== 'null').map((t) => TYPE_WORDS[t]).join(' or ')}${types.includes('null') ? ' or null' : ''}, not ${JSON.stringify(e.data)}`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+      return `${at}: '${key}' must be ${rangeWords(s)}, not ${e.data}`;
+    case 'enum':
+      return `${at}: '${key}' must be one of ${s.enum.join(', ')}, not ${was(e.data)}`;
+    case 'minLength':
+      return `${at}: '${key}' must be a non-empty string`;
+    default:
+      return `${at}: '${key}' must ${s.mustBe || e.message}`;
   }
-  if (typeof v !== 'string' || v.length === 0) fail(where, `'${key}' must be a non-empty string`);
-  return v;
 }
 
+/** A request with its defaults: method (POST with a body, else dflt's), path, headers, upload_bytes. */
 function normalizeRequest(raw, where, dflt) {
-  const req = raw === undefined ? {} : raw;
-  checkKeys(req, ['method', 'path', 'headers', 'upload_bytes'], where);
-  const uploadBytes = number(req, 'upload_bytes', where, { integer: true, max: MAX_UPLOAD_BYTES, unit: ' bytes', required: false, dflt: null });
-  const method = string(req, 'method', where, { required: false, dflt: uploadBytes !== null ? 'POST' : dflt.method });
-  if (!METHODS.includes(method)) fail(where, `'method' must be one of ${METHODS.join(', ')}`);
-  const p = string(req, 'path', where, { required: false, dflt: dflt.path });
-  if (!p.startsWith('/') || /[\s]/.test(p)) fail(where, `'path' must start with / and contain no spaces`);
-  const headers = req.headers === undefined ? {} : req.headers;
-  if (!isObject(headers) || Object.values(headers).some((h) => typeof h !== 'string')) {
-    fail(where, `'headers' must be an object of strings`);
-  }
+  const req = raw || {};
+  const uploadBytes = req.upload_bytes ?? null;
+  const headers = req.headers || {};
   for (const h of Object.keys(headers)) {
     if (['host', 'content-length', 'connection'].includes(h.toLowerCase())) {
       fail(where, `header '${h}' is set by the runner (use keep_alive / upload_bytes instead)`);
     }
   }
-  return { method, path: p, headers, upload_bytes: uploadBytes };
+  return { method: req.method || (uploadBytes !== null ? 'POST' : dflt.method), path: req.path || dflt.path, headers, upload_bytes: uploadBytes };
 }
 
 const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'warmup_s', 'quick'];
+const KEYS_BY_KIND = {
+  closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
+  open: ['connections', 'rate', 'requests_per_connection', 'request'],
+  slow_clients: ['probe', 'slow'],
+};
+const GET_HELLO = { method: 'GET', path: '/hello' };
 
-/** Validates one raw scenario object and returns it with defaults filled in. */
+/**
+ * Checks one raw scenario object (the schema, then the rules across fields) and returns it
+ * with defaults filled in. where: what to name in an error (the file); fileName: the name
+ * the file gives it.
+ */
 function normalizeScenario(raw, where, fileName) {
-  checkKeys(raw, [...COMMON_KEYS, 'concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'connections', 'rate', 'probe', 'slow'], where);
-  const name = raw.name === undefined ? fileName : string(raw, 'name', where);
-  if (!NAME_RE.test(name)) fail(where, `name '${name}' must be lower case letters, digits, '_', '-' or '.'`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a JSON object');
+  // A field of another kind is named as such before the schema, which knows every kind's fields.
+  if (KEYS_BY_KIND[raw.kind]) {
+    for (const key of Object.keys(raw)) {
+      if (!COMMON_KEYS.includes(key) && !KEYS_BY_KIND[raw.kind].includes(key) && Object.values(KEYS_BY_KIND).some((keys) => keys.includes(key))) fail(where, `'${key}' does not apply to kind '${raw.kind}'`);
+    }
+  }
+  const problem = schemaFailure(where, raw);
+  if (problem) throw new ScenarioError(problem);
+  const name = raw.name === undefined ? fileName : raw.name;
   if (fileName && name !== fileName) fail(where, `'name' is '${name}' but the file is ${fileName}.json; they must match`);
-  const kind = string(raw, 'kind', where);
-  if (!KINDS.includes(kind)) fail(where, `'kind' must be one of ${KINDS.join(', ')}, not '${kind}'`);
   const out = {
     name,
-    description: string(raw, 'description', where),
-    source: string(raw, 'source', where, { required: false, dflt: null }),
-    kind,
-    timeout_s: number(raw, 'timeout_s', where, { min: 0, exclusiveMin: true, max: MAX_TIMEOUT_S, unit: ' s', required: false, dflt: 10 }),
-    warmup_s: number(raw, 'warmup_s', where, { min: 0, max: MAX_WARMUP_S, unit: ' s', required: false, dflt: DEFAULT_WARMUP_S }),
+    description: raw.description,
+    source: raw.source ?? null,
+    kind: raw.kind,
+    timeout_s: raw.timeout_s ?? 10,
+    warmup_s: raw.warmup_s ?? DEFAULT_WARMUP_S,
   };
-  const allowedByKind = {
-    closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
-    open: ['connections', 'rate', 'requests_per_connection', 'request'],
-    slow_clients: ['probe', 'slow'],
-  };
-  for (const key of Object.keys(raw)) {
-    if (!COMMON_KEYS.includes(key) && !allowedByKind[kind].includes(key)) fail(where, `'${key}' does not apply to kind '${kind}'`);
-  }
-  if (kind === 'closed') {
-    out.request = normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' });
-    out.concurrency = number(raw, 'concurrency', where, { integer: true, min: 1, max: MAX_CONCURRENCY });
-    out.keep_alive = bool(raw, 'keep_alive', where, true);
+  if (raw.kind === 'closed') {
+    out.request = normalizeRequest(raw.request, `${where}: request`, GET_HELLO);
+    out.concurrency = raw.concurrency;
+    out.keep_alive = raw.keep_alive ?? true;
     const stops = ['requests', 'requests_per_connection', 'duration_s'].filter((k) => raw[k] !== undefined);
     if (stops.length !== 1) fail(where, `give exactly one of 'requests', 'requests_per_connection', 'duration_s' (got ${stops.length ? stops.join(', ') : 'none'})`);
-    out.requests = number(raw, 'requests', where, { integer: true, min: 1, max: MAX_COUNT, required: false, dflt: null });
-    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, max: MAX_COUNT, required: false, dflt: null });
-    out.duration_s = number(raw, 'duration_s', where, { min: 0, exclusiveMin: true, max: MAX_DURATION_S, unit: ' s', required: false, dflt: null });
+    out.requests = raw.requests ?? null;
+    out.requests_per_connection = raw.requests_per_connection ?? null;
+    out.duration_s = raw.duration_s ?? null;
     if (out.requests_per_connection !== null) {
       atMost(out.concurrency * out.requests_per_connection, MAX_COUNT, `'concurrency' × 'requests_per_connection' (requests in all)`, where, 'fewer connections or requests per connection');
     }
     if (out.requests_per_connection !== null && !out.keep_alive) fail(where, `'requests_per_connection' needs keep_alive: true (without keep-alive every connection carries one request)`);
     if (out.requests !== null && out.requests < out.concurrency) fail(where, `'requests' (${out.requests}) must be at least 'concurrency' (${out.concurrency})`);
-  } else if (kind === 'open') {
-    out.request = normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' });
-    out.connections = number(raw, 'connections', where, { integer: true, min: 1, max: MAX_COUNT });
-    out.rate = number(raw, 'rate', where, { min: MIN_RATE, max: MAX_RATE, unit: ' connections per second' });
-    out.requests_per_connection = number(raw, 'requests_per_connection', where, { integer: true, min: 1, max: MAX_COUNT, required: false, dflt: 1 });
+  } else if (raw.kind === 'open') {
+    out.request = normalizeRequest(raw.request, `${where}: request`, GET_HELLO);
+    out.connections = raw.connections;
+    out.rate = raw.rate;
+    out.requests_per_connection = raw.requests_per_connection ?? 1;
     atMost(out.connections * out.requests_per_connection, MAX_COUNT, `'connections' × 'requests_per_connection' (requests in all)`, where, 'fewer connections or requests per connection');
     atMost(out.connections / out.rate, MAX_DURATION_S, `'connections' / 'rate' (the run's length in s)`, where, 'fewer connections or a higher rate: a run must end within 24 h');
   } else {
     const probeWhere = `${where}: probe`;
-    const probe = raw.probe;
-    if (probe === undefined) fail(where, `'probe' is required for kind 'slow_clients'`);
-    checkKeys(probe, ['request', 'rate', 'duration_s'], probeWhere);
-    out.probe = {
-      request: normalizeRequest(probe.request, `${probeWhere}: request`, { method: 'GET', path: '/hello' }),
-      rate: number(probe, 'rate', probeWhere, { min: MIN_RATE, max: MAX_RATE, unit: ' connections per second' }),
-      duration_s: number(probe, 'duration_s', probeWhere, { min: 0, exclusiveMin: true, max: MAX_DURATION_S, unit: ' s' }),
-    };
+    out.probe = { request: normalizeRequest(raw.probe.request, `${probeWhere}: request`, GET_HELLO), rate: raw.probe.rate, duration_s: raw.probe.duration_s };
     atMost(out.probe.rate * out.probe.duration_s, MAX_COUNT, `'rate' × 'duration_s' (probe requests in all)`, probeWhere, 'a lower rate or a shorter duration');
     const slowWhere = `${where}: slow`;
-    const slow = raw.slow;
-    if (slow === undefined) fail(where, `'slow' is required for kind 'slow_clients'`);
-    checkKeys(slow, ['mode', 'request', 'clients', 'bytes_per_s', 'start_s', 'active_s', 'repeat'], slowWhere);
-    const mode = string(slow, 'mode', slowWhere);
-    if (!['read', 'upload'].includes(mode)) fail(slowWhere, `'mode' must be 'read' or 'upload', not '${mode}'`);
-    const request = normalizeRequest(slow.request, `${slowWhere}: request`, mode === 'read' ? { method: 'GET', path: '/data/random-1m.bin' } : { method: 'POST', path: '/upload' });
+    const { mode } = raw.slow;
+    const request = normalizeRequest(raw.slow.request, `${slowWhere}: request`, mode === 'read' ? { method: 'GET', path: '/data/random-1m.bin' } : { method: 'POST', path: '/upload' });
     if (mode === 'upload' && !(request.upload_bytes > 0)) fail(`${slowWhere}: request`, `'upload_bytes' (a positive integer) is required for mode 'upload'`);
     if (mode === 'read' && request.upload_bytes) fail(`${slowWhere}: request`, `'upload_bytes' does not apply to mode 'read'`);
-    out.slow = {
-      mode,
-      request,
-      clients: number(slow, 'clients', slowWhere, { integer: true, min: 1, max: MAX_CONCURRENCY }),
-      bytes_per_s: number(slow, 'bytes_per_s', slowWhere, { min: 1, max: MAX_BYTES_PER_S, required: false, dflt: null, nullable: true }),
-      start_s: number(slow, 'start_s', slowWhere, { min: 0 }),
-      active_s: number(slow, 'active_s', slowWhere, { min: 0, exclusiveMin: true }),
-      repeat: bool(slow, 'repeat', slowWhere, false),
-    };
+    out.slow = { mode, request, clients: raw.slow.clients, bytes_per_s: raw.slow.bytes_per_s ?? null, start_s: raw.slow.start_s, active_s: raw.slow.active_s, repeat: raw.slow.repeat ?? false };
     if (out.slow.start_s + out.slow.active_s > out.probe.duration_s) {
       fail(where, `the slow clients' window (start_s + active_s = ${out.slow.start_s + out.slow.active_s} s) must end within the probe's duration_s (${out.probe.duration_s} s)`);
     }
@@ -256,7 +242,6 @@ function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, facto
   const files = readScenarioFiles(dir);
   const scenarios = files.map(({ name, file, raw }) => {
     const where = path.relative(process.cwd(), file) || file;
-    if (raw.quick !== undefined && !isObject(raw.quick)) fail(where, `'quick' must be an object`);
     normalizeScenario(raw, where, name); // the full-size scenario must be valid on its own
     const effective = quick ? quickScale(raw, factor) : { ...raw };
     delete effective.quick;
