@@ -11,6 +11,8 @@ const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
 
 const { buildReport } = require('../perf/report');
+const { encodeLatencies, mergeLatencyHistograms } = require('../perf/lib/stats');
+const { parseSamplesCsv } = require('../perf/lib/samples');
 
 const ROOT = path.resolve(__dirname, '..');
 const FIXTURE = path.join(__dirname, 'fixtures', 'results_small');
@@ -251,6 +253,41 @@ describe('report: built from the small fixture', () => {
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, /^report: wrote .*report\.html \(15 charts, [\d.]+ s\)\n$/);
     assert.ok(!fs.existsSync(path.join(dir, 'charts', 'stale_chart.svg')));
+  });
+});
+
+describe('report: percentiles of all trials pooled, from their stored histograms', () => {
+  let dir;
+  let doc;
+  before(async () => {
+    dir = copyFixture();
+    // Every trial of sequential_6000 gets a histogram: trial 1's replies, 3 % slower and faster.
+    const file = path.join(dir, 'results.json');
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const server of ['node', 'em']) {
+      const [first, ...later] = doc.runs.filter((r) => r.scenario === 'sequential_6000' && r.server === server);
+      const rows = parseSamplesCsv(zlib.gunzipSync(fs.readFileSync(path.join(dir, first.samples_file))).toString()).filter((x) => x.status > 0);
+      later.forEach((r, i) => { r.latency_histogram = encodeLatencies(rows.map((x) => x.latency_ms * [1.03, 0.97][i])); });
+    }
+    fs.writeFileSync(file, JSON.stringify(doc));
+    await buildReport(dir, { png: false });
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('draws the merged histogram of the three trials: n is their replies together, each point its percentile', () => {
+    const rows = fs.readFileSync(path.join(dir, 'charts', 'sequential_6000_percentiles.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    for (const server of ['node', 'em']) {
+      const runs = doc.runs.filter((r) => r.scenario === 'sequential_6000' && r.server === server);
+      const merged = mergeLatencyHistograms(runs.map((r) => r.latency_histogram));
+      assert.equal(merged.totalCount, 3 * runs[0].replies);
+      const points = rows.filter((r) => r[0] === server);
+      // 18,000 replies resolve the p99 that one trial's 6,000 do not.
+      const p99 = points.find((r) => r[1] === '99');
+      assert.ok(p99, `${server}: a 99 % point`);
+      assert.equal(Number(p99[3]), Math.max(0.001, merged.getValueAtPercentile(99) / 1000));
+      assert.equal(Number(points.find((r) => r[1] === '50')[3]), merged.getValueAtPercentile(50) / 1000);
+    }
+    assert.match(fs.readFileSync(path.join(dir, 'charts', 'sequential_6000_percentiles.svg'), 'utf8'), /18,000 \(node\)/);
   });
 });
 

@@ -44,8 +44,21 @@ function resolvedX(n) {
  * where the curve ends rather than drawing the slowest request as "99 %". Fewer than
  * MIN_TAIL_SAMPLES requests resolve no percentile at all: no points.
  */
-function percentileCurve(sorted, { maxNines = 4, stepsPerDecade = 20 } = {}) {
-  const n = sorted.length;
+function percentileCurve(sorted, options = {}) {
+  return curveOf(sorted.length, (p) => quantileSorted(sorted, p), options);
+}
+
+/**
+ * The same curve from an HdrHistogram of µs (the runs' stored latency_histogram, merged over
+ * trials: perf/lib/stats.js mergeLatencyHistograms): each percentile is its bucket's upper
+ * edge, as HdrHistogram's own plots read it, within 0.1 % of the exact value.
+ */
+function percentileCurveFromHistogram(histogram, options = {}) {
+  return curveOf(histogram.totalCount, (p) => histogram.getValueAtPercentile(100 * p) / 1000, options);
+}
+
+/** The points of a curve of n requests, quantile(p) giving the time at p (0–1). */
+function curveOf(n, quantile, { maxNines = 4, stepsPerDecade = 20 } = {}) {
   if (!percentileResolved(n, 0)) return [];
   const xMax = Math.min(10 ** maxNines, resolvedX(n));
   const xs = [];
@@ -55,7 +68,7 @@ function percentileCurve(sorted, { maxNines = 4, stepsPerDecade = 20 } = {}) {
   if (cut) xs.push(round(xMax, 6));
   return [...new Set(xs)].sort((a, b) => a - b).map((x) => {
     const p = 1 - 1 / x;
-    return { percentile: round(100 * p, 4), x, ms: Math.max(MIN_MS, quantileSorted(sorted, p)), marker: MARKERS.has(x), end: cut && x === round(xMax, 6) };
+    return { percentile: round(100 * p, 4), x, ms: Math.max(MIN_MS, quantile(p)), marker: MARKERS.has(x), end: cut && x === round(xMax, 6) };
   });
 }
 
@@ -176,6 +189,7 @@ module.exports = {
   sortedLatencies,
   resolvedX,
   percentileCurve,
+  percentileCurveFromHistogram,
   percentileCurveFromSummary,
   pickBinWidth,
   intervalBands,

@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { loadResults, ReportError } = require('./load_results');
+const { loadResults, runsOf, ReportError } = require('./load_results');
 const { readSamples, findSamplesFile, ROLE } = require('../lib/samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
@@ -16,10 +16,11 @@ const { verdictEngines } = require('../lib/summary');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { fmtNumber, toCsv } = require('./format');
-const { analyzeRuns, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
+const { analyzeRuns, isSuperseded, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
 const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
 
 const { writeFileAtomic } = require('../lib/results_store');
+const { mergeLatencyHistograms } = require('../lib/stats');
 
 const { NO_WINNER } = specs;
 
@@ -72,6 +73,17 @@ async function loadScenario(results, scenario, log) {
     out.push({ server, run, samples, info, file, note: samples.n === 0 ? `${server}: samples file is empty` : null });
   }
   return out;
+}
+
+/**
+ * The HdrHistogram of every trial a verdict may use of a server in a scenario (ok, judged, not
+ * superseded), merged: { histogram, trials }, or null when a trial has none stored (older
+ * results, an engine without per-request times).
+ */
+function pooledHistogram(results, scenario, server) {
+  const runs = runsOf(results, scenario, server).filter((r) => r.ok && r.judged !== false && !r.client_bound && !isSuperseded(r));
+  if (!runs.length || runs.some((r) => !r.latency_histogram)) return null;
+  return { histogram: mergeLatencyHistograms(runs.map((r) => r.latency_histogram)), trials: runs.length };
 }
 
 /** Builds the chart descriptions (spec + data + caption) for one scenario. */
@@ -148,7 +160,8 @@ function scenarioCharts(results, scenario, loaded) {
     }
   }
 
-  // Percentile curve (from samples, or from the run's summary percentiles when there are none).
+  // Percentile curve: every judged trial's replies pooled, from their stored histograms; else
+  // the representative run's samples, else its summary percentiles.
   const curveRows = [];
   const curveServers = [];
   const curveNotes = [];
@@ -156,7 +169,12 @@ function scenarioCharts(results, scenario, loaded) {
   for (const d of loaded) {
     let points = [];
     let n = null;
-    if (d.samples && d.samples.n > 0) {
+    const pooled = pooledHistogram(results, scenario, d.server);
+    if (pooled) {
+      n = pooled.histogram.totalCount;
+      points = agg.percentileCurveFromHistogram(pooled.histogram);
+      if (pooled.trials > 1) curveNotes.push(`${d.server}: ${pooled.trials} trials pooled (their stored HdrHistograms merged).`);
+    } else if (d.samples && d.samples.n > 0) {
       const keep = keepFor(d);
       const sorted = agg.sortedLatencies(d.samples, (i) => d.samples.status[i] !== 0 && keep(i));
       n = sorted.length;
