@@ -1,9 +1,9 @@
 'use strict';
 // The results document, results.json: its version, its JSON Schema (perf/schemas/
-// results.schema.json, draft 2020-12, checked with ajv) and its reader. The runner writes it
-// through perf/lib/results_store.js and checks what it wrote; the report, compare and the
-// cross-check read it here. A file written before the schema existed (no schema_version) is
-// read as it is, unchecked.
+// results.schema.json, draft 2020-12, checked with ajv), its encoder and its reader, together.
+// The runner writes it through perf/lib/results_store.js (encodeResults) and checks what it
+// wrote; the report, compare and the cross-check read it here. A file written before the schema
+// existed (no schema_version) is read as it is, unchecked.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -26,6 +26,11 @@ function schemaProblem(doc) {
   const where = e.instancePath || '(the document)';
   const detail = e.params && e.params.allowedValue !== undefined ? ` (${JSON.stringify(e.params.allowedValue)})` : e.params && e.params.additionalProperty ? ` ('${e.params.additionalProperty}')` : '';
   return `${where} ${e.message}${detail}`;
+}
+
+/** The results document of a run's parts, as results.json's text. */
+function encodeResults({ environment, runs, ...extra }) {
+  return `${JSON.stringify({ schema_version: SCHEMA_VERSION, environment, ...extra, runs }, null, 2)}\n`;
 }
 
 /** A results.json that cannot be read: the message fits one terminal line. */
@@ -51,4 +56,4 @@ function readResultsFile(file) {
   return doc;
 }
 
-module.exports = { RESULTS_FILE, SCHEMA_VERSION, SCHEMA_FILE, schemaProblem, readResultsFile, ResultsError };
+module.exports = { RESULTS_FILE, SCHEMA_VERSION, SCHEMA_FILE, schemaProblem, encodeResults, readResultsFile, ResultsError };

@@ -12,7 +12,7 @@ const util = require('node:util');
 const zlib = require('node:zlib');
 const { PROJECT_ROOT } = require('./server_process');
 const { samplesFileName } = require('./samples');
-const { SCHEMA_VERSION, RESULTS_FILE, schemaProblem } = require('./results_doc');
+const { RESULTS_FILE, encodeResults, schemaProblem } = require('./results_doc');
 
 const RESULTS_ROOT = path.join(PROJECT_ROOT, 'perf', 'results');
 // Kept free for the last results.json: this much more than twice its latest size.
@@ -143,12 +143,8 @@ class ResultsStore {
     return path.join(this.dir, RESULTS_FILE);
   }
 
-  document() {
-    return { schema_version: SCHEMA_VERSION, environment: this.environment, ...this.extra, runs: this.runs };
-  }
-
   serialize() {
-    return JSON.stringify(this.document(), null, 2) + '\n';
+    return encodeResults({ environment: this.environment, ...this.extra, runs: this.runs });
   }
 
   /** Runs write(); a failure becomes a WriteError naming dir/name. */
@@ -227,7 +223,7 @@ class ResultsStore {
     };
     attempt(RESULTS_FILE, () => writeFileAtomic(this.resultsFile, this.serialize()));
     // What was written is checked against its schema: a mismatch is the runner's bug, said once.
-    const problem = schemaProblem(this.document());
+    const problem = schemaProblem(JSON.parse(this.serialize()));
     if (problem) unwritten.push({ name: RESULTS_FILE, error: new Error(`written, but it does not match perf/schemas/results.schema.json: ${problem} (a bug of the runner: please report it)`) });
     for (const [name, text] of Object.entries(texts)) attempt(name, () => writeFileAtomic(path.join(this.dir, name), text));
     this.finished = true;
