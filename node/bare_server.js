@@ -6,9 +6,9 @@
 // (HTTP/1.0 without keep-alive, or Connection: close asked).
 
 const http = require('node:http');
-const { readConfig } = require('./config');
+const { readConfig, contract } = require('./config');
 
-const HELLO = Buffer.from('asdfghjkl;');
+const HELLO = Buffer.from(contract.hello_body);
 const NOT_FOUND = Buffer.from('Not Found\n');
 
 let config;

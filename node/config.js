@@ -2,7 +2,6 @@
 // Server settings: command-line flags win over environment variables, which win over the
 // defaults in contract.json (shared with the EventMachine server, so both enforce the same limits).
 
-const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const contract = require('../contract.json');
@@ -15,23 +14,6 @@ function positiveInteger(name, raw, { zeroAllowed = false } = {}) {
     throw new Error(`${name} must be a ${zeroAllowed ? 'whole number' : 'positive integer'}, got '${raw}'`);
   }
   return Number(raw);
-}
-
-/** The soft limit on open files of this process, from /proc (Node has no getrlimit). */
-function openFilesLimit() {
-  try {
-    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
-    const soft = Number(line.split(/\s{2,}/)[1]);
-    return Number.isFinite(soft) ? soft : null;
-  } catch {
-    return null;
-  }
-}
-
-/** MAX_CONNECTIONS, or when 0 the open-files limit less a reserve for everything else. */
-function connectionLimit(limits, filesLimit = openFilesLimit()) {
-  if (limits.MAX_CONNECTIONS > 0) return limits.MAX_CONNECTIONS;
-  return filesLimit ? Math.max(filesLimit - contract.fd_reserve, 1) : Infinity;
 }
 
 /** The same checks as the EventMachine server's config.rb: settings both servers can honour alike. */
@@ -75,4 +57,4 @@ function readConfig(argv = process.argv.slice(2), env = process.env) {
   };
 }
 
-module.exports = { readConfig, connectionLimit, USAGE, contract };
+module.exports = { readConfig, USAGE, contract };

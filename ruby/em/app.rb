@@ -14,7 +14,7 @@ module EmVsNode
   class App
     TEXT = 'text/plain; charset=utf-8'
 
-    attr_reader :limits, :site, :deadlines, :connection_cap, :hello, :method_table, :allow_for_path
+    attr_reader :limits, :site, :deadlines, :connection_cap, :method_table, :allow_for_path
 
     def initialize(config, contract)
       @limits = config.limits
@@ -31,8 +31,21 @@ module EmVsNode
       @errors = Hash.new { |cache, (status, allow)| cache[[status, allow]] = error_template(status, allow) }
     end
 
-    def route?(path)
-      @routes.key?(path)
+    # The route table: what a request (its head from the RequestGate) gets, sent through its
+    # connection (Connection#deliver, #delay).
+    def route(connection, method, head, query)
+      keep_alive = head.keep_alive
+      path = head.path
+      case [method, path]
+      in ['GET' | 'HEAD', '/hello'] then connection.deliver(@hello, keep_alive: keep_alive, head_only: method == 'HEAD')
+      in ['GET' | 'HEAD', '/delay'] then connection.delay(delay_ms(query), keep_alive, method == 'HEAD')
+      in ['POST', '/upload'] then connection.deliver(upload(head.upload_bytes, head.digest), keep_alive: keep_alive)
+      in ['GET' | 'HEAD', _] if !@routes.key?(path) then connection.deliver(file(path), keep_alive: keep_alive, head_only: method == 'HEAD')
+      else
+        allow = allow_for(path)
+        # A method no route takes (PUT, DELETE) is a method error: the connection closes even on a 404.
+        connection.deliver(allow ? error(405, allow) : error(404), keep_alive: !allow && keep_alive && method == 'POST')
+      end
     end
 
     # The Allow value for a path whose route has no handler for the method; nil when unknown.

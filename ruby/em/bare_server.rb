@@ -21,6 +21,8 @@ module EmVsNode
   class BareConnection < EM::Connection
     include EM::HttpServer
 
+    HELLO = CONTRACT['hello_body']
+
     def post_init
       super
       no_environment_strings
@@ -32,7 +34,7 @@ module EmVsNode
       keep_open = found && keep_alive?
       response.status = found ? 200 : 404
       response.content_type 'text/plain'
-      response.content = found ? 'asdfghjkl;' : "Not Found\n"
+      response.content = found ? HELLO : "Not Found\n"
       response.headers['Date'] = HttpDate.now
       response.headers['Connection'] = keep_open ? 'keep-alive' : 'close'
       response.keep_connection_open(keep_open)

@@ -81,7 +81,7 @@ module EmVsNode
 
     # Called by the parser once a request and its body have arrived.
     def process_http_request
-      route(@gate.heads.shift)
+      @app.route(self, @http_request_method, @gate.heads.shift, @http_query_string)
     rescue StandardError => e # caught here, not unwound through the C parser
       internal_error(e)
     end
@@ -94,28 +94,31 @@ module EmVsNode
       @app.connection_cap.release if @admitted
     end
 
-    private
-
-    def route(head)
-      keep_alive = head.keep_alive
-      path = head.path
-      method = @http_request_method
-
-      case [method, path]
-      in ['GET' | 'HEAD', '/hello'] then deliver(@app.hello, keep_alive: keep_alive, head_only: method == 'HEAD')
-      in ['GET' | 'HEAD', '/delay'] then delay(@app.delay_ms(@http_query_string), keep_alive, method == 'HEAD')
-      in ['POST', '/upload'] then deliver(@app.upload(head.upload_bytes, head.digest), keep_alive: keep_alive)
-      in ['GET' | 'HEAD', _] if !@app.route?(path) then deliver(@app.file(path), keep_alive: keep_alive, head_only: method == 'HEAD')
-      else
-        allow = @app.allow_for(path)
-        # A method no route takes (PUT, DELETE) is a method error: the connection closes even on a 404.
-        if allow
-          deliver(@app.error(405, allow), keep_alive: false)
-        else
-          deliver(@app.error(404), keep_alive: keep_alive && method == 'POST')
-        end
-      end
+    # The reply to a request, in its turn (App#route decides which).
+    def deliver(template, keep_alive:, head_only: false, slot: nil)
+      keep_alive = template.keep_alive?(keep_alive)
+      head = template.head(keep_alive, head_only)
+      body = template.body_apart(head_only)
+      slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
     end
+
+    # Waits on a timer, never blocking the loop; the idle timeout is off while a reply is pending.
+    def delay(delay_ms, keep_alive, head_only)
+      return deliver(@app.error(400), keep_alive: false) if delay_ms.nil?
+
+      slot = @replies.reserve
+      self.comm_inactivity_timeout = 0
+      timer = EM::Timer.new(delay_ms / 1000.0) do
+        @timers.delete(timer)
+        deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
+        self.comm_inactivity_timeout = @keep_alive_s if @replies.empty? && @idle_timeout_on
+      rescue StandardError => e
+        internal_error(e)
+      end
+      @timers << timer
+    end
+
+    private
 
     # Input that arrives while replies wait for the client is kept, unread by the gate, up to
     # HELD_INPUT_FACTOR × MAX_UNSENT_BYTES. EventMachine cannot stop reading one connection
@@ -151,29 +154,6 @@ module EmVsNode
         @idle_timeout_on = true
         self.comm_inactivity_timeout = @keep_alive_s
       end
-    end
-
-    def deliver(template, keep_alive:, head_only: false, slot: nil)
-      keep_alive = template.keep_alive?(keep_alive)
-      head = template.head(keep_alive, head_only)
-      body = template.body_apart(head_only)
-      slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
-    end
-
-    # Waits on a timer, never blocking the loop; the idle timeout is off while a reply is pending.
-    def delay(delay_ms, keep_alive, head_only)
-      return deliver(@app.error(400), keep_alive: false) if delay_ms.nil?
-
-      slot = @replies.reserve
-      self.comm_inactivity_timeout = 0
-      timer = EM::Timer.new(delay_ms / 1000.0) do
-        @timers.delete(timer)
-        deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
-        self.comm_inactivity_timeout = @keep_alive_s if @replies.empty? && @idle_timeout_on
-      rescue StandardError => e
-        internal_error(e)
-      end
-      @timers << timer
     end
 
     # A bug of ours must cost one connection, never the server: 500, close, and one line.

@@ -1,0 +1,36 @@
+'use strict';
+// Replies, as the EventMachine server's reply.rb makes them: a whole reply with its length, an
+// error reply (its status's text), and the raw reply for what the parser refuses before there
+// is a request. Replies to requests that are wrong in themselves close the connection
+// (contract.json closing_statuses), as the EventMachine server must: its parser cannot resume
+// after them.
+
+const { contract } = require('./config');
+
+const ERROR_TYPE = 'text/plain; charset=utf-8';
+const CLOSING_STATUSES = new Set(contract.closing_statuses);
+
+function sendReply(res, status, type, body, extraHeaders = {}) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', body.length);
+  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  if (CLOSING_STATUSES.has(status)) res.setHeader('Connection', 'close');
+  res.end(body);
+}
+
+function sendError(res, status, extraHeaders) {
+  sendReply(res, status, ERROR_TYPE, Buffer.from(`${contract.status_text[status]}\n`), extraHeaders);
+}
+
+/** A raw reply for errors the parser finds before there is a request object. */
+function rawErrorReply(status) {
+  const body = `${contract.status_text[status]}\n`;
+  return (
+    `HTTP/1.1 ${status} ${contract.status_text[status]}\r\n` +
+    `Content-Type: ${ERROR_TYPE}\r\nContent-Length: ${body.length}\r\n` +
+    `Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+module.exports = { sendReply, sendError, rawErrorReply, ERROR_TYPE };
