@@ -206,8 +206,8 @@ describe('report: in a browser', function () {
     await care.locator('summary').click();
     const lines = await care.locator('li').allInnerTexts();
     assert.equal(lines.length, 5);
-    assert.ok(lines.some((l) => /BEHIND SCHEDULE\s+concurrent_2000_20 — em: connections opened up to 35 ms behind schedule/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /NEAR CLIENT-BOUND\s+sequential_6000 — node: the load generator used 84 %/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /BEHIND SCHEDULE\s+concurrent_2000_20 — em \(trials 1–3\): connections opened up to 35 ms behind schedule/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /NEAR CLIENT-BOUND\s+sequential_6000 — node \(trials 1–3\): the load generator used 84 %/.test(l)), lines.join('\n'));
     await care.locator('summary').click();
   });
 
@@ -232,7 +232,7 @@ describe('report: in a browser', function () {
     const table = page.locator('table.seed-table');
     assert.equal(await table.locator('tbody tr').count(), 4);
     const first = await table.locator('tbody tr').first().innerText();
-    assert.match(first, /^1\s+sequential_6000\s+20\.9\s+4\.30\s+Node 4\.86× faster\s+[\d.]+\s+[\d.]+\s+Node [\d.]+× faster/);
+    assert.match(first, /^1\s+sequential_6000\s+20\.9\s+4\.30\s+Node 4\.86× faster\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+Node [\d.]+× faster \[[\d.]+–[\d.]+×\]/);
     assert.match(first, /holds$/);
     const lines = await page.locator('ul.seed-lines li').allInnerTexts();
     assert.equal(lines.length, 4);

@@ -178,7 +178,9 @@ function verdictText(c, { compact = false } = {}) {
       const text = compact ? 'not judged' : `not judged: ${who}, the load generator set the pace (try --engine wrk)`;
       return `<span class="caveat-text" title="${esc(c.note || '')}">– ${esc(text)} <span class="caveat">⚠</span></span>`;
     }
-    return `<span class="muted">– ${c.note ? `(${esc(c.note)})` : ''}</span>`;
+    // In the summary table a word (the row's tags name the server); the whole note on hover.
+    const why = compact && c.excluded ? c.excluded.replace('-', ' ') : c.note;
+    return `<span class="muted" title="${esc(c.note || '')}">– ${why ? `(${esc(why)})` : ''}</span>`;
   }
   const m = METRICS[c.metric];
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
