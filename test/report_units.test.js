@@ -149,12 +149,19 @@ describe('report: verdicts', () => {
     const comps = comparisons(r);
     const p50 = comps.find((c) => c.scenario === 's1' && c.metric === 'p50_ms');
     assert.deepEqual([p50.winner, p50.lead, p50.factor, p50.significant], [null, 'node', 2.5, null]);
-    assert.match(headline(r, comps), /node in 0, em in 0 of 2 scenarios; no winner named from a single trial in 2 \(no interval: run with --repeat 2 or more\)\.$/);
+    assert.match(headline(r, comps), /node in 0, em in 0 of 2 scenarios; no winner named from a single judged trial in 2 \(no interval: run with --repeat 3\)\.$/);
+    // With trials, one judged trial on a side means the others were left out.
+    const withTrials = { ...r, environment: { options: { repeat: 3 } } };
+    assert.match(headline(withTrials, comps), /no winner named from a single judged trial in 2 \(no interval: the other trials were not judged\)\.$/);
   });
 
   it('says why a scenario names no winner, scenario by scenario (a median the verdict engine does not measure)', () => {
     const r = results([run('node', 's1', 1, 2000), run('em', 's1', 2.5, 1000), run('node', 'seq', null, 4000), run('em', 'seq', null, 8000)]);
     assert.match(headline(r, comparisons(r)), /; not comparable in 1 \(seq: not measured\)\.$/);
+    // Not judged: the runner's reason, in words.
+    const disturbed = { judged: false, not_judged_because: ['disturbed: steal 40% of a core (over 10%)'] };
+    const d = results([run('node', 's1', 1, 2000, { trial: 1 }), run('em', 's1', 2.5, 1000, { trial: 1, ...disturbed })]);
+    assert.match(headline(d, comparisons(d)), /not comparable in 1 \(s1: em not judged \(disturbed\)\)\.$/);
   });
 
   it('does not compare failed or missing runs, and flags them', () => {

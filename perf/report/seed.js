@@ -34,7 +34,7 @@ function saidText(t) {
 /** What this run says (c: the report's mean_ms comparison, node vs em). */
 function nowText(c) {
   if (!c) return 'not run';
-  if (c.excluded) return `not judged (${c.excluded})`;
+  if (c.excluded) return `not judged (${c.excluded === 'not-judged' ? c.note : c.excluded})`;
   if (c.factor === null) return `not judged (${c.no_verdict || c.note || 'not measured'})`;
   if (c.winner) {
     // A winner is named only with an interval (perf/lib/trials.js): the winner's factor's.

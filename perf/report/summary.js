@@ -121,7 +121,10 @@ function flags(results) {
 /** Why a comparison names nothing, in a few words: "node client-bound", "not measured". */
 function whyUndecided(c) {
   if (!c) return 'a server has no run';
-  if (c.excluded) return c.excluded === 'failed' || c.excluded === 'missing' ? `${c.excluded} runs` : c.excluded;
+  if (c.excluded === 'failed' || c.excluded === 'missing') return `${c.excluded} runs`;
+  // "em not judged in all 3 trials (disturbed)": the runner's reasons, not the category's name.
+  if (c.excluded === 'not-judged') return c.note;
+  if (c.excluded) return c.excluded;
   return c.no_verdict || c.note || 'not measured';
 }
 
@@ -142,7 +145,9 @@ function headline(results, comps) {
   const undecided = results.scenarios.filter((sc) => !p50.some((c) => c.scenario === sc));
   let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
   if (notSignificant) text += `; no significant difference in ${notSignificant}`;
-  if (noInterval) text += `; no winner named from a single trial in ${noInterval} (no interval: run with --repeat 2 or more)`;
+  // With several trials, one judged trial on a side means the others were not judged.
+  const single = (results.environment.options && results.environment.options.repeat) > 1 ? 'the other trials were not judged' : 'run with --repeat 3';
+  if (noInterval) text += `; no winner named from a single judged trial in ${noInterval} (no interval: ${single})`;
   if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.map((sc) => `${sc}: ${whyUndecided(comps.find((c) => c.scenario === sc && c.metric === 'p50_ms'))}`).join('; ')})`;
   return `${text}.`;
 }
