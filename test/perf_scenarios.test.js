@@ -13,6 +13,12 @@ describe('perf scenarios: the shipped files', () => {
   const full = byName(loadScenarios());
   const quick = byName(loadScenarios({ quick: true }));
 
+  it('a quick run that holds fewer slow clients records the full number (its peak RSS is then not judged)', () => {
+    assert.deepEqual([quick.slow_upload.slow.clients, quick.slow_upload.full_size], [10, { slow_clients: 50 }]);
+    assert.equal(full.slow_upload.full_size, undefined);
+    assert.equal(quick.keepalive_400x100.full_size, undefined, 'closed loops keep their concurrency');
+  });
+
   it('has every scenario of the issue, in its order', () => {
     // user-added scenarios follow the issue's, by name
     assert.deepEqual(loadScenarios().map((s) => s.name).slice(0, ORDER.length), ORDER);

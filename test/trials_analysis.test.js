@@ -119,6 +119,16 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(allFailed.comparisons[0].excluded, 'failed');
   });
 
+  it('peak RSS of a quick run that held fewer slow clients than the full scenario is not judged', () => {
+    const params = { kind: 'slow_clients', probe: { rate: 50 }, slow: { clients: 10 }, full_size: { slow_clients: 50 } };
+    const quick = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 50, { params, server_peak_rss_mb: 70 + t }), run('em', 's', t, 1, 50, { params, server_peak_rss_mb: 30 + t })]));
+    const rss = quick.comparisons.find((c) => c.metric === 'peak_rss_mb');
+    assert.deepEqual([rss.no_verdict, rss.winner], ['smaller quick load', null]);
+    assert.equal(rss.note, "smaller quick load: memory grows with the slow clients held at once, 10 here against the full run's 50");
+    const full = { ...params, full_size: undefined };
+    assert.equal(analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 50, { params: full, server_peak_rss_mb: 70 + t }), run('em', 's', t, 1, 50, { params: full, server_peak_rss_mb: 30 + t })])).comparisons.find((c) => c.metric === 'peak_rss_mb').winner, 'em');
+  });
+
   it('a metric measured in steps coarser than 5 % of its centre is not judged: "below the resolution"', () => {
     // httperf prints latencies in 0.1 ms steps: means of 0.13 vs 0.24 ms are not judged, req/s is.
     const httperf = { engine: 'httperf', engine_latency: { resolution_ms: 0.1 } };

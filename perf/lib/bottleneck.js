@@ -102,7 +102,7 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, sha
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(`failed: ${failure || 'the run did not complete'}`);
-  if (clientBound) reasons.push(`client-bound: the load generator used ${clientCpuPct}% of its core (${CLIENT_BOUND_PCT}% or more)`);
+  if (clientBound) reasons.push(`client-bound: the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`);
   let serverBound = null;
   if (saturating(scenario) && shares.server_cpu_pct !== null && loadS >= MIN_SERVER_BOUND_LOAD_S) {
     serverBound = shares.server_cpu_pct + (shares.server_resolution_pct ?? margin) >= SERVER_BOUND_PCT;

@@ -14,7 +14,8 @@ function latencyStep(r) {
  * `unit`; `better`, the direction that wins, and `word`, completing "a is r× …"; `get`, its
  * value in a run. `latency`: a response time; `quantile`/`tail`: a percentile, `tail` when too
  * few requests above it leave it unresolved; `step`: the run's rounding step of the value
- * (verdicts below it are not judged); `rateSet`: a schedule can set it (never judged then).
+ * (verdicts below it are not judged); `rateSet`: a schedule can set it (never judged then);
+ * `sizeSet`: the load's size sets it (not judged when a quick run shrank the clients held at once).
  */
 const METRICS = {
   mean_ms: { long: 'mean response time', label: 'mean ms', short: 'mean', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, get: (r) => r.latency_ms && r.latency_ms.mean },
@@ -22,7 +23,7 @@ const METRICS = {
   p99_ms: { long: 'p99 response time', label: 'p99 ms', short: 'p99', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
   throughput_rps: { long: 'throughput', label: 'req/s', short: 'req/s', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
   cpu_ms_per_request: { long: 'server CPU per request', label: 'CPU ms/req', short: 'CPU/req', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
-  peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', get: (r) => r.server_peak_rss_mb },
+  peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', sizeSet: true, get: (r) => r.server_peak_rss_mb },
 };
 const METRIC_NAMES = Object.keys(METRICS);
 

@@ -65,12 +65,14 @@ function runWarnings(runs, { skipped = [] } = {}) {
   const folded = new Map();
   for (const w of perRunWarnings(runs, { skipped })) {
     const key = `${w.scenario}\u0000${w.server}\u0000${w.kind}`;
-    if (!folded.has(key)) folded.set(key, { scenario: w.scenario, server: w.server, trials: [], kind: w.kind, severity: w.severity, texts: [] });
+    if (!folded.has(key)) folded.set(key, { scenario: w.scenario, server: w.server, trials: [], kind: w.kind, severity: w.severity, texts: [], details: [] });
     const f = folded.get(key);
     if (w.trial !== null) f.trials.push(w.trial);
     f.texts.push(w.text);
+    f.details.push(...(w.details || []));
   }
-  return [...folded.values()].map(({ texts, ...w }) => ({ ...w, text: foldTexts(texts) }));
+  // The details (a superseded run's own problems) once each, in brackets after the text.
+  return [...folded.values()].map(({ texts, details, ...w }) => ({ ...w, text: `${foldTexts(texts)}${details.length ? ` (${foldTexts(details)})` : ''}` }));
 }
 
 // A figure in a warning's text: what differs from trial to trial.
@@ -119,7 +121,7 @@ function perRunWarnings(runs, { skipped = [] } = {}) {
       const isSkipped = skipped.some((k) => k.server === server && (k.scenario === scenario || k.scenario === null));
       if (!rs.length && !isSkipped) out.push({ scenario, server, trial: null, kind: 'missing', severity: 'bad', text: 'no run (interrupted?)' });
       for (const r of rs) {
-        const w = (kind, severity, text) => out.push({ scenario, server, trial: Number.isInteger(r.trial) ? r.trial : null, kind, severity, text });
+        const w = (kind, severity, text, details = []) => out.push({ scenario, server, trial: Number.isInteger(r.trial) ? r.trial : null, kind, severity, text, details });
         if (!r.ok) {
           w('failed', 'bad', `FAILED: ${r.failure}`);
           continue;
@@ -128,7 +130,7 @@ function perRunWarnings(runs, { skipped = [] } = {}) {
           const reasons = Array.isArray(r.not_judged_because) ? r.not_judged_because : [];
           const superseded = reasons.find((why) => why.startsWith('superseded')) || `superseded by ${r.superseded_by}'s runs`;
           const others = reasons.filter((why) => why !== superseded);
-          w('superseded', 'info', `${superseded}; kept for information${others.length ? ` (${others.join('; ')})` : ''}`);
+          w('superseded', 'info', `${superseded}; kept for information`, others);
           continue;
         }
         const errs = sumErrors(r);

@@ -50,6 +50,7 @@ function scheduledRate(params) {
 }
 
 const RATE_SET = 'set by the rate';
+const SIZE_SET = 'smaller quick load';
 const TOO_FEW = 'n too small';
 const BELOW_RESOLUTION = 'below the resolution';
 
@@ -64,8 +65,11 @@ const MAX_RESOLUTION_SHARE = 0.05;
 /**
  * Why a metric of a scenario is not judged whatever the numbers say, or null:
  *   { no_verdict: 'set by the rate', note }  throughput where the schedule fixes the rate
+ *   { no_verdict: 'smaller quick load', note } peak RSS of a quick run that held fewer slow
+ *                                            clients at once than the full scenario
  *   { no_verdict: 'n too small', note }      a tail percentile (p99) that fewer than
  *                                            MIN_TAIL_SAMPLES requests lie above
+ *   { no_verdict: 'below the resolution', note } a figure measured in steps too coarse for it
  * params: the scenario as run (a run's `params`); n: the requests behind the centre on the
  * smaller side (fewestReplies of its usable trials).
  */
@@ -73,6 +77,9 @@ function noVerdict(metric, params, n, resolution = null) {
   const m = METRICS[metric];
   const rate = m.rateSet ? scheduledRate(params) : null;
   if (rate !== null) return { no_verdict: RATE_SET, note: `${RATE_SET}: the schedule sends ${rate} requests/s whatever the server does` };
+  if (m.sizeSet && params && params.full_size && params.full_size.slow_clients) {
+    return { no_verdict: SIZE_SET, note: `${SIZE_SET}: memory grows with the slow clients held at once, ${params.slow.clients} here against the full run's ${params.full_size.slow_clients}` };
+  }
   if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: tooFewText(n, m.quantile) };
   if (resolution && resolution.step_ms > MAX_RESOLUTION_SHARE * resolution.smallest_ms) {
     return { no_verdict: BELOW_RESOLUTION, note: `${BELOW_RESOLUTION}: ${resolution.source} gives ${fmtStep(resolution.step_ms)} ms steps, too coarse for ${fmtStep(resolution.smallest_ms)} ms (judged from ${fmtStep(resolution.step_ms / MAX_RESOLUTION_SHARE)} ms)` };
