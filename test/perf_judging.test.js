@@ -229,7 +229,7 @@ describe('warm-up before every run', function () {
       slow: { mode: 'read', clients: 1, bytes_per_s: 131072, start_s: 0.2, active_s: 0.5 },
     },
   });
-  const defaults = { definitions: standinDefinitions({ standin: {} }), servers: ['standin'], scenariosDir, pin: false, log: () => {} };
+  const defaults = { definitions: standinDefinitions({ standin: {} }), servers: ['standin'], scenariosDir, pin: false, lighterEngines: false, log: () => {} };
 
   it('runs on the same server at the scenario\'s concurrency or rate, for warmup_s; only the measured requests count', async () => {
     const out = makeTmpDir('warmup-');

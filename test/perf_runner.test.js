@@ -33,7 +33,7 @@ function noTempFiles(dir) {
 describe('perf runner: runScenarios with stand-in servers', function () {
   this.timeout(60000);
   const scenariosDir = writeScenarioDir(SCENARIOS);
-  const quiet = { log: () => {}, pin: false, scenariosDir, warmup: 0 }; // warm-ups: test/perf_judging.test.js
+  const quiet = { log: () => {}, pin: false, scenariosDir, warmup: 0, lighterEngines: false }; // warm-ups: test/perf_judging.test.js
 
   it('a server that dies mid-scenario: that run fails with the reason, the rest of it is not run, the next server runs', async () => {
     const out = makeTmpDir();
