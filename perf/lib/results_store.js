@@ -221,9 +221,10 @@ class ResultsStore {
         unwritten.push({ name, error });
       }
     };
-    attempt(RESULTS_FILE, () => writeFileAtomic(this.resultsFile, this.serialize()));
+    const text = this.serialize();
+    attempt(RESULTS_FILE, () => writeFileAtomic(this.resultsFile, text));
     // What was written is checked against its schema: a mismatch is the runner's bug, said once.
-    const problem = schemaProblem(JSON.parse(this.serialize()));
+    const problem = schemaProblem(JSON.parse(text));
     if (problem) unwritten.push({ name: RESULTS_FILE, error: new Error(`written, but it does not match perf/schemas/results.schema.json: ${problem} (a bug of the runner: please report it)`) });
     for (const [name, text] of Object.entries(texts)) attempt(name, () => writeFileAtomic(path.join(this.dir, name), text));
     this.finished = true;

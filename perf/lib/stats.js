@@ -40,7 +40,11 @@ function recordLatencies(valuesMs) {
 
 /** Exact-min/max/mean + HdrHistogram percentiles of values in ms; nulls when there are none. */
 function latencySummary(valuesMs) {
-  const { histogram, n, sum, min, max } = recordLatencies(valuesMs);
+  return summaryOf(recordLatencies(valuesMs));
+}
+
+/** latencySummary of recorded latencies (recordLatencies). */
+function summaryOf({ histogram, n, sum, min, max }) {
   const out = { count: n, min: null, mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
   if (n > 0) {
     out.min = round3(min);
@@ -63,7 +67,11 @@ const HISTOGRAM_FORMAT = { encoding: 'HdrHistogram V2 compressed, base64', unit:
 
 /** The latency_histogram object of values in ms, or null when there are none. */
 function encodeLatencies(valuesMs) {
-  const rec = recordLatencies(valuesMs);
+  return encodeRecorded(recordLatencies(valuesMs));
+}
+
+/** encodeLatencies of recorded latencies (recordLatencies). */
+function encodeRecorded(rec) {
   return rec.n > 0 ? { ...HISTOGRAM_FORMAT, data: hdr.encodeIntoCompressedBase64(rec.histogram) } : null;
 }
 
@@ -135,7 +143,8 @@ function summarizeSamples(samples, { role = null, rows = null } = {}) {
     latencies.push(samples.latency[i]);
   }
   const errorTotal = Object.values(errors).reduce((a, b) => a + b, 0);
-  const lat = latencySummary(latencies);
+  const recorded = recordLatencies(latencies);
+  const lat = summaryOf(recorded);
   const con = latencySummary(connects);
   delete lat.count;
   return {
@@ -145,7 +154,7 @@ function summarizeSamples(samples, { role = null, rows = null } = {}) {
     status,
     cut,
     latency_ms: lat,
-    latency_histogram: encodeLatencies(latencies),
+    latency_histogram: encodeRecorded(recorded),
     connect_ms: { mean: con.mean, p99: con.p99 },
     first_start_ms: Number.isFinite(firstStart) ? round3(firstStart) : null,
     last_end_ms: Number.isFinite(lastEnd) ? round3(lastEnd) : null,

@@ -156,6 +156,11 @@ function notJudgedBecause(r) {
   return r.client_bound ? ['client-bound'] : [];
 }
 
+/** Whether a run may be used for a verdict: it finished, and the runner left it in (judged). */
+function usableForVerdict(r) {
+  return r.ok && notJudgedBecause(r).length === 0;
+}
+
 /**
  * The trials of one server in one scenario, sorted into those a verdict may use and those it
  * may not. Runs without a trial number (older results) count as one trial each.
@@ -165,7 +170,7 @@ function classify(runs) {
   const ok = runs.filter((r) => r.ok);
   return {
     all: runs,
-    usable: ok.filter((r) => notJudgedBecause(r).length === 0),
+    usable: runs.filter(usableForVerdict),
     clientBound: ok.filter((r) => r.client_bound),
     notJudged: ok.filter((r) => notJudgedBecause(r).length > 0),
     failed: runs.filter((r) => !r.ok),
@@ -409,6 +414,7 @@ module.exports = {
   BELOW_RESOLUTION,
   MAX_RESOLUTION_SHARE,
   isSuperseded,
+  usableForVerdict,
   percentileResolved,
   tooFewText,
   scheduledRate,

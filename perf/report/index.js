@@ -16,7 +16,7 @@ const { verdictEngines } = require('../lib/summary');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { fmtNumber, toCsv } = require('./format');
-const { analyzeRuns, isSuperseded, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
+const { analyzeRuns, usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
 const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
 
 const { writeFileAtomic } = require('../lib/results_store');
@@ -81,7 +81,7 @@ async function loadScenario(results, scenario, log) {
  * results, an engine without per-request times).
  */
 function pooledHistogram(results, scenario, server) {
-  const runs = runsOf(results, scenario, server).filter((r) => r.ok && r.judged !== false && !r.client_bound && !isSuperseded(r));
+  const runs = runsOf(results, scenario, server).filter(usableForVerdict);
   if (!runs.length || runs.some((r) => !r.latency_histogram)) return null;
   return { histogram: mergeLatencyHistograms(runs.map((r) => r.latency_histogram)), trials: runs.length };
 }

@@ -9,7 +9,7 @@
 
 const { runsOf } = require('./load_results');
 const { METRIC_NAMES, metricName, metricValue, fmtFactor, leadOf } = require('../lib/metrics');
-const { analyzeRuns, withLimits, isSuperseded } = require('../lib/trials');
+const { analyzeRuns, withLimits, isSuperseded, usableForVerdict } = require('../lib/trials');
 const { runWarnings, trialsLabel, primaryPair } = require('../lib/summary');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
@@ -27,7 +27,7 @@ function pairOf(results) {
  */
 function representative(results, scenario, server) {
   const runs = runsOf(results, scenario, server);
-  return runs.find((r) => r.ok && !r.client_bound && r.judged !== false) || runs.find((r) => r.ok && !isSuperseded(r)) || runs.find((r) => r.ok) || runs[0] || null;
+  return runs.find(usableForVerdict) || runs.find((r) => r.ok && !isSuperseded(r)) || runs.find((r) => r.ok) || runs[0] || null;
 }
 
 /**
