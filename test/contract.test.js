@@ -258,6 +258,33 @@ const CASES = [
     },
   },
   {
+    name: 'a close token anywhere in Connection, in any case or header, closes after the reply',
+    send: 'GET /hello HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nConnection: TE, \tCLOSE \r\n\r\n',
+    options: { waitForClose: true },
+    expect: (reply, result) => {
+      assert.equal(reply.headers.connection, 'close');
+      assert.ok(result.closed);
+    },
+  },
+  {
+    name: 'Connection tokens that merely contain close or keep-alive change nothing',
+    send: 'GET /hello HTTP/1.1\r\nHost: a\r\nConnection: closed, x-close\r\n\r\nGET /hello HTTP/1.0\r\nConnection: keep-alives\r\n\r\n',
+    options: { count: 2, waitForClose: true },
+    expect: (reply, result) => {
+      assert.deepEqual(result.replies.map((r) => r.headers.connection), ['keep-alive', 'close']);
+      assert.ok(result.closed);
+    },
+  },
+  {
+    name: 'HTTP/1.0 with keep-alive among other Connection tokens stays open',
+    send: 'GET /hello HTTP/1.0\r\nConnection: TE, Keep-Alive\r\n\r\nGET /hello HTTP/1.0\r\n\r\n',
+    options: { count: 2, waitForClose: true },
+    expect: (reply, result) => {
+      assert.deepEqual(result.replies.map((r) => r.headers.connection), ['keep-alive', 'close']);
+      assert.ok(result.closed);
+    },
+  },
+  {
     name: 'pipelined requests are answered in order, a slow one first',
     send: request('GET', '/delay?ms=150') + request('GET', '/hello') + request('HEAD', '/lipsum100k.txt') + request('GET', '/nope'),
     options: { count: 4, headFlags: [false, false, true, false] },

@@ -24,7 +24,7 @@ module EmVsNode
       @gate = RequestGate.new(@app.limits, @app.method_table, @app.allow_for_path)
       @replies = ReplyQueue.new(self, @app.limits['MAX_UNSENT_BYTES'])
       @held = nil # requests read while replies wait for the client (back-pressure)
-      @timers = []
+      @timers = nil # /delay timers pending, made on the first
       @admitted = @app.connection_cap.room?
       return close_connection unless @admitted
 
@@ -89,7 +89,7 @@ module EmVsNode
     def unbind
       super
       @replies.close
-      @timers.each(&:cancel)
+      @timers&.each(&:cancel)
       @app.deadlines.done(self)
       @app.connection_cap.release if @admitted
     end
@@ -115,7 +115,7 @@ module EmVsNode
       rescue StandardError => e
         internal_error(e)
       end
-      @timers << timer
+      (@timers ||= []) << timer
     end
 
     private

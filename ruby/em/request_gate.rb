@@ -26,8 +26,8 @@ module EmVsNode
     # every header line as REQUEST_LINE and HEADER_LINE take them, CRLF line ends only. One
     # match in C instead of a split and a match per line: this is the gate's cost per request.
     SECTION = %r{\G([!-~]+) ([!-~]+) HTTP/1\.([01])\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)\r\n}n
-    # The fields the gate decides on; the others are the parser's and the application's.
-    FRAMING_FIELD = /^(host|content-length|transfer-encoding|expect|connection):([^\r]*)\r$/ni
+    # The fields the gate decides on (lower case); the others are the parser's and the application's.
+    FRAMING_FIELDS = %w[host content-length transfer-encoding expect connection].to_h { |name| [name, true] }.freeze
     # What the start of a header section may look like before all of it has arrived.
     REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: [!-~]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.[01]?)?)?)?)?)?)?)?)?)?\z}
     LINE_BREAK_BYTES = [10, 13].freeze
@@ -36,6 +36,9 @@ module EmVsNode
     # Only spaces may surround a Content-Length (Node's parser refuses a tab there).
     CONTENT_LENGTH = /\A *(\d+) *\z/
     CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
+    # A token of a comma-separated Connection value, in any case.
+    CLOSE_TOKEN = /(?:\A|,)[ \t]*close[ \t]*(?:,|\z)/i
+    KEEP_ALIVE_TOKEN = /(?:\A|,)[ \t]*keep-alive[ \t]*(?:,|\z)/i
 
     attr_reader :heads
 
@@ -182,13 +185,23 @@ module EmVsNode
       method = request[1]
       return Answer.new(400, nil) unless @known_methods[method]
 
+      verdict_for(method, request[2], request[3] == '1', framing_fields(request[4]))
+    end
+
+    # The framing fields of header lines SECTION has checked: name (lower case) => values. A
+    # split and a colon per line: half the cost of scanning them with a case-blind pattern.
+    def framing_fields(lines)
       fields = {}
-      request[4].scan(FRAMING_FIELD) do |name, value|
-        name = name.downcase
+      lines.split("\r\n").each do |line|
+        colon = line.index(':')
+        name = line.byteslice(0, colon).downcase
+        next unless FRAMING_FIELDS[name]
+
+        value = line.byteslice(colon + 1, line.bytesize - colon - 1)
         # Content-Length is checked with its own white space (see CONTENT_LENGTH).
         (fields[name] ||= []) << (name == 'content-length' ? value : value.strip)
       end
-      verdict_for(method, request[2], request[3] == '1', fields)
+      fields
     end
 
     # Why a header section that SECTION refuses is wrong: 431 for a line over the limit, else 400.
@@ -287,8 +300,8 @@ module EmVsNode
     def keep_alive?(http11, connection_values)
       return http11 if connection_values.nil?
 
-      tokens = connection_values.flat_map { |v| v.downcase.split(',').map(&:strip) }
-      http11 ? !tokens.include?('close') : tokens.include?('keep-alive')
+      value = connection_values.size == 1 ? connection_values[0] : connection_values.join(',')
+      http11 ? !CLOSE_TOKEN.match?(value) : KEEP_ALIVE_TOKEN.match?(value)
     end
   end
 end
