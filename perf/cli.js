@@ -54,7 +54,8 @@ function buildProgram() {
     .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
     .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
-    .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in engines), httperf or wrk; scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default(DEFAULT_ENGINE))
+    .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in engines), httperf, wrk, or tsung (from --load-hosts); scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default(DEFAULT_ENGINE))
+    .option('--load-hosts <list>', 'where --engine tsung runs its load: netns:N (N hosts made on this machine, each a network namespace with an ssh daemon; needs root) or HOST,HOST,… (machines reachable by ssh with Tsung installed, against --target)')
     .option('--out <dir>', 'results directory (default: perf/results/<UTC timestamp>, and perf/results/latest points at it)')
     .option('--list', 'list the scenarios and servers, then exit')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
@@ -71,13 +72,14 @@ Examples:
   scripts/${NAME} --quick
   scripts/${NAME} --servers node --scenarios sequential_6000,concurrent_2000_20
   scripts/${NAME} --quick --references
+  scripts/${NAME} --engine tsung --load-hosts netns:2 --quick --scenarios concurrent_2000_100,keepalive_400x100
 Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 interrupted.`,
   );
   return program;
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references] [--engine autocannon|httperf|wrk] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -167,6 +169,7 @@ async function main(argv) {
       warmup: opts.warmup ?? null,
       target: opts.target || null,
       link: opts.link || null,
+      loadHosts: opts.loadHosts ?? null,
       engine: opts.engine,
       lighterEngines: opts.lighterEngines,
       scenarios: opts.scenarios || null,

@@ -24,14 +24,15 @@ function repeatCount(value) {
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--scenarios a,b] [--engines autocannon,httperf] [--servers node,em] [--repeat N] [--quick] [--out DIR] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--scenarios a,b] [--engines autocannon,httperf] [--load-hosts netns:N] [--servers node,em] [--repeat N] [--quick] [--out DIR] [--no-pin] [--help]`;
 }
 
 function buildProgram() {
   return oneLineErrors(new Command(NAME))
     .description('Runs scenarios with two load generators on each server and reports where they agree and where they differ, beyond the spread of the trials.')
     .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', commaList)
-    .option('--engines <list>', 'the two engines: autocannon (built-in engines), httperf, wrk (default: autocannon,httperf)', commaList)
+    .option('--engines <list>', 'the two engines: autocannon (built-in engines), httperf, wrk, tsung (default: autocannon,httperf)', commaList)
+    .option('--load-hosts <list>', 'where tsung runs its load (the runner\'s --load-hosts; default netns:2, two hosts made on this machine)')
     .option('--servers <list>', 'comma-separated servers (default: node,em)', commaList)
     .option('--repeat <n>', 'trials per engine, server and scenario (default: 3, or 2 with --quick)', repeatCount)
     .option('--quick', 'counts ÷20, rates kept (the runner\'s --quick)')
@@ -68,6 +69,7 @@ async function main(argv) {
       quick: !!opts.quick,
       outDir: opts.out || null,
       pin: opts.pin,
+      loadHosts: opts.loadHosts || null,
       serversFile: opts.serversFile ? path.resolve(opts.serversFile) : null,
       signal: stop.signal,
       log: (line) => process.stdout.write(line + '\n'),

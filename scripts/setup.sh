@@ -2,8 +2,9 @@
 # Installs what this project needs and is missing; quick when everything is already there.
 # Usage: scripts/setup.sh [--browser] [--engines] [--references]
 #   --browser     also Debian's chromium (the report's browser test needs it)
-#   --engines     also Debian's httperf and wrk (the cross-checking load engines) and slowhttptest
-#                 (the slow-read attack the hostile-client tests make)
+#   --engines     also Debian's httperf and wrk (the cross-checking load engines), slowhttptest
+#                 (the slow-read attack the hostile-client tests make), tsung (the distributed
+#                 engine) and openssh-server (the ssh daemons of --load-hosts netns:N)
 #   --references  also Debian's nginx-light (the nginx reference server, perf/nginx/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,12 +64,30 @@ if [ "$want_engines" -eq 1 ]; then
   command -v httperf >/dev/null || pkgs+=(httperf)
   command -v wrk >/dev/null || pkgs+=(wrk)
   command -v slowhttptest >/dev/null || pkgs+=(slowhttptest)
+  command -v tsung >/dev/null || pkgs+=(tsung)
 fi
 # nginx lives in /usr/sbin, which is not on every user's PATH.
 if [ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
   pkgs+=(nginx-light)
 fi
 if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
+
+# openssh-server gives the netns load hosts their ssh daemons (perf/lib/load_hosts.js starts
+# one per namespace, on its address only). Its package would also start a system-wide daemon
+# on every address, which this project does not want: it is installed under a policy that lets
+# no service start (policy-rc.d), unless the machine already has a policy of its own.
+if [ "$want_engines" -eq 1 ] && [ ! -x /usr/sbin/sshd ]; then
+  if [ "$(id -u)" -eq 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+    apt_install openssh-server
+    rm -f /usr/sbin/policy-rc.d
+    trap - EXIT
+  else
+    apt_install openssh-server
+  fi
+fi
 
 # The report's charts are set in Liberation Sans; without it they still render, less neatly.
 if [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] && [ ! -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ]; then

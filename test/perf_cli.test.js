@@ -30,6 +30,14 @@ describe('perf cli', function () {
     [['--servers', 'node,,em'], /^run_scenarios\.sh: option '--servers <list>' argument 'node,,em' is invalid\. must not hold an empty name/],
     [['--scenarios', 'sequential_6000,'], /^run_scenarios\.sh: option '--scenarios <list>' argument 'sequential_6000,' is invalid\. must not hold an empty name/],
     [['--scenarios', ''], /^run_scenarios\.sh: option '--scenarios <list>' argument '' is invalid\. must not hold an empty name/],
+    [['--engine', 'tsung'], /^run_scenarios\.sh: --engine tsung runs its load on load hosts: add --load-hosts netns:N \(made on this machine\) or --load-hosts HOST,HOST,…/],
+    [['--load-hosts', 'netns:2'], /^run_scenarios\.sh: --load-hosts is where --engine tsung runs its agents: add --engine tsung$/],
+    [['--engine', 'tsung', '--load-hosts', 'netns:0'], /^run_scenarios\.sh: --load-hosts netns:N makes 1 to 8 load hosts on this machine \(got 'netns:0'\)$/],
+    [['--engine', 'tsung', '--load-hosts', 'a,,b'], /^run_scenarios\.sh: --load-hosts takes host names separated by commas .*; '' is not a host name$/],
+    [['--engine', 'tsung', '--load-hosts', 'h1,h1', '--target', 'http://10.0.0.1:8080', '--servers', 'x'], /^run_scenarios\.sh: --load-hosts names h1 twice$/],
+    [['--engine', 'tsung', '--load-hosts', 'h1,h2'], /^run_scenarios\.sh: load hosts on other machines need a server they can reach: start it where they reach it and give --target/],
+    [['--engine', 'tsung', '--load-hosts', 'netns:2', '--target', 'http://127.0.0.1:9', '--servers', 'x'], /^run_scenarios\.sh: --load-hosts netns:N runs the servers it starts in a namespace of their own/],
+    [['--engine', 'tsung', '--load-hosts', 'netns:2', '--link', '1mbit'], /^run_scenarios\.sh: --load-hosts and --link both put the servers behind a network of their own: use one$/],
   ]) {
     it(`${args.join(' ')}: one line, the usage, exit 2`, () => {
       const res = cli(args);

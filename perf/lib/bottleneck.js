@@ -98,11 +98,12 @@ function cpuShares({ wallS, loadS = wallS, serverS, clientS, machine }) {
  * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons, each
  * "<kind>: <why>", with kind one of failed, client-bound, not server-bound, disturbed.
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity }) {
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(`failed: ${failure || 'the run did not complete'}`);
   if (clientBound) reasons.push(`client-bound: the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`);
+  for (const problem of loadProblems) reasons.push(`load: ${problem}`);
   let serverBound = null;
   if (saturating(scenario) && shares.server_cpu_pct !== null && loadS >= MIN_SERVER_BOUND_LOAD_S) {
     serverBound = shares.server_cpu_pct + (shares.server_resolution_pct ?? margin) >= SERVER_BOUND_PCT;

@@ -131,6 +131,7 @@ function definitionNotes(m, a, b) {
     if (has('open_loop') && m.key === 'mean_ms_from_actual_start') notes.push('open loop: mean minus the mean schedule lag, i.e. from the actual start of the connection');
     if (has('sequential')) notes.push('sequential: counted from opening the connection');
     if (has('wrk')) notes.push('wrk: excludes connect, adds coordinated-omission fill-in samples');
+    if (has('tsung')) notes.push('tsung: from when the user was ready to send (connect included on a new connection) to the end of the reply, not from a schedule');
   }
   if (m.key === 'connect_ms' && has('httperf')) notes.push('httperf: mean connect() time of its connections, 0.1 ms steps; the built-in engines time it in Node, up to the connect callback');
   if (has('httperf') && oneRequestPerConn && (m.latency || m.cpu)) {
@@ -146,6 +147,8 @@ function definitionNotes(m, a, b) {
   if (m.key === 'errors' && has('httperf')) notes.push('httperf counts a failed connection (or session) once, not each request it carried');
   if (m.key === 'errors' && has('wrk')) notes.push('wrk: connect errors count as refused, read/write errors as reset, replies slower than --timeout as timeouts');
   if (m.key === 'throughput_rps' && a.params && a.params.kind === 'open') notes.push('open loop: the rate is set by the schedule, both should match it');
+  if (has('tsung') && a.params && a.params.kind === 'open' && (m.latency || m.key === 'throughput_rps')) notes.push('tsung: arrivals are a Poisson process (random gaps, bursts), the built-in open loop and httperf space them evenly');
+  if (has('tsung') && m.key === 'client_cpu_pct') notes.push('tsung: its agents on the load hosts (a sum where they share this machine\'s cores)');
   if (m.key === 'client_cpu_pct') {
     if (has('httperf')) notes.push('httperf busy-polls: about 100% whatever the load');
     if (engines.some((e) => BUILTIN_BASIS[e])) notes.push('built-in: the runner process (Node), not an external tool');

@@ -14,6 +14,9 @@ const { runScenarios } = require('./runner');
 const { buildReport } = require('./crosscheck');
 const { toText, toMarkdown } = require('./crosscheck_format');
 
+// Tsung's load hosts when none are named: two made on this machine for each trial.
+const DEFAULT_LOAD_HOSTS = 'netns:2';
+
 /** The scenarios both engines can run faithfully, and the others with the reason. */
 function commonScenarios(scenarios, engines) {
   let kept = scenarios;
@@ -37,9 +40,9 @@ function commonScenarios(scenarios, engines) {
  * trial, no lighter engines (the cross-check compares the engines it is asked to). Its lines
  * go to log. Resolves { doc (the results.json it wrote, or null), interrupted, why }.
  */
-async function runTrial({ engine, servers, names, quick, outDir, pin, definitions, signal, log }) {
+async function runTrial({ engine, servers, names, quick, outDir, pin, definitions, loadHosts, signal, log }) {
   try {
-    const ended = await runScenarios({ engine, servers, scenarios: names, quick, repeat: 1, outDir, pin, definitions, lighterEngines: false, signal, log });
+    const ended = await runScenarios({ engine, servers, scenarios: names, quick, repeat: 1, outDir, pin, definitions, loadHosts: engine === 'tsung' ? loadHosts : null, lighterEngines: false, signal, log });
     const doc = ended.unwritten.some((u) => u.name === RESULTS_FILE) ? null : readResultsFile(ended.resultsFile);
     return { doc, interrupted: ended.interrupted, why: ended.error || (ended.unwritten[0] && ended.unwritten[0].message) || null };
   } catch (err) {
@@ -60,7 +63,8 @@ function stamp(now = new Date()) {
 /**
  * Runs the cross-check. options: { engines: [A, B], servers, scenarios (names or null: all
  * both can run), repeat (default 3, 2 with quick), quick, outDir, pin, serversFile (server
- * definitions for the runner, default perf/servers.json), signal, log }.
+ * definitions for the runner, default perf/servers.json), loadHosts (tsung's, default netns:2),
+ * signal, log }.
  * Resolves { dir, report, text, markdown, interrupted, failures }.
  */
 async function runCrosscheck(options = {}) {
@@ -75,6 +79,7 @@ async function runCrosscheck(options = {}) {
   const log = options.log || ((line) => process.stdout.write(line + '\n'));
   const signal = options.signal || null;
   const definitions = options.serversFile ? loadServerDefinitions(options.serversFile) : undefined;
+  const loadHosts = options.loadHosts || DEFAULT_LOAD_HOSTS;
 
   const loaded = loadScenarios({ quick, names: options.scenarios || null });
   const { scenarios, skipped } = commonScenarios(loaded, engines);
@@ -100,7 +105,7 @@ async function runCrosscheck(options = {}) {
         break;
       }
       const outDir = path.join(dir, 'runs', `${engine}-t${t}`);
-      const result = await runTrial({ engine, servers, names, quick, outDir, pin: options.pin !== false, definitions, signal, log: (line) => log(`[t${t} ${engine}] ${line}`) });
+      const result = await runTrial({ engine, servers, names, quick, outDir, pin: options.pin !== false, definitions, loadHosts, signal, log: (line) => log(`[t${t} ${engine}] ${line}`) });
       if (result.interrupted) interrupted = true;
       if (!result.doc) {
         failures.push(`${engine} trial ${t}: no results (${result.why})`);

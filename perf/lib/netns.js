@@ -62,14 +62,22 @@ function usedNetworks() {
   });
 }
 
-/** The first /30 of the benchmarking range that overlaps no network here: [host address, server address]. */
-function freeAddressPair() {
+/**
+ * The first aligned block of the benchmarking range, of `hosts` usable addresses or more, that
+ * overlaps no network here: { addresses (the usable ones, in order), prefix (its bits) }.
+ */
+function freeAddressBlock(hosts) {
+  let size = 4;
+  while (size - 2 < hosts) size *= 2;
   const used = usedNetworks();
-  for (let base = 0; base < 256; base += 4) {
+  for (let base = 0; base + size <= 256; base += size) {
     const first = ipToNumber(`${BENCHMARK_NET}.${base}`);
-    if (!used.some(([lo, hi]) => first <= hi && first + 3 >= lo)) return [`${BENCHMARK_NET}.${base + 1}`, `${BENCHMARK_NET}.${base + 2}`];
+    if (!used.some(([lo, hi]) => first <= hi && first + size - 1 >= lo)) {
+      const addresses = Array.from({ length: size - 2 }, (_, i) => `${BENCHMARK_NET}.${base + 1 + i}`);
+      return { addresses, prefix: 32 - Math.log2(size) };
+    }
   }
-  throw new LinkError(`no free /30 left in ${BENCHMARK_NET}.0/24: remove stale namespaces (ip netns list; ip netns del evn-…)`);
+  throw new LinkError(`no free block of ${size} addresses left in ${BENCHMARK_NET}.0/24: remove stale namespaces (ip netns list; ip netns del evn-…)`);
 }
 
 /** tbf on one device: the rate, a burst of 10 ms at that rate (at least one jumbo frame), a 50 ms queue. */
@@ -101,7 +109,7 @@ function createLink(rateText, { tag = String(process.pid) } = {}) {
   let hostAddress;
   let serverAddress;
   try {
-    [hostAddress, serverAddress] = freeAddressPair();
+    [hostAddress, serverAddress] = freeAddressBlock(2).addresses;
     run(['ip', 'netns', 'add', link.namespace]);
     run(['ip', 'link', 'add', link.hostDevice, 'type', 'veth', 'peer', 'name', link.serverDevice]);
     run(['ip', 'link', 'set', link.serverDevice, 'netns', link.namespace]);
@@ -133,4 +141,4 @@ function namespaceExists(name) {
   return list.split('\n').some((line) => line.split(' ')[0] === name);
 }
 
-module.exports = { createLink, removeLink, parseRate, linkUnavailableReason, namespaceExists, LinkError };
+module.exports = { createLink, removeLink, parseRate, linkUnavailableReason, namespaceExists, freeAddressBlock, run, LinkError };

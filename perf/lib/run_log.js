@@ -1,5 +1,6 @@
 'use strict';
-// What the runner prints of a run: one line with its counts, times, rate, CPU and flags.
+// What the runner prints of a run: one line with its counts, times, rate, CPU and flags (and,
+// for a distributed run, each load host's share of the requests).
 
 function fmtNum(x, digits = 2) {
   return x === null || x === undefined ? '–' : x.toFixed(digits);
@@ -16,6 +17,7 @@ function runLine(run, { serverWidth = 5, trials = 1 } = {}) {
     `  ${Math.round(run.throughput_rps)} req/s  cpu ${fmtNum(run.server_cpu && run.server_cpu.ms_per_request, 3)} ms/req` +
     `${errors ? `  errors ${errors}` : ''}${run.client_bound ? '  CLIENT-BOUND' : ''}` +
     `${run.server_bound === false ? `  NOT SERVER-BOUND (server ${run.server_cpu_pct}% of its core)` : ''}${run.disturbed ? '  DISTURBED' : ''}` +
+    `${run.load_hosts ? `  hosts ${run.load_hosts.map((h) => Math.round(h.share_pct ?? 0)).join('/')} %` : ''}${run.load_problems && run.load_problems.length ? '  LOAD NOT AS PLANNED' : ''}` +
     `  (${run.duration_s.toFixed(1)} s${trial})`
   );
 }

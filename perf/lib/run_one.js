@@ -112,7 +112,7 @@ async function warmUp({ handle, scenario, signal }) {
  * Runs one scenario against a running server: its warm-up (not counted), then the measured run.
  * Resolves { run, samples } or, when the outer signal interrupted it, { interrupted: true }.
  */
-async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress }) {
+async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null }) {
   const engine = engineFor(scenario);
   const controller = new AbortController();
   const abort = (reason) => {
@@ -150,7 +150,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   try {
     // Not after a warm-up that failed or was cut short (the server exited, a deadline, Ctrl-C).
     if (!engineError && !controller.signal.aborted) {
-      extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress })) || {};
+      extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress, loadHosts })) || {};
     }
   } catch (err) {
     engineError = err;
@@ -247,7 +247,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   });
   run.server_cpu_pct = serverCpuPct;
   run.machine_cpu = machineCpu;
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS }));
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [] }));
   return { run, samples };
 }
 

@@ -9,6 +9,7 @@ const { parseRate, linkUnavailableReason } = require('./netns');
 const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
 const { DEFAULT_ENGINE, selectEngine } = require('./engines');
 const { missingCapabilities, missingRequirement } = require('./trial_plan');
+const { parseLoadHosts, netnsHostsUnavailableReason } = require('./load_hosts');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -46,6 +47,7 @@ function resolveRunOptions(options) {
     const unavailable = linkUnavailableReason();
     if (unavailable) throw new UsageError(unavailable);
   }
+  const loadHosts = resolveLoadHosts(options);
   const unknown = serverNames.filter((s) => !definitions[s]);
   if (unknown.length) throw new UsageError(`unknown server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} (known: ${Object.keys(definitions).join(', ')})`);
   if (serverNames.length === 0) throw new UsageError('no servers selected');
@@ -79,7 +81,36 @@ function resolveRunOptions(options) {
   }
   const runnable = serverNames.filter((s) => served[s].length > 0);
   if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);
-  return { definitions, serverNames, engineName, lighter, scenarios, engineSkipped, warmupOverride, trials, skipped, served, runnable };
+  return { definitions, serverNames, engineName, lighter, scenarios, engineSkipped, warmupOverride, trials, skipped, served, runnable, loadHosts };
+}
+
+/**
+ * --load-hosts, where --engine tsung runs its agents: { kind: 'netns', count } (made on this
+ * machine, with the servers in a namespace of their own) or { kind: 'ssh', hosts } (machines
+ * elsewhere, which reach a server given by --target); null for the other engines.
+ */
+function resolveLoadHosts(options) {
+  const engine = options.engine || DEFAULT_ENGINE;
+  if (options.loadHosts === undefined || options.loadHosts === null) {
+    if (engine === 'tsung') throw new UsageError('--engine tsung runs its load on load hosts: add --load-hosts netns:N (made on this machine) or --load-hosts HOST,HOST,… (machines reachable by ssh, with Tsung installed)');
+    return null;
+  }
+  let loadHosts;
+  try {
+    loadHosts = parseLoadHosts(options.loadHosts);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  if (engine !== 'tsung') throw new UsageError('--load-hosts is where --engine tsung runs its agents: add --engine tsung');
+  if (options.link) throw new UsageError('--load-hosts and --link both put the servers behind a network of their own: use one');
+  if (loadHosts.kind === 'netns') {
+    if (options.target) throw new UsageError('--load-hosts netns:N runs the servers it starts in a namespace of their own; for a server at --target, name load hosts that reach it');
+    const unavailable = netnsHostsUnavailableReason();
+    if (unavailable) throw new UsageError(unavailable);
+  } else if (!options.target) {
+    throw new UsageError('load hosts on other machines need a server they can reach: start it where they reach it and give --target http://ADDRESS:PORT (or use --load-hosts netns:N on this machine)');
+  }
+  return loadHosts;
 }
 
 module.exports = { resolveRunOptions, UsageError };

@@ -9,8 +9,10 @@
 // asked is checked in ./run_options.js, one run is measured in ./run_one.js, and the scenarios
 // a lighter engine runs again are in ./lighter_engines.js.
 
+const path = require('node:path');
 const { startServer, remoteServer } = require('./server_process');
 const { createLink, removeLink, LinkError } = require('./netns');
+const { createNetnsHosts, sshHosts, removeLoadHosts, checkClocks } = require('./load_hosts');
 const { checkContract } = require('./contract_check');
 const { countFds } = require('./proc_stats');
 const { expectedDurationS } = require('./scenarios');
@@ -60,7 +62,7 @@ function finishLiveRuns() {
  * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
 async function runScenarios(options = {}) {
-  const { definitions, serverNames, engineName, lighter, scenarios, engineSkipped, warmupOverride, trials, skipped, served, runnable } = resolveRunOptions(options);
+  const { definitions, serverNames, engineName, lighter, scenarios, engineSkipped, warmupOverride, trials, skipped, served, runnable, loadHosts: loadHostsAsked } = resolveRunOptions(options);
   const log = options.log || ((line) => process.stdout.write(line + '\n'));
   const status = options.status || (() => {});
   const signal = options.signal || null;
@@ -82,6 +84,7 @@ async function runScenarios(options = {}) {
       repeat: trials,
       target: options.target || null,
       link: options.link || null,
+      load_hosts: options.loadHosts || null,
       engine: engineName,
       warmup: warmupOverride,
       lighter_engines: lighter,
@@ -128,6 +131,7 @@ async function runScenarios(options = {}) {
   };
 
   let link = null;
+  let loadHosts = null;
   let error = null;
   try {
     store.init(environment);
@@ -146,7 +150,23 @@ async function runScenarios(options = {}) {
       store.environment.link = { rate: link.rate, rate_bits: link.rateBits, server_address: link.serverAddress, namespace: link.namespace, qdisc: 'tbf, both directions' };
       log(`link: servers in network namespace ${link.namespace} at ${link.serverAddress}, ${link.rate} each way (tbf)`);
     }
-    const ctx = { plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth };
+    // --load-hosts: Tsung's agents run there; netns:N hosts are made here, the servers in a
+    // namespace of their own on the same bridge.
+    if (loadHostsAsked) {
+      log(loadHostsAsked.kind === 'netns' ? `load hosts: making ${loadHostsAsked.count} network namespace${loadHostsAsked.count > 1 ? 's' : ''} with an ssh daemon each` : `load hosts: ${loadHostsAsked.hosts.join(', ')} (over ssh)`);
+      loadHosts = loadHostsAsked.kind === 'netns' ? createNetnsHosts(loadHostsAsked.count, { cpus: pinning.enabled ? [pinning.client_cpu] : null }) : sshHosts(loadHostsAsked.hosts);
+      loadHosts.logRoot = path.join(dir, 'tsung'); // each run's configuration and Tsung's logs, kept
+      if (loadHosts.server) log(`load hosts: ${loadHosts.hosts.map((h) => `${h.name} at ${h.address}`).join(', ')}; servers in network namespace ${loadHosts.server.namespace} at ${loadHosts.server.address}`);
+      const clocks = await checkClocks(loadHosts);
+      log(`load hosts: clocks ${Object.entries(clocks).map(([name, c]) => `${name} ${c.offset_ms >= 0 ? '+' : ''}${c.offset_ms} ms (±${c.uncertainty_ms})`).join(', ')} from this machine's`);
+      store.environment.load_hosts = {
+        kind: loadHosts.kind,
+        hosts: loadHosts.hosts.map((h) => ({ name: h.name, address: h.address, clock: clocks[h.name] })),
+        server_address: loadHosts.server ? loadHosts.server.address : null,
+        controller: loadHosts.controller,
+      };
+    }
+    const ctx = { plan, served, trials, definitions, options, link, loadHosts, pinning, store, signal, wasInterrupted, log, status, serverWidth };
     await runPlan(ctx);
     if (lighter && !wasInterrupted()) await againWithLighterEngines({ ...ctx, runnable, runPlan });
   } catch (err) {
@@ -155,13 +175,14 @@ async function runScenarios(options = {}) {
     error = err;
   } finally {
     if (link) removeLink(link);
+    if (loadHosts) removeLoadHosts(loadHosts);
     if (pinning.enabled && ownCpus) pinProcess(process.pid, ownCpus.join(','));
   }
   return finish({ error });
 }
 
 /** The trials of the plan, server by server; appends each run to the store as it ends. */
-async function runPlan({ plan, served, trials, definitions, options, link, pinning, store, signal, wasInterrupted, log, status, serverWidth }) {
+async function runPlan({ plan, served, trials, definitions, options, link, loadHosts, pinning, store, signal, wasInterrupted, log, status, serverWidth }) {
   const fullyChecked = new Set();
   for (const { trial, server } of plan) {
     if (wasInterrupted()) break;
@@ -174,6 +195,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, pinni
       const readyTimeoutMs = options.readyTimeoutMs || 20000;
       if (options.target) handle = remoteServer(server, options.target);
       else if (link) handle = await startServer(server, { definitions, host: link.serverAddress, port: LINK_PORT, prefix: link.commandPrefix, cpu, readyTimeoutMs });
+      else if (loadHosts && loadHosts.server) handle = await startServer(server, { definitions, host: loadHosts.server.address, port: LINK_PORT, prefix: loadHosts.server.commandPrefix, cpu, readyTimeoutMs });
       else handle = await startServer(server, { definitions, host: HOST, cpu, readyTimeoutMs });
     } catch (err) {
       log(`${server}: not benchmarked: ${err.message}`);
@@ -232,7 +254,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, pinni
           lastStatus = now;
           status(`${label} ${done}${total ? `/${total}` : ''} done`);
         };
-        const result = await runOne({ server, trial, handle, scenario, outerSignal: signal, serverState, progress });
+        const result = await runOne({ server, trial, handle, scenario, outerSignal: signal, serverState, progress, loadHosts });
         status(null);
         if (result.interrupted) {
           log(`${label} interrupted; not recorded`);

@@ -427,6 +427,28 @@ function runsTable(runs, { withScenario }) {
   return `<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
+/**
+ * Each load host's part of a distributed run (--engine tsung): its share of the requests, its
+ * own latency and agent CPU, its clock, and whether it kept its arrival schedule. The run's
+ * numbers above are all hosts' requests merged.
+ */
+function loadHostsTable(runs) {
+  const withHosts = runs.filter((r) => Array.isArray(r.load_hosts) && r.load_hosts.length);
+  if (!withHosts.length) return '';
+  const trials = withHosts.some((r) => r.trial !== null);
+  const rows = withHosts.flatMap((r) => r.load_hosts.map((h, i) => {
+    const clock = h.clock ? `${h.clock.offset_ms >= 0 ? '+' : ''}${fmtNumber(h.clock.offset_ms, 'ms')} ±${fmtNumber(h.clock.uncertainty_ms, 'ms')}` : '–';
+    const schedule = h.behind_schedule ? tag('warn', 'BEHIND') : 'kept';
+    const cpu = h.client_bound ? tag('warn', `${fmtNumber(h.client_cpu_pct, '%')} %`) : fmtNumber(h.client_cpu_pct, '%');
+    const first = i === 0;
+    return `<tr>${first ? `<td class="l" rowspan="${r.load_hosts.length}">${serverName(r.server)}</td>${trials ? `<td rowspan="${r.load_hosts.length}">${esc(r.trial ?? '')}</td>` : ''}` : ''}<td class="l">${esc(h.name)}</td><td class="l">${esc(h.address || '–')}</td><td>${fmtNumber(h.requests, 'count')}</td><td>${fmtNumber(h.share_pct, '%')}</td><td>${fmtNumber(h.latency_ms && h.latency_ms.p50, 'ms')}</td><td>${fmtNumber(h.latency_ms && h.latency_ms.p99, 'ms')}</td><td>${cpu}</td><td>${clock}</td><td class="l"${h.behind_schedule ? ` title="${esc(h.behind_schedule)}"` : ''}>${schedule}</td></tr>`;
+  })).join('\n');
+  const head = `<th class="l">server</th>${trials ? '<th>trial</th>' : ''}<th class="l">load host</th><th class="l">address</th><th>requests</th><th>share ${unit('%')}</th><th>p50 ${unit('ms')}</th><th>p99 ${unit('ms')}</th><th title="the host's Tsung agent, % of one core, over its load">agent CPU ${unit('%')}</th><th title="its clock minus this machine's, ± half the round trip">clock ${unit('ms')}</th><th class="l">arrivals</th>`;
+  return `<h3>Load hosts</h3>
+<p class="muted">Each host's Tsung agent wrote every request it made; the numbers above are all hosts' requests merged (their histograms add exactly).</p>
+<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
+}
+
 // Up to this many warnings are listed open on the first screen; more are folded (counted by
 // kind) so the summary table stays on the first screen.
 const FLAGS_SHOWN_OPEN = 4;
@@ -511,6 +533,7 @@ ${flagList(sFlags, { withScenario: false })}
 ${figs}
 <h3>Numbers</h3>
 ${runsTable(runs, { withScenario: false })}
+${loadHostsTable(runs)}
 ${probePhases(runs)}
 </section>`;
   }).join('\n');

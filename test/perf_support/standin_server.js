@@ -7,6 +7,7 @@
 //   STANDIN_FILL_AT      on the Nth request to /hello, fill the disk holding STANDIN_FILL_FILE
 //                        (writes it until ENOSPC) before answering: a disk that fills mid-run
 //   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
+//   STANDIN_PEERS_FILE   append the address of each connection's client here, a line each
 // Usage: node standin_server.js --host H --port P
 
 const http = require('node:http');
@@ -77,6 +78,10 @@ const server = http.createServer((req, res) => {
   if (body && (req.method === 'GET' || req.method === 'HEAD')) reply(res, 200, url.pathname === '/' ? 'text/html' : 'application/octet-stream', body);
   else reply(res, 404, 'text/plain', Buffer.from('Not Found\n'));
 });
+
+if (process.env.STANDIN_PEERS_FILE) {
+  server.on('connection', (socket) => fs.appendFileSync(process.env.STANDIN_PEERS_FILE, `${socket.remoteAddress}\n`));
+}
 
 server.listen(port, host, () => {
   if (process.env.STANDIN_PIDFILE) fs.writeFileSync(process.env.STANDIN_PIDFILE, String(process.pid));

@@ -28,18 +28,21 @@ class EngineUnavailable extends Error {}
 // Every engine child still running, so that no load generator outlives this process.
 const liveChildren = new Set();
 let exitHookInstalled = false;
+
+/** Kills an engine at once: its whole process group when it has one of its own. */
+function killEngine(child) {
+  try {
+    if (child.ownGroup) process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of liveChildren) {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  });
+  process.on('exit', () => liveChildren.forEach(killEngine));
 }
 
 function isExecutable(file) {
@@ -120,12 +123,15 @@ function engineCpus() {
 
 /**
  * Spawns the engine and waits for it. options: { bin, args, signal, cpus (default: this
- * process's CPUs), useTaskset (default true), env }.
+ * process's CPUs), useTaskset (default true), env, ownGroup (default false: the engine runs
+ * in a process group of its own, killed whole; for an engine whose launcher script leaves its
+ * real process behind when only the script is killed, as tsung's does), onSpawn (called with
+ * the engine's pid once it is started) }.
  * Resolves { stdout, stderr, code, signal, wallMs, cpu: { user_s, system_s }, pid, argv, cpus }.
  * Rejects when it cannot be started, or with err.aborted when `signal` aborted it (it is
  * killed at once: an abandoned run is not recorded).
  */
-function runEngineProcess({ bin, args, signal = null, cpus = engineCpus(), useTaskset = true, env = process.env }) {
+function runEngineProcess({ bin, args, signal = null, cpus = engineCpus(), useTaskset = true, env = process.env, ownGroup = false, onSpawn = null }) {
   installExitHook();
   const tasksetBin = useTaskset && cpus ? whichSync('taskset', env.PATH || process.env.PATH || '') : null;
   // taskset execs the engine, so the child's pid is the engine's own.
@@ -141,12 +147,14 @@ function runEngineProcess({ bin, args, signal = null, cpus = engineCpus(), useTa
     const started = performance.now();
     let child;
     try {
-      child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
+      child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env, detached: ownGroup });
+      child.ownGroup = ownGroup;
     } catch (err) {
       reject(new Error(`cannot start ${path.basename(bin)}: ${err.message}`, { cause: err }));
       return;
     }
     liveChildren.add(child);
+    if (onSpawn && child.pid) onSpawn(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => {
@@ -165,11 +173,7 @@ function runEngineProcess({ bin, args, signal = null, cpus = engineCpus(), useTa
     let aborted = false;
     const onAbort = () => {
       aborted = true;
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        // already gone
-      }
+      killEngine(child);
     };
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
     let spawnError = null;

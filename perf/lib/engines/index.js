@@ -9,7 +9,9 @@
 // request), open_loop (connections on a schedule), slow_clients. httperf and wrk are external
 // programs, used with --engine or to run a scenario again (perf/lib/runner.js); they keep no
 // samples: run() resolves { summary, ...fields } and the summary stands in for the samples'
-// statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md).
+// statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md). tsung is
+// external and distributed (ctx.loadHosts: perf/lib/load_hosts.js); it fills the samples with
+// every request its load hosts made.
 //
 // --engine: 'autocannon' (the default) is the built-in choice: autocannon where it is faithful,
 // the other built-in engines elsewhere. 'httperf' and 'wrk' run every scenario they can express
@@ -21,6 +23,7 @@ const { openLoopEngine } = require('./open_loop');
 const { slowClientsEngine } = require('./slow_clients');
 const { httperfEngine } = require('./httperf');
 const { wrkEngine } = require('./wrk');
+const { tsungEngine } = require('./tsung');
 const { findBinary } = require('./external');
 
 const ENGINES = {
@@ -30,9 +33,10 @@ const ENGINES = {
   slow_clients: slowClientsEngine,
   httperf: httperfEngine,
   wrk: wrkEngine,
+  tsung: tsungEngine,
 };
 
-const ENGINE_CHOICES = ['autocannon', 'httperf', 'wrk'];
+const ENGINE_CHOICES = ['autocannon', 'httperf', 'wrk', 'tsung'];
 const DEFAULT_ENGINE = 'autocannon';
 
 /** The engine that runs scenario s: --engine's choice (s.engine), else the built-in one. */
