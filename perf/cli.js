@@ -17,6 +17,7 @@ const { loadServerDefinitions } = require('./lib/server_process');
 const { DEFAULT_TRIALS } = require('./lib/trial_plan');
 const { systemCause } = require('./lib/results_store');
 const { buildReport } = require('./report');
+const { seedPlan } = require('./lib/seeds');
 
 const NAME = 'run_scenarios.sh';
 
@@ -51,6 +52,7 @@ function buildProgram() {
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--repeat <n>', `trials per server and scenario, servers interleaved (default: ${DEFAULT_TRIALS})`, positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
+    .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
     .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
     .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
@@ -72,6 +74,7 @@ Examples:
   scripts/${NAME} --quick
   scripts/${NAME} --servers node --scenarios sequential_6000,concurrent_2000_20
   scripts/${NAME} --quick --references
+  scripts/${NAME} --seeds
   scripts/${NAME} --engine tsung --load-hosts netns:2 --quick --scenarios concurrent_2000_100,keepalive_400x100
 Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 interrupted.`,
   );
@@ -79,7 +82,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -163,8 +166,14 @@ async function main(argv) {
       printList(opts, definitions);
       return 0;
     }
+    if (opts.seeds && (opts.servers || opts.scenarios || opts.references)) {
+      throw new UsageError('--seeds chooses the servers and scenarios itself (perf/seeds.json): leave out --servers, --scenarios and --references');
+    }
+    const seeds = opts.seeds ? seedPlan() : null;
+    if (seeds) log(`seeds: every seed study's comparison (perf/seeds.json): ${seeds.servers.join(', ')}, each on its seeds' scenarios`);
     const result = await runScenarios({
-      servers: selectServers(opts, definitions),
+      servers: seeds ? seeds.servers : selectServers(opts, definitions),
+      scenariosFor: seeds ? seeds.scenariosFor : null,
       repeat: opts.repeat ?? DEFAULT_TRIALS,
       warmup: opts.warmup ?? null,
       target: opts.target || null,
@@ -172,7 +181,7 @@ async function main(argv) {
       loadHosts: opts.loadHosts ?? null,
       engine: opts.engine,
       lighterEngines: opts.lighterEngines,
-      scenarios: opts.scenarios || null,
+      scenarios: seeds ? [...new Set(Object.values(seeds.scenariosFor).flat())] : opts.scenarios || null,
       quick: !!opts.quick,
       outDir: opts.out || null,
       resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,

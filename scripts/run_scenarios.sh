@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
 # The project's main job: benchmarks each server with every scenario and writes the results.
 # Usage: scripts/run_scenarios.sh [--quick] [--servers node,em] [--scenarios a,b] [--out DIR] [--list] [--help]
-# Details: perf/README.md. Installs what is missing first (scripts/setup.sh; quick when nothing is).
+# Details: perf/README.md. Installs what is missing first (scripts/setup.sh; quick when nothing
+# is): with --references or --seeds also the reference servers, with another --engine the
+# load engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+setup=()
+previous=""
+for arg in "$@"; do
+  case "$arg" in
+    --references | --seeds) setup+=(--references) ;;
+    --engine=httperf | --engine=wrk | --engine=tsung) setup+=(--engines) ;;
+    httperf | wrk | tsung) [ "$previous" = "--engine" ] && setup+=(--engines) ;;
+  esac
+  previous="$arg"
+done
+bash scripts/setup.sh ${setup[@]+"${setup[@]}"}
 exec node perf/cli.js "$@"

@@ -5,7 +5,9 @@
 #   --engines     also Debian's httperf and wrk (the cross-checking load engines), slowhttptest
 #                 (the slow-read attack the hostile-client tests make), tsung (the distributed
 #                 engine) and openssh-server (the ssh daemons of --load-hosts netns:N)
-#   --references  also Debian's nginx-light (the nginx reference server, perf/nginx/)
+#   --references  also the reference servers: Debian's nginx-light (perf/nginx/) and apache2
+#                 (perf/apache/), and the C servers of perf/c/ built on Debian's libevent-dev
+#                 and libevhtp-dev
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,27 +69,40 @@ if [ "$want_engines" -eq 1 ]; then
   command -v tsung >/dev/null || pkgs+=(tsung)
 fi
 # nginx lives in /usr/sbin, which is not on every user's PATH.
-if [ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
-  pkgs+=(nginx-light)
+if [ "$want_references" -eq 1 ]; then
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || pkgs+=(nginx-light)
+  [ -f /usr/include/event2/http.h ] || pkgs+=(libevent-dev)
+  [ -f /usr/include/evhtp/evhtp.h ] || pkgs+=(libevhtp-dev)
 fi
 if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
 
-# openssh-server gives the netns load hosts their ssh daemons (perf/lib/load_hosts.js starts
-# one per namespace, on its address only). Its package would also start a system-wide daemon
-# on every address, which this project does not want: it is installed under a policy that lets
-# no service start (policy-rc.d), unless the machine already has a policy of its own.
-if [ "$want_engines" -eq 1 ] && [ ! -x /usr/sbin/sshd ]; then
+# Packages whose install would start a system-wide service on every address, which this
+# project does not want: installed under a policy that lets no service start (policy-rc.d),
+# unless the machine already has a policy of its own. openssh-server gives the netns load
+# hosts their ssh daemons (perf/lib/load_hosts.js starts one per namespace, on its address
+# only); apache2 is the seed 001 reference, started by perf/apache/launch.sh when a run asks.
+services=()
+[ "$want_engines" -eq 1 ] && [ ! -x /usr/sbin/sshd ] && services+=(openssh-server)
+[ "$want_references" -eq 1 ] && [ ! -x /usr/sbin/apache2 ] && services+=(apache2)
+if [ "${#services[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
     chmod +x /usr/sbin/policy-rc.d
     trap 'rm -f /usr/sbin/policy-rc.d' EXIT
-    apt_install openssh-server
+    apt_install "${services[@]}"
     rm -f /usr/sbin/policy-rc.d
     trap - EXIT
   else
-    apt_install openssh-server
+    apt_install "${services[@]}"
   fi
 fi
+
+# The C reference servers (perf/c/), built with the system compiler; one that cannot be built
+# is skipped by the runner with one line, as a missing nginx is.
+if [ "$want_references" -eq 1 ] && command -v make >/dev/null; then
+  make -s -k -C perf/c >/dev/null 2>perf/c/build.log || echo "setup: note: some C reference servers did not build (see perf/c/build.log); runs skip them" >&2
+fi
+
 
 # The report's charts are set in Liberation Sans; without it they still render, less neatly.
 if [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] && [ ! -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ]; then

@@ -22,7 +22,7 @@ describe('perf cli', function () {
 
   for (const [args, message] of [
     [['--bogus'], /^run_scenarios\.sh: unknown option '--bogus'$/],
-    [['--servers', 'apache', '--out', '/nonexistent/x'], /^run_scenarios\.sh: unknown server 'apache' \(known: node, em/],
+    [['--servers', 'lighttpd', '--out', '/nonexistent/x'], /^run_scenarios\.sh: unknown server 'lighttpd' \(known: node, em/],
     [['--scenarios', 'sequential_6000,nope'], /^run_scenarios\.sh: unknown scenario 'nope' \(known: /],
     [['--out'], /^run_scenarios\.sh: option '--out <dir>' argument missing$/],
     [['stray'], /^run_scenarios\.sh: too many arguments/],
@@ -30,6 +30,7 @@ describe('perf cli', function () {
     [['--servers', 'node,,em'], /^run_scenarios\.sh: option '--servers <list>' argument 'node,,em' is invalid\. must not hold an empty name/],
     [['--scenarios', 'sequential_6000,'], /^run_scenarios\.sh: option '--scenarios <list>' argument 'sequential_6000,' is invalid\. must not hold an empty name/],
     [['--scenarios', ''], /^run_scenarios\.sh: option '--scenarios <list>' argument '' is invalid\. must not hold an empty name/],
+    [['--seeds', '--servers', 'node'], /^run_scenarios\.sh: --seeds chooses the servers and scenarios itself \(perf\/seeds\.json\): leave out --servers, --scenarios and --references$/],
     [['--engine', 'tsung'], /^run_scenarios\.sh: --engine tsung runs its load on load hosts: add --load-hosts netns:N \(made on this machine\) or --load-hosts HOST,HOST,…/],
     [['--load-hosts', 'netns:2'], /^run_scenarios\.sh: --load-hosts is where --engine tsung runs its agents: add --engine tsung$/],
     [['--engine', 'tsung', '--load-hosts', 'netns:0'], /^run_scenarios\.sh: --load-hosts netns:N makes 1 to 8 load hosts on this machine \(got 'netns:0'\)$/],

@@ -229,7 +229,7 @@ describe('report: in a browser', function () {
     assert.ok(seed.width > 300 && seed.height > 150);
     assert.match(seed.text, /Test 1: sequential_6000/);
     assert.match(seed.text, /2011 \(study\)/);
-    const table = page.locator('table.seed-table');
+    const table = page.locator('table.seed-table:not(.seeds-table)');
     assert.equal(await table.locator('tbody tr').count(), 4);
     const first = await table.locator('tbody tr').first().innerText();
     assert.match(first, /^1\s+sequential_6000\s+20\.9\s+4\.30\s+Node 4\.86× faster\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+Node [\d.]+× faster \[[\d.]+–[\d.]+×\]/);

@@ -169,7 +169,7 @@ describe('report: built from the small fixture', () => {
       for (const [, th] of head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)) {
         const text = th.replace(/<[^>]+>/g, '').trim();
         // Names, counts and words need none; every number column names its unit.
-        if (/^(scenario|server|trial|engine|status|test|conclusion|reference|better|requests|replies|errors|said|finds|before|during|after|2011|this run|(median|p99) response time \(ms\)|throughput \(req\/s\))$/.test(text)) continue;
+        if (/^(scenario|server|trial|engine|status|test|seed|comparison|published|conclusion|reference|better|requests|replies|errors|said|finds|before|during|after|2011|this run|(median|p99) response time \(ms\)|throughput \(req\/s\))$/.test(text)) continue;
         assert.match(text, / (ms|req\/s|MB|ms\/req|%|×|s)$/, `column "${text}" has a unit`);
       }
     }

@@ -72,12 +72,15 @@ function resolveRunOptions(options) {
   for (const server of serverNames) {
     const lacking = missingRequirement(definitions[server]);
     if (lacking) skipped.push({ server, scenario: null, reason: lacking });
-    served[server] = lacking ? [] : scenarios.filter((s) => {
+    // --seeds: each server runs only its seeds' scenarios (options.scenariosFor).
+    const chosen = options.scenariosFor ? scenarios.filter((s) => (options.scenariosFor[server] || []).includes(s.name)) : scenarios;
+    for (const s of scenarios) if (!chosen.includes(s)) skipped.push({ server, scenario: s.name, reason: 'not one of its seeds\' scenarios (--seeds)', unplanned: true });
+    served[server] = lacking ? [] : chosen.filter((s) => {
       const lacks = missingCapabilities(definitions[server], s);
       if (lacks) skipped.push({ server, scenario: s.name, reason: `needs ${lacks.join(', ')}; ${server} serves ${definitions[server].serves.join(', ')}` });
       return !lacks;
     });
-    if (!lacking && !served[server].length) skipped.push({ server, scenario: null, reason: 'it serves none of the selected scenarios' });
+    if (!lacking && !served[server].length) skipped.push({ server, scenario: null, reason: options.scenariosFor ? 'none of its seeds\' scenarios was selected' : 'it serves none of the selected scenarios' });
   }
   const runnable = serverNames.filter((s) => served[s].length > 0);
   if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);

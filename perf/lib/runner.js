@@ -85,6 +85,7 @@ async function runScenarios(options = {}) {
       target: options.target || null,
       link: options.link || null,
       load_hosts: options.loadHosts || null,
+      seeds: Boolean(options.scenariosFor),
       engine: engineName,
       warmup: warmupOverride,
       lighter_engines: lighter,
@@ -139,7 +140,7 @@ async function runScenarios(options = {}) {
     store.setExtra({ interrupted: false, error: null, skipped });
     log(`results: ${dir}`);
     log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
-    for (const k of skipped) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+    for (const k of skipped.filter((x) => !x.unplanned)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
     if (engineSkipped.length) store.setExtra({ engine_skipped: engineSkipped });
     for (const k of engineSkipped) log(skippedLine(k));
     const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;

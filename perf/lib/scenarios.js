@@ -282,6 +282,7 @@ const ORDER = [
   'slow_read',
   'slow_upload',
   'big_upload',
+  'index_500',
 ];
 
 /** Rough length of the load phase in seconds (null when it depends on the server's speed). */

@@ -15,6 +15,7 @@
 const { analyzeRuns, findComparison, overheads, OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, percentileResolved, tooFewText, withLimits, fewestReplies, isSuperseded, TOO_FEW, MIN_TAIL_SAMPLES } = require('./trials');
 const { METRICS, verdictWords, fmtFactor, fmtInterval } = require('./metrics');
 const { NEAR_CLIENT_BOUND_PCT } = require('./bottleneck');
+const { seedsRun, seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
@@ -235,7 +236,8 @@ function summarize(runs, context = {}) {
   });
   if (runs.some((r) => r.slow_clients)) notes.push('slow_* and big_upload rows show the fast probe\'s latency and rate, measured while the slow clients were active around it.');
   const bySkipper = new Map();
-  for (const k of context.skipped || []) {
+  // A scenario --seeds did not ask of a server (unplanned) is no news.
+  for (const k of (context.skipped || []).filter((x) => !x.unplanned)) {
     if (k.scenario === null) notes.push(`${k.server}: not run: ${k.reason}`);
     else bySkipper.set(k.server, [...(bySkipper.get(k.server) || []), k]);
   }
@@ -337,9 +339,12 @@ function toMarkdown(runs, context = {}) {
     lines.push('', overheadTitle(), '', `| scenario | server | reference | ${OVERHEAD_METRICS.map(overheadHead).join(' | ')} |`, `| --- | --- | --- |${OVERHEAD_METRICS.map(() => ' ---: |').join('')}`);
     for (const o of s.overheads) lines.push(`| ${o.scenario} | ${o.server} | ${o.reference} (${o.role}) | ${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join(' | ')} |`);
   }
+  const seeds = seedsRun({ runs, comparisons: s.comparisons });
+  if (seeds.length) lines.push('', SEEDS_TITLE, '', seedsMarkdown(seeds).trimEnd());
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   return lines.join('\n') + '\n';
 }
+
 
 function csvField(x) {
   if (x === null || x === undefined) return '';
@@ -430,6 +435,12 @@ function toText(runs, context = {}) {
   if (s.overheads.length) {
     const tableRows = s.overheads.map((o) => [o.scenario, o.server, o.reference, ...OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m]))]);
     out.push('', overheadTitle(), ...alignedTable(['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map(overheadHead)], tableRows, ['l', 'l', 'l', 'l', 'l', 'l', 'l']));
+  }
+  const seeds = seedsRun({ runs, comparisons: s.comparisons });
+  if (seeds.length) {
+    out.push('', SEEDS_TITLE, ...alignedTable(SEEDS_HEAD, seeds.map(seedCells), SEEDS_HEAD.map(() => 'l')));
+    const notHere = notHereLines(seeds);
+    if (notHere.length) out.push('Not run here:', ...notHere.map((l) => `  ${l}`));
   }
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';

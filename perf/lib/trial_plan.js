@@ -47,8 +47,14 @@ function missingCapabilities(def, s) {
   return lacks.length ? lacks : null;
 }
 
+// Commands named by a path (a reference server the set-up builds) are the project's own files.
+const PROJECT_ROOT = path.join(__dirname, '..', '..');
+
 function findCommand(name, envPath = process.env.PATH || '') {
-  if (name.includes('/')) return fs.existsSync(name) ? name : null;
+  if (name.includes('/')) {
+    const file = path.resolve(PROJECT_ROOT, name);
+    return fs.existsSync(file) ? file : null;
+  }
   for (const dir of [...envPath.split(path.delimiter).filter(Boolean), ...SBIN]) {
     const p = path.join(dir, name);
     try {

@@ -340,6 +340,16 @@ function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
   return { aggregates, comparisons };
 }
 
+/**
+ * The verdict rule (compareOne) on any two sets of runs, not only two servers in one scenario:
+ * e.g. one server's runs in two scenarios (perf/lib/seeds.js: long against short
+ * connections). a and b name the sides; superseded runs are left out as analyzeRuns does.
+ */
+function compareRunSets(label, metric, a, b, runsA, runsB) {
+  const kept = (runs) => classify(runs.filter((r) => !isSuperseded(r)));
+  return compareOne(label, metric, a, b, kept(runsA), kept(runsB));
+}
+
 /** The comparison of a with b in a scenario and metric, oriented as asked (flips a stored b-vs-a). */
 function findComparison(comparisons, scenario, metric, a, b) {
   const direct = comparisons.find((c) => c.scenario === scenario && c.metric === metric && c.a === a && c.b === b);
@@ -422,6 +432,7 @@ module.exports = {
   withLimits,
   fewestReplies,
   analyzeRuns,
+  compareRunSets,
   findComparison,
   referencePairs,
   overheads,

@@ -12,6 +12,7 @@ const { errorCount, runsOf } = require('./load_results');
 const { describeRun } = require('./describe');
 const { QUICK_FACTOR } = require('../lib/scenarios');
 const { SEED } = require('./seed');
+const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../lib/seeds');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
 const ENV_LABELS = {
@@ -487,6 +488,26 @@ ${body}
 </section>`;
 }
 
+/** Every seed study's headline ratio, published and here (perf/lib/seeds.js), where its pair ran. */
+function seedsReproducedSection(rows) {
+  if (!rows || !rows.length) return '';
+  const cls = (r) => (r.holds === true ? 'l holds' : r.holds === false ? 'l fails' : 'l');
+  const body = rows.map((r) => {
+    const [seed, title, figures, ratio, found, holds] = seedCells(r);
+    return `<tr><td class="l">${esc(seed)}</td><td class="l" title="${esc(r.study)}">${esc(title)}</td><td class="l">${esc(figures)}</td><td>${esc(ratio)}</td><td class="l">${esc(found)}</td><td class="${cls(r)}">${esc(holds)}</td></tr>`;
+  }).join('\n');
+  const notHere = notHereLines(rows);
+  return `<section id="seeds">
+<h2>Seeds reproduced</h2>
+<p class="muted">${esc(SEEDS_TITLE)}</p>
+<div class="scroll"><table class="seed-table seeds-table"><thead><tr>${SEEDS_HEAD.map((h, i) => `<th class="${i === 3 ? '' : 'l'}">${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>
+${body}
+</tbody></table></div>
+${notHere.length ? `<p class="muted">Not run here: ${notHere.map(esc).join(' ')}</p>` : ''}
+</section>`;
+}
+
 function flagList(flags, { withScenario = true, severities = ['bad', 'warn', 'info'] } = {}) {
   const shown = flags.filter((f) => severities.includes(f.severity));
   if (!shown.length) return '';
@@ -508,10 +529,12 @@ function renderHtml(model) {
   ].filter(Boolean).join(' · ');
   const serious = flags.filter((f) => f.severity !== 'info');
   const seedHtml = seedSection(model.seed);
+  const seedsHtml = seedsReproducedSection(model.seedsReproduced);
   const overheadHtml = overheadSection(results, model.allComparisons || comps);
   const nav = [
     '<a href="#summary">Summary</a>',
     seedHtml ? '<a href="#seed">2011 study</a>' : '',
+    seedsHtml ? '<a href="#seeds">Seeds reproduced</a>' : '',
     '<a href="#environment">Environment</a>',
     overheadHtml ? '<a href="#overhead">Overhead against references</a>' : '',
     overview.length ? '<a href="#overview">Across scenarios</a>' : '',
@@ -568,6 +591,7 @@ ${readWithCare(serious)}
 ${summaryTable(model)}
 </section>
 ${seedHtml}
+${seedsHtml}
 ${overheadHtml}
 <section id="environment">
 <h2>Environment</h2>

@@ -18,6 +18,7 @@ const { renderHtml } = require('./html');
 const { fmtNumber, toCsv } = require('./format');
 const { analyzeRuns, usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../lib/trials');
 const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
+const { seedsRun } = require('../lib/seeds');
 
 const { writeFileAtomic } = require('../lib/results_store');
 const { mergeLatencyHistograms } = require('../lib/stats');
@@ -366,6 +367,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     engines: verdictEngines(results.runs),
     headline: headline(results, comps),
     seed,
+    seedsReproduced: seedsRun({ runs: results.runs, comparisons: allComps }),
     overview,
     sections,
     fonts: fontInfo(),

@@ -108,7 +108,7 @@ function flags(results) {
   for (const scenario of results.scenarios) {
     for (const server of results.servers) {
       const skip = skipped.find((k) => k.server === server && k.scenario === scenario);
-      if (skip && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
+      if (skip && !skip.unplanned && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
     }
   }
   const maxTrials = Math.max(1, ...results.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
