@@ -91,6 +91,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: cannot listen on %s:%d: %s\n", NAME, opts.host, opts.port, evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
         return 1;
     }
+    no_delay(NAME, evconnlistener_get_fd(listener));
     struct event *term = evsignal_new(base, SIGTERM, on_signal, base);
     struct event *intr = evsignal_new(base, SIGINT, on_signal, base);
     event_add(term, NULL);

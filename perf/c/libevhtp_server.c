@@ -7,6 +7,7 @@
 
 #include <event2/buffer.h>
 #include <event2/event.h>
+#include <event2/listener.h>
 
 #include <signal.h>
 #include <stdio.h>
@@ -85,6 +86,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: cannot listen on %s:%d\n", NAME, opts.host, opts.port);
         return 1;
     }
+    no_delay(NAME, evconnlistener_get_fd(htp->server));
     struct event *term = evsignal_new(base, SIGTERM, on_signal, base);
     struct event *intr = evsignal_new(base, SIGINT, on_signal, base);
     event_add(term, NULL);

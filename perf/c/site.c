@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -133,6 +136,14 @@ int site_file(const char *path, size_t path_len, int *fd, off_t *size, const cha
     if (open_regular(full, fd, size) != 0) return -1;
     *type = type_of(full);
     return 0;
+}
+
+void no_delay(const char *name, int listen_fd) {
+    int on = 1;
+    if (listen_fd < 0 || setsockopt(listen_fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) != 0) {
+        fprintf(stderr, "%s: cannot set TCP_NODELAY: %s\n", name, strerror(errno));
+        exit(1);
+    }
 }
 
 void say_ready(const char *name, const struct options *o) {

@@ -35,6 +35,11 @@ struct evbuffer;
  * with read_write, read into memory and written (seed 003's two ways). Takes fd; 0 or -1. */
 int site_add_file(struct evbuffer *out, int fd, off_t size, int read_write);
 
+/* Sets TCP_NODELAY on a listening socket, which accepted connections inherit: a reply's head
+ * and its sendfile()d body then go out without waiting for the client's delayed ACK (as the
+ * other servers here, nginx's tcp_nodelay and Node's default, send them). Exits 1 on failure. */
+void no_delay(const char *name, int listen_fd);
+
 /* Prints the ready line the runner waits for ("<name> listening on http://H:P"). */
 void say_ready(const char *name, const struct options *o);
 
