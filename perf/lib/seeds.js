@@ -7,7 +7,7 @@
 
 const { seeds: SEEDS } = require('../seeds.json');
 const { METRICS, fmtFactor, fmtInterval, leadOf, verdictWords } = require('./metrics');
-const { analyzeRuns, compareRunSets, findComparison } = require('./trials');
+const { analyzeRuns, compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./trials');
 
 /** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
 function seedPlan() {
@@ -90,19 +90,35 @@ function seedsRun(results) {
   return seedRows(results).filter((r) => r.comparison);
 }
 
-/** A row's finding in a few words: "1.62× [1.40–1.88]", or why there is none. */
-function foundText(row) {
-  if (!row.comparison) return 'not run';
-  if (!row.found) return row.says;
-  const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
-  return `${fmtFactor(row.found.factor)}${row.found.ci ? ` ${fmtInterval(row.found.ci)}` : ''}${other}`;
+/** A value in the metric's unit, as the tables print it. */
+function valueText(metric, v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return METRICS[metric].unit === 'req/s' ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)));
 }
 
-/** Whether the published conclusion holds, in words. */
+/**
+ * A row's finding in a few words: a's factor over b with its interval ("1.62× [1.40–1.88]"),
+ * or, where no verdict is possible, the two sides' values ("37,615 vs 35,904 req/s").
+ */
+function foundText(row) {
+  const c = row.comparison;
+  if (!c) return 'not run';
+  const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
+  if (!row.found || !row.found.ci) {
+    if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${valueText(row.here_metric, c.value_a)} vs ${valueText(row.here_metric, c.value_b)} ${METRICS[row.here_metric].unit}`;
+    return row.says;
+  }
+  return `${fmtFactor(row.found.factor)} ${fmtInterval(row.found.ci)}${other}`;
+}
+
+/** Whether the published conclusion holds, in words; why not judged, in short. */
 function holdsText(row) {
+  const c = row.comparison;
+  if (!c) return 'not run';
   if (row.holds === true) return 'holds';
-  if (row.holds === false) return row.comparison.winner ? 'reversed' : 'does not hold (no significant difference)';
-  return row.comparison ? `not judged (${row.says.replace(/^not compared: /, '')})` : 'not run';
+  if (row.holds === false) return c.winner ? 'reversed' : 'does not hold (no significant difference)';
+  const why = c.excluded ? c.note.split(`: ${CLIENT_BOUND_ADVICE}`).join('') : c.no_verdict || c.note || 'no interval';
+  return `not judged (${why})`;
 }
 
 const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (95% CI over the trials); the conclusion holds when the same side wins here significantly.';
