@@ -8,39 +8,14 @@
 # Usage: perf/apache/launch.sh --host HOST --port PORT [--root DIR]
 # APACHE=/path/to/apache2 picks the binary (default: apache2 on PATH, else /usr/sbin/apache2).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-host=127.0.0.1
-port=8084
-root="$here/../../shared_www"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --host) host="$2"; shift 2 ;;
-    --port) port="$2"; shift 2 ;;
-    --root) root="$2"; shift 2 ;;
-    *) echo "apache launcher: unknown option '$1' (usage: launch.sh --host HOST --port PORT [--root DIR])" >&2; exit 2 ;;
-  esac
-done
-case "$port" in ''|*[!0-9]*) echo "apache launcher: --port must be a number, not '$port'" >&2; exit 2 ;; esac
-
-apache_bin="${APACHE:-}"
-if [ -z "$apache_bin" ]; then
-  for candidate in "$(command -v apache2 || true)" /usr/sbin/apache2 /usr/local/apache2/bin/httpd; do
-    if [ -n "$candidate" ] && [ -x "$candidate" ]; then apache_bin="$candidate"; break; fi
-  done
-fi
-if [ -z "$apache_bin" ]; then
-  echo "apache launcher: apache2 is not installed (scripts/setup.sh --references installs it)" >&2
-  exit 127
-fi
-root="$(cd "$root" && pwd)" || { echo "apache launcher: no such folder: $root" >&2; exit 2; }
-
-tmp="${TMPDIR:-/tmp}"
-# Folders of earlier launches whose Apache has gone.
-find "$tmp" -maxdepth 1 -name 'em-vs-node-apache.*' -type d -user "$(id -u)" -mmin +1 2>/dev/null | while read -r old; do
-  pid="$(cat "$old/apache.pid" 2>/dev/null || true)"
-  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then rm -rf "$old" 2>/dev/null || true; fi
-done || true
-prefix="$(mktemp -d "$tmp/em-vs-node-apache.XXXXXX")"
+KIND=apache
+DEFAULT_PORT=8084
+PID_FILE=apache.pid
+# shellcheck source=../launcher.sh
+. "$(dirname "$0")/../launcher.sh"
+launch_options "$@"
+find_server_binary "${APACHE:-}" "$(command -v apache2 || true)" /usr/sbin/apache2 /usr/local/apache2/bin/httpd
+fresh_prefix
 chmod 755 "$prefix"
 user=""
 if [ "$(id -u)" -eq 0 ]; then
@@ -57,7 +32,6 @@ else
   hello_dir="$here"
 fi
 
-escape() { printf '%s' "$1" | sed -e 's/[\\&|]/\\&/g'; }
 sed -e "s|{{HOST}}|$(escape "$host")|g" -e "s|{{PORT}}|$port|g" \
     -e "s|{{ROOT}}|$(escape "$root")|g" -e "s|{{PREFIX}}|$(escape "$prefix")|g" \
     -e "s|{{HERE}}|$(escape "$hello_dir")|g" \
@@ -66,5 +40,5 @@ sed -e "s|{{HOST}}|$(escape "$host")|g" -e "s|{{PORT}}|$port|g" \
 awk -v user="$user" '{ if ($0 == "{{USER}}") print user; else print }' "$prefix/httpd.conf.part" > "$prefix/httpd.conf"
 rm -f "$prefix/httpd.conf.part"
 
-"$apache_bin" -t -f "$prefix/httpd.conf" >/dev/null 2>"$prefix/configtest.log" || { echo "apache launcher: the configuration was refused: $(head -1 "$prefix/configtest.log")" >&2; exit 1; }
-exec "$apache_bin" -X -f "$prefix/httpd.conf"
+"$bin" -t -f "$prefix/httpd.conf" >/dev/null 2>"$prefix/configtest.log" || { echo "apache launcher: the configuration was refused: $(head -1 "$prefix/configtest.log")" >&2; exit 1; }
+exec "$bin" -X -f "$prefix/httpd.conf"

@@ -11,7 +11,6 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,16 +58,9 @@ static void handle(struct evhttp_request *req, void *arg) {
     reply(req, 200, "OK", type, body);
 }
 
-static void on_signal(evutil_socket_t sig, short events, void *base) {
-    (void)sig;
-    (void)events;
-    event_base_loopbreak(base);
-}
-
 int main(int argc, char **argv) {
     parse_options(NAME, argc, argv, &opts);
     site_open(NAME, opts.root);
-    signal(SIGPIPE, SIG_IGN);
     struct event_base *base = event_base_new();
     struct evhttp *http = base ? evhttp_new(base) : NULL;
     if (!http) {
@@ -92,14 +84,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     no_delay(NAME, evconnlistener_get_fd(listener));
-    struct event *term = evsignal_new(base, SIGTERM, on_signal, base);
-    struct event *intr = evsignal_new(base, SIGINT, on_signal, base);
-    event_add(term, NULL);
-    event_add(intr, NULL);
     say_ready(NAME, &opts);
-    event_base_dispatch(base);
-    event_free(term);
-    event_free(intr);
+    serve_until_stopped(base);
     evhttp_free(http);
     event_base_free(base);
     return 0;

@@ -9,7 +9,6 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,16 +63,9 @@ static void handle(evhtp_request_t *req, void *arg) {
     send_reply(req, EVHTP_RES_OK, type);
 }
 
-static void on_signal(evutil_socket_t sig, short events, void *base) {
-    (void)sig;
-    (void)events;
-    event_base_loopbreak(base);
-}
-
 int main(int argc, char **argv) {
     parse_options(NAME, argc, argv, &opts);
     site_open(NAME, opts.root);
-    signal(SIGPIPE, SIG_IGN);
     struct event_base *base = event_base_new();
     evhtp_t *htp = base ? evhtp_new(base, NULL) : NULL;
     if (!htp) {
@@ -87,14 +79,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     no_delay(NAME, evconnlistener_get_fd(htp->server));
-    struct event *term = evsignal_new(base, SIGTERM, on_signal, base);
-    struct event *intr = evsignal_new(base, SIGINT, on_signal, base);
-    event_add(term, NULL);
-    event_add(intr, NULL);
     say_ready(NAME, &opts);
-    event_base_dispatch(base);
-    event_free(term);
-    event_free(intr);
+    serve_until_stopped(base);
     evhtp_unbind_socket(htp);
     evhtp_free(htp);
     event_base_free(base);

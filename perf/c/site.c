@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/event.h>
+
+#include <signal.h>
 
 static char site_root[PATH_MAX];
 
@@ -161,4 +164,21 @@ int site_add_file(struct evbuffer *out, int fd, off_t size, int read_write) {
     int rc = evbuffer_add_file_segment(out, seg, 0, size);
     evbuffer_file_segment_free(seg); /* the buffer keeps its own reference */
     return rc;
+}
+
+static void on_signal(evutil_socket_t sig, short events, void *base) {
+    (void)sig;
+    (void)events;
+    event_base_loopbreak(base);
+}
+
+void serve_until_stopped(struct event_base *base) {
+    signal(SIGPIPE, SIG_IGN);
+    struct event *term = evsignal_new(base, SIGTERM, on_signal, base);
+    struct event *intr = evsignal_new(base, SIGINT, on_signal, base);
+    event_add(term, NULL);
+    event_add(intr, NULL);
+    event_base_dispatch(base);
+    event_free(term);
+    event_free(intr);
 }

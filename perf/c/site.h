@@ -40,6 +40,11 @@ int site_add_file(struct evbuffer *out, int fd, off_t size, int read_write);
  * other servers here, nginx's tcp_nodelay and Node's default, send them). Exits 1 on failure. */
 void no_delay(const char *name, int listen_fd);
 
+struct event_base;
+/* Runs the event loop until SIGTERM or SIGINT (SIGPIPE ignored: a client gone mid-reply is the
+ * connection's error, not the server's end). */
+void serve_until_stopped(struct event_base *base);
+
 /* Prints the ready line the runner waits for ("<name> listening on http://H:P"). */
 void say_ready(const char *name, const struct options *o);
 
