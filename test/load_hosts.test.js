@@ -6,7 +6,8 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
-const { parseLoadHosts, createNetnsHosts, removeLoadHosts, checkClocks, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, LoadHostsError } = require('../perf/lib/load_hosts');
+const net = require('node:net');
+const { parseLoadHosts, createNetnsHosts, removeLoadHosts, checkClocks, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, freeEpmdPort, LoadHostsError } = require('../perf/lib/load_hosts');
 const { namespaceExists } = require('../perf/lib/netns');
 const { readOverRemoteShell } = require('../perf/lib/engines/tsung');
 const { alive, makeTmpDir } = require('./perf_support/helpers');
@@ -35,6 +36,20 @@ describe('load hosts: --load-hosts', () => {
   });
 });
 
+describe('load hosts: the run\'s epmd port', () => {
+  it('skips a port some socket here holds (here: a listener on 127.0.0.1 at the first free one)', async () => {
+    const first = freeEpmdPort(['127.0.0.1']);
+    const holder = net.createServer();
+    await new Promise((resolve) => holder.listen(first, '127.0.0.1', resolve));
+    try {
+      const next = freeEpmdPort(['127.0.0.1']);
+      assert.ok(next > first, `${next} after ${first}`);
+    } finally {
+      holder.close();
+    }
+  });
+});
+
 describe('load hosts: netns hosts made for a run (root)', function () {
   this.timeout(60000);
   before(function () {
@@ -51,6 +66,7 @@ describe('load hosts: netns hosts made for a run (root)', function () {
         const res = spawnSync(hosts.remoteShell, [host.name, "sh -c 'echo $ERL_INETRC; ip -o -4 addr show'"], { encoding: 'utf8', timeout: 15000 });
         assert.equal(res.status, 0, res.stderr);
         assert.match(res.stdout, /inetrc\n/);
+        assert.ok(hosts.env.ERL_EPMD_PORT > 0);
         assert.ok(res.stdout.includes(` ${host.address}/`), res.stdout);
         // The ssh daemon listens on the host's address, not on every address.
         const listening = spawnSync('ip', ['netns', 'exec', host.namespace, 'ss', '-Hltn'], { encoding: 'utf8' }).stdout;

@@ -109,13 +109,13 @@ LogLevel ERROR
 }
 
 // Tsung starts each agent as `<remote shell> HOST erl …`: this one goes through the run's ssh
-// configuration and gives the agent the run's name table.
-function remoteShellText(dir) {
+// configuration and gives the agent the run's name table and epmd port.
+function remoteShellText(dir, epmdPort) {
   return `#!/bin/sh
 # Remote shell of the run's Tsung (tsung -r): HOST COMMAND…, over ssh, with the name table.
 host="$1"
 shift
-exec ssh -F ${dir}/ssh_config "$host" "ERL_INETRC=${dir}/inetrc $*"
+exec ssh -F ${dir}/ssh_config "$host" "ERL_INETRC=${dir}/inetrc ERL_EPMD_PORT=${epmdPort} $*"
 `;
 }
 
@@ -132,7 +132,7 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
   const suffix = tag.slice(-5);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evn-load-hosts-'));
   fs.chmodSync(dir, 0o700);
-  const state = { kind: 'netns', dir, bridge: `evnb${suffix}`, namespaces: [], devices: [], sshdPidFiles: [], epmdStarted: false };
+  const state = { kind: 'netns', dir, bridge: `evnb${suffix}`, namespaces: [], devices: [], sshdPidFiles: [], epmdPort: null };
   liveHosts.add(state);
   installExitHook();
   try {
@@ -170,7 +170,8 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
     writeFile(path.join(dir, 'authorized_keys'), `from="${controller.address}" ${clientKey}\n`);
     writeFile(path.join(dir, 'inetrc'), inetrcText([controller, ...hosts]), 0o644);
     writeFile(path.join(dir, 'ssh_config'), sshConfigText(hosts, dir));
-    const remoteShell = writeFile(path.join(dir, 'remote_shell'), remoteShellText(dir), 0o700);
+    state.epmdPort = freeEpmdPort([controller.address, '127.0.0.1']);
+    const remoteShell = writeFile(path.join(dir, 'remote_shell'), remoteShellText(dir, state.epmdPort), 0o700);
     fs.mkdirSync('/run/sshd', { recursive: true }); // sshd's privilege separation directory
     const pin = cpus && cpus.length ? ['taskset', '-c', cpus.join(',')] : [];
     for (const host of hosts) {
@@ -179,7 +180,6 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
       // sshd detaches once it listens: when this returns, the host takes connections.
       run(['ip', 'netns', 'exec', host.namespace, ...pin, SSHD, '-f', conf, '-E', path.join(dir, `sshd-${host.name}.log`)]);
     }
-    state.epmdStarted = !epmdRunning();
     // The daemons listening for ssh: not the load generator's work (their sessions are).
     state.sshdDaemons = state.sshdPidFiles.map((f) => Number(fs.readFileSync(f, 'utf8').trim())).filter((pid) => pid > 0);
     Object.assign(state, {
@@ -192,6 +192,7 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
       // listen there (and on loopback) only.
       env: {
         ERL_INETRC: path.join(dir, 'inetrc'),
+        ERL_EPMD_PORT: String(state.epmdPort),
         ERL_EPMD_ADDRESS: `127.0.0.1,${controller.address}`,
         ERL_AFLAGS: `-kernel inet_dist_use_interface {${controller.address.split('.').join(',')}}`,
       },
@@ -205,7 +206,7 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
 
 /** Load hosts the user names: reached with their own ssh and their names as they resolve. */
 function sshHosts(hosts) {
-  return { kind: 'ssh', hosts: hosts.map((name) => ({ name, address: null, namespace: null })), server: null, controller: { name: os.hostname().split('.')[0], address: null }, dir: null, remoteShell: 'ssh', env: {}, epmdStarted: !epmdRunning(), sshdDaemons: [] };
+  return { kind: 'ssh', hosts: hosts.map((name) => ({ name, address: null, namespace: null })), server: null, controller: { name: os.hostname().split('.')[0], address: null }, dir: null, remoteShell: 'ssh', env: {}, epmdPort: null, sshdDaemons: [] };
 }
 
 /**
@@ -275,8 +276,36 @@ async function checkClocks(loadHosts) {
   return clocks;
 }
 
-function epmdRunning() {
-  return spawnSync('epmd', ['-names'], { stdio: 'ignore', timeout: 3000 }).status === 0;
+// The run's own epmd port. epmd binds its port without SO_REUSEADDR, so a client socket of an
+// earlier load (httperf --hog takes any local port) left in TIME-WAIT on 127.0.0.1:4369 keeps
+// the default epmd from starting for a minute ("register/listen error: econnrefused"). A port
+// no socket of this machine uses on those addresses, in any state, is taken instead.
+const EPMD_PORTS = { first: 4369, count: 200 };
+
+/** Local ports in use on the given IPv4 addresses (or on every address), from /proc/net/tcp. */
+function portsInUse(addresses) {
+  const hex = (ip) => ip.split('.').map((x) => Number(x).toString(16).padStart(2, '0')).reverse().join('').toUpperCase();
+  const wanted = new Set([...addresses.map(hex), '00000000']);
+  const used = new Set();
+  let text;
+  try {
+    text = fs.readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return used; // no /proc: the first port is tried
+  }
+  for (const line of text.split('\n').slice(1)) {
+    const local = line.trim().split(/\s+/)[1];
+    if (!local) continue;
+    const [ip, port] = local.split(':');
+    if (wanted.has(ip)) used.add(parseInt(port, 16));
+  }
+  return used;
+}
+
+function freeEpmdPort(addresses) {
+  const used = portsInUse(addresses);
+  for (let port = EPMD_PORTS.first; port < EPMD_PORTS.first + EPMD_PORTS.count; port++) if (!used.has(port)) return port;
+  throw new LoadHostsError(`no free port for the run's epmd in ${EPMD_PORTS.first}–${EPMD_PORTS.first + EPMD_PORTS.count - 1}: wait a minute for sockets in TIME-WAIT to go`);
 }
 
 /** Process ids whose network namespace is `namespace` (read from /proc, no command run). */
@@ -308,7 +337,7 @@ function kill(pid) {
   }
 }
 
-/** Removes everything createNetnsHosts made (what exists of it); stops an epmd the run started. */
+/** Removes everything createNetnsHosts made (what exists of it), and the run's epmd. */
 function removeLoadHosts(state) {
   if (state.kind === 'netns') {
     // sshd, and what outlives a Tsung run in a namespace (epmd, a stray agent), would keep it alive.
@@ -317,8 +346,9 @@ function removeLoadHosts(state) {
     for (const device of [...state.devices].reverse()) run(['ip', 'link', 'del', device], { quiet: true });
     if (state.dir) fs.rmSync(state.dir, { recursive: true, force: true });
   }
-  if (state.epmdStarted) spawnSync('epmd', ['-kill'], { stdio: 'ignore', timeout: 3000 });
+  // The run's own epmd (its own port): it outlives Tsung, and would keep a namespace alive.
+  if (state.epmdPort) spawnSync('epmd', ['-port', String(state.epmdPort), '-kill'], { stdio: 'ignore', timeout: 3000 });
   liveHosts.delete(state);
 }
 
-module.exports = { parseLoadHosts, createNetnsHosts, sshHosts, removeLoadHosts, checkClocks, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, LoadHostsError, MAX_NETNS_HOSTS, MAX_CLOCK_OFFSET_MS };
+module.exports = { parseLoadHosts, createNetnsHosts, sshHosts, removeLoadHosts, checkClocks, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, portsInUse, freeEpmdPort, LoadHostsError, MAX_NETNS_HOSTS, MAX_CLOCK_OFFSET_MS };

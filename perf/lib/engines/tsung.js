@@ -34,7 +34,6 @@ const WARM_S = 1; // tsung -w: the agents start their phases this long after the
 const CLOSED_ARRIVAL_RATE = 10000;
 const UNBOUNDED_LOOP = 100000000; // a duration-bounded user's requests: stopped by the load's duration
 const AGENT_POLL_MS = 250;
-const START_ATTEMPTS = 2;
 
 /** Why Tsung cannot run scenario s faithfully here, or null when it can. */
 function whyNot(s) {
@@ -337,30 +336,19 @@ async function run({ host, port, scenario, samples, signal, loadHosts, env = pro
   // -F: Erlang long node names, which hosts named with dots need.
   const longNames = loadHosts.hosts.some((h) => h.name.includes('.')) ? ['-F'] : [];
   const args = ['-n', ...longNames, '-w', String(WARM_S), '-r', loadHosts.remoteShell, '-f', configFile, '-l', logRoot, 'start'];
-  let attempt = 0;
-  let result;
-  let clientCpu;
-  let logDirs;
   const command = shellQuote([NAME, ...args]);
-  for (;;) {
-    attempt += 1;
-    fs.rmSync(logRoot, { recursive: true, force: true });
-    clientCpu = followClientCpu(loadHosts);
-    try {
-      result = await runEngineProcess({ bin, args, signal, env: { ...env, ...loadHosts.env }, ownGroup: true, onSpawn: (pid) => clientCpu.setRoot(pid) });
-    } finally {
-      clientCpu.stop();
-    }
-    logDirs = fs.existsSync(logRoot) ? fs.readdirSync(logRoot).map((d) => path.join(logRoot, d)).filter((d) => fs.statSync(d).isDirectory()) : [];
-    if (result.code === 0 && logDirs.length === 1) break;
-    const why = `${result.stderr}\n${result.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l && !/^\[os_mon\]/.test(l)).slice(0, 2).join(' ');
-    // The controller's Erlang node could not register with epmd or listen (seen once in the
-    // test suite, not reproduced alone): before any load was sent, so it is tried again once.
-    if (attempt < START_ATTEMPTS && /register\/listen error/.test(why)) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      continue;
-    }
-    throw new Error(`tsung ${result.code !== 0 ? `exited with code ${result.code}` : 'wrote no log folder'}${why ? `: ${why}` : ''}${attempt > 1 ? ` (attempt ${attempt})` : ''} (${command})`);
+  const clientCpu = followClientCpu(loadHosts);
+  let result;
+  try {
+    result = await runEngineProcess({ bin, args, signal, env: { ...env, ...loadHosts.env }, ownGroup: true, onSpawn: (pid) => clientCpu.setRoot(pid) });
+  } finally {
+    clientCpu.stop();
+  }
+  const logDirs = fs.existsSync(logRoot) ? fs.readdirSync(logRoot).map((d) => path.join(logRoot, d)).filter((d) => fs.statSync(d).isDirectory()) : [];
+  if (result.code !== 0 || logDirs.length !== 1) {
+    // The Erlang error and its reason come on two lines (stderr, then stdout).
+    const why = `${result.stderr}\n${result.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l && !/^\[os_mon\]|^Creating Tsung log|^Starting Tsung/.test(l)).slice(0, 2).join(' ');
+    throw new Error(`tsung ${result.code !== 0 ? `exited with code ${result.code}` : 'wrote no log folder'}${why ? `: ${why}` : ''} (${command})`);
   }
   const cpuSeries = clientCpu.series();
   // Agents write their dumps and logs on their own host: here for netns hosts, fetched over the
@@ -404,7 +392,6 @@ async function run({ host, port, scenario, samples, signal, loadHosts, env = pro
     client_cpu: { user_s: round3(controllerCpu + agentCpu), system_s: 0, controller_s: round3(controllerCpu), agents_s: round3(agentCpu), source: 'the Tsung controller\'s process tree, and every process of each netns host (/proc)' },
     client_loop_delay_ms: null,
     engine_wall_s: round3(result.wallMs / 1000),
-    ...(attempt > 1 ? { engine_attempts: attempt } : {}),
     engine_overhead_s: Number.isFinite(recorded.lastEndMs) ? round3(result.wallMs / 1000 - (recorded.lastEndMs - recorded.firstStartMs) / 1000) : null,
   };
 }
