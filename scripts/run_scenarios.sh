@@ -2,8 +2,8 @@
 # The project's main job: benchmarks each server with every scenario and writes the results.
 # Usage: scripts/run_scenarios.sh [--quick] [--servers node,em] [--scenarios a,b] [--out DIR] [--list] [--help]
 # Details: perf/README.md. Installs what is missing first (scripts/setup.sh; quick when nothing
-# is): with --references or --seeds also the reference servers, with another --engine the
-# load engines.
+# is): with --references or --seeds, or a reference server named in --servers, also the
+# reference servers; with another --engine the load engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 setup=()
@@ -13,6 +13,9 @@ for arg in "$@"; do
     --references | --seeds) setup+=(--references) ;;
     --engine=httperf | --engine=wrk | --engine=tsung) setup+=(--engines) ;;
     httperf | wrk | tsung) [ "$previous" = "--engine" ] && setup+=(--engines) ;;
+  esac
+  case "$previous,$arg" in
+    --servers,*nginx* | --servers,*apache* | --servers,*libev* | *,--servers=*nginx* | *,--servers=*apache* | *,--servers=*libev*) setup+=(--references) ;;
   esac
   previous="$arg"
 done
