@@ -68,9 +68,7 @@ if [ "$want_engines" -eq 1 ]; then
   command -v slowhttptest >/dev/null || pkgs+=(slowhttptest)
   command -v tsung >/dev/null || pkgs+=(tsung)
 fi
-# nginx lives in /usr/sbin, which is not on every user's PATH.
 if [ "$want_references" -eq 1 ]; then
-  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || pkgs+=(nginx-light)
   [ -f /usr/include/event2/http.h ] || pkgs+=(libevent-dev)
   [ -f /usr/include/evhtp/evhtp.h ] || pkgs+=(libevhtp-dev)
 fi
@@ -80,10 +78,12 @@ if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
 # project does not want: installed under a policy that lets no service start (policy-rc.d),
 # unless the machine already has a policy of its own. openssh-server gives the netns load
 # hosts their ssh daemons (perf/lib/load_hosts.js starts one per namespace, on its address
-# only); apache2 is the seed 001 reference, started by perf/apache/launch.sh when a run asks.
+# only); apache2 and nginx-light are references, started by their launchers when a run asks.
 services=()
 [ "$want_engines" -eq 1 ] && [ ! -x /usr/sbin/sshd ] && services+=(openssh-server)
 [ "$want_references" -eq 1 ] && [ ! -x /usr/sbin/apache2 ] && services+=(apache2)
+# nginx lives in /usr/sbin, which is not on every user's PATH.
+[ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] && services+=(nginx-light)
 if [ "${#services[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
