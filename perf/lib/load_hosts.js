@@ -49,6 +49,11 @@ function parseLoadHosts(text) {
   return { kind: 'ssh', hosts };
 }
 
+/** The Tsung controller's host name: this machine's short name (Erlang's short node names). */
+function controllerName() {
+  return os.hostname().split('.')[0];
+}
+
 /** Why netns load hosts cannot be made here (one line), or null. */
 function netnsHostsUnavailableReason() {
   const link = linkUnavailableReason();
@@ -162,7 +167,7 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
       const namespace = join(`h${i + 1}`, addresses[2 + i]);
       return { name: namespace, address: addresses[2 + i], namespace };
     });
-    const controller = { name: os.hostname().split('.')[0], address: addresses[0] };
+    const controller = { name: controllerName(), address: addresses[0] };
 
     run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C', 'em-vs-node load hosts', '-f', path.join(dir, 'client_key')]);
     run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C', 'em-vs-node load hosts', '-f', path.join(dir, 'host_key')]);
@@ -206,7 +211,7 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
 
 /** Load hosts the user names: reached with their own ssh and their names as they resolve. */
 function sshHosts(hosts) {
-  return { kind: 'ssh', hosts: hosts.map((name) => ({ name, address: null, namespace: null })), server: null, controller: { name: os.hostname().split('.')[0], address: null }, dir: null, remoteShell: 'ssh', env: {}, epmdPort: null, sshdDaemons: [] };
+  return { kind: 'ssh', hosts: hosts.map((name) => ({ name, address: null, namespace: null })), server: null, controller: { name: controllerName(), address: null }, dir: null, remoteShell: 'ssh', env: {}, epmdPort: null, sshdDaemons: [] };
 }
 
 /**
@@ -308,15 +313,51 @@ function freeEpmdPort(addresses) {
   throw new LoadHostsError(`no free port for the run's epmd in ${EPMD_PORTS.first}–${EPMD_PORTS.first + EPMD_PORTS.count - 1}: wait a minute for sockets in TIME-WAIT to go`);
 }
 
+/**
+ * The load hosts a run asked for ({ kind, count | hosts }), made (netns) or named (ssh), their
+ * clocks checked (checkClocks), each step said through log. logRoot: where Tsung's runs keep
+ * their configurations and logs. Throws LoadHostsError (having removed what it made); once it
+ * has returned, the caller removes them (removeLoadHosts).
+ */
+async function setUpLoadHosts(asked, { cpus = null, logRoot, log = () => {} }) {
+  log(asked.kind === 'netns' ? `load hosts: making ${asked.count} network namespace${asked.count > 1 ? 's' : ''} with an ssh daemon each` : `load hosts: ${asked.hosts.join(', ')} (over ssh)`);
+  const loadHosts = asked.kind === 'netns' ? createNetnsHosts(asked.count, { cpus }) : sshHosts(asked.hosts);
+  loadHosts.logRoot = logRoot;
+  if (loadHosts.server) log(`load hosts: ${loadHosts.hosts.map((h) => `${h.name} at ${h.address}`).join(', ')}; servers in network namespace ${loadHosts.server.namespace} at ${loadHosts.server.address}`);
+  let clocks;
+  try {
+    clocks = await checkClocks(loadHosts);
+  } catch (err) {
+    removeLoadHosts(loadHosts);
+    throw err;
+  }
+  log(`load hosts: clocks ${Object.entries(clocks).map(([name, c]) => `${name} ${c.offset_ms >= 0 ? '+' : ''}${c.offset_ms} ms (±${c.uncertainty_ms})`).join(', ')} from this machine's`);
+  return loadHosts;
+}
+
+/** What results.json's environment records of the load hosts. */
+function loadHostsEnvironment(loadHosts) {
+  return {
+    kind: loadHosts.kind,
+    hosts: loadHosts.hosts.map((h) => ({ name: h.name, address: h.address, clock: (loadHosts.clocks || {})[h.name] || null })),
+    server_address: loadHosts.server ? loadHosts.server.address : null,
+    controller: loadHosts.controller,
+  };
+}
+
+/** How /proc/<pid>/ns/net names a namespace made with `ip netns add` ("net:[inode]"), or null. */
+function namespaceId(namespace) {
+  try {
+    return `net:[${fs.statSync(`/run/netns/${namespace}`).ino}]`;
+  } catch {
+    return null;
+  }
+}
+
 /** Process ids whose network namespace is `namespace` (read from /proc, no command run). */
 function pidsInNamespace(namespace) {
-  let inode;
-  try {
-    inode = fs.statSync(`/run/netns/${namespace}`).ino;
-  } catch {
-    return [];
-  }
-  const wanted = `net:[${inode}]`;
+  const wanted = namespaceId(namespace);
+  if (!wanted) return [];
   const pids = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -351,4 +392,4 @@ function removeLoadHosts(state) {
   liveHosts.delete(state);
 }
 
-module.exports = { parseLoadHosts, createNetnsHosts, sshHosts, removeLoadHosts, checkClocks, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, portsInUse, freeEpmdPort, LoadHostsError, MAX_NETNS_HOSTS, MAX_CLOCK_OFFSET_MS };
+module.exports = { parseLoadHosts, createNetnsHosts, sshHosts, setUpLoadHosts, loadHostsEnvironment, removeLoadHosts, checkClocks, namespaceId, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, portsInUse, freeEpmdPort, LoadHostsError, MAX_NETNS_HOSTS, MAX_CLOCK_OFFSET_MS };

@@ -23,15 +23,33 @@ function clkTck() {
   return clockTicks;
 }
 
-/** Parses the text of /proc/<pid>/stat into { user_s, system_s } (comm may hold spaces and parens). */
+/**
+ * Parses the text of /proc/<pid>/stat into { user_s, system_s, ppid } (comm may hold spaces
+ * and parens).
+ */
 function parseStat(text) {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state); utime is field 14, stime field 15.
+  // fields[0] is field 3 (state); ppid is field 4, utime field 14, stime field 15.
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error('unexpected /proc/<pid>/stat format');
   const hz = clkTck();
-  return { user_s: utime / hz, system_s: stime / hz };
+  return { user_s: utime / hz, system_s: stime / hz, ppid: Number(fields[1]) };
+}
+
+/** Every process now: pid → { ppid, cpu_s (user + system) }, one read of each stat file. */
+function processTable() {
+  const table = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const { user_s: user, system_s: system, ppid } = parseStat(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      table.set(Number(entry), { ppid, cpu_s: user + system });
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return table;
 }
 
 /** { user_s, system_s } of a live process, or null when it is gone. */
@@ -149,4 +167,4 @@ function machineCpuDelta(before, after) {
   };
 }
 
-module.exports = { readCpu, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, clkTck, parseProcStat, readMachineCpu, machineCpuDelta };
+module.exports = { readCpu, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta };

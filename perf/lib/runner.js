@@ -12,7 +12,7 @@
 const path = require('node:path');
 const { startServer, remoteServer } = require('./server_process');
 const { createLink, removeLink, LinkError } = require('./netns');
-const { createNetnsHosts, sshHosts, removeLoadHosts, checkClocks } = require('./load_hosts');
+const { setUpLoadHosts, loadHostsEnvironment, removeLoadHosts } = require('./load_hosts');
 const { checkContract } = require('./contract_check');
 const { countFds } = require('./proc_stats');
 const { expectedDurationS } = require('./scenarios');
@@ -154,18 +154,8 @@ async function runScenarios(options = {}) {
     // --load-hosts: Tsung's agents run there; netns:N hosts are made here, the servers in a
     // namespace of their own on the same bridge.
     if (loadHostsAsked) {
-      log(loadHostsAsked.kind === 'netns' ? `load hosts: making ${loadHostsAsked.count} network namespace${loadHostsAsked.count > 1 ? 's' : ''} with an ssh daemon each` : `load hosts: ${loadHostsAsked.hosts.join(', ')} (over ssh)`);
-      loadHosts = loadHostsAsked.kind === 'netns' ? createNetnsHosts(loadHostsAsked.count, { cpus: pinning.enabled ? [pinning.client_cpu] : null }) : sshHosts(loadHostsAsked.hosts);
-      loadHosts.logRoot = path.join(dir, 'tsung'); // each run's configuration and Tsung's logs, kept
-      if (loadHosts.server) log(`load hosts: ${loadHosts.hosts.map((h) => `${h.name} at ${h.address}`).join(', ')}; servers in network namespace ${loadHosts.server.namespace} at ${loadHosts.server.address}`);
-      const clocks = await checkClocks(loadHosts);
-      log(`load hosts: clocks ${Object.entries(clocks).map(([name, c]) => `${name} ${c.offset_ms >= 0 ? '+' : ''}${c.offset_ms} ms (±${c.uncertainty_ms})`).join(', ')} from this machine's`);
-      store.environment.load_hosts = {
-        kind: loadHosts.kind,
-        hosts: loadHosts.hosts.map((h) => ({ name: h.name, address: h.address, clock: clocks[h.name] })),
-        server_address: loadHosts.server ? loadHosts.server.address : null,
-        controller: loadHosts.controller,
-      };
+      loadHosts = await setUpLoadHosts(loadHostsAsked, { cpus: pinning.enabled ? [pinning.client_cpu] : null, logRoot: path.join(dir, 'tsung'), log });
+      store.environment.load_hosts = loadHostsEnvironment(loadHosts);
     }
     const ctx = { plan, served, trials, definitions, options, link, loadHosts, pinning, store, signal, wasInterrupted, log, status, serverWidth };
     await runPlan(ctx);
@@ -185,6 +175,8 @@ async function runScenarios(options = {}) {
 /** The trials of the plan, server by server; appends each run to the store as it ends. */
 async function runPlan({ plan, served, trials, definitions, options, link, loadHosts, pinning, store, signal, wasInterrupted, log, status, serverWidth }) {
   const fullyChecked = new Set();
+  // --link and --load-hosts netns:N run the servers in a namespace of their own.
+  const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
   for (const { trial, server } of plan) {
     if (wasInterrupted()) break;
     const scenarios = served[server]; // only the scenarios this server can serve
@@ -195,8 +187,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, loadH
       const cpu = pinning.enabled ? pinning.server_cpu : null;
       const readyTimeoutMs = options.readyTimeoutMs || 20000;
       if (options.target) handle = remoteServer(server, options.target);
-      else if (link) handle = await startServer(server, { definitions, host: link.serverAddress, port: LINK_PORT, prefix: link.commandPrefix, cpu, readyTimeoutMs });
-      else if (loadHosts && loadHosts.server) handle = await startServer(server, { definitions, host: loadHosts.server.address, port: LINK_PORT, prefix: loadHosts.server.commandPrefix, cpu, readyTimeoutMs });
+      else if (namespace) handle = await startServer(server, { definitions, host: namespace.address, port: LINK_PORT, prefix: namespace.commandPrefix, cpu, readyTimeoutMs });
       else handle = await startServer(server, { definitions, host: HOST, cpu, readyTimeoutMs });
     } catch (err) {
       log(`${server}: not benchmarked: ${err.message}`);

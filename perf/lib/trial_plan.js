@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { expectedDurationS } = require('./scenarios');
+const { PROJECT_ROOT } = require('./server_process');
 
 /**
  * Trials per server and scenario on the command line, --quick included: three is the fewest
@@ -47,10 +48,8 @@ function missingCapabilities(def, s) {
   return lacks.length ? lacks : null;
 }
 
-// Commands named by a path (a reference server the set-up builds) are the project's own files.
-const PROJECT_ROOT = path.join(__dirname, '..', '..');
-
 function findCommand(name, envPath = process.env.PATH || '') {
+  // A command named by a path (a reference server the set-up builds) is the project's own file.
   if (name.includes('/')) {
     const file = path.resolve(PROJECT_ROOT, name);
     return fs.existsSync(file) ? file : null;

@@ -22,7 +22,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { findBinary, debianVersion, shellQuote, runEngineProcess } = require('./external');
 const { readTsungLog } = require('../tsung_output');
-const { clkTck } = require('../proc_stats');
+const { processTable } = require('../proc_stats');
+const { namespaceId } = require('../load_hosts');
 const { encodeLatencies, latencySummary, round3 } = require('../stats');
 const { isClientBound } = require('../bottleneck');
 
@@ -134,24 +135,6 @@ ${body}
 
 const CONTROLLER = 'controller';
 
-/** { ppid, cpu_s } of every process, from /proc (one read of each stat file). */
-function processTable() {
-  const table = new Map();
-  const hz = clkTck();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let text;
-    try {
-      text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone
-    }
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    table.set(Number(entry), { ppid: Number(f[1]), cpu_s: (Number(f[11]) + Number(f[12])) / hz });
-  }
-  return table;
-}
-
 /**
  * Follows the load generator's CPU on this machine, every AGENT_POLL_MS: the Tsung controller's
  * whole process tree (the controller, the ssh clients it starts the agents with; setRoot(pid)
@@ -163,23 +146,22 @@ function processTable() {
 function followClientCpu(loadHosts) {
   const netns = loadHosts.kind === 'netns';
   const series = { [CONTROLLER]: [] };
-  const inodes = new Map(); // "net:[inode]" → host name
+  const hostOfNamespace = new Map(); // "net:[inode]" → host name
   if (netns) {
     for (const h of loadHosts.hosts) {
       series[h.name] = [];
-      try {
-        inodes.set(`net:[${fs.statSync(`/run/netns/${h.namespace}`).ino}]`, h.name);
-      } catch {
-        // made and removed by load_hosts.js; a host without its namespace has no processes
-      }
+      const id = namespaceId(h.namespace);
+      if (id) hostOfNamespace.set(id, h.name);
     }
   }
   const daemons = new Set(loadHosts.sshdDaemons || []);
-  const owner = new Map(); // pid → CONTROLLER, a host name, or null (someone else's)
+  // pid → CONTROLLER, a host name, or null (someone else's), decided once: a process's parents
+  // and namespace do not change, and the controller's processes all start after setRoot.
+  const owner = new Map();
   const last = new Map(); // pid → [owner, cpu s]
   let root = null;
   const ownerOf = (pid, table) => {
-    if (owner.has(pid) && owner.get(pid) !== null) return owner.get(pid);
+    if (owner.has(pid)) return owner.get(pid);
     let who = null;
     for (let p = pid, hops = 0; p > 1 && hops < 64; p = table.get(p) ? table.get(p).ppid : 0, hops++) {
       if (p === root) {
@@ -189,7 +171,7 @@ function followClientCpu(loadHosts) {
     }
     if (!who && netns && !daemons.has(pid)) {
       try {
-        who = inodes.get(fs.readlinkSync(`/proc/${pid}/ns/net`)) || null;
+        who = hostOfNamespace.get(fs.readlinkSync(`/proc/${pid}/ns/net`)) || null;
       } catch {
         who = null;
       }
@@ -315,20 +297,17 @@ function readOverRemoteShell(loadHosts, hostName, file) {
   return res.status === 0 ? res.stdout : '';
 }
 
-let runCounter = 0;
-
 /** The runner's engine: run(ctx) resolves the run's extra fields; the samples are every request. */
 async function run({ host, port, scenario, samples, signal, loadHosts, env = process.env }) {
   if (!loadHosts) throw new Error('--engine tsung needs --load-hosts (netns:N, or machines reachable by ssh)');
   const bin = findBinary({ name: NAME, envVar: ENV_VAR, env });
   const offsets = loadHosts.clocks || {};
   const { xml, plan } = tsungConfig(scenario, { hosts: loadHosts.hosts, server: { host, port } });
-  runCounter += 1;
   // Tsung's configuration and logs (the raw dumps) are kept with the results when the runner
   // says where (loadHosts.logRoot), else in a temporary folder.
   const root = loadHosts.logRoot || os.tmpdir();
   fs.mkdirSync(root, { recursive: true });
-  const runDir = fs.mkdtempSync(path.join(root, `${scenario.name}-${String(runCounter).padStart(3, '0')}-`));
+  const runDir = fs.mkdtempSync(path.join(root, `${scenario.name}-`));
   const configFile = path.join(runDir, 'tsung.xml');
   fs.writeFileSync(configFile, xml);
   const logRoot = path.join(runDir, 'log');
