@@ -186,7 +186,7 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
       run(['ip', 'netns', 'exec', host.namespace, ...pin, SSHD, '-f', conf, '-E', path.join(dir, `sshd-${host.name}.log`)]);
     }
     // The daemons listening for ssh: not the load generator's work (their sessions are).
-    state.sshdDaemons = state.sshdPidFiles.map((f) => Number(fs.readFileSync(f, 'utf8').trim())).filter((pid) => pid > 0);
+    state.sshdDaemons = state.sshdPidFiles.map(readPidFile).filter((pid) => pid > 0);
     Object.assign(state, {
       hosts,
       controller,
@@ -206,6 +206,26 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
   } catch (err) {
     removeLoadHosts(state);
     throw err instanceof LoadHostsError ? err : new LoadHostsError(`cannot make the load hosts: ${err.message}`);
+  }
+}
+
+/**
+ * The pid in an ssh daemon's pid file. sshd listens before it detaches, but its detached child
+ * writes the file a moment after the command has returned: waited for, up to PID_FILE_WAIT_MS.
+ */
+const PID_FILE_WAIT_MS = 5000;
+function readPidFile(file) {
+  const until = Date.now() + PID_FILE_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      const pid = Number(fs.readFileSync(file, 'utf8').trim());
+      if (pid > 0) return pid;
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    if (Date.now() > until) throw new LoadHostsError(`the ssh daemon wrote no pid file (${file}) within ${PID_FILE_WAIT_MS / 1000} s`);
+    Atomics.wait(pause, 0, 0, 10); // a synchronous 10 ms pause: the hosts are made before any load
   }
 }
 
