@@ -8,4 +8,4 @@ if [ ! -d "$root/node_modules/commander" ] || [ ! -d "$root/node_modules/jstat" 
   echo "compare.sh: the npm packages are missing; run: npm ci in $root (or scripts/setup.sh)" >&2
   exit 2
 fi
-exec node "$root/scripts/compare.js" "$@"
+exec node "$root/perf/cli/compare.js" "$@"

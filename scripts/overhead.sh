@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --engines
-exec node scripts/overhead.js "$@"
+exec node perf/cli/overhead.js "$@"

@@ -58,7 +58,7 @@ bash "$root/scripts/setup.sh" --engines
 # The same CPUs as the benchmark runner: the server on the first allowed CPU, load on the second.
 read -r server_cpu client_cpu pin_note < <(node -e '
   const p = require(process.argv[1]).planPinning();
-  console.log(p.enabled ? `${p.server_cpu} ${p.client_cpu}` : `- - ${p.reason}`);' "$root/perf/lib/pinning.js")
+  console.log(p.enabled ? `${p.server_cpu} ${p.client_cpu}` : `- - ${p.reason}`);' "$root/perf/lib/hosts/pinning.js")
 if [ "$server_cpu" = "-" ]; then
   pin_server=()
   pin_client=()
@@ -85,7 +85,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 free_port() {
-  node -e 'require(process.argv[1]).findFreePort().then((p) => console.log(p))' "$root/perf/lib/server_process.js"
+  node -e 'require(process.argv[1]).findFreePort().then((p) => console.log(p))' "$root/perf/lib/hosts/server_process.js"
 }
 
 last_line() { grep -v '^\s*$' "$1" | tail -n 1 || true; }

@@ -20,4 +20,4 @@ for arg in "$@"; do
   previous="$arg"
 done
 bash scripts/setup.sh ${setup[@]+"${setup[@]}"}
-exec node perf/cli.js "$@"
+exec node perf/cli/run.js "$@"

@@ -77,7 +77,7 @@ if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
 # Packages whose install would start a system-wide service on every address, which this
 # project does not want: installed under a policy that lets no service start (policy-rc.d),
 # unless the machine already has a policy of its own. openssh-server gives the netns load
-# hosts their ssh daemons (perf/lib/load_hosts.js starts one per namespace, on its address
+# hosts their ssh daemons (perf/lib/hosts/load_hosts.js starts one per namespace, on its address
 # only); apache2 and nginx-light are references, started by their launchers when a run asks.
 services=()
 [ "$want_engines" -eq 1 ] && [ ! -x /usr/sbin/sshd ] && services+=(openssh-server)

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case " $* " in *" --help "* | *" -h "*) ;; *) bash scripts/setup.sh ;; esac
-exec node scripts/soak.js "$@"
+exec node perf/cli/soak.js "$@"

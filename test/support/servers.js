@@ -1,7 +1,7 @@
 'use strict';
 // Starts both project servers once per test file, the way the README runs them.
 
-const { startServer } = require('../../perf/lib/server_process');
+const { startServer } = require('../../perf/lib/hosts/server_process');
 
 const SERVER_NAMES = ['node', 'em'];
 

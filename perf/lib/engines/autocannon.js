@@ -12,8 +12,8 @@
 
 const autocannon = require('autocannon');
 const { performance } = require('node:perf_hooks');
-const { classifyError, payloadSource } = require('../http_exchange');
-const { closedLoopOptions } = require('../scenarios');
+const { classifyError, payloadSource } = require('./http_exchange');
+const { closedLoopOptions } = require('../plan/scenarios');
 
 /**
  * options: { host, port, request, concurrency, requests | requestsPerConnection | durationMs,

@@ -15,10 +15,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
-const { readCpu, clkTck } = require('../proc_stats');
-const { allowedCpus } = require('../pinning');
-const { isClientBound } = require('../bottleneck');
-const { round3 } = require('../stats');
+const { readCpu, clkTck } = require('../measure/proc_stats');
+const { allowedCpus } = require('../hosts/pinning');
+const { isClientBound } = require('../judge/bottleneck');
+const { round3 } = require('../measure/stats');
 
 const MAX_OUTPUT = 1 << 20; // engines print a few KiB; keep at most 1 MiB of each stream
 

@@ -215,7 +215,7 @@ function toRunFields(parsed, { mode, note = null } = {}) {
   return { summary, fields };
 }
 
-/** The runner's engine: run(ctx) resolves { summary, ...fields } (see perf/lib/runner.js). */
+/** The runner's engine: run(ctx) resolves { summary, ...fields } (see perf/lib/run/runner.js). */
 async function run({ host, port, scenario, signal, env = process.env }) {
   const bin = findBinary({ name: NAME, envVar: ENV_VAR, env });
   const p = plan(scenario, { host, port });

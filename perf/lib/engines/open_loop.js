@@ -6,7 +6,7 @@
 // do this: its connections are a fixed closed-loop pool.
 
 const { performance } = require('node:perf_hooks');
-const { HttpConnection } = require('../http_exchange');
+const { HttpConnection } = require('./http_exchange');
 
 /** Scheduled start offsets (ms from the run's origin) of `count` arrivals at `ratePerS`. */
 function openLoopSchedule(count, ratePerS, offsetMs = 0) {

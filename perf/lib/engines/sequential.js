@@ -8,8 +8,8 @@
 // it never reports the replies.
 
 const { performance } = require('node:perf_hooks');
-const { HttpConnection } = require('../http_exchange');
-const { closedLoopOptions } = require('../scenarios');
+const { HttpConnection } = require('./http_exchange');
+const { closedLoopOptions } = require('../plan/scenarios');
 
 /**
  * options: { host, port, request, concurrency, requests (total) | durationMs, timeoutMs,

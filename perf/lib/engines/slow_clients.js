@@ -12,9 +12,9 @@
 // autocannon cannot pace reads or trickle a body, hence this engine.
 
 const { performance } = require('node:perf_hooks');
-const { HttpConnection } = require('../http_exchange');
+const { HttpConnection } = require('./http_exchange');
 const { runOpenLoop } = require('./open_loop');
-const { latencySummary, round3 } = require('../stats');
+const { latencySummary, round3 } = require('../measure/stats');
 
 /**
  * options: { host, port, scenario (kind slow_clients), timeoutMs, samples (started), signal,

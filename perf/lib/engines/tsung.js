@@ -1,7 +1,7 @@
 'use strict';
 // The Tsung engine (--engine tsung --load-hosts …): the load from several hosts. The scenario
 // becomes a Tsung configuration (tsungConfig), the controller runs here and starts an agent
-// on each load host over the hosts' remote shell (perf/lib/load_hosts.js), each agent writes
+// on each load host over the hosts' remote shell (perf/lib/hosts/load_hosts.js), each agent writes
 // every request it made to its own dump, and the dumps come back as the run's samples, one per
 // request, so that the run's histogram is exactly the hosts' merged. What the numbers mean next
 // to the other engines' is in perf/ENGINES.md.
@@ -21,11 +21,11 @@ const { spawnSync } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
 const { findBinary, debianVersion, shellQuote, runEngineProcess } = require('./external');
-const { readTsungLog } = require('../tsung_output');
-const { processTable } = require('../proc_stats');
-const { namespaceId } = require('../load_hosts');
-const { encodeLatencies, latencySummary, round3 } = require('../stats');
-const { isClientBound } = require('../bottleneck');
+const { readTsungLog } = require('./tsung_output');
+const { processTable } = require('../measure/proc_stats');
+const { namespaceId } = require('../hosts/load_hosts');
+const { encodeLatencies, latencySummary, round3 } = require('../measure/stats');
+const { isClientBound } = require('../judge/bottleneck');
 
 const NAME = 'tsung';
 const ENV_VAR = 'TSUNG_BIN';

@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+'use strict';
+// Command line of the scenario runner (scripts/run_scenarios.sh runs setup, then this).
+// A thin shell over perf/lib/run/runner.js: options, progress on the terminal, signals, exit codes.
+//   exit 0   every run ok            exit 1   some run failed, or an error (one line), or a
+//                                             file asked for (results, summary, report) not written
+//   exit 2   bad option or name      exit 130 / 143  interrupted by SIGINT / SIGTERM
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { Command, Option, InvalidArgumentError } = require('commander');
+const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { runScenarios, finishLiveRuns, UsageError } = require('../lib/run/runner');
+const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../lib/engines');
+const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('../lib/plan/scenarios');
+const { loadServerDefinitions } = require('../lib/hosts/server_process');
+const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
+const { systemCause } = require('../lib/store/results_store');
+const { buildReport } = require('../lib/report');
+const { seedPlan } = require('../lib/judge/seeds');
+
+const NAME = 'run_scenarios.sh';
+
+function positiveInt(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number, 1 or more.');
+  return Number(value);
+}
+
+function warmupSeconds(value) {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > MAX_WARMUP_S) throw new InvalidArgumentError(`must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}.`);
+  return n;
+}
+
+/** --servers (default node,em), plus with --references every server that is a reference for one of them. */
+function selectServers(opts, definitions) {
+  const chosen = [...(opts.servers || ['node', 'em'])];
+  const servers = [...chosen];
+  if (opts.references) {
+    for (const [name, def] of Object.entries(definitions)) {
+      if (!servers.includes(name) && [].concat(def.reference_for || []).some((target) => chosen.includes(target))) servers.push(name);
+    }
+  }
+  return servers;
+}
+
+function buildProgram() {
+  const program = new Command(NAME)
+    .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
+    .option('--quick', `smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's own quick values), rates kept: every scenario on both servers, ${DEFAULT_TRIALS} trials, in about three minutes`)
+    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', commaList)
+    .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
+    .option('--repeat <n>', `trials per server and scenario, servers interleaved (default: ${DEFAULT_TRIALS})`, positiveInt)
+    .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
+    .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
+    .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
+    .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
+    .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
+    .addOption(new Option('--engine <name>', 'load generator: autocannon (the built-in engines), httperf, wrk, or tsung (from --load-hosts); scenarios an engine cannot run faithfully are skipped (perf/ENGINES.md)').choices(ENGINE_CHOICES).default(DEFAULT_ENGINE))
+    .option('--load-hosts <list>', 'where --engine tsung runs its load: netns:N (N hosts made on this machine, each a network namespace with an ssh daemon; needs root) or HOST,HOST,… (machines reachable by ssh with Tsung installed, against --target)')
+    .option('--out <dir>', 'results directory (default: perf/results/<UTC timestamp>, and perf/results/latest points at it)')
+    .option('--list', 'list the scenarios and servers, then exit')
+    .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
+    .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
+    .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in engines)')
+    .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
+    .addOption(new Option('--results-root <dir>', 'where results folders and latest go without --out (default perf/results)').hideHelp())
+    .showHelpAfterError(false);
+  oneLineErrors(program);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  scripts/${NAME} --quick
+  scripts/${NAME} --servers node --scenarios sequential_6000,concurrent_2000_20
+  scripts/${NAME} --quick --references
+  scripts/${NAME} --seeds
+  scripts/${NAME} --engine tsung --load-hosts netns:2 --quick --scenarios concurrent_2000_100,keepalive_400x100
+Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 interrupted.`,
+  );
+  return program;
+}
+
+function usageLine() {
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+}
+
+function printList(opts, definitions) {
+  const all = loadScenarios({ quick: !!opts.quick });
+  const { scenarios, skipped } = selectEngine(all, opts.engine);
+  const out = [`scenarios${opts.quick ? ' (with --quick)' : ''}:`];
+  for (const s of all) {
+    const chosen = scenarios.find((x) => x.name === s.name);
+    out.push(`  ${s.name.padEnd(22)} ${(chosen ? engineFor(chosen) : 'skipped').padEnd(12)} ${chosen ? s.description : skipped.find((k) => k.scenario === s.name).reason}`);
+  }
+  out.push('servers:');
+  for (const [name, def] of Object.entries(definitions)) {
+    const refFor = def.reference_for ? [`reference for ${[].concat(def.reference_for).join(', ')} (--references)`] : [];
+    const notes = [...(Array.isArray(def.serves) ? [`serves ${def.serves.join(', ')}`] : []), ...refFor];
+    out.push(`  ${name.padEnd(22)} ${def.description || def.command}${notes.length ? ` [${notes.join('; ')}]` : ''}`);
+  }
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+function readDefinitions(file) {
+  if (!file) return loadServerDefinitions();
+  try {
+    return JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read server definitions ${file}: ${err.code || err.message}`);
+  }
+}
+
+async function main(argv) {
+  const program = buildProgram();
+  const parsed = parseCommandLine(program, argv, NAME, usageLine());
+  if (parsed !== null) return parsed;
+  const opts = program.opts();
+
+  const tty = process.stdout.isTTY;
+  let statusShown = false;
+  const clearStatus = () => {
+    if (statusShown) process.stdout.write('\r\x1b[K');
+    statusShown = false;
+  };
+  const log = (line) => {
+    clearStatus();
+    process.stdout.write(line + '\n');
+  };
+  const status = (text) => {
+    if (!tty) {
+      if (text && / running/.test(text)) process.stdout.write(text + '\n');
+      return;
+    }
+    clearStatus();
+    if (text) {
+      process.stdout.write(text.slice(0, (process.stdout.columns || 100) - 1));
+      statusShown = true;
+    }
+  };
+
+  const shown = (file) => {
+    const rel = path.relative(process.cwd(), file);
+    return rel.startsWith('..') ? file : rel;
+  };
+  // The summary, where the results are, and in one line what stopped the run or was not written.
+  const reportEnd = (ended) => {
+    process.stdout.write('\n' + ended.summaryText + '\n');
+    const unwritten = ended.unwritten.map((u) => u.name);
+    if (!unwritten.includes('results.json')) process.stdout.write(`results: ${shown(ended.resultsFile)}\n`);
+    if (!ended.error && !unwritten.length) return;
+    const what = ended.error ? `stopped: ${ended.error}` : ended.unwritten[0].message;
+    const also = ended.error ? unwritten : unwritten.slice(1);
+    process.stderr.write(`${NAME}: ${what}${also.length ? `; not written: ${also.join(', ')}` : ''}${opts.report ? '; report.html not built' : ''}\n`);
+  };
+
+  // Second signal: stop at once, without orphans, but record what finished.
+  const stop = stopOnSignals(NAME, 'finished runs are kept and summarised', () => {
+    clearStatus();
+    for (const ended of finishLiveRuns()) reportEnd(ended);
+  });
+
+  try {
+    const definitions = readDefinitions(opts.serversFile);
+    if (opts.list) {
+      printList(opts, definitions);
+      return 0;
+    }
+    if (opts.seeds && (opts.servers || opts.scenarios || opts.references)) {
+      throw new UsageError('--seeds chooses the servers and scenarios itself (perf/seeds.json): leave out --servers, --scenarios and --references');
+    }
+    const seeds = opts.seeds ? seedPlan() : null;
+    if (seeds) log(`seeds: every seed study's comparison (perf/seeds.json): ${seeds.servers.join(', ')}, each on its seeds' scenarios`);
+    const result = await runScenarios({
+      servers: seeds ? seeds.servers : selectServers(opts, definitions),
+      scenariosFor: seeds ? seeds.scenariosFor : null,
+      repeat: opts.repeat ?? DEFAULT_TRIALS,
+      warmup: opts.warmup ?? null,
+      target: opts.target || null,
+      link: opts.link || null,
+      loadHosts: opts.loadHosts ?? null,
+      engine: opts.engine,
+      lighterEngines: opts.lighterEngines,
+      scenarios: seeds ? [...new Set(Object.values(seeds.scenariosFor).flat())] : opts.scenarios || null,
+      quick: !!opts.quick,
+      outDir: opts.out || null,
+      resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,
+      pin: opts.pin,
+      definitions,
+      signal: stop.signal,
+      log,
+      status,
+    });
+    clearStatus();
+    reportEnd(result);
+    let reportFailed = false;
+    const incomplete = result.error || result.unwritten.length;
+    if (opts.report && !incomplete) {
+      // Built from the saved files alone, as `npm run report` would; interrupted runs included.
+      try {
+        const report = await buildReport(result.dir, { log: (m) => status(`report: ${m}`) });
+        clearStatus();
+        process.stdout.write(`report:  ${shown(report.reportPath)} (open it in a browser)\n`);
+      } catch (err) {
+        clearStatus();
+        reportFailed = true;
+        const cause = err.syscall ? `${systemCause(err)}${err.path ? ` (${err.path})` : ''}` : err.message;
+        process.stderr.write(`${NAME}: report not written in ${shown(result.dir)}: ${cause}; results.json is intact: npm run report -- ${shown(result.dir)} builds the report once that is fixed\n`);
+      }
+    }
+    if (result.interrupted) return stop.exitCode();
+    if (incomplete || reportFailed) return 1;
+    return result.runs.every((r) => r.ok) ? 0 : 1;
+  } catch (err) {
+    clearStatus();
+    // A mistake in a scenario file: its one line names the file and the field; no usage.
+    if (err instanceof ScenarioError && !err.usage) {
+      process.stderr.write(`${NAME}: ${err.message}\n`);
+      return 2;
+    }
+    return exitOnError(err, { name: NAME, usageLine: usageLine(), isUsage: (e) => e instanceof UsageError || e.usage, stop });
+  }
+}
+
+if (require.main === module) runMain(main, NAME);
+
+module.exports = { main, buildProgram };

@@ -1,0 +1,205 @@
+'use strict';
+// Starts a server described as data (perf/servers.json) as a child process, waits until it is
+// ready (its ready line, or with "ready": {"port": true} its port accepting connections), and
+// stops it. Every wait has a deadline, so a server that never comes up or
+// never goes down cannot hang its caller.
+
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const path = require('node:path');
+const fs = require('node:fs');
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
+const SERVERS_FILE = path.join(PROJECT_ROOT, 'perf', 'servers.json');
+
+// Every server child still running, so an exiting caller can make sure none is orphaned.
+const liveChildren = new Set();
+
+/** Sends signal to every server started here that is still running (synchronous; for exit paths). */
+function killLiveServers(signal = 'SIGKILL') {
+  for (const child of liveChildren) {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function loadServerDefinitions(file = SERVERS_FILE) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** Asks the kernel for a port nobody listens on (there is a small race until the server binds it). */
+function findFreePort(host = '127.0.0.1') {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** One TCP connect attempt; resolves true when it connected. */
+function tryConnect(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Polls host:port every 25 ms until it accepts a connection (true) or stop() says so (false). */
+async function waitForPort(host, port, stop) {
+  while (!stop()) {
+    if (await tryConnect(host, port)) return !stop();
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
+}
+
+function substitute(value, vars) {
+  return value.replace(/\{(\w+)\}/g, (whole, key) => (key in vars ? String(vars[key]) : whole));
+}
+
+/**
+ * Starts one server. Resolves once it printed its ready line (or, for "ready": {"port": true},
+ * once its port accepts a connection), with
+ * { name, pid, host, port, url, child, exited, output(), stop() }.
+ * Rejects with a one-line message when it exits or stays silent past readyTimeoutMs.
+ */
+async function startServer(name, options = {}) {
+  const definitions = options.definitions || loadServerDefinitions();
+  const def = definitions[name];
+  if (!def) {
+    throw new Error(`unknown server '${name}' (known: ${Object.keys(definitions).join(', ')})`);
+  }
+  const host = options.host || '127.0.0.1';
+  const port = options.port || (await findFreePort(host));
+  const vars = { host, port, root: options.root || path.join(PROJECT_ROOT, 'shared_www') };
+  let command = def.command;
+  let args = def.args.map((a) => substitute(a, vars));
+  if (options.root) args.push('--root', options.root);
+  if (options.prefix) {
+    // A command that execs the server (ip netns exec NS …), so its pid is still the server's.
+    args = [...options.prefix.slice(1), command, ...args];
+    command = options.prefix[0];
+  }
+  if (options.cpu !== undefined && options.cpu !== null) {
+    // taskset execs the server, so the child's pid is the server's pid.
+    args = ['-c', String(options.cpu), command, ...args];
+    command = 'taskset';
+  }
+  const child = spawn(command, args, {
+    cwd: path.resolve(PROJECT_ROOT, def.cwd || '.'),
+    env: { ...process.env, ...(def.env || {}), ...(options.env || {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  child.once('error', () => liveChildren.delete(child));
+
+  const outputTail = [];
+  const remember = (chunk) => {
+    outputTail.push(chunk.toString());
+    while (outputTail.length > 50) outputTail.shift();
+  };
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (err) => resolve({ code: null, signal: null, error: err }));
+  });
+  const output = () => outputTail.join('').trim();
+
+  const readyTimeoutMs = options.readyTimeoutMs || 15000;
+  const byPort = def.ready !== null && typeof def.ready === 'object' && def.ready.port === true;
+  const ready = new Promise((resolve, reject) => {
+    let stdoutBuffer = '';
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      reject(new Error(byPort ? `server '${name}' did not accept connections on ${host}:${port} within ${readyTimeoutMs} ms` : `server '${name}' printed no ready line ('${def.ready}') within ${readyTimeoutMs} ms`));
+    }, readyTimeoutMs);
+    child.stdout.on('data', (chunk) => {
+      remember(chunk);
+      if (byPort) return;
+      stdoutBuffer += chunk.toString();
+      if (stdoutBuffer.includes(def.ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+      if (stdoutBuffer.length > 65536) stdoutBuffer = stdoutBuffer.slice(-4096);
+    });
+    child.stderr.on('data', remember);
+    if (byPort) {
+      // A server that prints no ready line (nginx): ready once its port accepts a connection.
+      waitForPort(host, port, () => settled || child.exitCode !== null || child.signalCode !== null).then((up) => {
+        if (!up) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve();
+      });
+    }
+    exited.then(({ code, signal, error }) => {
+      settled = true;
+      clearTimeout(timer);
+      const why = error ? error.message : signal ? `signal ${signal}` : `exit code ${code}`;
+      const last = output().split('\n').filter(Boolean).slice(-1)[0] || '';
+      reject(new Error(`server '${name}' exited before it was ready (${why})${last ? `: ${last}` : ''}`));
+    });
+  });
+
+  const handle = {
+    name,
+    pid: child.pid,
+    host,
+    port,
+    url: `http://${host}:${port}`,
+    child,
+    exited,
+    output,
+    /** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
+    async stop(graceMs = 3000) {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const result = await exited;
+      clearTimeout(killer);
+      return result;
+    },
+  };
+
+  try {
+    await ready;
+  } catch (err) {
+    await handle.stop(500);
+    throw err;
+  }
+  return handle;
+}
+
+/**
+ * A server that is already running elsewhere (--target): the same shape as startServer's
+ * handle, with no process to measure, watch or stop.
+ */
+function remoteServer(name, url) {
+  const { hostname, port } = new URL(url);
+  return {
+    name,
+    pid: null,
+    host: hostname,
+    port: Number(port),
+    url: `http://${hostname}:${port}`,
+    child: null,
+    exited: new Promise(() => {}),
+    output: () => '',
+    stop: async () => null,
+  };
+}
+
+module.exports = { remoteServer, startServer, findFreePort, loadServerDefinitions, killLiveServers, PROJECT_ROOT };

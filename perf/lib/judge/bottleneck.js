@@ -1,0 +1,122 @@
+'use strict';
+// Whether a run may be used for a verdict. A verdict compares servers, so a run counts only
+// when the server set its pace and the machine was quiet:
+//   client-bound     the load generator used >= CLIENT_BOUND_PCT of its core: its ceiling, not
+//                    the server's, may be what was measured
+//   not server-bound in a closed loop meant to saturate the server (several clients, each
+//                    sending when its reply came), the server's CPU share is how busy it was:
+//                    below SERVER_BOUND_PCT something else held it back (the load generator's
+//                    ceiling without its own CPU showing it, the kernel, the link). The
+//                    bigfile_100k "tie" of issue 11 had each server at 77-84 % of its core.
+//   disturbed        the hypervisor took CPU (steal), or processes other than the server and
+//                    the load generator used it, more than DISTURBED_PCT of one core
+// Open-loop and slow-client runs set their own pace (a schedule), so they are never judged on
+// server-bound; their load generator's lateness is their schedule_lag_ms.
+// The thresholds are written here and nowhere else.
+//
+// Every CPU figure counts whole clock ticks (10 ms), so a flag is raised only when the value is
+// past its threshold by more than that resolution (resolution_pct): a run of 0.1 s is too
+// short to tell, and nothing is flagged in it.
+
+const { clkTck } = require('../measure/proc_stats');
+
+const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
+// From this share on a run is close enough to client-bound that the server may have been
+// faster than measured: warned about, still judged.
+const NEAR_CLIENT_BOUND_PCT = 80;
+const SERVER_BOUND_PCT = 90; // % of one core used by the server in a saturating closed loop
+const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
+// On a machine known to be shared, PERF_DISTURBED_PCT raises it (the runs stay flagged in
+// machine_cpu either way); the harness's own tests set it, since they check what the runner does
+// with its trials, not whether the machine was quiet while they ran.
+const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_PCT;
+
+/** The thresholds this run judges by (results.json's environment.thresholds). */
+function thresholds() {
+  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, disturbed_pct: disturbedPct() };
+}
+
+// A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
+// flight) leave the server idle for a while whoever sets the pace; in a load shorter than this
+// they weigh too much for its CPU share to say that (--quick's bigfile_100k: 40-80 ms).
+const MIN_SERVER_BOUND_LOAD_S = 0.25;
+
+const round1 = (x) => Math.round(x * 10) / 10;
+
+function isClientBound(clientCpuPct) {
+  return typeof clientCpuPct === 'number' && clientCpuPct >= CLIENT_BOUND_PCT;
+}
+
+/**
+ * Whether a scenario is meant to keep the server busy all the time: a closed loop of several
+ * clients. One client at a time (sequential_6000) waits for each reply before the next
+ * connection, so the server idles between requests by construction and its latency is the
+ * result; open loops and slow clients follow a schedule.
+ */
+function saturating(s) {
+  return s.kind === 'closed' && s.concurrency > 1;
+}
+
+/**
+ * The CPU of one measured window, each as % of one core: { wall_s, server_cpu_pct,
+ * server_resolution_pct, busy_pct, irq_pct, steal_pct, foreign_cpu_pct, resolution_pct }.
+ * The resolutions are what whole ticks can tell: 2 of the server's (utime, stime) over the load,
+ * and one per CPU of the machine's plus the server's and the client's over the window.
+ *   wallS     the window's length, between the readings of the counters
+ *   loadS     how long the load lasted within it (default wallS): the server's share is of
+ *             that, since an engine may notice the end only later (autocannon: up to 100 ms)
+ *             while the server idles
+ *   serverS   the server's CPU seconds (null when not measured: --target)
+ *   clientS   the load generator's CPU seconds (this process, plus an external engine's)
+ *   machine   machineCpuDelta() of /proc/stat over the window, or null
+ * foreign = busy + irq - server - client: what the CPUs did that neither the server nor the
+ * load generator was charged for. Interrupts count: the kernel charges a process for the
+ * softirq work done in its context (most of a run's loopback traffic: irq_pct, 17-35 % of a
+ * core here), while /proc/stat files it under softirq, not under the process's system time.
+ * Without the server's CPU it cannot be told (the server may run on this machine): null.
+ */
+function cpuShares({ wallS, loadS = wallS, serverS, clientS, machine }) {
+  const share = (s, over = wallS) => (s === null || s === undefined || !(over > 0) ? null : round1((s / over) * 100));
+  const cpus = machine ? machine.cpus : 1;
+  const load = loadS > 0 && loadS < wallS ? loadS : wallS;
+  return {
+    wall_s: Math.round(wallS * 1000) / 1000,
+    server_cpu_pct: share(serverS, load),
+    server_resolution_pct: share(2 / clkTck(), load),
+    busy_pct: machine ? share(machine.busy_s) : null,
+    irq_pct: machine ? share(machine.irq_s) : null,
+    steal_pct: machine ? share(machine.steal_s) : null,
+    foreign_cpu_pct: machine && serverS !== null ? share(Math.max(0, machine.busy_s + machine.irq_s - serverS - clientS)) : null,
+    resolution_pct: share((cpus + 2) / clkTck()),
+  };
+}
+
+/**
+ * The verdict's view of one run: { server_bound, disturbed, judged, not_judged_because }.
+ * server_bound: true/false for a saturating closed loop whose server was measured and whose load
+ * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
+ * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons, each
+ * "<kind>: <why>", with kind one of failed, client-bound, not server-bound, disturbed.
+ */
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [] }) {
+  const margin = shares.resolution_pct ?? 0;
+  const reasons = [];
+  if (!ok) reasons.push(`failed: ${failure || 'the run did not complete'}`);
+  if (clientBound) reasons.push(`client-bound: the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`);
+  for (const problem of loadProblems) reasons.push(`load: ${problem}`);
+  let serverBound = null;
+  if (saturating(scenario) && shares.server_cpu_pct !== null && loadS >= MIN_SERVER_BOUND_LOAD_S) {
+    serverBound = shares.server_cpu_pct + (shares.server_resolution_pct ?? margin) >= SERVER_BOUND_PCT;
+    if (!serverBound) reasons.push(`not server-bound: the server used ${shares.server_cpu_pct}% of its core (under ${SERVER_BOUND_PCT}%), so something else set the pace`);
+  }
+  let disturbed = null;
+  if (shares.steal_pct !== null) {
+    const threshold = disturbedPct();
+    const over = (v) => v !== null && v - margin > threshold;
+    disturbed = over(shares.steal_pct) || over(shares.foreign_cpu_pct);
+    if (disturbed) reasons.push(`disturbed: steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`);
+  }
+  return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
+}
+
+module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

@@ -1,0 +1,277 @@
+'use strict';
+// Two results of the runner side by side: per server, scenario and metric, the change from
+// run A to run B with its 95% confidence interval (perf/lib/judge/confidence.js compareTrials on B's
+// trials against A's: ratio B/A, Welch's t on log values), and whether it is a significant
+// regression beyond a threshold. perf/cli/compare.js is the command line over it.
+//
+// A regression: the interval excludes "no change" (significant) and B is worse than A by more
+// than the threshold: for lower-is-better metrics B/A > 1 + t, for throughput A/B > 1 + t.
+// Failed and client-bound runs are left out, as in the verdicts (perf/lib/judge/verdicts.js), and so are
+// runs another engine superseded (its runs stand for the scenario). A metric the verdicts never
+// judge (noVerdict: throughput the schedule sets, a p99 with too few requests above it) has no
+// change judged here either: "no verdict (…)", never better, worse or a regression.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { compareTrials, summarizeTrials } = require('./confidence');
+const { noVerdict, fewestReplies, isSuperseded, withLimits, analyzeRuns, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
+const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
+const { readResultsFile, ResultsError, RESULTS_FILE } = require('../store/results_doc');
+
+const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
+const DEFAULT_THRESHOLD_PCT = 10;
+// Scenario parameters that do not change the load.
+const PARAMS_IGNORED = ['description', 'source', 'file', 'name'];
+
+/** A problem with the input: one line for the terminal. usage: print the usage too. */
+class CompareError extends Error {
+  constructor(message, { usage = false } = {}) {
+    super(message);
+    this.usage = usage;
+  }
+}
+
+function metricName(name) {
+  const metric = canonicalMetric(name);
+  if (!metric) throw new CompareError(`unknown metric '${String(name).trim()}' (known: ${METRIC_NAMES.join(', ')}; or mean, p50, p99, rps, cpu, rss)`, { usage: true });
+  return metric;
+}
+
+/**
+ * The results.json a command-line argument names: a results directory, a results.json file,
+ * `latest` (perf/results/latest), or the name of a directory under perf/results.
+ */
+function resolveResultsFile(arg, { root }) {
+  const candidates = [path.resolve(arg)];
+  if (!arg.includes('/') && !arg.includes(path.sep)) candidates.push(path.join(root, arg));
+  for (const p of candidates) {
+    let stat;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      continue;
+    }
+    if (stat.isDirectory()) {
+      const file = path.join(p, RESULTS_FILE);
+      if (fs.existsSync(file)) return file;
+      throw new CompareError(`no results.json in ${p} (is it a results directory?)`);
+    }
+    return p;
+  }
+  throw new CompareError(`no such results directory or file: ${arg}`);
+}
+
+/** Reads and checks one results.json: { file, dir, environment, runs, comparisons }. */
+function loadResultsFile(file) {
+  let doc;
+  try {
+    doc = readResultsFile(file);
+  } catch (err) {
+    if (err instanceof ResultsError) throw new CompareError(err.message);
+    throw err;
+  }
+  const bad = doc.runs.findIndex((r) => !r || typeof r.server !== 'string' || typeof r.scenario !== 'string');
+  if (bad >= 0) throw new CompareError(`${file}: runs[${bad}] has no server or scenario name`);
+  if (doc.runs.length === 0) throw new CompareError(`${file}: lists no runs`);
+  // The stored verdicts; a file written before they were stored gets them computed alike.
+  const comparisons = doc.comparisons ? withLimits(doc.comparisons, doc.runs) : analyzeRuns(doc.runs).comparisons;
+  return { file, dir: path.dirname(file), environment: doc.environment || {}, runs: doc.runs, comparisons };
+}
+
+function canonical(x) {
+  if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
+  if (x && typeof x === 'object') return `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${canonical(x[k])}`).join(',')}}`;
+  return JSON.stringify(x);
+}
+
+function loadKey(run) {
+  const p = { ...(run.params || {}) };
+  for (const k of PARAMS_IGNORED) delete p[k];
+  return canonical(p);
+}
+
+/** The runs a comparison uses. */
+const usable = (r) => r.ok && !r.client_bound && !isSuperseded(r);
+
+/** Why a side cannot be compared (no usable trial), or null. */
+function unusable(label, runs) {
+  if (!runs.length) return `no run in ${label}`;
+  if (runs.some(usable)) return null;
+  if (runs.some((r) => r.ok && r.client_bound)) return `every ${label} trial client-bound`;
+  return `every ${label} trial failed`;
+}
+
+/** What "no verdict (…)" means, once per kind, under the table. */
+const NO_VERDICT_NOTES = {
+  [RATE_SET]: `no verdict (${RATE_SET}): the schedule fixes the throughput of open-loop and slow-client scenarios whatever the server does`,
+  [TOO_FEW]: `no verdict (${TOO_FEW}): fewer than ${MIN_TAIL_SAMPLES} requests above the percentile in A's or B's trials, so it is their slowest few`,
+};
+
+/**
+ * Compares run B with run A. options: metrics (names), thresholdPct. Returns
+ * { rows, regressions, notes, metrics, thresholdPct } where each row is (metric null: one row
+ * for a server and scenario none of whose metrics can be compared)
+ * { server, scenario, metric, a, b, n_a, n_b, ratio (B/A), ci95, significant, worse (factor by
+ * which B is worse; < 1 = better), regression, no_verdict (trials.js's reason, or null), verdict }.
+ */
+function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_THRESHOLD_PCT } = {}) {
+  const limit = 1 + thresholdPct / 100;
+  const pairs = [];
+  for (const r of [...A.runs, ...B.runs]) if (!pairs.some((p) => p.server === r.server && p.scenario === r.scenario)) pairs.push({ server: r.server, scenario: r.scenario });
+  const servers = [...new Set(pairs.map((p) => p.server))];
+  pairs.sort((x, y) => servers.indexOf(x.server) - servers.indexOf(y.server));
+  const rows = [];
+  const notes = [];
+  for (const { server, scenario } of pairs) {
+    const ra = A.runs.filter((r) => r.server === server && r.scenario === scenario);
+    const rb = B.runs.filter((r) => r.server === server && r.scenario === scenario);
+    if (!ra.length || !rb.length) {
+      notes.push(`${server} ${scenario}: only in ${ra.length ? 'A' : 'B'}; not compared`);
+      continue;
+    }
+    const keysA = new Set(ra.map(loadKey));
+    const keysB = new Set(rb.map(loadKey));
+    const sameLoad = [...keysA].every((k) => keysB.has(k)) && keysA.size === keysB.size;
+    const why = sameLoad ? unusable('A', ra) || unusable('B', rb) : 'the load differs (scenario parameters, e.g. --quick in one run only)';
+    if (why) {
+      // One row for the pair: no metric of it can be judged.
+      rows.push({ server, scenario, metric: null, a: null, b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: `not compared: ${why}` });
+      continue;
+    }
+    const runsA = ra.filter(usable);
+    const runsB = rb.filter(usable);
+    // What the verdicts' rule (perf/lib/judge/verdicts.js noVerdict) holds a metric against: the
+    // scenario as run, and the requests of the smaller side.
+    const params = [...runsA, ...runsB].map((r) => r.params).find(Boolean);
+    const na = fewestReplies(runsA);
+    const nb = fewestReplies(runsB);
+    const requests = na === null || nb === null ? null : Math.min(na, nb);
+    for (const metric of metrics) {
+      const m = METRICS[metric];
+      const ua = runsA.map((r) => metricValue(r, metric));
+      const ub = runsB.map((r) => metricValue(r, metric));
+      const sa = summarizeTrials(ua);
+      const sb = summarizeTrials(ub);
+      const never = noVerdict(metric, params, requests);
+      const row = { server, scenario, metric, a: sa.centre, b: sb.centre, n_a: sa.n, n_b: sb.n, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: null };
+      if (!sa.n || !sb.n) {
+        row.verdict = 'not measured';
+      } else if (never) {
+        row.no_verdict = never.no_verdict;
+        row.verdict = `no verdict (${never.no_verdict})`;
+      } else if ([...ua, ...ub].some((v) => v === 0)) {
+        // A 0 (CPU below /proc's 10 ms resolution in a short run) has no logarithm.
+        row.verdict = 'a trial measured 0 (below the resolution): not judged';
+      } else {
+        row.ratio = sb.centre / sa.centre;
+        const cmp = compareTrials(ub, ua);
+        const toWorse = (r) => (m.better === 'lower' ? r : 1 / r);
+        row.worse = toWorse(row.ratio);
+        if (!cmp) {
+          row.verdict = sa.n < 2 && sb.n < 2 ? '1 trial each: no interval, not judged' : `${sa.n < 2 ? 'A' : 'B'} has 1 trial: no interval, not judged`;
+        } else {
+          row.ratio = cmp.ratio;
+          row.worse = toWorse(cmp.ratio);
+          row.ci95 = cmp.ci95;
+          row.significant = cmp.significant;
+          if (!cmp.significant) row.verdict = 'no significant change';
+          else if (row.worse > limit) {
+            row.regression = true;
+            row.verdict = `REGRESSION (worse by more than ${thresholdPct}%)`;
+          } else if (row.worse > 1) row.verdict = `worse, within ${thresholdPct}%`;
+          else row.verdict = 'better';
+        }
+      }
+      rows.push(row);
+    }
+  }
+  for (const kind of [...new Set(rows.map((r) => r.no_verdict).filter(Boolean))]) notes.push(NO_VERDICT_NOTES[kind]);
+  return { rows, regressions: rows.filter((r) => r.regression), notes, metrics, thresholdPct };
+}
+
+/** What differs between the two environments that could explain a change by itself. */
+function environmentNotes(A, B) {
+  const ea = A.environment;
+  const eb = B.environment;
+  const keys = ['hostname', 'cpu_model', 'cores', 'kernel', 'node', 'ruby', 'eventmachine', 'eventmachine_httpserver'];
+  const out = keys.filter((k) => ea[k] !== undefined && eb[k] !== undefined && canonical(ea[k]) !== canonical(eb[k])).map((k) => `${k}: ${JSON.stringify(ea[k])} in A, ${JSON.stringify(eb[k])} in B`);
+  const quick = (e) => (e.options ? !!e.options.quick : null);
+  if (quick(ea) !== null && quick(eb) !== null && quick(ea) !== quick(eb)) out.push(`--quick: ${quick(ea) ? 'yes' : 'no'} in A, ${quick(eb) ? 'yes' : 'no'} in B (the loads differ)`);
+  const pin = (e) => (e.pinning ? !!e.pinning.enabled : null);
+  if (pin(ea) !== null && pin(eb) !== null && pin(ea) !== pin(eb)) out.push(`CPU pinning: ${pin(ea) ? 'on' : 'off'} in A, ${pin(eb) ? 'on' : 'off'} in B`);
+  return out;
+}
+
+function fmtValue(x, metric) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  if (metric === 'throughput_rps') return x < 100 ? x.toFixed(1) : String(Math.round(x));
+  if (x < 1) return x.toFixed(3);
+  if (x < 10) return x.toFixed(2);
+  if (x < 100) return x.toFixed(1);
+  return String(Math.round(x));
+}
+
+function fmtChange(ratio) {
+  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '–';
+  const pct = (ratio - 1) * 100;
+  const s = Math.abs(pct) < 10 ? pct.toFixed(1) : pct.toFixed(0);
+  return `${pct >= 0 ? '+' : ''}${s === '-0.0' ? '0.0' : s}%`;
+}
+
+function describeRun(label, R) {
+  const e = R.environment;
+  const trials = Math.max(1, ...R.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
+  const bits = [
+    e.project_commit ? `commit ${String(e.project_commit).slice(0, 8)}${e.project_dirty ? '+changes' : ''}` : null,
+    e.started_at ? `started ${e.started_at}` : null,
+    `${trials} trial${trials > 1 ? 's' : ''}`,
+    e.options && e.options.quick ? '--quick' : null,
+  ].filter(Boolean);
+  return `${label}: ${path.relative(process.cwd(), R.dir) || '.'} (${bits.join(', ')})`;
+}
+
+/** The whole report as text lines. */
+function formatComparison(A, B, result) {
+  const lines = [describeRun('A', A), describeRun('B', B)];
+  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound and superseded trials are left out.`);
+  for (const n of environmentNotes(A, B)) lines.push(`note: A and B differ: ${n}`);
+  lines.push('');
+  const head = ['server', 'scenario', 'metric', 'A', 'B', 'change', '95% CI', 'verdict'];
+  let last = null;
+  const body = result.rows.map((r) => {
+    const key = `${r.server}|${r.scenario}`;
+    const first = key !== last;
+    last = key;
+    const ci = r.ci95 ? `[${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]` : '';
+    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRICS[r.metric].label : '(all)', fmtValue(r.a, r.metric), fmtValue(r.b, r.metric), fmtChange(r.ratio), ci, r.verdict];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const align = ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l'];
+  const fmt = (row) => row.map((c, i) => (align[i] === 'l' ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  lines.push(fmt(head), ...body.map(fmt));
+  if (result.notes.length) lines.push('', ...result.notes.map((n) => `note: ${n}`));
+  lines.push('');
+  const regs = result.regressions;
+  if (regs.length) {
+    lines.push(`${regs.length} significant regression${regs.length > 1 ? 's' : ''} beyond ${result.thresholdPct}%:`);
+    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRICS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
+  } else {
+    const unjudged = result.rows.filter((r) => r.ci95 === null).length;
+    lines.push(`no significant regression beyond ${result.thresholdPct}%${unjudged ? ` (${unjudged} of ${result.rows.length} rows could not be judged: see the verdict column)` : ''}`);
+  }
+  return lines;
+}
+
+module.exports = {
+  compareRuns,
+  formatComparison,
+  describeRun,
+  resolveResultsFile,
+  loadResultsFile,
+  metricName,
+  environmentNotes,
+  fmtChange,
+  CompareError,
+  DEFAULT_METRICS,
+  DEFAULT_THRESHOLD_PCT,
+};

@@ -1,0 +1,318 @@
+'use strict';
+// Cross-check: the same scenarios, on the same servers, measured by two load generators
+// (e.g. the built-in engines and httperf), N trials each, interleaved (trial 1 of every
+// engine, then trial 2, … with the engines' order alternating), then, per server, scenario
+// and metric: do the engines agree, beyond what the trials' own spread explains?
+//
+// Per metric, with each engine's N trial values: the ratio B / A of their geometric means
+// with Welch's 95% interval on the log scale (perf/lib/judge/confidence.js compareTrials). Verdict:
+//   agree               the interval contains 1
+//   agree (resolution)  the centres are closer than the coarser engine's printed resolution
+//                       (httperf prints times in steps of 0.1 ms; server CPU is counted in
+//                       10 ms ticks), even if the interval excludes 1
+//   differ              the interval excludes 1
+//   n/a                 one engine does not measure it
+//   too few trials      fewer than two usable trials on a side
+// Where the engines define a metric differently (perf/ENGINES.md), the row says so: a
+// "differ" there may be the definition, not the server.
+//
+// This module holds the agreement statistics and the comparison document; running the trials
+// is ./crosscheck_run.js, and its text and Markdown ./crosscheck_format.js.
+
+const path = require('node:path');
+const { METRICS } = require('./metrics');
+const { summarizeTrials, compareTrials } = require('./confidence');
+const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
+
+const CPU_TICK_S = 0.01; // /proc CPU times are in 10 ms ticks
+
+/** What each engine's latency means (external engines record their own in latency_basis). */
+const BUILTIN_BASIS = {
+  autocannon: 'autocannon (through the runner\'s hooks): from writing the request to the last byte of the reply; connect not included; exact, every reply',
+  sequential: 'sequential engine: from opening the connection (connect included) to the last byte of the reply; exact, every reply',
+  open_loop: 'open-loop engine: from the connection\'s scheduled start (connect and any schedule lag included) to the last byte of the reply; exact, every reply',
+  slow_clients: 'slow-client engine: the probe\'s latency from its scheduled start',
+};
+
+/** Mean latency counted from the actual (not the scheduled) start of each connection. */
+function meanFromActualStart(r) {
+  if (!r.latency_ms || r.latency_ms.mean === null || r.latency_ms.mean === undefined) return null;
+  if (r.engine !== 'open_loop') return r.latency_ms.mean;
+  return r.schedule_lag_ms && Number.isFinite(r.schedule_lag_ms.mean) ? Math.max(0, r.latency_ms.mean - r.schedule_lag_ms.mean) : null;
+}
+
+function errorTotal(r) {
+  return r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : null;
+}
+
+/**
+ * The metrics compared: the shared ones (perf/lib/judge/metrics.js) and what only the agreement of two
+ * engines needs (halfStep() says how precisely each engine reports them).
+ */
+const CROSSCHECK_METRICS = [
+  { key: 'throughput_rps', label: METRICS.throughput_rps.label, get: METRICS.throughput_rps.get },
+  { key: 'mean_ms', label: METRICS.mean_ms.label, latency: true, get: METRICS.mean_ms.get },
+  // The open-loop engine counts from the scheduled start; without its mean schedule lag, its
+  // mean counts from the actual start of the connection, as httperf's does. Shown only for
+  // open-loop runs.
+  { key: 'mean_ms_from_actual_start', label: 'mean ms, lag removed', latency: true, onlyIf: (r) => r.engine === 'open_loop', get: meanFromActualStart },
+  { key: 'p50_ms', label: METRICS.p50_ms.label, latency: true, get: METRICS.p50_ms.get },
+  { key: 'p90_ms', label: 'p90 ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.p90 },
+  { key: 'p99_ms', label: METRICS.p99_ms.label, latency: true, get: METRICS.p99_ms.get },
+  { key: 'max_ms', label: 'max ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.max },
+  { key: 'connect_ms', label: 'connect ms', latency: true, get: (r) => r.connect_ms && r.connect_ms.mean },
+  { key: 'cpu_ms_per_request', label: 'server CPU ms/req', cpu: true, get: METRICS.cpu_ms_per_request.get },
+  { key: 'errors', label: 'errors', count: true, get: errorTotal },
+  { key: 'client_cpu_pct', label: 'client CPU %', info: true, get: (r) => r.client_cpu_pct },
+].map((m) => ({ ...m, get: (r) => num(m.get(r)) }));
+
+function num(x) {
+  return typeof x === 'number' && Number.isFinite(x) ? x : null;
+}
+
+/**
+ * How far from the truth run r's value of metric m can be from the way it is reported alone
+ * (half a printed step): httperf prints ms with one decimal (±0.05 ms), wrk two decimals of its
+ * unit (±0.005 ms for times in ms), the built-in engines are exact (µs); server CPU comes from
+ * /proc ticks of 10 ms, read before and after the run for user and system time (±2 ticks over
+ * the run's replies).
+ */
+function halfStep(m, r) {
+  if (m.latency) {
+    if (r.engine === 'httperf') return HTTPERF_RESOLUTION_MS / 2;
+    if (r.engine === 'wrk') return 0.005;
+    return 0.0005;
+  }
+  if (m.cpu) return r.replies > 0 ? (2 * CPU_TICK_S * 1000) / r.replies : 0;
+  return 0;
+}
+
+/** The ratio cNum/cDen when each may be off by its half step: [lowest, highest]. */
+function quantisedBounds(cNum, cDen, hNum, hDen) {
+  const lo = Math.max(0, cNum - hNum) / (cDen + hDen);
+  const hi = cDen - hDen > 0 ? (cNum + hNum) / (cDen - hDen) : Infinity;
+  return [lo, hi];
+}
+
+/**
+ * compareTrials(num, den) with the interval widened to cover the values' reporting steps
+ * (hNum, hDen): a step-quantised value (httperf's "0.2") otherwise gives a falsely narrow
+ * interval. Returns { ratio, ci95, significant, widened } or null (fewer than two positive
+ * values on a side).
+ */
+function compareWithSteps(num, den, hNum, hDen) {
+  const cmp = compareTrials(num, den);
+  if (!cmp) return null;
+  const cNum = summarizeTrials(num).centre;
+  const cDen = summarizeTrials(den).centre;
+  const q = hNum > 0 || hDen > 0 ? quantisedBounds(cNum, cDen, hNum, hDen) : cmp.ci95;
+  const ci95 = [Math.min(cmp.ci95[0], q[0]), Math.max(cmp.ci95[1], q[1])];
+  const significant = ci95[0] > 1 || ci95[1] < 1;
+  return { ratio: cmp.ratio, ci95, significant, widened: cmp.significant && !significant };
+}
+
+function basisOf(run) {
+  return run.latency_basis || BUILTIN_BASIS[run.engine] || run.engine;
+}
+
+/**
+ * Definitional differences between how engine A's run and engine B's run measure metric m:
+ * a list of short notes (empty when they measure the same thing the same way).
+ */
+function definitionNotes(m, a, b) {
+  const notes = [];
+  const engines = [a.engine, b.engine];
+  const has = (e) => engines.includes(e);
+  const oneRequestPerConn = a.params && (a.params.kind === 'open' ? a.params.requests_per_connection === 1 : a.params.keep_alive === false);
+  if (m.latency && m.key !== 'connect_ms' && basisOf(a) !== basisOf(b)) {
+    if (has('httperf') && oneRequestPerConn) notes.push('httperf: connection time, connect() to the end of the connection; 0.1 ms steps');
+    else if (has('httperf')) notes.push('httperf: reply time = response + transfer (mean only); 0.1 ms steps');
+    if (has('open_loop') && m.key !== 'mean_ms_from_actual_start') notes.push('open loop: counted from the scheduled start, so schedule lag is inside');
+    if (has('open_loop') && m.key === 'mean_ms_from_actual_start') notes.push('open loop: mean minus the mean schedule lag, i.e. from the actual start of the connection');
+    if (has('sequential')) notes.push('sequential: counted from opening the connection');
+    if (has('wrk')) notes.push('wrk: excludes connect, adds coordinated-omission fill-in samples');
+    if (has('tsung')) notes.push('tsung: from when the user was ready to send (connect included on a new connection) to the end of the reply, not from a schedule');
+  }
+  if (m.key === 'connect_ms' && has('httperf')) notes.push('httperf: mean connect() time of its connections, 0.1 ms steps; the built-in engines time it in Node, up to the connect callback');
+  if (has('httperf') && oneRequestPerConn && (m.latency || m.cpu)) {
+    notes.push('httperf closes the connection itself (no Connection: close); the built-in engine asks the server to close');
+  }
+  if (has('wrk') && a.params && a.params.keep_alive === false && (m.latency || m.cpu)) {
+    notes.push('wrk closes the connection itself after the reply and reconnects');
+  }
+  const bigReplies = [a, b].some((r) => r.engine === 'httperf' && r.engine_totals && r.engine_totals.reply_size_b && r.engine_totals.reply_size_b.total > 16384);
+  if (bigReplies && (m.key === 'throughput_rps' || m.cpu || m.latency)) {
+    notes.push('httperf reads with a 16 KiB receive buffer (its --recv-buffer default), so a larger reply arrives in several windows: more server CPU and time per reply');
+  }
+  if (m.key === 'errors' && has('httperf')) notes.push('httperf counts a failed connection (or session) once, not each request it carried');
+  if (m.key === 'errors' && has('wrk')) notes.push('wrk: connect errors count as refused, read/write errors as reset, replies slower than --timeout as timeouts');
+  if (m.key === 'throughput_rps' && a.params && a.params.kind === 'open') notes.push('open loop: the rate is set by the schedule, both should match it');
+  if (has('tsung') && a.params && a.params.kind === 'open' && (m.latency || m.key === 'throughput_rps')) notes.push('tsung: arrivals are a Poisson process (random gaps, bursts), the built-in open loop and httperf space them evenly');
+  if (has('tsung') && m.key === 'client_cpu_pct') notes.push('tsung: its agents on the load hosts (a sum where they share this machine\'s cores)');
+  if (m.key === 'client_cpu_pct') {
+    if (has('httperf')) notes.push('httperf busy-polls: about 100% whatever the load');
+    if (engines.some((e) => BUILTIN_BASIS[e])) notes.push('built-in: the runner process (Node), not an external tool');
+  }
+  return notes;
+}
+
+/** Plain mean of the finite values (for counts and for showing zeros, which logs cannot). */
+function plainMean(values) {
+  const v = values.filter((x) => x !== null);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+}
+
+/**
+ * Compares one metric between engine A's and engine B's runs (trials) of one server and
+ * scenario. Returns a row: { metric, label, a: {...}, b: {...}, ratio (B/A), ci95, significant,
+ * verdict, half_step, notes }.
+ */
+function compareMetric(m, runsA, runsB) {
+  const side = (runs) => {
+    const values = runs.map((r) => m.get(r));
+    const present = values.filter((v) => v !== null);
+    const t = summarizeTrials(present);
+    return {
+      engine_run: runs[0] ? runs[0].engine : null,
+      n: present.length,
+      values,
+      centre: t.centre !== null ? t.centre : plainMean(present),
+      ci95: t.ci95,
+      half_step: runs.length ? Math.max(...runs.map((r) => halfStep(m, r))) : 0,
+    };
+  };
+  const a = side(runsA);
+  const b = side(runsB);
+  const row = { metric: m.key, label: m.label, a, b, ratio: null, ci95: null, significant: null, verdict: null, notes: [] };
+  if (runsA[0] && runsB[0]) row.notes = definitionNotes(m, runsA[0], runsB[0]);
+  if (a.n === 0 || b.n === 0) {
+    row.verdict = 'n/a';
+    row.notes = [a.n === 0 && b.n === 0 ? 'neither engine measures it' : `${a.n === 0 ? a.engine_run : b.engine_run} does not measure it`];
+    return row;
+  }
+  if (m.info) {
+    row.ratio = a.centre > 0 ? b.centre / a.centre : null;
+    row.verdict = 'info';
+    return row;
+  }
+  const va = a.values.filter((v) => v !== null);
+  const vb = b.values.filter((v) => v !== null);
+  const cmp = compareWithSteps(vb, va, b.half_step, a.half_step);
+  if (cmp) Object.assign(row, { ratio: cmp.ratio, ci95: cmp.ci95, significant: cmp.significant });
+  else row.ratio = a.centre > 0 ? b.centre / a.centre : a.centre === b.centre ? 1 : null;
+  if (a.centre === b.centre) row.verdict = 'agree';
+  else if (cmp) row.verdict = cmp.significant ? 'differ' : cmp.widened ? 'agree (resolution)' : 'agree';
+  else if (va.length < 2 || vb.length < 2) row.verdict = 'too few trials';
+  else {
+    // Zeros (no errors, httperf's "0.0 ms") cannot go on a log scale: compare the ranges,
+    // each value widened by its reporting step.
+    const apart = Math.max(...va) + a.half_step < Math.min(...vb) - b.half_step || Math.max(...vb) + b.half_step < Math.min(...va) - a.half_step;
+    row.verdict = apart ? 'differ' : 'agree';
+    row.notes = ['compared by the trials\' ranges (a zero cannot go on the log scale)', ...row.notes];
+  }
+  return row;
+}
+
+/** The rows for one server and scenario (metrics neither engine measures are left out). */
+function compareRuns(runsA, runsB) {
+  return CROSSCHECK_METRICS.filter((m) => !m.onlyIf || [...runsA, ...runsB].some(m.onlyIf))
+    .map((m) => compareMetric(m, runsA, runsB))
+    .filter((r) => r.a.n > 0 || r.b.n > 0);
+}
+
+const VERDICT_METRICS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_request'];
+
+/**
+ * Do the engines reach the same verdict about the servers? For each scenario and metric, each
+ * engine's ratio first server / second server with its 95% interval, and how the two engines'
+ * verdicts relate: 'same' (both intervals exclude 1 on the same side, or both contain it),
+ * 'one sees a difference', 'opposite', plus whether the two intervals overlap.
+ */
+function compareServerVerdicts({ engines, servers, scenarios, runs }) {
+  const [S1, S2] = servers;
+  const out = [];
+  for (const scenario of scenarios) {
+    const inScenario = runs.filter((r) => r.scenario === scenario && r.ok);
+    for (const key of VERDICT_METRICS) {
+      const m = CROSSCHECK_METRICS.find((x) => x.key === key);
+      if (m.onlyIf && !inScenario.some(m.onlyIf)) continue;
+      const per = {};
+      for (const e of engines) {
+        const values = (server) => inScenario.filter((r) => r.crosscheck.engine === e && r.server === server).map(m.get).filter((v) => v !== null);
+        const v1 = values(S1);
+        const v2 = values(S2);
+        const ofEngine = inScenario.filter((r) => r.crosscheck.engine === e);
+        const h = (server) => Math.max(0, ...ofEngine.filter((r) => r.server === server).map((r) => halfStep(m, r)));
+        const cmp = compareWithSteps(v1, v2, h(S1), h(S2));
+        const c1 = summarizeTrials(v1).centre;
+        const c2 = summarizeTrials(v2).centre;
+        per[e] = cmp ? { ratio: cmp.ratio, ci95: cmp.ci95, significant: cmp.significant } : { ratio: c1 && c2 ? c1 / c2 : null, ci95: null, significant: null };
+      }
+      const [a, b] = engines.map((e) => per[e]);
+      if (a.ratio === null && b.ratio === null) continue;
+      let agreement = 'cannot tell';
+      if (a.significant !== null && b.significant !== null) {
+        const side = (x) => (!x.significant ? 0 : x.ratio > 1 ? 1 : -1);
+        if (side(a) === side(b)) agreement = 'same';
+        else if (side(a) === -side(b)) agreement = 'opposite';
+        else agreement = `only ${side(a) ? engines[0] : engines[1]} sees a difference`;
+      }
+      const overlap = a.ci95 && b.ci95 ? a.ci95[0] <= b.ci95[1] && b.ci95[0] <= a.ci95[1] : null;
+      out.push({ scenario, metric: key, label: m.label, ratio: `${S1} / ${S2}`, engines: per, agreement, intervals_overlap: overlap, magnitude: a.ratio && b.ratio ? b.ratio / a.ratio : null });
+    }
+  }
+  return out;
+}
+
+/** The comparison document from the runs (pure: tests call it with made-up runs). */
+function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped = [], failures = [], interrupted = false, dir = null }) {
+  const [A, B] = engines;
+  const groups = [];
+  const rows = [];
+  for (const server of servers) {
+    for (const scenario of scenarios) {
+      const of = (e) => runs.filter((r) => r.crosscheck.engine === e && r.server === server && r.scenario === scenario && r.ok);
+      const runsA = of(A);
+      const runsB = of(B);
+      const group = {
+        server,
+        scenario,
+        trials: { [A]: runsA.length, [B]: runsB.length },
+        engine_runs: { [A]: runsA[0] ? runsA[0].engine : null, [B]: runsB[0] ? runsB[0].engine : null },
+        latency_basis: { [A]: runsA[0] ? basisOf(runsA[0]) : null, [B]: runsB[0] ? basisOf(runsB[0]) : null },
+        commands: { [A]: runsA[0] ? runsA[0].engine_command || null : null, [B]: runsB[0] ? runsB[0].engine_command || null : null },
+      };
+      groups.push(group);
+      if (!runsA.length || !runsB.length) {
+        rows.push({ server, scenario, metric: null, label: null, verdict: 'no data', notes: [`ok trials: ${A} ${runsA.length}, ${B} ${runsB.length}`] });
+        continue;
+      }
+      for (const row of compareRuns(runsA, runsB)) rows.push({ server, scenario, ...row });
+    }
+  }
+  const serverVerdicts = servers.length >= 2 ? compareServerVerdicts({ engines, servers, scenarios, runs }) : [];
+  const counted = rows.filter((r) => r.metric && !['n/a', 'info'].includes(r.verdict));
+  const tally = {};
+  for (const r of counted) tally[r.verdict] = (tally[r.verdict] || 0) + 1;
+  return {
+    engines,
+    reference: A,
+    ratio: `${B} / ${A}`,
+    servers,
+    scenarios,
+    repeat,
+    quick,
+    interrupted,
+    created_at: new Date().toISOString(),
+    dir,
+    groups,
+    rows,
+    tally,
+    server_verdicts: serverVerdicts,
+    skipped,
+    failures,
+    runs_dirs: dir ? engines.flatMap((e) => Array.from({ length: repeat }, (_, i) => path.join('runs', `${e}-t${i + 1}`))) : [],
+  };
+}
+
+module.exports = { buildReport, compareServerVerdicts, compareMetric, compareRuns, definitionNotes, CROSSCHECK_METRICS, BUILTIN_BASIS };

@@ -1,0 +1,97 @@
+'use strict';
+// The metrics every output judges and shows, and how a verdict on one is said: the one home of
+// their names, units, directions and words. The verdicts themselves are decided once, when the
+// runs are analysed (perf/lib/judge/verdicts.js), stored in results.json, and only rendered elsewhere
+// (terminal and summary.md: verdictWords; report: perf/lib/report/html.js; compare and crosscheck).
+
+/** The rounding step of a run's latencies: the engine's (httperf prints 0.1 ms), or null. */
+function latencyStep(r) {
+  return r.engine_latency && r.engine_latency.resolution_ms;
+}
+
+/**
+ * Per metric: `long` (in a sentence), `label` (a column: "p50 ms"), `short` (an axis: "p50"),
+ * `unit`; `better`, the direction that wins, and `word`, completing "a is r× …"; `get`, its
+ * value in a run. `latency`: a response time; `quantile`/`tail`: a percentile, `tail` when too
+ * few requests above it leave it unresolved; `step`: the run's rounding step of the value
+ * (verdicts below it are not judged); `rateSet`: a schedule can set it (never judged then);
+ * `sizeSet`: the load's size sets it (not judged when a quick run shrank the clients held at once).
+ */
+const METRICS = {
+  mean_ms: { long: 'mean response time', label: 'mean ms', short: 'mean', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, get: (r) => r.latency_ms && r.latency_ms.mean },
+  p50_ms: { long: 'median response time', label: 'p50 ms', short: 'p50', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, quantile: 0.5, get: (r) => r.latency_ms && r.latency_ms.p50 },
+  p99_ms: { long: 'p99 response time', label: 'p99 ms', short: 'p99', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, quantile: 0.99, tail: true, get: (r) => r.latency_ms && r.latency_ms.p99 },
+  throughput_rps: { long: 'throughput', label: 'req/s', short: 'req/s', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
+  cpu_ms_per_request: { long: 'server CPU per request', label: 'CPU ms/req', short: 'CPU/req', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
+  peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', sizeSet: true, get: (r) => r.server_peak_rss_mb },
+};
+const METRIC_NAMES = Object.keys(METRICS);
+
+/** Other names a user (scripts/compare.sh --metric) may give a metric. */
+const METRIC_ALIASES = {
+  mean: 'mean_ms', p50: 'p50_ms', median: 'p50_ms', p99: 'p99_ms',
+  throughput: 'throughput_rps', rps: 'throughput_rps', 'req/s': 'throughput_rps',
+  cpu: 'cpu_ms_per_request', ms_per_request: 'cpu_ms_per_request',
+  rss: 'peak_rss_mb', peak_rss: 'peak_rss_mb', server_peak_rss_mb: 'peak_rss_mb',
+};
+
+/** The metric a name stands for, or null. */
+function metricName(name) {
+  const key = String(name).trim();
+  if (METRICS[key]) return key;
+  return METRIC_ALIASES[key.toLowerCase()] || null;
+}
+
+/** A run's value of a metric, or null when it has none. */
+function metricValue(run, metric) {
+  const v = METRICS[metric].get(run);
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** "2.41×", "2.5×", "47.8×", "130×". */
+function fmtFactor(x) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  return `${x < 10 ? x.toFixed(2).replace(/0$/, '') : x < 100 ? x.toFixed(1) : Math.round(x)}×`;
+}
+
+/** "[2.10–2.77]". */
+function fmtInterval(ci) {
+  if (!ci) return '';
+  const f = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : String(Math.round(x)));
+  return `[${f(ci[0])}–${f(ci[1])}]`;
+}
+
+/**
+ * The side of a comparison (perf/lib/judge/verdicts.js) that looks better, significant or not, and by
+ * what factor, with the interval of that factor: { lead, factor, ci } (ci null without one).
+ */
+function leadOf(c) {
+  if (c.ratio === null || c.ratio === undefined || !Number.isFinite(c.ratio) || c.ratio <= 0) return { lead: null, factor: null, ci: null };
+  const m = METRICS[c.metric];
+  const lead = (m.better === 'lower' ? c.ratio < 1 : c.ratio > 1) ? c.a : c.b;
+  // ratio = a/b: the lead's factor is b/a when a leads at "lower" or b at "higher".
+  const invert = (m.better === 'lower') === (lead === c.a);
+  const ci = Array.isArray(c.ci95) ? (invert ? [1 / c.ci95[1], 1 / c.ci95[0]] : [c.ci95[0], c.ci95[1]]) : null;
+  return { lead, factor: c.ratio >= 1 ? c.ratio : 1 / c.ratio, ci };
+}
+
+/**
+ * A stored comparison as words: "node 2.41× faster [2.10–2.77]", "no significant difference
+ * (em 1.04× faster [0.93–1.16])", "no verdict (node 1.3× faster; 1 trial: no interval)",
+ * "not compared: node client-bound …". The interval is the lead's factor's.
+ */
+function verdictWords(c) {
+  if (!c) return '–';
+  if (c.excluded) return `not compared: ${c.note}`;
+  if (c.no_verdict) return c.no_verdict;
+  if (c.ratio === null) return `– (${c.note || 'not measured'})`;
+  const { lead, factor, ci } = leadOf(c);
+  const same = fmtFactor(factor) === '1.0×';
+  const text = `${lead} ${fmtFactor(factor)} ${METRICS[c.metric].word}`;
+  if (!ci) return `no verdict (${same ? '1.0×' : text}; ${c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval'})`;
+  if (c.significant) return `${text} ${fmtInterval(ci)}`;
+  if (same) return `no significant difference (1.0× ${fmtInterval(c.ci95)})`;
+  return `no significant difference (${text} ${fmtInterval(ci)})`;
+}
+
+module.exports = { METRICS, METRIC_NAMES, METRIC_ALIASES, metricName, metricValue, fmtFactor, fmtInterval, leadOf, verdictWords };

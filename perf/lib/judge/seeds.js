@@ -1,0 +1,146 @@
+'use strict';
+// The seed studies' headline comparisons (perf/seeds.json) beside a run: what --seeds runs
+// (seedPlan), and for each seed its published ratio next to this machine's, with the interval
+// and whether the published conclusion holds (seedRows). A pair of servers in one scenario is
+// the run's own comparison (results.json `comparisons`); one server in two scenarios (long
+// against short connections) goes through the same verdict rule (trials.js compareRunSets).
+
+const { seeds: SEEDS } = require('../../seeds.json');
+const { METRICS, fmtFactor, fmtInterval, leadOf, verdictWords } = require('./metrics');
+const { analyzeRuns, compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./verdicts');
+
+/** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
+function seedPlan() {
+  const scenariosFor = {};
+  const add = (server, scenario) => {
+    scenariosFor[server] = scenariosFor[server] || [];
+    if (!scenariosFor[server].includes(scenario)) scenariosFor[server].push(scenario);
+  };
+  for (const s of SEEDS) {
+    if (s.here.server) {
+      add(s.here.server, s.here.a);
+      add(s.here.server, s.here.b);
+    } else {
+      add(s.here.a, s.here.scenario);
+      add(s.here.b, s.here.scenario);
+    }
+  }
+  return { servers: Object.keys(scenariosFor), scenariosFor };
+}
+
+/** How many times better side a is than side b in the metric's direction. */
+function factorOf(metric, a, b) {
+  return METRICS[metric].better === 'lower' ? b / a : a / b;
+}
+
+/** The comparison of one seed's pair in a run (its runs, and its comparisons when stored). */
+function comparisonOf(seed, runs, comparisons) {
+  const { here } = seed;
+  const metric = here.metric || seed.metric;
+  if (here.server) {
+    const of = (scenario) => runs.filter((r) => r.server === here.server && r.scenario === scenario);
+    return compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, of(here.a), of(here.b));
+  }
+  return findComparison(comparisons, here.scenario, metric, here.a, here.b) || null;
+}
+
+/** What the run found for a's lead over b, as a factor of a with its interval (a's direction). */
+function foundFactor(c) {
+  if (!c || c.excluded || c.no_verdict || c.ratio === null || c.ratio === undefined) return null;
+  const { lead, factor, ci } = leadOf(c);
+  const ofA = lead === c.a;
+  return { factor: ofA ? factor : 1 / factor, ci: ci ? (ofA ? ci : [1 / ci[1], 1 / ci[0]]) : null };
+}
+
+/**
+ * One row per seed: { seed, title, study, claim, published: { a, b, factor }, here (the pair),
+ * comparison, found ({ factor, ci } of a over b, or null), says (the verdict in words), holds
+ * (true: a wins here too; false: b wins, or no significant difference; null: not judged),
+ * not_here }. results: a results document (runs, and comparisons when stored).
+ */
+function seedRows(results) {
+  const runs = results.runs || [];
+  const comparisons = results.comparisons || analyzeRuns(runs).comparisons;
+  return SEEDS.map((seed) => {
+    const c = comparisonOf(seed, runs, comparisons);
+    const missing = seed.here.server ? ![seed.here.a, seed.here.b].every((sc) => runs.some((r) => r.server === seed.here.server && r.scenario === sc)) : !c;
+    let holds = null;
+    if (!missing && c && !c.excluded && !c.no_verdict && c.significant !== null && c.significant !== undefined) holds = c.winner === c.a;
+    const says = missing ? 'not run' : verdictWords(c);
+    return {
+      seed: seed.seed,
+      title: seed.title,
+      study: seed.study,
+      claim: seed.claim,
+      metric: seed.metric,
+      here_metric: seed.here.metric || seed.metric,
+      published: { a: seed.published.a, b: seed.published.b, factor: factorOf(seed.metric, seed.published.a.value, seed.published.b.value) },
+      here: seed.here,
+      comparison: missing ? null : c,
+      found: missing ? null : foundFactor(c),
+      says,
+      holds,
+      not_here: seed.not_here || [],
+    };
+  });
+}
+
+/** The rows of seedRows whose pair ran in these results. */
+function seedsRun(results) {
+  return seedRows(results).filter((r) => r.comparison);
+}
+
+/** A value in the metric's unit, as the tables print it. */
+function valueText(metric, v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return METRICS[metric].unit === 'req/s' ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)));
+}
+
+/**
+ * A row's finding in a few words: a's factor over b with its interval ("1.62× [1.40–1.88]"),
+ * or, where no verdict is possible, the two sides' values ("37,615 vs 35,904 req/s").
+ */
+function foundText(row) {
+  const c = row.comparison;
+  if (!c) return 'not run';
+  const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
+  if (!row.found || !row.found.ci) {
+    if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${valueText(row.here_metric, c.value_a)} vs ${valueText(row.here_metric, c.value_b)} ${METRICS[row.here_metric].unit}`;
+    return row.says;
+  }
+  return `${fmtFactor(row.found.factor)} ${fmtInterval(row.found.ci)}${other}`;
+}
+
+/** Whether the published conclusion holds, in words; why not judged, in short. */
+function holdsText(row) {
+  const c = row.comparison;
+  if (!c) return 'not run';
+  if (row.holds === true) return 'holds';
+  if (row.holds === false) return c.winner ? 'reversed' : 'does not hold (no significant difference)';
+  const why = c.excluded ? c.note.split(`: ${CLIENT_BOUND_ADVICE}`).join('') : c.no_verdict || c.note || 'no interval';
+  return `not judged (${why})`;
+}
+
+const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (95% CI over the trials); the conclusion holds when the same side wins here significantly.';
+const SEEDS_HEAD = ['seed', 'comparison', 'published', 'ratio ×', 'here ×', 'conclusion'];
+
+/** A row of the seeds table: its cells under SEEDS_HEAD. */
+function seedCells(row) {
+  const unit = METRICS[row.metric].unit;
+  const figures = `${row.published.a.system} ${row.published.a.value.toLocaleString('en-US')} vs ${row.published.b.system} ${row.published.b.value.toLocaleString('en-US')} ${unit}`;
+  return [row.seed, row.title, figures, fmtFactor(row.published.factor), foundText(row), holdsText(row)];
+}
+
+/** The systems of the rows' seeds that cannot run here, each once: "000: X: why." */
+function notHereLines(rows) {
+  return [...new Set(rows.flatMap((r) => r.not_here.map((n) => `${r.seed}: ${n.system}: ${n.why}.`)))];
+}
+
+/** The seeds table as Markdown (README, summary.md). */
+function seedsMarkdown(rows) {
+  const lines = [`| ${SEEDS_HEAD.join(' | ')} |`, `|${SEEDS_HEAD.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${seedCells(r).join(' | ')} |`)];
+  const notHere = notHereLines(rows);
+  return `${lines.join('\n')}\n${notHere.length ? `\nNot run here:\n${notHere.map((l) => `- ${l}`).join('\n')}\n` : ''}`;
+}
+
+module.exports = { SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundText, holdsText };

@@ -1,0 +1,439 @@
+'use strict';
+// Verdicts over repeated trials. Each server/scenario pair is run N times (`--repeat`); this
+// module turns the runs into
+//   aggregates   per server and scenario: the centre of each metric with its 95% interval
+//   comparisons  per scenario, metric and pair of servers: ratio a/b with its 95% interval
+//   overheads    each project server against its references (servers.json `reference_for`)
+// with perf/lib/judge/confidence.js (log-scale Student t; Welch for ratios; why not a bootstrap is
+// explained there). Failed runs never count. Client-bound runs (the load generator, not the
+// server, set the pace) are never used for a verdict: they are left out of the comparisons,
+// and a pair whose every trial is client-bound is reported as excluded. Some metrics are never
+// judged whatever the numbers (`no_verdict`): throughput where the schedule sets the rate, and a
+// p99 with too few requests above it. Formats: perf/README.md.
+
+const { summarizeTrials, compareTrials } = require('./confidence');
+const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
+
+
+/**
+ * How many requests must lie above a percentile for it to mean anything: with fewer, the "p99"
+ * of a run is its slowest few requests (at n = 100 its maximum). A percentile p is shown, and
+ * judged, only when n × (1 − p) ≥ MIN_TAIL_SAMPLES; p99 needs 10 000 requests, p99.9 100 000.
+ * The report's percentile curves, its tables and the summary all ask percentileResolved.
+ */
+const MIN_TAIL_SAMPLES = 100;
+
+/** Whether n requests resolve percentile p (0–1). n unknown (null): nothing to hold it against. */
+function percentileResolved(n, p) {
+  if (n === null || n === undefined || !Number.isFinite(n)) return true;
+  // The tolerance keeps a boundary case (n = 300, p = 2/3) from failing on rounding.
+  return n * (1 - p) >= MIN_TAIL_SAMPLES * (1 - 1e-9);
+}
+
+/** "n too small (300 requests; p99 needs 10,000)". */
+function tooFewText(n, p) {
+  const need = Math.ceil(MIN_TAIL_SAMPLES / (1 - p) - 1e-9);
+  return `n too small (${Math.round(n).toLocaleString('en-US')} requests; p${+(p * 100).toFixed(2)} needs ${need.toLocaleString('en-US')})`;
+}
+
+/**
+ * Scenario kinds whose schedule fixes the request rate: an open loop opens connections at
+ * `rate` per second, and the slow-client scenarios' probe at `probe.rate`, whatever the server
+ * does. Their throughput only echoes the schedule (or shows a server that fell behind it, which
+ * the latency already shows), so it is shown but never judged.
+ */
+function scheduledRate(params) {
+  if (!params || typeof params !== 'object') return null;
+  if (params.kind === 'open' && Number.isFinite(params.rate)) return params.rate;
+  if (params.kind === 'slow_clients' && params.probe && Number.isFinite(params.probe.rate)) return params.probe.rate;
+  return null;
+}
+
+const RATE_SET = 'set by the rate';
+const SIZE_SET = 'smaller quick load';
+const TOO_FEW = 'n too small';
+const BELOW_RESOLUTION = 'below the resolution';
+
+/**
+ * How fine a metric must be measured to be judged: its rounding step (a metric's `step`: an
+ * engine's printed latency, httperf's 0.1 ms; CPU per request, one clock tick over the replies)
+ * must be at most this share of the smaller centre; else the rounding alone could make, or hide,
+ * the difference.
+ */
+const MAX_RESOLUTION_SHARE = 0.05;
+
+/**
+ * Why a metric of a scenario is not judged whatever the numbers say, or null:
+ *   { no_verdict: 'set by the rate', note }  throughput where the schedule fixes the rate
+ *   { no_verdict: 'smaller quick load', note } peak RSS of a quick run that held fewer slow
+ *                                            clients at once than the full scenario
+ *   { no_verdict: 'n too small', note }      a tail percentile (p99) that fewer than
+ *                                            MIN_TAIL_SAMPLES requests lie above
+ *   { no_verdict: 'below the resolution', note } a figure measured in steps too coarse for it
+ * params: the scenario as run (a run's `params`); n: the requests behind the centre on the
+ * smaller side (fewestReplies of its usable trials).
+ */
+function noVerdict(metric, params, n, resolution = null) {
+  const m = METRICS[metric];
+  const rate = m.rateSet ? scheduledRate(params) : null;
+  if (rate !== null) return { no_verdict: RATE_SET, note: `${RATE_SET}: the schedule sends ${rate} requests/s whatever the server does` };
+  if (m.sizeSet && params && params.full_size && params.full_size.slow_clients) {
+    return { no_verdict: SIZE_SET, note: `${SIZE_SET}: memory grows with the slow clients held at once, ${params.slow.clients} here against the full run's ${params.full_size.slow_clients}` };
+  }
+  if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: tooFewText(n, m.quantile) };
+  if (resolution && resolution.step_ms > MAX_RESOLUTION_SHARE * resolution.smallest_ms) {
+    return { no_verdict: BELOW_RESOLUTION, note: `${BELOW_RESOLUTION}: ${resolution.source} gives ${fmtStep(resolution.step_ms)} ms steps, too coarse for ${fmtStep(resolution.smallest_ms)} ms (judged from ${fmtStep(resolution.step_ms / MAX_RESOLUTION_SHARE)} ms)` };
+  }
+  return null;
+}
+
+/** Two significant digits, enough for a step and the value it is held against. */
+const fmtStep = (x) => Number(x.toPrecision(2));
+
+/**
+ * The coarsest rounding step of a metric among runs, with what sets it: { step_ms, source }
+ * (source: the engine for a latency, "the CPU clock" for CPU per request), or null.
+ */
+function resolutionOf(metric, runs) {
+  const m = METRICS[metric];
+  let out = null;
+  for (const r of m.step ? runs : []) {
+    const step = m.step(r);
+    if (Number.isFinite(step) && (!out || step > out.step_ms)) out = { step_ms: step, source: m.latency ? r.engine : 'the CPU clock' };
+  }
+  return out;
+}
+
+/**
+ * Whether a run was replaced for the verdict by another engine's runs of the same scenario
+ * (superseded_by; older results only say so in not_judged_because). It stays in results.json
+ * for information and is left out of aggregates and comparisons.
+ */
+function isSuperseded(r) {
+  return Boolean(r.superseded_by) || (Array.isArray(r.not_judged_because) && r.not_judged_because.some((why) => why.startsWith('superseded')));
+}
+
+/**
+ * The requests behind a set of runs' latency percentiles, for percentileResolved: the fewest
+ * replies of any run (null when unknown). Each trial's p99 comes from its own requests alone,
+ * and a centre of three unresolved p99s is no resolved one: three trials of 6,000 requests
+ * give no p99, however many they add up to.
+ */
+function fewestReplies(runs) {
+  const counts = runs.map((r) => r.replies);
+  return counts.length && counts.every((x) => Number.isFinite(x)) ? Math.min(...counts) : null;
+}
+
+/**
+ * Comparisons from a results.json written before `no_verdict` existed, brought up to date:
+ * the same rule applied to the runs, so older files read like new ones.
+ */
+function withLimits(comparisons, runs) {
+  return comparisons.map((c) => {
+    if (c.no_verdict !== undefined || c.excluded) return { no_verdict: null, ...c };
+    const of = (server) => runs.filter((r) => r.server === server && r.scenario === c.scenario && r.ok && !r.client_bound);
+    const ra = of(c.a);
+    const rb = of(c.b);
+    const params = [...ra, ...rb].map((r) => r.params).find(Boolean);
+    const na = fewestReplies(ra);
+    const nb = fewestReplies(rb);
+    const limit = noVerdict(c.metric, params, na === null || nb === null ? null : Math.min(na, nb));
+    return limit ? { ...c, ...limit, ratio: null, ci95: null, significant: null, winner: null, factor: null } : { ...c, no_verdict: null };
+  });
+}
+
+/** What to suggest when every trial was client-bound. */
+const CLIENT_BOUND_ADVICE = 'the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk';
+
+
+/**
+ * Why a finished run may not be used for a verdict ([] when it may): the runner's reasons
+ * (`not_judged_because`: client-bound, not server-bound, disturbed; perf/lib/judge/bottleneck.js);
+ * older results know only client_bound.
+ */
+function notJudgedBecause(r) {
+  if (Array.isArray(r.not_judged_because)) return r.not_judged_because;
+  return r.client_bound ? ['client-bound'] : [];
+}
+
+/** Whether a run may be used for a verdict: it finished, and the runner left it in (judged). */
+function usableForVerdict(r) {
+  return r.ok && notJudgedBecause(r).length === 0;
+}
+
+/**
+ * The trials of one server in one scenario, sorted into those a verdict may use and those it
+ * may not. Runs without a trial number (older results) count as one trial each.
+ */
+function classify(runs) {
+  const trialOf = (r, i) => (Number.isInteger(r.trial) ? r.trial : i + 1);
+  const ok = runs.filter((r) => r.ok);
+  return {
+    all: runs,
+    usable: runs.filter(usableForVerdict),
+    clientBound: ok.filter((r) => r.client_bound),
+    notJudged: ok.filter((r) => notJudgedBecause(r).length > 0),
+    failed: runs.filter((r) => !r.ok),
+    trials: runs.map(trialOf),
+  };
+}
+
+/**
+ * summarizeTrials, but one trial's centre is its value exactly (not exp(log(x))), and values of
+ * 0 (CPU below /proc's 10 ms resolution in a short run) are not dropped: with a 0 among them
+ * the centre is the arithmetic mean, without an interval (zero: true).
+ */
+function summarize(values) {
+  const finite = values.filter((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  if (finite.some((v) => v === 0)) {
+    return { n: finite.length, centre: finite.reduce((a, b) => a + b, 0) / finite.length, ci95: null, zero: true };
+  }
+  const s = summarizeTrials(values);
+  if (s.n === 1) s.centre = values.find((v) => Number.isFinite(v) && v > 0);
+  return s;
+}
+
+function metricSummaries(runs) {
+  const out = {};
+  for (const m of METRIC_NAMES) {
+    const s = summarize(runs.map((r) => metricValue(r, m)));
+    out[m] = { n: s.n, centre: s.centre, ci95: s.ci95 };
+  }
+  return out;
+}
+
+/**
+ * One aggregate per server and scenario:
+ * { server, scenario, trials, used_trials, client_bound_trials, not_judged_trials, failed_trials, basis, metrics }
+ * basis: "trials" (ok runs that were judged), "client-bound" (every ok run was client-bound) or
+ * "not-judged" (every ok run was not judged, some for another reason): the numbers are shown
+ * but never judged; or null (no ok run).
+ */
+function aggregateOne(server, scenario, runs) {
+  const c = classify(runs);
+  const trialNo = (r) => c.trials[runs.indexOf(r)];
+  let basis = null;
+  let basisRuns = [];
+  if (c.usable.length) {
+    basis = 'trials';
+    basisRuns = c.usable;
+  } else if (c.notJudged.length) {
+    // "not-judged" when some were left out for another reason than the load generator.
+    basis = c.notJudged.every((r) => r.client_bound) ? 'client-bound' : 'not-judged';
+    basisRuns = c.notJudged;
+  }
+  return {
+    server,
+    scenario,
+    trials: runs.length,
+    used_trials: c.usable.map(trialNo),
+    client_bound_trials: c.clientBound.map(trialNo),
+    not_judged_trials: c.notJudged.map(trialNo),
+    failed_trials: c.failed.map(trialNo),
+    basis,
+    // The requests behind each trial's percentiles (for percentileResolved).
+    fewest_replies: fewestReplies(basisRuns),
+    metrics: metricSummaries(basisRuns),
+  };
+}
+
+/** Why a side of a comparison cannot be used, or null. */
+function exclusion(server, c) {
+  if (c.all.length === 0) return { reason: 'missing', text: `no ${server} run` };
+  if (c.usable.length > 0) return null;
+  if (c.notJudged.length > 0) {
+    const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} trials`) : ` in every trial that finished`;
+    if (c.notJudged.every((r) => r.client_bound)) return { reason: 'client-bound', text: `${server} client-bound${all}: ${CLIENT_BOUND_ADVICE}` };
+    // The kinds of reason ("not server-bound", "disturbed", …), once each.
+    const kinds = [...new Set(c.notJudged.flatMap((r) => notJudgedBecause(r).map((why) => why.split(':')[0])))];
+    return { reason: 'not-judged', text: `${server} not judged${all} (${kinds.join(', ')})` };
+  }
+  return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} trials` };
+}
+
+const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged': 3 };
+
+/**
+ * One comparison: ratio = a/b of the metric (geometric means of the usable trials), with
+ * Welch's 95% interval when both sides have two or more trials. better says which direction
+ * wins; winner is the better server when the interval excludes 1 (else null); factor (>= 1)
+ * is how many times better the better-looking side is, e.g. "a is 2.1× faster".
+ */
+function compareOne(scenario, metric, a, b, ca, cb) {
+  const m = METRICS[metric];
+  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, excluded: null, no_verdict: null, note: null };
+  const ex = [exclusion(a, ca), exclusion(b, cb)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
+  if (ex.length) {
+    // Shown for information (e.g. a client-bound run's numbers), never judged.
+    const okCentre = (c) => summarize(c.all.filter((r) => r.ok).map((r) => metricValue(r, metric))).centre;
+    return { ...base, value_a: okCentre(ca), value_b: okCentre(cb), excluded: ex[0].reason, note: ex.map((e) => e.text).join('; ') };
+  }
+  const va = ca.usable.map((r) => metricValue(r, metric));
+  const vb = cb.usable.map((r) => metricValue(r, metric));
+  const sa = summarize(va);
+  const sb = summarize(vb);
+  const out = { ...base, value_a: sa.centre, value_b: sb.centre, n_a: sa.n, n_b: sb.n };
+  if (sa.n === 0 || sb.n === 0) return { ...out, note: 'not measured' };
+  // Decided here, once: every output (summary, report, results.json) shows this verdict.
+  const na = fewestReplies(ca.usable);
+  const nb = fewestReplies(cb.usable);
+  const step = resolutionOf(metric, [...ca.usable, ...cb.usable]);
+  const resolution = step && { ...step, smallest_ms: Math.min(sa.centre, sb.centre) };
+  const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb), resolution);
+  if (limit) return { ...out, ...limit };
+  if (sa.zero || sb.zero) {
+    // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
+    const ratio = sa.centre > 0 && sb.centre > 0 ? sa.centre / sb.centre : null;
+    const single = { ...out, ratio, factor: ratio === null ? null : ratio >= 1 ? ratio : 1 / ratio, note: 'a value of 0 (below the measurement resolution): no interval' };
+    return single;
+  }
+  out.ratio = sa.centre / sb.centre;
+  const aLooksBetter = m.better === 'lower' ? out.ratio < 1 : out.ratio > 1;
+  out.factor = out.ratio >= 1 ? out.ratio : 1 / out.ratio;
+  const cmp = compareTrials(va, vb);
+  if (!cmp) {
+    const single = [sa.n < 2 ? a : null, sb.n < 2 ? b : null].filter(Boolean);
+    out.note = sa.n < 2 && sb.n < 2 ? '1 trial: no interval' : `${single.join(', ')}: 1 trial: no interval`;
+    return out;
+  }
+  out.ratio = cmp.ratio;
+  out.factor = cmp.ratio >= 1 ? cmp.ratio : 1 / cmp.ratio;
+  out.ci95 = cmp.ci95;
+  out.significant = cmp.significant;
+  if (cmp.significant) out.winner = aLooksBetter ? a : b;
+  return out;
+}
+
+/**
+ * aggregates and comparisons of a list of runs (results.json's `runs`). servers and scenarios
+ * default to the order the runs list them in; comparisons cover every pair of servers (a
+ * before b in that order) that both have runs of a scenario, and every metric.
+ */
+function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
+  const serverList = servers || [...new Set(runs.map((r) => r.server))];
+  const scenarioList = scenarios || [...new Set(runs.map((r) => r.scenario))];
+  const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario && !isSuperseded(r));
+  const aggregates = [];
+  const classes = new Map();
+  for (const scenario of scenarioList) {
+    for (const server of serverList) {
+      const rs = runsOf(server, scenario);
+      classes.set(`${server}|${scenario}`, classify(rs));
+      if (rs.length) aggregates.push(aggregateOne(server, scenario, rs));
+    }
+  }
+  const comparisons = [];
+  for (const scenario of scenarioList) {
+    for (let i = 0; i < serverList.length; i++) {
+      for (let j = i + 1; j < serverList.length; j++) {
+        const a = serverList[i];
+        const b = serverList[j];
+        const ca = classes.get(`${a}|${scenario}`);
+        const cb = classes.get(`${b}|${scenario}`);
+        // A server that has no run of the scenario (it cannot serve it, or the run was
+        // interrupted before it) gives no comparison: there is nothing to judge.
+        if (ca.all.length === 0 || cb.all.length === 0) continue;
+        for (const metric of METRIC_NAMES) comparisons.push(compareOne(scenario, metric, a, b, ca, cb));
+      }
+    }
+  }
+  return { aggregates, comparisons };
+}
+
+/**
+ * The verdict rule (compareOne) on any two sets of runs, not only two servers in one scenario:
+ * e.g. one server's runs in two scenarios (perf/lib/judge/seeds.js: long against short
+ * connections). a and b name the sides; superseded runs are left out as analyzeRuns does.
+ */
+function compareRunSets(label, metric, a, b, runsA, runsB) {
+  const kept = (runs) => classify(runs.filter((r) => !isSuperseded(r)));
+  return compareOne(label, metric, a, b, kept(runsA), kept(runsB));
+}
+
+/** The comparison of a with b in a scenario and metric, oriented as asked (flips a stored b-vs-a). */
+function findComparison(comparisons, scenario, metric, a, b) {
+  const direct = comparisons.find((c) => c.scenario === scenario && c.metric === metric && c.a === a && c.b === b);
+  if (direct) return direct;
+  const c = comparisons.find((x) => x.scenario === scenario && x.metric === metric && x.a === b && x.b === a);
+  if (!c) return null;
+  return {
+    ...c,
+    a,
+    b,
+    value_a: c.value_b,
+    value_b: c.value_a,
+    n_a: c.n_b,
+    n_b: c.n_a,
+    ratio: c.ratio === null ? null : 1 / c.ratio,
+    ci95: c.ci95 ? [1 / c.ci95[1], 1 / c.ci95[0]] : null,
+  };
+}
+
+/** The references of each server: { node: [{ ref: 'node_bare', role }], … } from definitions. */
+function referencePairs(definitions, servers) {
+  const out = [];
+  for (const ref of servers) {
+    const def = definitions && definitions[ref];
+    if (!def || !def.reference_for) continue;
+    const targets = Array.isArray(def.reference_for) ? def.reference_for : [def.reference_for];
+    for (const server of servers) {
+      if (targets.includes(server) || targets.includes('*')) out.push({ server, reference: ref, role: def.reference_role || 'reference' });
+    }
+  }
+  return out.filter((p) => p.server !== p.reference);
+}
+
+const OVERHEAD_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request'];
+
+/**
+ * Each project server against each of its references, per scenario both ran: the overhead
+ * factor per metric, oriented so that > 1 means the server costs more than the reference
+ * (slower, or fewer req/s, or more CPU per request) and 1 means no overhead:
+ *   lower-is-better metrics   server / reference
+ *   throughput                reference / server
+ * Rows: { scenario, server, reference, role, metrics: { p50_ms: { overhead, ci95, significant,
+ * n, note } } }.
+ */
+function overheads(comparisons, definitions, servers, scenarios) {
+  const rows = [];
+  for (const scenario of scenarios) {
+    for (const { server, reference, role } of referencePairs(definitions, servers)) {
+      const metrics = {};
+      let any = false;
+      for (const metric of OVERHEAD_METRICS) {
+        const c = findComparison(comparisons, scenario, metric, server, reference);
+        if (!c) continue;
+        const flip = METRICS[metric].better === 'higher';
+        const overhead = c.ratio === null ? null : flip ? 1 / c.ratio : c.ratio;
+        const ci95 = c.ci95 ? (flip ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : null;
+        metrics[metric] = { overhead, ci95, significant: c.significant, n: Math.min(c.n_a, c.n_b), note: c.note, excluded: c.excluded, no_verdict: c.no_verdict || null };
+        any = true;
+      }
+      if (any) rows.push({ scenario, server, reference, role, metrics });
+    }
+  }
+  return rows;
+}
+
+module.exports = {
+  OVERHEAD_METRICS,
+  CLIENT_BOUND_ADVICE,
+  MIN_TAIL_SAMPLES,
+  RATE_SET,
+  TOO_FEW,
+  BELOW_RESOLUTION,
+  MAX_RESOLUTION_SHARE,
+  isSuperseded,
+  usableForVerdict,
+  percentileResolved,
+  tooFewText,
+  scheduledRate,
+  noVerdict,
+  withLimits,
+  fewestReplies,
+  analyzeRuns,
+  compareRunSets,
+  findComparison,
+  referencePairs,
+  overheads,
+};

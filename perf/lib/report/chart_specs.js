@@ -1,0 +1,409 @@
+'use strict';
+// Vega-Lite specs for the report's charts, as functions of data. No drawing happens here:
+// render.js compiles these to SVG and PNG. Every chart encodes the server by colour (from
+// style.js, stable per server) and, where lines or points of several servers overlap, also by
+// dash or shape, so the chart still reads in greyscale.
+
+const { serverScales } = require('./style');
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const FONT = 'Liberation Sans, Arial, Helvetica, sans-serif';
+const MS_AXIS_TITLE = 'response time (ms, log scale)';
+const SAME_COLOUR = '#777777';
+/** The head-to-head chart's category for a comparison that names no winner. */
+const NO_WINNER = 'no winner';
+
+const CONFIG = {
+  font: FONT,
+  background: 'white',
+  padding: 8,
+  view: { stroke: '#bbbbbb' },
+  axis: {
+    labelFontSize: 12,
+    titleFontSize: 13,
+    titleFontWeight: 'normal',
+    titleColor: '#222222',
+    labelColor: '#333333',
+    gridColor: '#e8e8e8',
+    tickColor: '#888888',
+    domainColor: '#888888',
+  },
+  legend: { labelFontSize: 13, titleFontSize: 13, titleFontWeight: 'normal', symbolStrokeWidth: 2 },
+  title: { fontSize: 15, subtitleFontSize: 12, subtitleColor: '#444444', anchor: 'start', offset: 8, frame: 'bounds' },
+  header: { labelFontSize: 13, labelFontWeight: 'bold' },
+};
+
+/** Percentile axis ticks as HdrHistogram plots show them: x = 1/(1-p) on a log axis. */
+const PERCENTILE_TICKS = [2, 10, 100, 1000, 10000, 100000];
+const PERCENTILE_LABEL_EXPR =
+  "datum.value == 1 ? '0%' : datum.value == 2 ? '50%' : datum.value == 10 ? '90%' : " +
+  "datum.value == 100 ? '99%' : datum.value == 1000 ? '99.9%' : datum.value == 10000 ? '99.99%' : " +
+  "datum.value == 100000 ? '99.999%' : ''";
+
+function base(description, title, subtitle) {
+  const t = { text: title };
+  if (subtitle && subtitle.length) t.subtitle = subtitle;
+  return { $schema: SCHEMA, description, title: t, config: CONFIG };
+}
+
+const SERVER_LEGEND = { title: 'server', orient: 'top', symbolStrokeWidth: 0, symbolSize: 120, symbolOpacity: 1 };
+/** Faceted charts have one row per server: the legend goes to the right, out of the way. */
+const ROW_LEGEND = { ...SERVER_LEGEND, orient: 'right', symbolType: 'square' };
+
+function colourEnc(servers, legend = SERVER_LEGEND) {
+  const s = serverScales(servers);
+  return { field: 'server', type: 'nominal', scale: { domain: s.domain, range: s.colours }, legend };
+}
+function dashEnc(servers, legend = SERVER_LEGEND) {
+  const s = serverScales(servers);
+  return { field: 'server', type: 'nominal', scale: { domain: s.domain, range: s.dashes }, legend };
+}
+function shapeEnc(servers, legend = SERVER_LEGEND) {
+  const s = serverScales(servers);
+  return { field: 'server', type: 'nominal', scale: { domain: s.domain, range: s.shapes }, legend };
+}
+
+function rowFacet(servers) {
+  return {
+    row: {
+      field: 'server',
+      type: 'nominal',
+      sort: servers,
+      header: { title: null, labelAngle: 0, labelAlign: 'left', labelOrient: 'top', labelAnchor: 'start', labelFontSize: 13, labelPadding: 4 },
+    },
+  };
+}
+
+const X_TIME = { field: 't_s', type: 'quantitative', title: 'time since start of run (s)', scale: { zero: true, nice: false }, axis: { tickCount: 8 } };
+
+/** Tick values for a log axis over [lo, hi]: decades, plus 2 and 5 when the range is short. */
+function logTicks(lo, hi) {
+  if (!(lo > 0) || !(hi > 0)) return undefined;
+  const from = Math.floor(Math.log10(lo) + 1e-9);
+  const to = Math.ceil(Math.log10(hi) - 1e-9);
+  const steps = to - from <= 3 ? [1, 2, 5] : [1];
+  const ticks = [];
+  for (let e = from; e <= Math.max(to, from + 1); e++) for (const m of steps) ticks.push(Number((m * 10 ** e).toPrecision(3)));
+  return ticks.filter((t) => t >= 10 ** from - 1e-12 && t <= 10 ** Math.max(to, from + 1) + 1e-9);
+}
+
+/** A response-time axis (log). `extent` = [min, max] of the data, for the tick values. */
+const Y_MS = (field = 'ms', extent = null, title = MS_AXIS_TITLE) => {
+  const ticks = extent ? logTicks(extent[0], extent[1]) : undefined;
+  const y = { field, type: 'quantitative', title, scale: { type: 'log' }, axis: { format: '~r' } };
+  if (ticks) {
+    y.scale.domain = [ticks[0], ticks[ticks.length - 1]];
+    y.axis.values = ticks;
+  }
+  return y;
+};
+
+/** [min, max] over the given fields of the rows (ignoring null), or null. */
+function extentOf(rows, fields) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const r of rows) {
+    for (const f of fields) {
+      const v = r[f];
+      if (typeof v === 'number' && v > 0) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/** Layers drawing response time over time, per request (`mode` "points") or per interval ("bands"). */
+/** In faceted charts each row has its own y axis: a two-line title fits a short row. */
+const ROW_Y_TITLE = ['response time', '(ms, log scale)'];
+
+function timeLayers(servers, mode, { filter = null, errors = true, extent = null } = {}) {
+  const only = (expr) => ({ filter: filter ? `(${filter}) && (${expr})` : expr });
+  const colour = colourEnc(servers, ROW_LEGEND);
+  const shape = shapeEnc(servers, ROW_LEGEND);
+  const yAxis = (field) => Y_MS(field, extent, ROW_Y_TITLE);
+  if (mode === 'points') {
+    const layers = [
+      {
+        // Small squares: in a chart with a row per server the shape need not tell servers apart,
+        // and a square is the smallest SVG path (dense plots stay small).
+        transform: [only('datum.ok')],
+        mark: { type: 'square', size: 9, opacity: 0.55, aria: false },
+        encoding: { x: X_TIME, y: yAxis('ms'), color: colour },
+      },
+      {
+        // Failed requests: black × over the coloured dots, so they stand out in colour and grey.
+        transform: [only('!datum.ok')],
+        mark: { type: 'point', shape: 'cross', angle: 45, filled: true, size: 60, color: '#000000', opacity: 1, aria: false },
+        encoding: { x: X_TIME, y: yAxis('ms') },
+      },
+    ];
+    return errors ? layers : layers.slice(0, 1);
+  }
+  const xMid = { ...X_TIME, field: 't_s' };
+  // An interval's p99 is null where its requests resolve none (aggregate.intervalBands): the p99
+  // line and the shading break there rather than join the intervals on either side of it.
+  const breakAtNull = { invalid: 'break-paths-filter-domains' };
+  return [
+    {
+      transform: [only('datum.p50 != null')],
+      mark: { type: 'area', opacity: 0.25, aria: false, ...breakAtNull },
+      encoding: { x: xMid, y: yAxis('p99'), y2: { field: 'p50' }, color: colour },
+    },
+    {
+      transform: [only('datum.p50 != null')],
+      mark: { type: 'line', strokeWidth: 2, aria: false },
+      encoding: { x: xMid, y: yAxis('p50'), color: colour },
+    },
+    {
+      transform: [only('datum.p50 != null')],
+      mark: { type: 'line', strokeWidth: 1, aria: false, ...breakAtNull },
+      encoding: { x: xMid, y: yAxis('p99'), color: colour, strokeDash: { value: [3, 2] } },
+    },
+    {
+      transform: [only('datum.max != null')],
+      mark: { type: 'point', filled: true, size: 10, opacity: 0.7, aria: false },
+      encoding: { x: xMid, y: yAxis('max'), color: colour, shape },
+    },
+  ];
+}
+
+/**
+ * The legend of a banded chart. tail: how many of its `intervals` (with replies) are `unresolved`,
+ * too few requests for a p99 (fewer than minTail above it, perf/lib/judge/verdicts.js): none is drawn there.
+ */
+function bandNote(binMs, { unresolved = 0, intervals = 0, minTail } = {}) {
+  const width = binMs >= 1000 ? `${binMs / 1000} s` : `${binMs} ms`;
+  const lines = [`Per ${width} interval: thick line = median, dashed line = p99,`, 'shaded = median to p99, dots = slowest request.'];
+  if (unresolved) lines.push(`No p99 in ${unresolved} of ${intervals} intervals (n too small: fewer than ${minTail}`, 'requests above it): the dashed line and the shading break there.');
+  return lines;
+}
+
+/**
+ * Response time over the run, one row per server (shared axes).
+ * values: points mode [{server, t_s, ms, ok}], bands mode [{server, t_s, p50, p99, max, n, errors}].
+ * tail: { unresolved, intervals, minTail } of bandNote.
+ */
+function timelineSpec({ scenario, servers, mode, binMs, values, tail = {}, notes = [] }) {
+  const how = mode === 'points' ? ['One dot per request; × = request that failed.'] : bandNote(binMs, tail);
+  return {
+    ...base(`Response time of every request over the run of ${scenario}, per server`, scenario, ['Response time during the run.', ...how, ...notes]),
+    data: { values },
+    facet: rowFacet(servers),
+    spec: { width: 480, height: 110, layer: timeLayers(servers, mode, { errors: values.some((v) => v.ok === false), extent: extentOf(values, ['ms', 'p50', 'p99', 'max']) }) },
+    resolve: { scale: { x: 'shared', y: 'shared' } },
+  };
+}
+
+/**
+ * Latency distribution, HdrHistogram style. values: [{server, x, percentile, ms, marker, end}];
+ * counts: {server: requests behind its curve}. Each curve stops at the highest percentile its
+ * requests resolve (aggregate.js); `end` points get a label saying so, and the subtitle gives n.
+ */
+function percentileSpec({ scenario, servers, values, counts = {}, minTail, what = 'response time', notes = [] }) {
+  const maxX = Math.max(10, ...values.map((v) => v.x));
+  const ticks = PERCENTILE_TICKS.filter((t) => t <= maxX * 1.0001);
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: 'percentile (log scale towards the tail)',
+    scale: { type: 'log', domain: [1, maxX], nice: false },
+    axis: { values: ticks, labelExpr: PERCENTILE_LABEL_EXPR, grid: true },
+  };
+  const y = Y_MS('ms', extentOf(values, ['ms']));
+  const tooltip = [
+    { field: 'server', type: 'nominal' },
+    { field: 'percentile', type: 'quantitative', title: 'percentile (%)' },
+    { field: 'ms', type: 'quantitative', title: 'ms', format: '.3~f' },
+  ];
+  const count = (s) => (Number.isFinite(counts[s]) ? counts[s].toLocaleString('en-US') : '?');
+  const n = `n = ${servers.map((s) => `${count(s)} (${s})`).join(', ')} requests.`;
+  const rule = [`A curve stops where fewer than ${minTail} requests lie above it`, `(n × (1 − p) ≥ ${minTail}); | marks where.`];
+  const ends = values.filter((v) => v.end);
+  return {
+    ...base(`Percentile curve of ${what} in ${scenario}, per server`, scenario, [`${what.charAt(0).toUpperCase()}${what.slice(1)} by percentile (lower is better).`, n, ...(ends.length ? rule : []), ...notes]),
+    width: 340,
+    height: 250,
+    data: { values: values.map((v) => (v.end ? { ...v, end_label: `| ends at ${+v.percentile.toFixed(1)} % (n = ${count(v.server)})` } : v)) },
+    layer: [
+      {
+        mark: { type: 'line', strokeWidth: 2, interpolate: 'monotone' },
+        encoding: { x, y, color: colourEnc(servers), strokeDash: dashEnc(servers), tooltip },
+      },
+      {
+        transform: [{ filter: 'datum.marker' }],
+        mark: { type: 'point', filled: true, size: 45, opacity: 1, stroke: '#222222', strokeWidth: 0.5 },
+        encoding: { x, y, color: colourEnc(servers), shape: shapeEnc(servers), tooltip },
+      },
+      ...(ends.length
+        ? [{
+            transform: [{ filter: 'datum.end' }],
+            mark: { type: 'text', align: 'left', baseline: 'middle', dx: -2, fontSize: 11, aria: false },
+            encoding: { x, y, color: colourEnc(servers), text: { field: 'end_label' } },
+          }]
+        : []),
+    ],
+  };
+}
+
+/**
+ * Slow-client scenarios: the fast probe's response time, slow clients' activity shaded.
+ * values: [{server, kind: "period", start_s, end_s}] + probe rows as in timelineSpec.
+ */
+function probeSpec({ scenario, servers, mode, binMs, values, tail = {}, notes = [] }) {
+  const how = mode === 'points' ? ['One dot per probe request; × = probe request that failed.'] : bandNote(binMs, tail);
+  const periods = {
+    transform: [{ filter: "datum.kind == 'period'" }],
+    mark: { type: 'rect', opacity: 0.6, aria: false },
+    encoding: {
+      x: { field: 'start_s', type: 'quantitative', title: 'time since start of run (s)' },
+      x2: { field: 'end_s' },
+      fill: { datum: 'slow clients active', type: 'nominal', scale: { range: ['#dcdcdc'] }, legend: { title: null, orient: 'right', symbolType: 'square', symbolOpacity: 1, labelLimit: 220 } },
+    },
+  };
+  return {
+    ...base(`Fast probe's response time during ${scenario}, with the slow clients' activity shaded, per server`,
+      scenario, ["Fast probe's response time; grey = slow clients active.", ...how, ...notes]),
+    data: { values },
+    facet: rowFacet(servers),
+    spec: { width: 480, height: 110, layer: [periods, ...timeLayers(servers, mode, { filter: "datum.kind == 'probe'", errors: values.some((v) => v.kind === 'probe' && v.ok === false), extent: extentOf(values.filter((v) => v.kind === 'probe'), ['ms', 'p50', 'p99', 'max']) })] },
+    resolve: { scale: { x: 'shared', y: 'shared' } },
+  };
+}
+
+/**
+ * One metric across scenarios, grouped bars per server.
+ * values: [{scenario, server, value, label, flagged}] (value null = no bar, label still shown).
+ */
+function metricBarsSpec({ metric, title, unit, better = '', servers, scenarios, values, notes = [] }) {
+  const y = { field: 'scenario', type: 'nominal', sort: scenarios, title: null, axis: { labelLimit: 160 } };
+  const yOffset = { field: 'server', type: 'nominal', sort: servers };
+  const maxValue = Math.max(0, ...values.map((v) => v.value || 0));
+  return {
+    ...base(`${title} (${unit}) per scenario and server`, `${title.charAt(0).toUpperCase()}${title.slice(1)} (${unit})`, [better, ...notes]),
+    width: 340,
+    height: { step: 13, for: 'offset' },
+    data: { values: values.map((v) => ({ ...v, label_x: v.value === null ? 0 : v.value })) },
+    layer: [
+      {
+        mark: { type: 'bar', stroke: '#333333', strokeWidth: 0.5 },
+        encoding: {
+          y,
+          yOffset,
+          x: { field: 'value', type: 'quantitative', title: `${title} (${unit})`, scale: { domain: [0, maxValue * 1.3 || 1] }, axis: { tickCount: 5, format: maxValue >= 10000 ? '~s' : '~r' } },
+          color: colourEnc(servers),
+          opacity: { condition: { test: 'datum.flagged', value: 0.4 }, value: 1 },
+          tooltip: [{ field: 'scenario' }, { field: 'server' }, { field: 'label', title: metric }],
+        },
+      },
+      {
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 10, color: '#222222' },
+        encoding: { y, yOffset, x: { field: 'label_x', type: 'quantitative' }, text: { field: 'label' } },
+      },
+    ],
+  };
+}
+
+/**
+ * Head-to-head: how many times faster `a` is than `b` per scenario and metric (log axis, 1 = same).
+ * values: [{scenario, metric, times (>1 = a better), times_lo, times_hi (its 95% interval, or
+ * null), winner (server or NO_WINNER), label}].
+ */
+function ratioSpec({ a, b, scenarios, metrics, values, notes = [] }) {
+  const extremes = values.flatMap((v) => [v.times, v.times_lo, v.times_hi]).filter((t) => Number.isFinite(t) && t > 0);
+  const maxTimes = Math.max(2, ...extremes.map((t) => Math.max(t, 1 / t))) * 1.25;
+  const withCi = values.some((v) => Number.isFinite(v.times_lo) && Number.isFinite(v.times_hi));
+  const winners = [a, b];
+  const s = serverScales(winners);
+  const domain = [...s.domain, NO_WINNER];
+  const range = [...s.colours, SAME_COLOUR];
+  const steps = [];
+  for (let e = 0; 10 ** e <= maxTimes; e++) for (const m of [1, 2, 5]) if (m * 10 ** e <= maxTimes) steps.push(m * 10 ** e);
+  const ticks = [...steps.slice(1).reverse().map((t) => 1 / t), ...steps];
+  const x = {
+    field: 'times',
+    type: 'quantitative',
+    scale: { type: 'log', domain: [1 / maxTimes, maxTimes], nice: false },
+    title: `← ${b} better · how many times · ${a} better →`,
+    axis: { values: ticks, labelExpr: "(datum.value >= 1 ? format(datum.value, '~r') : format(1 / datum.value, '~r')) + '×'", grid: true },
+  };
+  const y = { field: 'scenario', type: 'nominal', sort: scenarios, title: null, axis: { labelLimit: 160 } };
+  const yOffset = { field: 'metric', type: 'nominal', sort: metrics };
+  const winnerColour = { field: 'winner', type: 'nominal', scale: { domain, range }, legend: { title: 'better', orient: 'top' } };
+  return {
+    ...base(`How many times faster ${a} is than ${b}, per scenario and metric`, `${a} vs ${b}: who is faster, and by how much`, [`Right of 1×: ${a} better; left: ${b} better. Log axis.${withCi ? ' Black lines: 95% confidence intervals.' : ''}`, ...notes]),
+    width: 520,
+    height: { step: 14, for: 'offset' },
+    data: { values: values.map((v) => ({ ...v, one: 1 })) },
+    layer: [
+      { mark: { type: 'rule', color: '#444444', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale: x.scale } } },
+      {
+        mark: { type: 'rule', strokeWidth: 2, aria: false },
+        encoding: { y, yOffset, x, x2: { field: 'one' }, color: winnerColour },
+      },
+      ...(withCi
+        ? [{
+            transform: [{ filter: 'isValid(datum.times_lo) && isValid(datum.times_hi)' }],
+            mark: { type: 'rule', color: '#222222', strokeWidth: 1, aria: false },
+            encoding: { y, yOffset, x: { ...x, field: 'times_lo' }, x2: { field: 'times_hi' } },
+          }]
+        : []),
+      {
+        mark: { type: 'point', filled: true, size: 60, opacity: 1, stroke: '#222222', strokeWidth: 0.5 },
+        encoding: {
+          y,
+          yOffset,
+          x,
+          color: winnerColour,
+          shape: { field: 'metric', type: 'nominal', sort: metrics, scale: { domain: metrics, range: ['circle', 'square', 'triangle-up', 'diamond'] }, legend: { title: 'metric', orient: 'top' } },
+          tooltip: [{ field: 'scenario' }, { field: 'metric' }, { field: 'label', title: 'result' }],
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The seed study's four tests then and now: mean response time per server, one row per test
+ * and era, log axis (2011's wireless-LAN milliseconds and this machine's loopback ones differ
+ * by a factor of ten; what is compared is the gap between the servers within each row).
+ * values: [{test, era, server, ms, lo, hi}] (lo/hi: 95% interval, or null).
+ */
+function seedSpec({ servers, tests, eras, values }) {
+  const ext = extentOf(values, ['ms', 'lo', 'hi']);
+  const ticks = ext ? logTicks(ext[0], ext[1]) : undefined;
+  const x = { field: 'ms', type: 'quantitative', title: 'mean response time (ms, log scale)', scale: { type: 'log' }, axis: { format: '~r' } };
+  if (ticks) {
+    x.scale.domain = [ticks[0], ticks[ticks.length - 1]];
+    x.axis.values = ticks;
+  }
+  const y = { field: 'era', type: 'nominal', sort: eras, title: null, axis: { labelLimit: 200 } };
+  const withCi = values.some((v) => Number.isFinite(v.lo) && Number.isFinite(v.hi));
+  return {
+    ...base('Mean response time of the seed study\'s four tests in 2011 and in this run, per server', 'The 2011 study\'s four tests, then and now',
+      ['Mean response time per server (lower is better); 2011: the study\'s table, over a wireless LAN.', `This run: loopback, centre of the trials${withCi ? '; black lines: 95% intervals' : ''}.`]),
+    data: { values },
+    facet: { row: { field: 'test', type: 'nominal', sort: tests, header: { title: null, labelAngle: 0, labelAlign: 'left', labelOrient: 'top', labelAnchor: 'start', labelFontSize: 13, labelPadding: 2 } } },
+    spec: {
+      width: 420,
+      height: { step: 20 },
+      layer: [
+        ...(withCi
+          ? [{
+              transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+              mark: { type: 'rule', color: '#222222', strokeWidth: 1.5, aria: false },
+              encoding: { y, x: { ...x, field: 'lo' }, x2: { field: 'hi' } },
+            }]
+          : []),
+        {
+          mark: { type: 'point', filled: true, size: 80, opacity: 1, stroke: '#222222', strokeWidth: 0.5 },
+          encoding: { y, x, color: colourEnc(servers), shape: shapeEnc(servers), tooltip: [{ field: 'test' }, { field: 'era' }, { field: 'server' }, { field: 'ms', title: 'mean ms', format: '.3~r' }] },
+        },
+      ],
+    },
+    resolve: { scale: { x: 'shared' } },
+  };
+}
+
+module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, CONFIG, FONT, PERCENTILE_TICKS };

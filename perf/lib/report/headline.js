@@ -1,0 +1,155 @@
+'use strict';
+// The numbers a reader wants first: per scenario, which server was faster and by how much,
+// and which runs must not be trusted (failed, client-bound, missing). Comparisons come from
+// results.json's `comparisons` (the runner's verdicts over repeated trials: {scenario, metric,
+// a, b, ratio = a/b, ci95, significant, excluded, …}, perf/lib/judge/verdicts.js), or are computed the
+// same way from the runs when the file has none. Client-bound runs are never used for a verdict,
+// and what perf/lib/judge/verdicts.js decided is not judged (`no_verdict`: throughput set by the rate, a
+// p99 with too few requests above it) gets no winner here either.
+
+const { runsOf } = require('../store/load_results');
+const { METRIC_NAMES, metricName, metricValue, fmtFactor, leadOf } = require('../judge/metrics');
+const { analyzeRuns, withLimits, isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { runWarnings, trialsLabel, primaryPair } = require('../text/summary');
+
+const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
+
+/** The pair the report compares head to head: the summary's (perf/lib/text/summary.js primaryPair). */
+function pairOf(results) {
+  return primaryPair(results.servers, results.environment.servers || {});
+}
+
+/**
+ * The run that stands for a server in a scenario (its charts): the first trial a verdict may use
+ * (neither client-bound nor left out by the runner: `judged`), else the first that finished and
+ * was not superseded (so that both servers' charts show the engine that gave the verdict), else
+ * the first that finished, else the first.
+ */
+function representative(results, scenario, server) {
+  const runs = runsOf(results, scenario, server);
+  return runs.find(usableForVerdict) || runs.find((r) => r.ok && !isSuperseded(r)) || runs.find((r) => r.ok) || runs[0] || null;
+}
+
+/**
+ * A stored comparison (perf/lib/judge/verdicts.js decided its winner) with what the page shows beside
+ * it: factor (>= 1) and lead, the side that looks better, significant or not (leadOf).
+ */
+function withLead(c) {
+  if (c.no_verdict) return { ...c, winner: null, factor: null, lead: null };
+  const { lead, factor } = leadOf(c);
+  return { ...c, winner: c.significant === true ? c.winner : null, factor, lead };
+}
+
+/**
+ * What the page shows of a scenario and metric without a stored comparison (a server with no
+ * run, or a failed one): the values of the runs that stand for each server, and why nothing
+ * is compared. Also the caveat of a comparison left out because a run was client-bound.
+ */
+function uncompared(results, scenario, metric, a, b) {
+  const ra = representative(results, scenario, a);
+  const rb = representative(results, scenario, b);
+  const va = ra && ra.ok ? metricValue(ra, metric) : null;
+  const vb = rb && rb.ok ? metricValue(rb, metric) : null;
+  let note = null;
+  if (!ra || !rb) note = `no ${!ra ? a : b} run`;
+  else if (!ra.ok || !rb.ok) note = `${!ra.ok ? a : b} failed`;
+  else if (va === null || vb === null) note = 'not measured';
+  const caveat = [ra, rb].filter((r) => r && r.ok && r.client_bound).map((r) => `${r.server} client-bound`);
+  return { scenario, metric, a, b, value_a: va, value_b: vb, ratio: null, ci95: null, significant: null, winner: null, factor: null, lead: null, note, caveat, excluded: null };
+}
+
+/**
+ * Every comparison of every pair of servers: results.json's own (brought up to date when the
+ * file predates `no_verdict`), or computed the same way when it has none.
+ */
+function allComparisons(results) {
+  if (results.comparisons) return withLimits(results.comparisons, results.runs);
+  return analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
+}
+
+/** Comparisons for every scenario and headline metric, from results.json's own list when given. */
+function comparisons(results) {
+  const pair = pairOf(results);
+  if (!pair) return [];
+  const [a, b] = pair;
+  const given = new Map();
+  const list = allComparisons(results);
+  for (const c of list) {
+    const metric = metricName(c.metric);
+    if (metric && c.a === a && c.b === b) given.set(`${c.scenario}|${metric}`, { ...c, metric });
+  }
+  const out = [];
+  for (const scenario of results.scenarios) {
+    for (const metric of METRIC_NAMES) {
+      const shown = uncompared(results, scenario, metric, a, b);
+      const g = given.get(`${scenario}|${metric}`);
+      if (!g) {
+        out.push(shown);
+        continue;
+      }
+      // Values of excluded comparisons (client-bound) are still shown, from the first run.
+      const values = { value_a: g.value_a ?? shown.value_a, value_b: g.value_b ?? shown.value_b };
+      // Client-bound trials are already left out of a given verdict: no caveat on it.
+      const caveat = g.excluded === 'client-bound' ? shown.caveat : [];
+      out.push(withLead({ ...shown, ...g, ...values, caveat, ratio: g.ratio === null || g.ratio === undefined ? null : Number(g.ratio) }));
+    }
+  }
+  return out;
+}
+
+/**
+ * Everything a reader must be warned about, one entry per problem: the runs' warnings
+ * (perf/lib/text/summary.js runWarnings: failed, missing, errors, client-bound or close to it,
+ * behind schedule) and, for information, the scenarios a server does not serve.
+ */
+function flags(results) {
+  const skipped = results.raw && Array.isArray(results.raw.skipped) ? results.raw.skipped : [];
+  const out = [];
+  for (const scenario of results.scenarios) {
+    for (const server of results.servers) {
+      const skip = skipped.find((k) => k.server === server && k.scenario === scenario);
+      if (skip && !skip.unplanned && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
+    }
+  }
+  const maxTrials = Math.max(1, ...results.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
+  for (const w of runWarnings(results.runs, { skipped })) {
+    out.push({ ...w, text: `${w.server}${trialsLabel(w.trials, maxTrials)}: ${w.text}` });
+  }
+  return out;
+}
+
+/** Why a comparison names nothing, in a few words: "node client-bound", "not measured". */
+function whyUndecided(c) {
+  if (!c) return 'a server has no run';
+  if (c.excluded === 'failed' || c.excluded === 'missing') return `${c.excluded} runs`;
+  // "em not judged in all 3 trials (disturbed)": the runner's reasons, not the category's name.
+  if (c.excluded === 'not-judged') return c.note;
+  if (c.excluded) return c.excluded;
+  return c.no_verdict || c.note || 'not measured';
+}
+
+/**
+ * One sentence: who answered faster (median) in how many scenarios, where and by how much
+ * ("node in 2 (keepalive_400x100 2.4×, big_upload 4.4×)"), and where nothing was decided.
+ */
+function headline(results, comps) {
+  const pair = pairOf(results);
+  if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
+  const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
+  const wins = Object.fromEntries(pair.map((s) => [s, []]));
+  let noInterval = 0;
+  let notSignificant = 0;
+  for (const c of p50) if (c.winner) wins[c.winner].push(c); else if (c.significant === false) notSignificant++; else noInterval++;
+  const where = (cs) => (cs.length ? ` (${[...cs].sort((x, y) => y.factor - x.factor).map((c) => `${c.scenario} ${fmtFactor(c.factor)}`).join(', ')})` : '');
+  const parts = pair.map((s) => `${s} in ${wins[s].length}${where(wins[s])}`);
+  const undecided = results.scenarios.filter((sc) => !p50.some((c) => c.scenario === sc));
+  let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
+  if (notSignificant) text += `; no significant difference in ${notSignificant}`;
+  // With several trials, one judged trial on a side means the others were not judged.
+  const single = (results.environment.options && results.environment.options.repeat) > 1 ? 'the other trials were not judged' : 'run with --repeat 3';
+  if (noInterval) text += `; no winner named from a single judged trial in ${noInterval} (no interval: ${single})`;
+  if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.map((sc) => `${sc}: ${whyUndecided(comps.find((c) => c.scenario === sc && c.metric === 'p50_ms'))}`).join('; ')})`;
+  return `${text}.`;
+}
+
+module.exports = { HEADLINE_METRICS, pairOf, representative, allComparisons, comparisons, flags, headline };

@@ -1,0 +1,388 @@
+'use strict';
+// buildReport(resultsDir): reads a results folder (results.json + samples/), draws every chart
+// as SVG and PNG into <resultsDir>/charts/ with each chart's data beside it (CSV and the
+// Vega-Lite spec), and writes <resultsDir>/report.html, one self-contained page with the
+// charts inline. Uses only the saved files, so it can be re-run at any time.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { loadResults, runsOf, ReportError } = require('../store/load_results');
+const { readSamples, findSamplesFile, ROLE } = require('../measure/samples');
+const agg = require('./aggregate');
+const specs = require('./chart_specs');
+const { HEADLINE_METRICS, pairOf, representative, allComparisons, comparisons, flags, headline } = require('./headline');
+const { METRICS, metricValue, fmtFactor } = require('../judge/metrics');
+const { verdictEngines } = require('../text/summary');
+const { renderSvg, svgToPng, fontInfo } = require('./render');
+const { renderHtml } = require('./html');
+const { fmtNumber, toCsv } = require('./format');
+const { analyzeRuns, usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
+const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
+const { seedsRun } = require('../judge/seeds');
+
+const { writeFileAtomic } = require('../store/results_store');
+const { mergeLatencyHistograms } = require('../measure/stats');
+
+const { NO_WINNER } = specs;
+
+const REPORT_FILE = 'report.html';
+const CHARTS_DIR = 'charts';
+const CHART_FILE = /\.(svg|png|csv|vl\.json)$/;
+/** Above this many requests in one chart, draw per-interval bands instead of one dot each. */
+const MAX_POINTS = 5000;
+/** Number of intervals a banded timeline aims for. */
+const TARGET_BINS = 150;
+const BAR_METRICS = ['mean_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
+/** The bar charts' percentile metrics, with their p. */
+const TAIL = { p99_ms: 0.99 };
+
+function slug(s) {
+  return String(s).toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
+}
+
+function isSlowScenario(scenario, loaded) {
+  if (loaded.some((d) => d.info && (d.info.roles.probe > 0 || d.info.roles.slow > 0))) return true;
+  return /^slow/.test(scenario);
+}
+
+/** Reads the samples of every server in one scenario. Returns [{server, run, samples, info, file, note}]. */
+async function loadScenario(results, scenario, log) {
+  const out = [];
+  for (const server of results.servers) {
+    const run = representative(results, scenario, server);
+    if (!run) {
+      out.push({ server, run: null, note: `${server}: no run` });
+      continue;
+    }
+    const file = findSamplesFile(results.dir, run);
+    if (!file) {
+      const why = run.ok ? 'no per-request samples saved' : 'no data (run failed)';
+      out.push({ server, run, note: `${server}: ${why}` });
+      continue;
+    }
+    const t0 = Date.now();
+    let samples;
+    try {
+      samples = await readSamples(file);
+    } catch (e) {
+      out.push({ server, run, note: `${server}: samples unreadable (${e.message.split('\n')[0]})` });
+      log(`warning: ${path.relative(results.dir, file)}: ${e.message.split('\n')[0]}`);
+      continue;
+    }
+    const info = agg.describe(samples);
+    log(`read ${path.relative(results.dir, file)}: ${info.n.toLocaleString('en-US')} requests in ${Date.now() - t0} ms`);
+    out.push({ server, run, samples, info, file, note: samples.n === 0 ? `${server}: samples file is empty` : null });
+  }
+  return out;
+}
+
+/**
+ * The HdrHistogram of every trial a verdict may use of a server in a scenario (ok, judged, not
+ * superseded), merged: { histogram, trials }, or null when a trial has none stored (older
+ * results, an engine without per-request times).
+ */
+function pooledHistogram(results, scenario, server) {
+  const runs = runsOf(results, scenario, server).filter(usableForVerdict);
+  if (!runs.length || runs.some((r) => !r.latency_histogram)) return null;
+  return { histogram: mergeLatencyHistograms(runs.map((r) => r.latency_histogram)), trials: runs.length };
+}
+
+/** Builds the chart descriptions (spec + data + caption) for one scenario. */
+function scenarioCharts(results, scenario, loaded) {
+  const servers = results.servers;
+  const slow = isSlowScenario(scenario, loaded);
+  const withData = loaded.filter((d) => d.samples && d.samples.n > 0);
+  // Which requests a scenario's latency is about: in slow-client scenarios the fast probe's.
+  const keepFor = (d) => {
+    const s = d.samples;
+    if (slow && d.info.roles.probe > 0) return (i) => s.role[i] === ROLE.probe;
+    return (i) => s.role[i] !== ROLE.slow;
+  };
+  const notes = loaded.filter((d) => d.note).map((d) => d.note);
+  const charts = [];
+  const base = slug(scenario);
+
+  // Timeline (or, for slow-client scenarios, the probe chart).
+  if (withData.length) {
+    let total = 0;
+    let span = 0;
+    for (const d of withData) {
+      const keep = keepFor(d);
+      for (let i = 0; i < d.samples.n; i++) if (keep(i)) total++;
+      span = Math.max(span, d.info.spanMs);
+    }
+    const mode = total > MAX_POINTS ? 'bands' : 'points';
+    const binMs = agg.pickBinWidth(span, TARGET_BINS);
+    const values = [];
+    for (const d of withData) {
+      const keep = keepFor(d);
+      const rows = mode === 'points' ? agg.requestPoints(d.samples, keep) : agg.intervalBands(d.samples, binMs, keep);
+      for (const r of rows) {
+        if (mode === 'bands') r.t_s = agg.round((r.t0_s + r.t1_s) / 2, 6);
+        values.push({ server: d.server, kind: slow ? 'probe' : 'request', ...r });
+      }
+    }
+    const drawn = withData.map((d) => d.server);
+    // Intervals with replies but too few of them for a p99 (intervalBands leaves it null): said
+    // in the chart's legend and caption, since the p99 line breaks there.
+    const answered = mode === 'bands' ? values.filter((r) => r.p50 !== null) : [];
+    const tail = { unresolved: answered.filter((r) => r.p99 === null).length, intervals: answered.length, minTail: MIN_TAIL_SAMPLES };
+    const cutCaption = tail.unresolved ? ` The dashed p99 line is drawn only for intervals with at least ${MIN_TAIL_SAMPLES} requests above their p99, and breaks elsewhere (n too small in ${tail.unresolved} of ${tail.intervals} intervals).` : '';
+    if (slow) {
+      const periodRows = [];
+      let anyPeriods = false;
+      for (const d of withData) {
+        const periods = agg.mergePeriods(agg.recordedPeriods(d.run) || agg.slowPeriodsFromSamples(d.samples));
+        for (const p of periods) {
+          anyPeriods = true;
+          periodRows.push({ server: d.server, kind: 'period', start_s: agg.round(p.start_ms / 1000, 4), end_s: agg.round(p.end_ms / 1000, 4) });
+        }
+      }
+      const extra = anyPeriods ? [] : ['(No slow-client activity was recorded.)'];
+      charts.push({
+        name: `${base}_probe`,
+        kind: 'probe',
+        title: `${scenario}: fast probe while slow clients are active`,
+        caption: `Response time of the fast probe during the run, one row per server; grey spans are the times when slow clients were connected. A server that keeps serving others while slow clients hog connections shows no rise inside the grey spans.${cutCaption}`,
+        spec: specs.probeSpec({ scenario, servers: drawn, mode, binMs, values: [...periodRows, ...values], tail, notes: [...extra, ...notes] }),
+        rows: [...periodRows, ...values],
+        servers: drawn,
+      });
+    } else {
+      charts.push({
+        name: `${base}_timeline`,
+        kind: 'timeline',
+        title: `${scenario}: response time during the run`,
+        caption: `Response time of ${mode === 'points' ? 'every request' : 'the requests in each interval'} by when it was sent, one row per server on the same axes: warm-up, stalls and drift show as changes along the run.${cutCaption}`,
+        spec: specs.timelineSpec({ scenario, servers: drawn, mode, binMs, values, tail, notes }),
+        rows: values,
+        servers: drawn,
+      });
+    }
+  }
+
+  // Percentile curve: every judged trial's replies pooled, from their stored histograms; else
+  // the representative run's samples, else its summary percentiles.
+  const curveRows = [];
+  const curveServers = [];
+  const curveNotes = [];
+  const counts = {};
+  for (const d of loaded) {
+    let points = [];
+    let n = null;
+    const pooled = pooledHistogram(results, scenario, d.server);
+    if (pooled) {
+      n = pooled.histogram.totalCount;
+      points = agg.percentileCurveFromHistogram(pooled.histogram);
+      if (pooled.trials > 1) curveNotes.push(`${d.server}: ${pooled.trials} trials pooled (their stored HdrHistograms merged).`);
+    } else if (d.samples && d.samples.n > 0) {
+      const keep = keepFor(d);
+      const sorted = agg.sortedLatencies(d.samples, (i) => d.samples.status[i] !== 0 && keep(i));
+      n = sorted.length;
+      points = agg.percentileCurve(sorted);
+    } else if (d.run && d.run.ok) {
+      n = d.run.replies;
+      points = agg.percentileCurveFromSummary(d.run.latency_ms, n);
+      if (points.length) curveNotes.push(`${d.server}: from the run's summary percentiles (no samples).`);
+    }
+    if (!points.length) {
+      if (n !== null && n < MIN_TAIL_SAMPLES) curveNotes.push(`${d.server}: ${n} requests, too few for a percentile curve (n too small: it needs ${MIN_TAIL_SAMPLES}).`);
+      else if (d.note) curveNotes.push(d.note);
+      continue;
+    }
+    counts[d.server] = n;
+    curveServers.push(d.server);
+    for (const p of points) curveRows.push({ server: d.server, ...p });
+  }
+  if (curveRows.length) {
+    const what = slow && withData.some((d) => d.info.roles.probe > 0) ? "fast probe's response time" : 'response time';
+    charts.push({
+      name: `${base}_percentiles`,
+      kind: 'percentiles',
+      title: `${scenario}: ${what} by percentile`,
+      caption: `Latency distribution (${what}) read like an HdrHistogram plot: the curve at 99% is the time 99% of requests stayed under; the log axis stretches the tail (99.9%, 99.99%). Each curve stops where fewer than ${MIN_TAIL_SAMPLES} of its n requests lie above it. Lower is better.`,
+      spec: specs.percentileSpec({ scenario, servers: curveServers, values: curveRows, counts, minTail: MIN_TAIL_SAMPLES, what, notes: curveNotes }),
+      rows: curveRows,
+      servers: curveServers,
+      counts,
+    });
+  }
+  const missing = servers.filter((s) => !charts.some((c) => c.servers.includes(s)));
+  for (const c of charts) c.missing = servers.filter((s) => !c.servers.includes(s));
+  return { charts, slow, missing };
+}
+
+/** Charts across scenarios: head-to-head ratios and one bar chart per metric. */
+function overviewCharts(results, comps) {
+  const charts = [];
+  const pair = pairOf(results);
+  if (pair) {
+    const [a, b] = pair;
+    const metrics = HEADLINE_METRICS.map((m) => METRICS[m].short);
+    const rows = comps
+      .filter((c) => HEADLINE_METRICS.includes(c.metric) && c.factor !== null)
+      .map((c) => {
+        const m = METRICS[c.metric];
+        const times = m.better === 'lower' ? 1 / c.ratio : c.ratio;
+        const ci = Array.isArray(c.ci95) ? (m.better === 'lower' ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : [null, null];
+        const winner = c.winner || NO_WINNER;
+        const none = c.significant === false ? 'no significant difference' : 'no verdict (1 trial: no interval)';
+        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : none;
+        const interval = ci[0] !== null ? `, 95% CI ${fmtFactor(ci[0])}–${fmtFactor(ci[1])}` : '';
+        const label = `${verdict} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit}${interval})`;
+        return { scenario: c.scenario, metric: m.short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
+      });
+    if (rows.length) {
+      charts.push({
+        name: 'overview_ratio',
+        kind: 'ratio',
+        title: `${a} vs ${b}: who is faster, and by how much`,
+        caption: `For each scenario, how many times better ${a} is than ${b} (right of the centre line) or ${b} than ${a} (left): for p50 and p99 the ratio of response times, for req/s the ratio of throughputs. Log axis, so 2× either way is the same distance.`,
+        spec: specs.ratioSpec({ a, b, scenarios: results.scenarios, metrics, values: rows }),
+        rows,
+        servers: [...new Set(rows.map((r) => r.winner).filter((w) => w !== NO_WINNER))],
+        colourServers: pair,
+      });
+    }
+  }
+  for (const metric of BAR_METRICS) {
+    const m = METRICS[metric];
+    const rows = [];
+    for (const scenario of results.scenarios) {
+      for (const server of results.servers) {
+        const run = representative(results, scenario, server);
+        if (!run) continue;
+        // A p99 of fewer than 10 000 requests is their slowest few: no bar (perf/lib/judge/verdicts.js).
+        const few = run.ok && TAIL[metric] && !percentileResolved(run.replies, TAIL[metric]);
+        const value = run.ok && !few ? metricValue(run, metric) : null;
+        let label = few ? TOO_FEW : run.ok ? fmtNumber(value, m.unit) : 'failed';
+        if (run.ok && run.client_bound) label += ' (client-bound)';
+        rows.push({ scenario, server, value, label, flagged: !run.ok || run.client_bound || few });
+      }
+    }
+    if (!rows.some((r) => r.value !== null)) continue;
+    const title = m.long;
+    const better = m.better === 'lower' ? 'Shorter bars are better.' : 'Longer bars are better.';
+    charts.push({
+      name: `overview_${metric}`,
+      kind: 'bars',
+      title: `${title} (${m.unit})`,
+      caption: `The ${title} per scenario and server. ${better} Faded bars: failed or client-bound runs.`,
+      spec: specs.metricBarsSpec({ metric, title, unit: m.unit, better: `${m.better === 'lower' ? 'Shorter' : 'Longer'} is better; faded = failed or client-bound run.`, servers: results.servers, scenarios: results.scenarios, values: rows }),
+      rows,
+      servers: [...new Set(rows.filter((r) => r.value !== null).map((r) => r.server))],
+    });
+  }
+  return charts;
+}
+
+/** The seed study's tests then and now (seed.js), with its chart; null when node and em did not both run. */
+function seedChart(results, comps) {
+  if (!results.servers.includes('node') || !results.servers.includes('em')) return null;
+  const aggregates = Array.isArray(results.raw.aggregates) ? results.raw.aggregates : analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).aggregates;
+  const rows = seedRows(aggregates, comps);
+  if (!rows.some((r) => r.now.node || r.now.em)) return null;
+  const values = seedChartRows(rows);
+  return {
+    rows,
+    chart: {
+      name: 'seed_002',
+      kind: 'seed',
+      title: 'The 2011 study\'s four tests, then and now',
+      caption: `Mean response time per test and server: the 2011 study's table (${SEED.source}) and this run, with 95% intervals where there are trials. Log axis: compare the gap between the servers within a row, not the rows.`,
+      spec: specs.seedSpec({ servers: ['node', 'em'], tests: [...new Set(values.map((v) => v.test))], eras: ERAS, values }),
+      rows: values,
+      servers: ['node', 'em'],
+    },
+  };
+}
+
+/** Renders one chart to SVG/PNG, writes its files, and returns what the page needs. */
+async function renderChart(chart, chartsDir, { png }) {
+  const { svg, warnings } = await renderSvg(chart.spec, { id: chart.name });
+  const files = {
+    svg: `${CHARTS_DIR}/${chart.name}.svg`,
+    png: png ? `${CHARTS_DIR}/${chart.name}.png` : null,
+    csv: `${CHARTS_DIR}/${chart.name}.csv`,
+    spec: `${CHARTS_DIR}/${chart.name}.vl.json`,
+  };
+  fs.writeFileSync(path.join(chartsDir, `${chart.name}.svg`), `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
+  if (png) fs.writeFileSync(path.join(chartsDir, `${chart.name}.png`), svgToPng(svg));
+  fs.writeFileSync(path.join(chartsDir, `${chart.name}.csv`), toCsv(chart.rows));
+  fs.writeFileSync(path.join(chartsDir, `${chart.name}.vl.json`), `${JSON.stringify(chart.spec)}\n`);
+  return { name: chart.name, kind: chart.kind, title: chart.title, caption: chart.caption, svg, files, servers: chart.servers, missing: chart.missing || [], colourServers: chart.colourServers || chart.servers, counts: chart.counts || null, warnings };
+}
+
+/**
+ * Builds <resultsDir>/report.html and <resultsDir>/charts/*.{svg,png,csv,vl.json}.
+ * options: log(message) for progress lines (default: silent); png (default true).
+ * Resolves to {reportPath, charts: [{name, files, servers, missing}], warnings, ms}.
+ * Rejects with a ReportError (one-line message) when the folder has no usable results.json.
+ */
+async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
+  const t0 = Date.now();
+  const results = loadResults(resultsDir);
+  const chartsDir = path.join(results.dir, CHARTS_DIR);
+  fs.mkdirSync(chartsDir, { recursive: true });
+  for (const f of fs.readdirSync(chartsDir)) if (CHART_FILE.test(f)) fs.rmSync(path.join(chartsDir, f), { force: true });
+
+  const comps = comparisons(results);
+  // Every pair of servers (the overhead section needs the references'), from results.json or computed alike.
+  const allComps = allComparisons(results);
+  const rendered = [];
+  const warnings = [];
+  const sections = [];
+  const render = async (chart) => {
+    const r = await renderChart(chart, chartsDir, { png });
+    for (const w of r.warnings) warnings.push(`${chart.name}: ${w}`);
+    rendered.push(r);
+    return r;
+  };
+
+  log(`${results.runs.length} runs, ${results.scenarios.length} scenarios, servers: ${results.servers.join(', ')}`);
+  const seed = seedChart(results, comps);
+  if (seed) seed.figure = await render(seed.chart);
+  const overview = [];
+  for (const chart of overviewCharts(results, comps)) overview.push(await render(chart));
+  for (const [i, scenario] of results.scenarios.entries()) {
+    log(`scenario ${i + 1}/${results.scenarios.length}: ${scenario}`);
+    const loaded = await loadScenario(results, scenario, log);
+    const { charts, slow } = scenarioCharts(results, scenario, loaded);
+    const figures = [];
+    for (const chart of charts) figures.push(await render(chart));
+    sections.push({ scenario, slow, figures, notes: loaded.filter((d) => d.note).map((d) => d.note) });
+  }
+
+  fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
+    scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
+    ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, significant: c.significant ?? null, n_a: c.n_a ?? null, n_b: c.n_b ?? null,
+    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: c.note,
+  }))));
+
+  const html = renderHtml({
+    results,
+    comparisons: comps,
+    allComparisons: allComps,
+    flags: flags(results),
+    engines: verdictEngines(results.runs),
+    headline: headline(results, comps),
+    seed,
+    seedsReproduced: seedsRun({ runs: results.runs, comparisons: allComps }),
+    overview,
+    sections,
+    fonts: fontInfo(),
+    generatedAt: new Date().toISOString(),
+  });
+  const reportPath = path.join(results.dir, REPORT_FILE);
+  writeFileAtomic(reportPath, html);
+  const ms = Date.now() - t0;
+  log(`wrote ${reportPath} (${rendered.length} charts, ${(html.length / 1024).toFixed(0)} KiB) in ${(ms / 1000).toFixed(1)} s`);
+  return {
+    reportPath,
+    charts: rendered.map((r) => ({ name: r.name, kind: r.kind, files: r.files, servers: r.servers, missing: r.missing })),
+    warnings,
+    ms,
+  };
+}
+
+module.exports = { buildReport, ReportError, REPORT_FILE, CHARTS_DIR, MAX_POINTS };

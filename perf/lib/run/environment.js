@@ -1,0 +1,80 @@
+'use strict';
+// Where a set of results was measured: machine, software versions, project commit. Every
+// probe has a short deadline and a fallback of null, so a missing tool never stops a run.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { PROJECT_ROOT } = require('../hosts/server_process');
+const { thresholds } = require('../judge/bottleneck');
+
+function run(command, args, options = {}) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'], cwd: PROJECT_ROOT, ...options }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function osName() {
+  try {
+    const text = fs.readFileSync('/etc/os-release', 'utf8');
+    const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text);
+    if (m) return m[1];
+  } catch {
+    // not Linux, or no os-release
+  }
+  return `${os.type()} ${os.release()}`;
+}
+
+/** Versions of the locked gems, from Gemfile.lock (what bundler installs and loads). */
+function lockedGems(root = PROJECT_ROOT) {
+  try {
+    const text = fs.readFileSync(path.join(root, 'Gemfile.lock'), 'utf8');
+    const gems = {};
+    for (const m of text.matchAll(/^ {4}([A-Za-z0-9_.-]+) \(([^)]+)\)$/gm)) gems[m[1]] = m[2];
+    return gems;
+  } catch {
+    return {};
+  }
+}
+
+function npmVersion(name) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
+}
+
+/** The environment object of results.json (see perf/README.md). */
+function collectEnvironment({ pinning = null, options = {} } = {}) {
+  const cpus = os.cpus();
+  const gems = lockedGems();
+  const rubyVersion = run('ruby', ['-e', 'print RUBY_VERSION + "p" + RUBY_PATCHLEVEL.to_s']);
+  const status = run('git', ['status', '--porcelain', '--untracked-files=no']);
+  return {
+    os: osName(),
+    kernel: `${os.type()} ${os.release()}`,
+    arch: os.arch(),
+    cpu_model: cpus.length ? cpus[0].model : null,
+    cores: cpus.length,
+    cores_available: typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
+    memory_gb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    hostname: os.hostname(),
+    node: process.version,
+    ruby: rubyVersion,
+    eventmachine: gems.eventmachine || null,
+    eventmachine_httpserver: gems.eventmachine_httpserver || null,
+    gems,
+    npm_packages: { autocannon: npmVersion('autocannon'), 'hdr-histogram-js': npmVersion('hdr-histogram-js') },
+    project_commit: run('git', ['rev-parse', 'HEAD']),
+    project_dirty: status === null ? null : status.length > 0,
+    pinning,
+    thresholds: thresholds(),
+    options,
+  };
+}
+
+module.exports = { collectEnvironment, lockedGems };

@@ -1,0 +1,145 @@
+'use strict';
+// A verdict wherever the machine can give one: after the trials, the scenarios whose verdict
+// a lighter load generator installed here can give (httperf for one client at a time, wrk
+// where the built-in one was the bottleneck) are run again with it, and the verdict is taken
+// from one engine per scenario (perf/README.md, "A verdict wherever the machine can give one").
+
+const { ENGINES, DEFAULT_ENGINE, whyNotInstalled } = require('../engines');
+const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
+
+/**
+ * The engine each scenario's verdict should come from, where another than the built-in one is
+ * installed and can run it faithfully: { scenario: { engine, why } }.
+ *   one client at a time (sequential_6000): the load generator's own time per request is part
+ *     of every figure, so it is run again with httperf (C, the seed's own tool); the verdict
+ *     then uses whichever engine's cycle per request is shorter (pickLighter)
+ *   a closed loop where the built-in load generator was the bottleneck in some run
+ *     (client-bound, or the server not saturated): run again with wrk (C, one thread)
+ */
+function lighterEngines(runnable, served, runs) {
+  const bottlenecked = (r) => r.ok && r.engine !== 'wrk' && (r.client_bound || r.server_bound === false);
+  const wanted = {};
+  for (const s of runnable.flatMap((server) => served[server])) {
+    if (wanted[s.name]) continue;
+    const why = 'the built-in load generator was the bottleneck';
+    if (oneClientAtATime(s) && ENGINES.httperf.whyNot(s) === null) {
+      wanted[s.name] = { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure' };
+    } else if (!runs.some((r) => r.scenario === s.name && bottlenecked(r))) {
+      continue;
+    } else if (ENGINES.wrk.whyNot(s) === null) {
+      wanted[s.name] = { engine: 'wrk', why };
+    } else {
+      const timed = asTimed(s, runs);
+      if (timed && ENGINES.wrk.whyNot({ ...s, ...timed }) === null) {
+        wanted[s.name] = { engine: 'wrk', why: `${why}; wrk stops after a duration, so it runs for ${timed.duration_s} s, the time the built-in runs took, instead of ${s.requests} requests`, as: timed };
+      }
+    }
+  }
+  return wanted;
+}
+
+/**
+ * A closed loop bounded by a total count of requests, as one bounded by time, for an engine
+ * that only stops after a duration (wrk): the same connections and requests for the whole
+ * seconds the built-in runs took (median, rounded up). The count only sets the run's length:
+ * every connection stays open throughout either way. null for a count per connection (wrk
+ * would keep a connection past it) or when no built-in run finished.
+ */
+function asTimed(s, runs) {
+  if (s.kind !== 'closed' || s.requests === null || s.requests_per_connection !== null) return null;
+  const took = median(runs.filter((r) => r.scenario === s.name && r.ok && r.engine !== 'wrk').map((r) => r.duration_s));
+  return took ? { requests: null, duration_s: Math.max(1, Math.ceil(took)) } : null;
+}
+
+/** The runs again with other engines: { plan, served } for runPlan. */
+function againPlan({ runnable, served, trials, wanted, names }) {
+  const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, ...wanted[s.name].as, engine: wanted[s.name].engine }))]));
+  return { plan: trialPlan(runnable.filter((server) => again[server].length), trials), served: again };
+}
+
+/**
+ * Seconds the runs again with other engines will take that can be foreseen before any run: the
+ * one-client-at-a-time scenarios (httperf). wrk's depend on what the runs find.
+ */
+function foreseenAgainS({ runnable, served, trials }) {
+  const wanted = lighterEngines(runnable, served, []);
+  const names = Object.keys(wanted).filter((name) => !whyNotInstalled(wanted[name].engine));
+  if (!names.length) return 0;
+  const again = againPlan({ runnable, served, trials, wanted, names });
+  return estimatePlanS(again.plan, again.served);
+}
+
+function oneClientAtATime(s) {
+  return s.kind === 'closed' && s.concurrency === 1;
+}
+
+const median = (xs) => {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return v.length ? (v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2) : null;
+};
+
+/**
+ * Of the built-in engine's runs and `engine`'s runs of a one-client-at-a-time scenario, the
+ * engine whose own time per request is smaller: { engine, text }. Each request's cycle is the
+ * server's time plus the load generator's, one after the other, so against the same server the
+ * engine with the shorter cycle (1 / req/s, median of its runs) spends less of its own; it must
+ * be shorter on every server. (CPU time cannot tell: httperf busy-polls a whole core.)
+ */
+function pickLighter(runs, scenario, engine) {
+  const mine = runs.filter((r) => r.scenario === scenario && r.ok);
+  const builtInName = mine.find((r) => r.engine !== engine)?.engine || DEFAULT_ENGINE;
+  const cycleMs = (server, isOther) => {
+    const rps = median(mine.filter((r) => r.server === server && (r.engine === engine) === isOther).map((r) => r.throughput_rps));
+    return rps ? 1000 / rps : null;
+  };
+  const servers = [...new Set(mine.map((r) => r.server))];
+  const cycles = servers.map((server) => ({ server, other: cycleMs(server, true), builtIn: cycleMs(server, false) }));
+  const figures = cycles.map((c) => `${c.server} ${fmtMs(c.other)} vs ${fmtMs(c.builtIn)}`).join(', ');
+  const shorter = cycles.every((c) => c.other !== null && (c.builtIn === null || c.other < c.builtIn));
+  return shorter
+    ? { engine, text: `${engine}'s cycle per request is shorter than ${builtInName}'s on every server (${figures} ms)` }
+    : { engine: builtInName, text: `${engine}'s cycle per request is not shorter than ${builtInName}'s on every server (${figures} ms)` };
+}
+
+const fmtMs = (x) => (x === null ? '?' : x.toFixed(3));
+
+/**
+ * A verdict wherever the machine can give one, from the lightest engine that runs the scenario
+ * faithfully (lighterEngines): those scenarios are run again in full, every trial of every
+ * server, with that engine. Both sets of runs are kept; a verdict uses one engine per scenario,
+ * so that both its sides are measured alike; the other engine's runs are marked superseded
+ * (superseded_by). results.json's verdict_engines says which scenarios, and why. ctx: the
+ * runner's, with runPlan(ctx) to run a plan (perf/lib/run/runner.js).
+ */
+async function againWithLighterEngines(ctx) {
+  const { store, served, runnable, trials, log, runPlan } = ctx;
+  const wanted = lighterEngines(runnable, served, store.runs);
+  const names = Object.keys(wanted).filter((name) => {
+    const why = whyNotInstalled(wanted[name].engine);
+    if (why) log(`${wanted[name].engine}: does not run ${name} again (${wanted[name].why}): ${why}`);
+    return !why;
+  });
+  if (!names.length) return;
+  const again = againPlan({ runnable, served, trials, wanted, names });
+  for (const name of names) log(`${wanted[name].engine}: runs ${name} again: ${wanted[name].why}`);
+  log(`plan: ${again.plan.length} more server starts; expected to take about ${fmtDuration(estimatePlanS(again.plan, again.served))} more`);
+  await runPlan({ ...ctx, ...again });
+  const verdictEngines = {};
+  const reasons = {};
+  for (const name of names) {
+    const { engine, why } = wanted[name];
+    const pick = engine === 'httperf' ? pickLighter(store.runs, name, engine) : { engine, text: why };
+    verdictEngines[name] = pick.engine;
+    reasons[name] = pick.text;
+    log(`${name}: the verdict uses ${pick.engine}'s runs (${pick.text})`);
+    for (const r of store.runs) {
+      if (r.scenario !== name || r.engine === pick.engine || !r.ok) continue;
+      r.judged = false;
+      r.superseded_by = pick.engine;
+      r.not_judged_because.push(`superseded: ${pick.engine} ran ${name} again (${pick.text}); the verdict uses ${pick.engine}'s runs`);
+    }
+  }
+  store.setExtra({ verdict_engines: verdictEngines, verdict_engine_reasons: reasons });
+}
+
+module.exports = { lighterEngines, foreseenAgainS, againWithLighterEngines, pickLighter };

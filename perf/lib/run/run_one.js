@@ -1,0 +1,254 @@
+'use strict';
+// One run's measurement: one scenario against a running server, its warm-up (not counted),
+// then the measured load through its engine, with the server's and the machine's CPU around
+// it, and the run record results.json keeps (fields: perf/README.md). perf/lib/run/runner.js
+// orchestrates the runs; this module measures one.
+
+const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
+const { expectedDurationS, scenarioParams, warmupScenario } = require('../plan/scenarios');
+const { send } = require('./contract_check');
+const { Samples } = require('../measure/samples');
+const { summarizeSamples, round3 } = require('../measure/stats');
+const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, clkTck } = require('../measure/proc_stats');
+const { isClientBound, cpuShares, judgeRun } = require('../judge/bottleneck');
+const { ENGINES, engineFor } = require('../engines');
+
+// After timeouts, how long a GET /hello may take to tell a hung server from a slow run.
+const HUNG_PROBE_MS = 3000;
+
+/** Whether the server still answers a GET /hello: after timeouts, tells a hung server from a slow run. */
+async function stillAnswers(handle) {
+  try {
+    await send({ host: handle.host, port: handle.port }, { path: '/hello', timeoutMs: HUNG_PROBE_MS });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How long a run (with its warm-up) may take before it is abandoned, in ms. */
+function runDeadlineMs(s) {
+  const warm = warmupScenario(s);
+  const expected = expectedDurationS(s);
+  // A count-bounded closed loop's speed depends on the server: 900 s.
+  const measured = expected === null ? 900000 : Math.round((expected * 1.5 + s.timeout_s + 30) * 1000);
+  return measured + (warm ? runDeadlineMs(warm) : 0);
+}
+
+function describeExit({ code, signal, error }) {
+  if (error) return error.message;
+  return signal ? `signal ${signal}` : `exit code ${code}`;
+}
+
+function lastLine(text) {
+  return (text || '').split('\n').filter(Boolean).slice(-1)[0] || '';
+}
+
+/** A run that did not produce measurements. */
+function failedRun(server, scenario, failure, extra = {}) {
+  return {
+    server,
+    scenario: scenario.name,
+    trial: extra.trial ?? null,
+    engine: engineFor(scenario),
+    ok: false,
+    failure,
+    started_at: new Date().toISOString(),
+    requests: 0,
+    replies: 0,
+    errors: null,
+    status: null,
+    throughput_rps: null,
+    latency_ms: null,
+    latency_histogram: null,
+    connect_ms: null,
+    duration_s: null,
+    server_cpu: null,
+    server_peak_rss_mb: null,
+    client_cpu_pct: null,
+    client_bound: false,
+    client_loop_delay_ms: null,
+    warmup: null,
+    server_cpu_pct: null,
+    server_bound: null,
+    machine_cpu: null,
+    disturbed: null,
+    judged: false,
+    not_judged_because: [`failed: ${failure}`],
+    superseded_by: null,
+    params: scenarioParams(scenario),
+    ...extra,
+  };
+}
+
+/** Waits (polling, bounded) until the server's open descriptors are back near baseline. */
+async function settle(pid, baseline, maxMs = 3000) {
+  if (baseline === null) return;
+  const until = performance.now() + maxMs;
+  while (performance.now() < until) {
+    const n = countFds(pid);
+    if (n === null || n <= baseline + 2) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The counters a run's window is measured between: the server's CPU, this process's (the load generator), the machine's. */
+function cpuSnapshot(pid) {
+  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu() };
+}
+
+/**
+ * Sends scenario's warm-up load (warmupScenario) through the built-in engine and forgets its
+ * replies; resolves { seconds, requests } (requests sent, errors included).
+ */
+async function warmUp({ handle, scenario, signal }) {
+  const samples = new Samples();
+  const started = samples.start();
+  await ENGINES[engineFor(scenario)].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
+  return { seconds: round3((performance.now() - started) / 1000), requests: samples.length };
+}
+
+/**
+ * Runs one scenario against a running server: its warm-up (not counted), then the measured run.
+ * Resolves { run, samples } or, when the outer signal interrupted it, { interrupted: true }.
+ */
+async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null }) {
+  const engine = engineFor(scenario);
+  const controller = new AbortController();
+  const abort = (reason) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const onOuter = () => abort({ kind: 'interrupted' });
+  if (outerSignal) {
+    if (outerSignal.aborted) return { interrupted: true };
+    outerSignal.addEventListener('abort', onOuter, { once: true });
+  }
+  serverState.abortRun = () => abort({ kind: 'server-exit' });
+  const deadlineMs = runDeadlineMs(scenario);
+  const deadline = setTimeout(() => abort({ kind: 'deadline' }), deadlineMs);
+
+  const pid = handle.pid;
+  // The warm-up runs on the same server process, right before the measured window.
+  const warm = warmupScenario(scenario);
+  let warmup = { seconds: 0, requests: 0 };
+  let engineError = null;
+  if (warm) {
+    try {
+      warmup = await warmUp({ handle, scenario: warm, signal: controller.signal });
+    } catch (err) {
+      engineError = new Error(`during the warm-up: ${err.message}`, { cause: err });
+    }
+  }
+  const samples = new Samples();
+  const startedAt = new Date().toISOString();
+  const rss = startRssSampler(pid);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const before = cpuSnapshot(pid);
+  samples.start();
+  let extra = {};
+  try {
+    // Not after a warm-up that failed or was cut short (the server exited, a deadline, Ctrl-C).
+    if (!engineError && !controller.signal.aborted) {
+      extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress, loadHosts })) || {};
+    }
+  } catch (err) {
+    engineError = err;
+  } finally {
+    clearTimeout(deadline);
+    serverState.abortRun = null;
+    if (outerSignal) outerSignal.removeEventListener('abort', onOuter);
+  }
+  const after = cpuSnapshot(pid);
+  const wallMs = after.at - before.at;
+  loopDelay.disable();
+  const cpu = cpuDelta(before.server, after.server);
+  const peakKb = rss.stop();
+
+  const reason = controller.signal.aborted ? controller.signal.reason : null;
+  if (reason && reason.kind === 'interrupted') return { interrupted: true };
+
+  const role = scenario.kind === 'slow_clients' ? 'probe' : null;
+  // External engines (httperf, wrk) keep no samples: their own summary stands in.
+  const { summary: engineSummary, ...engineExtra } = extra;
+  const stats = engineSummary || summarizeSamples(samples, { role });
+  const allReplies = role ? summarizeSamples(samples).replies : stats.replies;
+  const durationS = stats.last_end_ms !== null ? stats.last_end_ms / 1000 : wallMs / 1000;
+  const clientS = (after.client.user - before.client.user + after.client.system - before.client.system) / 1e6;
+  const clientPct = round3(((clientS * 1000) / wallMs) * 100);
+
+  const timeouts = stats.errors ? stats.errors.timeout || 0 : 0;
+  const suspectHung = !serverState.exit && ((reason && reason.kind === 'deadline') || timeouts > 0);
+  if (suspectHung && !(await stillAnswers(handle))) serverState.hung = scenario.name;
+
+  let failure = null;
+  if (serverState.exit) {
+    failure = `the server exited during the run (${describeExit(serverState.exit)})${lastLine(handle.output()) ? `: ${lastLine(handle.output())}` : ''}`;
+  } else if (serverState.hung) {
+    failure = `the server stopped answering (hung): ${timeouts} requests timed out, and a GET /hello after the run got no reply within ${HUNG_PROBE_MS / 1000} s`;
+  } else if (reason && reason.kind === 'deadline') {
+    failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
+  } else if (engineError) {
+    failure = `the load generator failed: ${engineError.message}`;
+  } else if (stats.replies === 0) {
+    const kinds = Object.entries(stats.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+    failure = `no replies${kinds ? ` (errors: ${kinds})` : ''}`;
+  } else if (stats.status['2xx'] === 0) {
+    const classes = Object.entries(stats.status).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+    failure = `no 2xx replies (${classes})`;
+  }
+
+  const counts = { requests: stats.requests, replies: stats.replies, errors: stats.errors, status: stats.status, latency_ms: stats.latency_ms, latency_histogram: stats.latency_histogram || null, connect_ms: stats.connect_ms };
+  const run = {
+    server,
+    scenario: scenario.name,
+    trial,
+    engine,
+    ok: failure === null,
+    failure,
+    started_at: startedAt,
+    ...counts,
+    throughput_rps: durationS > 0 ? round3(stats.replies / durationS) : null,
+    duration_s: round3(durationS),
+    server_cpu: cpu
+      ? {
+          user_s: cpu.user_s,
+          system_s: cpu.system_s,
+          ms_per_request: allReplies > 0 ? round3(((cpu.user_s + cpu.system_s) * 1000) / allReplies) : null,
+          // The kernel counts CPU time in clock ticks (10 ms at USER_HZ 100): one tick over the
+          // replies is the step of ms_per_request (perf/lib/judge/verdicts.js leaves coarser ones unjudged).
+          resolution_ms: allReplies > 0 ? 1000 / clkTck() / allReplies : null,
+        }
+      : null,
+    server_peak_rss_mb: peakKb ? Math.round((peakKb / 1024) * 10) / 10 : null,
+    // false for --target: a server elsewhere has no /proc here, so its CPU and memory are not measured.
+    server_measured: pid !== null,
+    client_cpu_pct: clientPct,
+    client_bound: isClientBound(clientPct),
+    // How late the load generator's own event loop ran (beyond the 10 ms sampling interval):
+    // a high value means its measurements include its own delays (a busy or shared CPU).
+    client_loop_delay_ms: {
+      p99: round3(Math.max(0, loopDelay.percentile(99) / 1e6 - 10)),
+      max: round3(Math.max(0, loopDelay.max / 1e6 - 10)),
+    },
+    warmup,
+    superseded_by: null, // set when another engine's runs of the scenario give its verdict
+    params: scenarioParams(scenario),
+    ...engineExtra,
+  };
+  // An external engine is a process of its own: its CPU is the load generator's too.
+  const engineCpu = engineExtra.client_cpu ? engineExtra.client_cpu.user_s + engineExtra.client_cpu.system_s : 0;
+  const { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu } = cpuShares({
+    wallS: wallMs / 1000,
+    loadS: durationS,
+    serverS: cpu ? cpu.user_s + cpu.system_s : null,
+    clientS: clientS + engineCpu,
+    machine: machineCpuDelta(before.machine, after.machine),
+  });
+  run.server_cpu_pct = serverCpuPct;
+  run.machine_cpu = machineCpu;
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [] }));
+  return { run, samples };
+}
+
+module.exports = { runOne, failedRun, runDeadlineMs, settle, describeExit };

@@ -1,0 +1,90 @@
+'use strict';
+// --engine tsung --load-hosts netns:2 end to end through the CLI (as root, with Tsung
+// installed; skipped otherwise): both servers, the merged request count equal to the
+// scenario's, each host's share and histogram, nothing left behind, also on Ctrl-C.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { netnsHostsUnavailableReason } = require('../../perf/lib/hosts/load_hosts');
+const { namespaceExists } = require('../../perf/lib/hosts/netns');
+const { whyNotInstalled } = require('../../perf/lib/engines');
+const { readResultsFile, schemaProblem } = require('../../perf/lib/store/results_doc');
+const { mergeLatencyHistograms, histogramPercentiles } = require('../../perf/lib/measure/stats');
+const { makeTmpDir, watchCommand } = require('../support/runner_helpers');
+
+const CLI = 'perf/cli/run.js';
+
+/** The namespaces the runner said it made (its "load hosts: … servers in network namespace …" line). */
+function namespacesIn(stdout) {
+  const line = /^load hosts: (.+); servers in network namespace (\S+) at /m.exec(stdout);
+  if (!line) return [];
+  return [...line[1].matchAll(/(evn-h\d+-\w+) at /g)].map((m) => m[1]).concat(line[2]);
+}
+
+function tsungProcesses() {
+  return spawnSync('pgrep', ['-f', 'tsung_controller|-sname tsung[0-9]'], { encoding: 'utf8' }).stdout.trim();
+}
+
+describe('runner: --engine tsung --load-hosts netns:2', function () {
+  this.timeout(240000);
+  before(function () {
+    if (netnsHostsUnavailableReason() || whyNotInstalled('tsung')) this.skip();
+  });
+
+  it('runs both servers from two hosts: merged counts as planned, each host\'s share and histogram, everything removed', async () => {
+    const out = makeTmpDir('perf-tsung-');
+    const run = watchCommand(process.execPath, [CLI, '--engine', 'tsung', '--load-hosts', 'netns:2', '--quick', '--repeat', '1', '--scenarios', 'concurrent_2000_100,keepalive_400x100', '--no-report', '--out', out]);
+    const result = await run.exited;
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const doc = readResultsFile(path.join(out, 'results.json'));
+    assert.equal(schemaProblem(doc), null);
+    assert.equal(doc.environment.load_hosts.kind, 'netns');
+    assert.equal(doc.environment.load_hosts.hosts.length, 2);
+    const planned = { concurrent_2000_100: 100, keepalive_400x100: 10000 }; // the quick sizes
+    assert.equal(doc.runs.length, 4);
+    for (const r of doc.runs) {
+      assert.equal(r.ok, true, r.failure);
+      assert.equal(r.engine, 'tsung');
+      assert.equal(r.replies, planned[r.scenario], `${r.server} ${r.scenario}`);
+      assert.equal(r.load_hosts.length, 2);
+      assert.equal(r.load_hosts.reduce((a, h) => a + h.requests, 0), r.replies);
+      for (const h of r.load_hosts) {
+        assert.ok(h.requests > 0 && h.share_pct > 20, `${h.name} sent ${h.requests} (${h.share_pct} %)`);
+        assert.ok(h.client_cpu_pct > 0, `${h.name}: agent CPU ${h.client_cpu_pct}`);
+        assert.ok(Math.abs(h.clock.offset_ms) < 50);
+      }
+      const merged = mergeLatencyHistograms(r.load_hosts.map((h) => h.latency_histogram));
+      const whole = mergeLatencyHistograms([r.latency_histogram]);
+      assert.equal(merged.totalCount, r.replies);
+      assert.deepEqual(histogramPercentiles(merged), histogramPercentiles(whole));
+      assert.deepEqual(r.load_problems, []);
+      assert.ok(fs.existsSync(path.join(out, r.tsung_log, 'tsung.log')), r.tsung_log);
+    }
+    assert.match(result.stdout, /concurrent_2000_100 +100\/100 replies .* hosts \d+\/\d+ %/);
+    const namespaces = namespacesIn(result.stdout);
+    assert.equal(namespaces.length, 3, result.stdout);
+    for (const ns of namespaces) assert.equal(namespaceExists(ns), false, ns);
+    assert.equal(tsungProcesses(), '');
+  });
+
+  it('removes the hosts and stops Tsung on Ctrl-C', async () => {
+    const out = makeTmpDir('perf-tsung-int-');
+    const run = watchCommand(process.execPath, [CLI, '--engine', 'tsung', '--load-hosts', 'netns:2', '--repeat', '1', '--servers', 'node', '--scenarios', 'long_conn_256', '--no-report', '--out', out]);
+    await run.waitFor('stdout', /long_conn_256 +running/);
+    // Tsung's agents are up once its controller has started them on the hosts.
+    const deadline = Date.now() + 20000;
+    while (!/-sname tsung[0-9]/.test(spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.notEqual(tsungProcesses(), '', 'no Tsung agent started');
+    run.child.kill('SIGINT');
+    const result = await run.exited;
+    assert.equal(result.code, 130, result.stdout + result.stderr);
+    const namespaces = namespacesIn(result.stdout);
+    assert.equal(namespaces.length, 3, result.stdout);
+    for (const ns of namespaces) assert.equal(namespaceExists(ns), false, ns);
+    assert.equal(tsungProcesses(), '');
+    const doc = readResultsFile(path.join(out, 'results.json'));
+    assert.equal(doc.interrupted, true);
+  });
+});

@@ -1,0 +1,111 @@
+'use strict';
+// --target (a server already running, not started or measured) and --link (servers in a
+// rate-limited network namespace; needs root, skipped otherwise), end to end through the CLI.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { startServer, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { linkUnavailableReason, namespaceExists } = require('../../perf/lib/hosts/netns');
+const { makeTmpDir, alive } = require('../support/runner_helpers');
+
+const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
+
+/** Runs the CLI; onLine(line, child) sees each stdout line. Resolves { code, stdout, stderr }. */
+function runCli(args, onLine = () => {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      const before = stdout.length;
+      stdout += chunk;
+      stdout.slice(before).split('\n').forEach((line) => onLine(line, child));
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe('runner: --target and --link', function () {
+  this.timeout(120000);
+
+  it('--target benchmarks a running server without starting, stopping or measuring it', async () => {
+    const server = await startServer('node');
+    const out = makeTmpDir('perf-target-');
+    try {
+      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', '--no-report', '--target', server.url, '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+      assert.equal(doc.environment.options.target, server.url);
+      assert.equal(doc.runs.length, 1);
+      const [run] = doc.runs;
+      assert.equal(run.server, 'node');
+      assert.equal(run.ok, true, run.failure);
+      assert.equal(run.replies, 2000);
+      assert.equal(run.server_measured, false);
+      assert.equal(run.server_cpu, null);
+      assert.equal(run.server_peak_rss_mb, null);
+      assert.ok(alive(server.pid), 'the runner stopped a server it did not start');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('--target with two servers, or a bad URL, is a usage error in one line', async () => {
+    for (const args of [['--target', 'http://127.0.0.1:9'], ['--target', 'ftp://x:1', '--servers', 'node'], ['--target', 'http://127.0.0.1:9', '--servers', 'node', '--link', '1mbit']]) {
+      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', ...args]);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, /^run_scenarios\.sh: --(target|link) [^\n]+\nusage: /, result.stderr);
+    }
+  });
+
+  describe('--link, as root', () => {
+    before(function () {
+      if (linkUnavailableReason()) this.skip();
+    });
+
+    it('runs the server behind the rate-limited link and removes the namespace after', async () => {
+      const out = makeTmpDir('perf-link-');
+      let namespace = null;
+      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', '--no-report', '--link', '100mbit', '--servers', 'node', '--scenarios', 'bigfile_100k', '--out', out], (line) => {
+        const match = /^link: servers in network namespace (\S+)/.exec(line);
+        if (match) namespace = match[1];
+      });
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+      assert.equal(doc.environment.link.rate, '100mbit');
+      const [run] = doc.runs;
+      assert.equal(run.ok, true, run.failure);
+      const bitsPerSecond = run.throughput_rps * 102400 * 8;
+      // Replies cannot cross a 100 Mbit/s link faster than 100 Mbit/s (headers add a little).
+      assert.ok(bitsPerSecond < 100e6 * 1.05, `${(bitsPerSecond / 1e6).toFixed(1)} Mbit/s of bodies`);
+      assert.ok(namespace);
+      assert.equal(namespaceExists(namespace), false);
+    });
+
+    it('removes the namespace and stops the server on Ctrl-C', async () => {
+      const out = makeTmpDir('perf-link-int-');
+      let namespace = null;
+      let serverPid = null;
+      let interrupted = false;
+      const result = await runCli(['--no-report', '--link', '1mbit', '--servers', 'node', '--scenarios', 'long_conn_256', '--out', out], (line, child) => {
+        const ns = /^link: servers in network namespace (\S+)/.exec(line);
+        if (ns) namespace = ns[1];
+        const pid = /^node: pid (\d+)/.exec(line);
+        if (pid) serverPid = Number(pid[1]);
+        if (/running/.test(line) && !interrupted) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      });
+      assert.equal(result.code, 130, result.stdout + result.stderr);
+      assert.ok(namespace && serverPid);
+      assert.equal(namespaceExists(namespace), false);
+      assert.equal(alive(serverPid), false);
+    });
+  });
+});

@@ -1,0 +1,138 @@
+'use strict';
+// Shared helpers of the runner's tests (test/perf_*.test.js).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { startServer, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+
+const STANDIN = path.join(__dirname, 'standin_server.js');
+
+/** Server definitions (perf/servers.json format) for stand-in servers: { name: env }. */
+function standinDefinitions(variants) {
+  const defs = {};
+  for (const [name, env] of Object.entries(variants)) {
+    defs[name] = {
+      description: `stand-in server (${name})`,
+      command: process.execPath,
+      args: [STANDIN, '--host', '{host}', '--port', '{port}'],
+      cwd: '.',
+      env,
+      ready: 'listening on http://',
+    };
+  }
+  return defs;
+}
+
+/** Starts one stand-in server with the given env; resolves the startServer handle. */
+function startStandin(env = {}) {
+  return startServer('standin', { definitions: standinDefinitions({ standin: env }), readyTimeoutMs: 10000 });
+}
+
+function makeTmpDir(prefix = 'perf-test-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes scenario files { name: object } into a new directory; returns it. */
+function writeScenarioDir(scenarios) {
+  const dir = makeTmpDir('perf-scenarios-');
+  for (const [name, body] of Object.entries(scenarios)) fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body));
+  return dir;
+}
+
+/**
+ * Starts a command from the project root and watches its output: waitFor('stdout' | 'stderr',
+ * regex) resolves once the output so far matches (rejects if it exits first); exited resolves
+ * { code, signal, stdout, stderr }.
+ */
+function watchCommand(command, args) {
+  const child = spawn(command, args, { cwd: PROJECT_ROOT });
+  const output = { stdout: '', stderr: '' };
+  let waiters = [];
+  let closed = false;
+  const settle = () => {
+    waiters = waiters.filter((w) => {
+      if (w.re.test(output[w.stream])) w.resolve();
+      else if (closed) w.reject(new Error(`exited before its ${w.stream} matched ${w.re}:\n${output.stdout}${output.stderr}`));
+      else return true;
+      return false;
+    });
+  };
+  for (const stream of ['stdout', 'stderr']) {
+    child[stream].on('data', (chunk) => {
+      output[stream] += chunk;
+      settle();
+    });
+  }
+  const exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      closed = true;
+      settle();
+      resolve({ code, signal, ...output });
+    }),
+  );
+  const waitFor = (stream, re) =>
+    new Promise((resolve, reject) => {
+      waiters.push({ stream, re, resolve, reject });
+      settle();
+    });
+  return { child, waitFor, exited };
+}
+
+/** True while a process with this pid runs (a zombie waiting to be reaped does not). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Mounts a tmpfs of sizeKb on a new temporary directory (read-only with readOnly), so that
+ * tests can meet a full or read-only disk for real. Returns { dir, unmount } or, when this
+ * process may not mount (not root, no CAP_SYS_ADMIN), { skip: reason }.
+ */
+function mountTmpfs(sizeKb, { readOnly = false } = {}) {
+  if (process.getuid() !== 0) return { skip: 'mounting a tmpfs needs root' };
+  const dir = makeTmpDir('perf-tmpfs-');
+  const mount = (args) => spawnSync('mount', args, { encoding: 'utf8' });
+  let res = mount(['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', dir]);
+  if (res.status === 0 && readOnly) res = mount(['-o', 'remount,ro', dir]);
+  const unmount = () => {
+    spawnSync('umount', [dir]);
+    fs.rmdirSync(dir); // fails, rather than deleting what is inside, when still mounted
+  };
+  if (res.status !== 0) {
+    unmount();
+    return { skip: `cannot mount a tmpfs here: ${(res.stderr || res.error?.message || '').trim()}` };
+  }
+  return { dir, unmount };
+}
+
+/**
+ * Runs a command from the project root with a deadline (SIGTERM at timeoutMs); resolves
+ * { code, stdout, stderr } when it exits.
+ */
+function runCommand(command, args, { env = {}, timeoutMs = 150000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+module.exports = { runCommand, watchCommand, standinDefinitions, startStandin, makeTmpDir, writeScenarioDir, alive, mountTmpfs, STANDIN };

@@ -1,0 +1,105 @@
+'use strict';
+// What httperf and wrk share (perf/lib/engines/external.js), and both engines end to end
+// through the runner: a real wrk run against the Node server, and a missing engine, which
+// fails its runs with one line saying how to install it while the runner goes on.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { findBinary, runEngineProcess, clientCpuFields, EngineUnavailable, shellQuote } = require('../../../perf/lib/engines/external');
+const { allowedCpus } = require('../../../perf/lib/hosts/pinning');
+const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
+const { buildReport } = require('../../../perf/lib/report');
+const { makeTmpDir, alive, runCommand } = require('../../support/runner_helpers');
+
+const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
+
+function runCli(args, env = {}) {
+  return runCommand(process.execPath, [CLI, ...args], { env, timeoutMs: 60000 });
+}
+
+describe('external engines: binary, process, CPU', () => {
+  it('a missing binary is one line that says how to install it', () => {
+    const empty = makeTmpDir('no-tools-');
+    assert.throws(
+      () => findBinary({ name: 'httperf', envVar: 'HTTPERF_BIN', env: { PATH: empty } }),
+      (err) => err instanceof EngineUnavailable && err.message === 'httperf is not installed (not on PATH); install it with: apt-get install httperf (or scripts/setup.sh --engines)',
+    );
+    assert.throws(
+      () => findBinary({ name: 'wrk', envVar: 'WRK_BIN', env: { WRK_BIN: '/nonexistent/wrk', PATH: process.env.PATH } }),
+      /^Error: wrk not found at \/nonexistent\/wrk \(from \$WRK_BIN\); install it with: apt-get install wrk/,
+    );
+    assert.equal(findBinary({ name: 'node', envVar: 'X_NODE_BIN', env: { X_NODE_BIN: process.execPath } }), process.execPath);
+  });
+
+  it('measures the engine\'s own CPU, on the load generator\'s CPUs', async () => {
+    // A child that burns a bounded amount of CPU (no timing assumptions: just some work).
+    const work = 'let x = 0; for (let i = 0; i < 3e8; i++) x += i % 7; process.stdout.write(String(x > 0))';
+    const r = await runEngineProcess({ bin: process.execPath, args: ['-e', work] });
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, 'true');
+    assert.ok(r.cpu.user_s > 0, JSON.stringify(r.cpu));
+    assert.deepEqual(r.cpus, allowedCpus());
+    assert.match(r.argv[0], /taskset$/);
+    const f = clientCpuFields(r.cpu, r.wallMs);
+    assert.ok(f.client_cpu_pct > 0);
+    assert.equal(typeof f.client_bound, 'boolean');
+  });
+
+  it('kills the engine at once when the run is abandoned', async () => {
+    const controller = new AbortController();
+    const pending = runEngineProcess({ bin: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], signal: controller.signal });
+    setImmediate(() => controller.abort());
+    const err = await pending.then(() => null, (e) => e);
+    assert.ok(err && err.aborted, String(err));
+    assert.equal(alive(err.pid), false);
+  });
+
+  it('quotes a command line for pasting into a shell', () => {
+    assert.equal(shellQuote(['wrk', '-H', 'Connection: close', 'http://127.0.0.1:8080/hello']), "wrk -H 'Connection: close' http://127.0.0.1:8080/hello");
+  });
+});
+
+describe('external engines through the runner (Node server, --quick)', function () {
+  this.timeout(90000);
+
+  it('--engine wrk: runs what it can, skips the rest with a line, records the engine\'s numbers', async () => {
+    const out = makeTmpDir('engine-wrk-');
+    const r = await runCli(['--engine', 'wrk', '--quick', '--repeat', '1', '--servers', 'node', '--scenarios', 'long_conn_256,sequential_6000', '--out', out, '--no-report']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^wrk: skips sequential_6000 \(cannot run it faithfully: wrk stops after a duration \(-d\), not after a number of requests\)$/m);
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.equal(doc.environment.options.engine, 'wrk');
+    assert.deepEqual(doc.engine_skipped.map((k) => k.scenario), ['sequential_6000']);
+    assert.equal(doc.runs.length, 1);
+    const run = doc.runs[0];
+    assert.equal(run.engine, 'wrk');
+    assert.equal(run.ok, true, run.failure);
+    assert.match(run.engine_command, /^wrk -t 1 -c 256 -d 1s --latency --timeout 10s http:\/\/127\.0\.0\.1:\d+\/hello$/);
+    assert.ok(run.replies > 0 && run.requests >= run.replies);
+    assert.ok(run.throughput_rps > 0);
+    for (const k of ['mean', 'p50', 'p90', 'p99', 'max']) assert.equal(typeof run.latency_ms[k], 'number', k);
+    assert.equal(run.latency_ms.min, null);
+    assert.equal(run.samples, null);
+    assert.equal(run.samples_file, null);
+    assert.equal(typeof run.client_cpu_pct, 'number');
+    assert.equal(typeof run.server_cpu.ms_per_request, 'number');
+    assert.match(run.latency_basis, /coordinated-omission/);
+    // The report builds from runs without samples.
+    const report = await buildReport(out, { log: () => {} });
+    assert.ok(fs.existsSync(report.reportPath));
+  });
+
+  it('a missing engine fails each of its runs with one line, and the runner goes on', async () => {
+    const out = makeTmpDir('engine-missing-');
+    const r = await runCli(['--engine', 'httperf', '--quick', '--repeat', '1', '--servers', 'node', '--scenarios', 'sequential_6000,concurrent_3000_200', '--out', out, '--no-report'], { HTTPERF_BIN: '/nonexistent/httperf' });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const failed = r.stdout.split('\n').filter((l) => /^node\s+\S+\s+FAILED: /.test(l));
+    assert.equal(failed.length, 2, r.stdout);
+    for (const line of failed) {
+      assert.match(line, /FAILED: the load generator failed: httperf not found at \/nonexistent\/httperf \(from \$HTTPERF_BIN\); install it with: apt-get install httperf \(or scripts\/setup\.sh --engines\), or point \$HTTPERF_BIN at it$/);
+    }
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.deepEqual(doc.runs.map((x) => [x.scenario, x.engine, x.ok]), [['sequential_6000', 'httperf', false], ['concurrent_3000_200', 'httperf', false]]);
+  });
+});

@@ -1,0 +1,172 @@
+'use strict';
+// Statistics: percentiles against known data and against an exact brute-force computation;
+// counting of replies, errors and status classes; the samples CSV; the summary table.
+
+const assert = require('node:assert/strict');
+const { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles } = require('../../../perf/lib/measure/stats');
+const { Samples, parseSamplesCsv, CSV_HEADER } = require('../../../perf/lib/measure/samples');
+const { toMarkdown, toCsv, toText } = require('../../../perf/lib/text/summary');
+
+/** The exact percentile as HdrHistogram defines it: the smallest value with >= p% at or below. */
+function exactPercentile(sorted, p) {
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1];
+}
+
+function close(actual, expected, relative, what) {
+  assert.ok(Math.abs(actual - expected) <= Math.abs(expected) * relative + 0.001, `${what}: ${actual} is not within ${relative * 100}% of ${expected}`);
+}
+
+describe('perf stats: percentiles', () => {
+  it('1..1000 ms: p50 500, p90 900, p99 990, p99.9 999 (within 0.1%), exact min, mean, max', () => {
+    const values = Array.from({ length: 1000 }, (_, i) => i + 1);
+    const s = latencySummary(values);
+    assert.equal(s.count, 1000);
+    assert.equal(s.min, 1);
+    assert.equal(s.max, 1000);
+    assert.equal(s.mean, 500.5);
+    close(s.p50, 500, 0.001, 'p50');
+    close(s.p90, 900, 0.001, 'p90');
+    close(s.p99, 990, 0.001, 'p99');
+    close(s.p999, 999, 0.001, 'p99.9');
+  });
+
+  it('a constant: every percentile equals it', () => {
+    const s = latencySummary(new Array(57).fill(2.5));
+    for (const k of ['min', 'mean', 'p50', 'p90', 'p99', 'p999', 'max']) close(s[k], 2.5, 0.001, k);
+  });
+
+  it('skewed random data: within 0.1% of the exact percentiles, ordered, capped at max', () => {
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const values = Array.from({ length: 20000 }, () => Math.exp(rand() * 8) / 10); // 0.1 ms … 298 ms
+    const sorted = [...values].sort((a, b) => a - b);
+    const s = latencySummary(values);
+    for (const [key, p] of [['p50', 50], ['p90', 90], ['p99', 99], ['p999', 99.9]]) {
+      close(s[key], exactPercentile(sorted, p), 0.001, key);
+    }
+    assert.ok(s.min <= s.p50 && s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.p999 && s.p999 <= s.max);
+    close(s.mean, values.reduce((a, b) => a + b, 0) / values.length, 1e-6, 'mean');
+  });
+
+  it('no values: nulls, not zeros', () => {
+    assert.deepEqual(latencySummary([]), { count: 0, min: null, mean: null, p50: null, p90: null, p99: null, p999: null, max: null });
+  });
+});
+
+describe('perf stats: the stored histogram', () => {
+  // Two "trials" of skewed latencies; the histogram of each is kept, encoded, in results.json.
+  let seed = 7;
+  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const trial1 = Array.from({ length: 3000 }, () => 0.2 + 5 * rand() ** 4);
+  const trial2 = Array.from({ length: 5000 }, () => 0.3 + 9 * rand() ** 3);
+
+  it('decodes to a histogram whose count is the replies, in HdrHistogram\'s own encoding', () => {
+    const stored = encodeLatencies(trial1);
+    assert.deepEqual(Object.keys(stored), ['encoding', 'unit', 'significant_digits', 'data']);
+    assert.match(stored.data, /^HISTF/, 'the compressed V2 cookie HdrHistogram tools look for');
+    assert.equal(mergeLatencyHistograms([stored]).totalCount, 3000);
+    assert.equal(encodeLatencies([]), null);
+  });
+
+  it('two trials merged give the percentiles of all their replies together', () => {
+    const merged = histogramPercentiles(mergeLatencyHistograms([encodeLatencies(trial1), encodeLatencies(trial2)]));
+    const together = latencySummary([...trial1, ...trial2]);
+    for (const key of ['p50', 'p90', 'p99', 'p999']) close(merged[key], together[key], 0.001, key);
+    assert.equal(mergeLatencyHistograms([encodeLatencies(trial1), encodeLatencies(trial2)]).totalCount, 8000);
+  });
+
+  it('refuses an encoding it does not know, in one line', () => {
+    assert.throws(() => mergeLatencyHistograms([{ encoding: 'csv', unit: 'ms', data: '' }]), /^Error: unknown histogram encoding 'csv' \(ms\)$/);
+  });
+});
+
+describe('perf stats: samples and their summary', () => {
+  function sampleSet() {
+    const s = new Samples(2); // tiny, so it must grow
+    s.start(1000);
+    s.add({ startAt: 1000, endAt: 1002, connectMs: 0.5, status: 200, conn: 1 });
+    s.add({ startAt: 1010, endAt: 1014, connectMs: null, status: 200, conn: 1 });
+    s.add({ startAt: 1020, endAt: 1021, status: 404, conn: 2 });
+    s.add({ startAt: 1005, endAt: 1006, error: 'refused', conn: 3 });
+    s.add({ startAt: 1030, endAt: 2030, error: 'timeout', conn: 4 });
+    s.add({ startAt: 1040, endAt: 1041, status: 503, role: 'probe', conn: 5 });
+    s.add({ startAt: 1050, endAt: 5000, error: 'cut', role: 'slow', conn: 6 });
+    return s;
+  }
+
+  it('counts requests = replies + errors, status classes, latency of replies only', () => {
+    const sum = summarizeSamples(sampleSet(), { role: 'main' });
+    assert.equal(sum.requests, 5);
+    assert.equal(sum.replies, 3);
+    assert.deepEqual(sum.errors, { refused: 1, reset: 0, timeout: 1, other: 0 });
+    assert.deepEqual(sum.status, { '1xx': 0, '2xx': 2, '3xx': 0, '4xx': 1, '5xx': 0 });
+    assert.equal(sum.latency_ms.min, 1);
+    assert.equal(sum.latency_ms.max, 4);
+    assert.equal(sum.connect_ms.mean, 0.5);
+    assert.equal(sum.last_end_ms, 1030);
+    assert.equal(mergeLatencyHistograms([sum.latency_histogram]).totalCount, sum.replies, 'the histogram holds the replies');
+  });
+
+  it('all roles: cut transfers are neither replies nor errors', () => {
+    const sum = summarizeSamples(sampleSet());
+    assert.equal(sum.requests, 6);
+    assert.equal(sum.cut, 1);
+    assert.equal(sum.status['5xx'], 1);
+  });
+
+  it('CSV: header, one row per request in start order, round trip', () => {
+    const csv = sampleSet().toCsv();
+    assert.equal(csv.split('\n')[0], CSV_HEADER);
+    const rows = parseSamplesCsv(csv);
+    assert.equal(rows.length, 7);
+    assert.deepEqual(rows.map((r) => r.t_ms), [0, 5, 10, 20, 30, 40, 50]);
+    assert.deepEqual(rows[0], { t_ms: 0, latency_ms: 2, connect_ms: 0.5, status: 200, error: '', role: 'main', conn: 1 });
+    assert.deepEqual(rows[1], { t_ms: 5, latency_ms: 1, connect_ms: null, status: 0, error: 'refused', role: 'main', conn: 3 });
+    assert.equal(rows[6].role, 'slow');
+    assert.equal(rows[6].error, 'cut');
+  });
+});
+
+describe('perf summary table', () => {
+  const run = (server, scenario, mean, extra = {}) => ({
+    server,
+    scenario,
+    ok: true,
+    failure: null,
+    requests: 100,
+    errors: { refused: 0, reset: 0, timeout: 0, other: 0 },
+    latency_ms: { mean, p99: Math.round(mean * 3000) / 1000 },
+    throughput_rps: 1234.5,
+    server_cpu: { ms_per_request: 0.0421 },
+    client_bound: false,
+    ...extra,
+  });
+  const runs = [
+    run('node', 'a', 4.3),
+    run('em', 'a', 20.9),
+    run('node', 'b', 2.4, { errors: { refused: 3, reset: 0, timeout: 0, other: 0 } }),
+    { ...run('em', 'b', null), ok: false, failure: 'the server exited during the run (exit code 3)', latency_ms: null, server_cpu: null, throughput_rps: null },
+  ];
+
+  it('Markdown: one row per scenario, a column group per server, failures and errors noted', () => {
+    const md = toMarkdown(runs);
+    const lines = md.split('\n');
+    assert.equal(lines[0], '| scenario | node mean ms | node p99 ms | node req/s | node CPU ms/req | em mean ms | em p99 ms | em req/s | em CPU ms/req |');
+    assert.equal(lines[2], '| a | 4.30 | 12.9 | 1235 | 0.042 | 20.9 | 62.7 | 1235 | 0.042 |');
+    assert.match(lines[3], /^\| b \| 2\.40 .* \| FAILED \|/);
+    assert.match(md, /em b: FAILED: the server exited during the run/);
+    assert.match(md, /node b: 3 of 100 requests failed \(refused 3\)/);
+  });
+
+  it('CSV and text carry the same rows', () => {
+    const csv = toCsv(runs).trim().split('\n');
+    // (then the trials per server and the node/em ratios: test/unit/judge/verdicts.test.js)
+    assert.ok(csv[0].startsWith('scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_request,node_errors,em_ok,em_mean_ms,em_p99_ms,em_rps,em_cpu_ms_per_request,em_errors,node_trials,em_trials,'), csv[0]);
+    assert.ok(csv[1].startsWith('a,true,4.3,12.9,1234.5,0.0421,0,true,20.9,62.7,1234.5,0.0421,0,1,1,'), csv[1]);
+    assert.equal(csv[2].split(',')[7], 'false');
+    const text = toText(runs);
+    assert.match(text, /node/);
+    assert.match(text.split('\n')[2], /^a\s+4\.30\s+12\.9\s+1235\s+0\.042\s+20\.9/);
+  });
+});
