@@ -11,7 +11,8 @@ const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, parseCommandLine, runMain } = require('./support');
 const cr = require('../lib/judge/compare_runs');
-const { compareVerdicts, formatVerdictAgreement } = require('../lib/judge/compare_verdicts');
+const { compareVerdicts } = require('../lib/judge/compare_verdicts');
+const { formatComparison, describeRun, formatVerdictAgreement } = require('../lib/text/compare_format');
 const { RESULTS_ROOT } = require('../lib/store/results_store');
 
 const NAME = 'compare.sh';
@@ -59,11 +60,11 @@ function main(argv) {
     if (path.resolve(A.file) === path.resolve(B.file)) process.stderr.write(`${NAME}: note: RUN_A and RUN_B are the same results\n`);
     if (opts.verdicts) {
       const agreement = compareVerdicts(A.comparisons, B.comparisons);
-      process.stdout.write([cr.describeRun('A', A), cr.describeRun('B', B), ...formatVerdictAgreement(agreement)].join('\n') + '\n');
+      process.stdout.write([describeRun('A', A), describeRun('B', B), ...formatVerdictAgreement(agreement)].join('\n') + '\n');
       return agreement.tally.opposite ? 1 : 0;
     }
     const result = cr.compareRuns(A, B, { metrics: metricNames, thresholdPct: opts.threshold ?? cr.DEFAULT_THRESHOLD_PCT });
-    process.stdout.write(cr.formatComparison(A, B, result).join('\n') + '\n');
+    process.stdout.write(formatComparison(A, B, result).join('\n') + '\n');
     return result.regressions.length ? 1 : 0;
   } catch (err) {
     if (err instanceof cr.CompareError) {

@@ -6,7 +6,7 @@
 
 const { Command } = require('commander');
 const { oneLineErrors, parseCommandLine, runMain } = require('./support');
-const { buildReport, ReportError } = require('../lib/report');
+const { buildReport, ResultsError } = require('../lib/report');
 const { systemCause } = require('../lib/store/results_store');
 
 const NAME = 'report';
@@ -40,7 +40,7 @@ async function main(argv) {
     return 0;
   } catch (e) {
     let msg = `${e.message.split('\n')[0]} (set REPORT_DEBUG=1 for the stack)`;
-    if (e instanceof ReportError) msg = e.message;
+    if (e instanceof ResultsError) msg = e.message;
     else if (e.syscall) msg = `report not written in ${dir}: ${systemCause(e)}${e.path ? ` (${e.path})` : ''}`; // e.g. a full disk
     process.stderr.write(`${NAME}: error: ${msg}\n`);
     if (process.env.REPORT_DEBUG) process.stderr.write(`${e.stack}\n`);

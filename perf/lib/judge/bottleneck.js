@@ -19,6 +19,7 @@
 // short to tell, and nothing is flagged in it.
 
 const { clkTck } = require('../measure/proc_stats');
+const { reasonText } = require('./reasons');
 
 const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
 // From this share on a run is close enough to client-bound that the server may have been
@@ -95,26 +96,26 @@ function cpuShares({ wallS, loadS = wallS, serverS, clientS, machine }) {
  * The verdict's view of one run: { server_bound, disturbed, judged, not_judged_because }.
  * server_bound: true/false for a saturating closed loop whose server was measured and whose load
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
- * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons, each
- * "<kind>: <why>", with kind one of failed, client-bound, not server-bound, disturbed.
+ * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons
+ * (perf/lib/judge/reasons.js: failed, client-bound, load, not-server-bound, disturbed).
  */
 function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
-  if (!ok) reasons.push(`failed: ${failure || 'the run did not complete'}`);
-  if (clientBound) reasons.push(`client-bound: the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`);
-  for (const problem of loadProblems) reasons.push(`load: ${problem}`);
+  if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
+  if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
+  for (const problem of loadProblems) reasons.push(reasonText('load', problem));
   let serverBound = null;
   if (saturating(scenario) && shares.server_cpu_pct !== null && loadS >= MIN_SERVER_BOUND_LOAD_S) {
     serverBound = shares.server_cpu_pct + (shares.server_resolution_pct ?? margin) >= SERVER_BOUND_PCT;
-    if (!serverBound) reasons.push(`not server-bound: the server used ${shares.server_cpu_pct}% of its core (under ${SERVER_BOUND_PCT}%), so something else set the pace`);
+    if (!serverBound) reasons.push(reasonText('not-server-bound', `the server used ${shares.server_cpu_pct}% of its core (under ${SERVER_BOUND_PCT}%), so something else set the pace`));
   }
   let disturbed = null;
   if (shares.steal_pct !== null) {
     const threshold = disturbedPct();
     const over = (v) => v !== null && v - margin > threshold;
     disturbed = over(shares.steal_pct) || over(shares.foreign_cpu_pct);
-    if (disturbed) reasons.push(`disturbed: steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`);
+    if (disturbed) reasons.push(reasonText('disturbed', `steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`));
   }
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }

@@ -14,9 +14,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { noVerdict, fewestReplies, isSuperseded, withLimits, analyzeRuns, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
+const { noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
-const { readResultsFile, ResultsError, RESULTS_FILE } = require('../store/results_doc');
+const { readResultsFile, decodeResults, ResultsError, RESULTS_FILE } = require('../store/results_doc');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
@@ -61,7 +61,7 @@ function resolveResultsFile(arg, { root }) {
   throw new CompareError(`no such results directory or file: ${arg}`);
 }
 
-/** Reads and checks one results.json: { file, dir, environment, runs, comparisons }. */
+/** Reads and checks one results.json, as every reader reads it (decodeResults). */
 function loadResultsFile(file) {
   let doc;
   try {
@@ -73,9 +73,7 @@ function loadResultsFile(file) {
   const bad = doc.runs.findIndex((r) => !r || typeof r.server !== 'string' || typeof r.scenario !== 'string');
   if (bad >= 0) throw new CompareError(`${file}: runs[${bad}] has no server or scenario name`);
   if (doc.runs.length === 0) throw new CompareError(`${file}: lists no runs`);
-  // The stored verdicts; a file written before they were stored gets them computed alike.
-  const comparisons = doc.comparisons ? withLimits(doc.comparisons, doc.runs) : analyzeRuns(doc.runs).comparisons;
-  return { file, dir: path.dirname(file), environment: doc.environment || {}, runs: doc.runs, comparisons };
+  return decodeResults(doc, { dir: path.dirname(file), file });
 }
 
 function canonical(x) {
@@ -202,75 +200,12 @@ function environmentNotes(A, B) {
   return out;
 }
 
-function fmtValue(x, metric) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  if (metric === 'throughput_rps') return x < 100 ? x.toFixed(1) : String(Math.round(x));
-  if (x < 1) return x.toFixed(3);
-  if (x < 10) return x.toFixed(2);
-  if (x < 100) return x.toFixed(1);
-  return String(Math.round(x));
-}
-
-function fmtChange(ratio) {
-  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '–';
-  const pct = (ratio - 1) * 100;
-  const s = Math.abs(pct) < 10 ? pct.toFixed(1) : pct.toFixed(0);
-  return `${pct >= 0 ? '+' : ''}${s === '-0.0' ? '0.0' : s}%`;
-}
-
-function describeRun(label, R) {
-  const e = R.environment;
-  const trials = Math.max(1, ...R.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
-  const bits = [
-    e.project_commit ? `commit ${String(e.project_commit).slice(0, 8)}${e.project_dirty ? '+changes' : ''}` : null,
-    e.started_at ? `started ${e.started_at}` : null,
-    `${trials} trial${trials > 1 ? 's' : ''}`,
-    e.options && e.options.quick ? '--quick' : null,
-  ].filter(Boolean);
-  return `${label}: ${path.relative(process.cwd(), R.dir) || '.'} (${bits.join(', ')})`;
-}
-
-/** The whole report as text lines. */
-function formatComparison(A, B, result) {
-  const lines = [describeRun('A', A), describeRun('B', B)];
-  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound and superseded trials are left out.`);
-  for (const n of environmentNotes(A, B)) lines.push(`note: A and B differ: ${n}`);
-  lines.push('');
-  const head = ['server', 'scenario', 'metric', 'A', 'B', 'change', '95% CI', 'verdict'];
-  let last = null;
-  const body = result.rows.map((r) => {
-    const key = `${r.server}|${r.scenario}`;
-    const first = key !== last;
-    last = key;
-    const ci = r.ci95 ? `[${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]` : '';
-    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRICS[r.metric].label : '(all)', fmtValue(r.a, r.metric), fmtValue(r.b, r.metric), fmtChange(r.ratio), ci, r.verdict];
-  });
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const align = ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l'];
-  const fmt = (row) => row.map((c, i) => (align[i] === 'l' ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
-  lines.push(fmt(head), ...body.map(fmt));
-  if (result.notes.length) lines.push('', ...result.notes.map((n) => `note: ${n}`));
-  lines.push('');
-  const regs = result.regressions;
-  if (regs.length) {
-    lines.push(`${regs.length} significant regression${regs.length > 1 ? 's' : ''} beyond ${result.thresholdPct}%:`);
-    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRICS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
-  } else {
-    const unjudged = result.rows.filter((r) => r.ci95 === null).length;
-    lines.push(`no significant regression beyond ${result.thresholdPct}%${unjudged ? ` (${unjudged} of ${result.rows.length} rows could not be judged: see the verdict column)` : ''}`);
-  }
-  return lines;
-}
-
 module.exports = {
   compareRuns,
-  formatComparison,
-  describeRun,
   resolveResultsFile,
   loadResultsFile,
   metricName,
   environmentNotes,
-  fmtChange,
   CompareError,
   DEFAULT_METRICS,
   DEFAULT_THRESHOLD_PCT,

@@ -8,8 +8,6 @@
 // Comparisons one run could not judge (excluded, no_verdict) are counted apart. Used for the
 // A/A check (two quick runs in a row) and for quick against full: scripts/compare.sh --verdicts.
 
-const { METRICS } = require('./metrics');
-
 const KINDS = ['same winner', 'opposite', 'only A', 'only B', 'neither', 'not judged in one'];
 
 function judged(c) {
@@ -38,18 +36,4 @@ function compareVerdicts(comparisonsA, comparisonsB) {
   return { rows, tally };
 }
 
-/** The agreement as text lines: the tally, then every row where a winner was named. */
-function formatVerdictAgreement(result) {
-  const t = result.tally;
-  const lines = [
-    `Verdicts of A and B (scenario × metric × pair of servers, ${result.rows.length} in both): ${KINDS.map((k) => `${k} ${t[k]}`).join(', ')}.`,
-  ];
-  const named = result.rows.filter((r) => r.winnerA || r.winnerB);
-  if (named.length) {
-    lines.push('', 'Where a winner was named:');
-    for (const r of named) lines.push(`  ${r.kind.padEnd(12)} ${r.scenario} ${METRICS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
-  }
-  return lines;
-}
-
-module.exports = { compareVerdicts, formatVerdictAgreement, KINDS };
+module.exports = { compareVerdicts, KINDS };

@@ -9,7 +9,7 @@
 //   agree               the interval contains 1
 //   agree (resolution)  the centres are closer than the coarser engine's printed resolution
 //                       (httperf prints times in steps of 0.1 ms; server CPU is counted in
-//                       10 ms ticks), even if the interval excludes 1
+//                       clock ticks, proc_stats clkTck), even if the interval excludes 1
 //   differ              the interval excludes 1
 //   n/a                 one engine does not measure it
 //   too few trials      fewer than two usable trials on a side
@@ -23,8 +23,8 @@ const path = require('node:path');
 const { METRICS } = require('./metrics');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
+const { clkTck } = require('../measure/proc_stats');
 
-const CPU_TICK_S = 0.01; // /proc CPU times are in 10 ms ticks
 
 /** What each engine's latency means (external engines record their own in latency_basis). */
 const BUILTIN_BASIS = {
@@ -74,7 +74,7 @@ function num(x) {
  * How far from the truth run r's value of metric m can be from the way it is reported alone
  * (half a printed step): httperf prints ms with one decimal (±0.05 ms), wrk two decimals of its
  * unit (±0.005 ms for times in ms), the built-in engines are exact (µs); server CPU comes from
- * /proc ticks of 10 ms, read before and after the run for user and system time (±2 ticks over
+ * /proc clock ticks (clkTck), read before and after the run for user and system time (±2 ticks over
  * the run's replies).
  */
 function halfStep(m, r) {
@@ -83,7 +83,7 @@ function halfStep(m, r) {
     if (r.engine === 'wrk') return 0.005;
     return 0.0005;
   }
-  if (m.cpu) return r.replies > 0 ? (2 * CPU_TICK_S * 1000) / r.replies : 0;
+  if (m.cpu) return r.replies > 0 ? (2 * 1000) / clkTck() / r.replies : 0;
   return 0;
 }
 
@@ -220,7 +220,8 @@ function compareRuns(runsA, runsB) {
     .filter((r) => r.a.n > 0 || r.b.n > 0);
 }
 
-const VERDICT_METRICS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_request'];
+/** The cross-check's metrics (CROSSCHECK_METRICS keys) on which each engine's verdict about the servers is set beside the other's. */
+const SERVER_VERDICT_KEYS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_request'];
 
 /**
  * Do the engines reach the same verdict about the servers? For each scenario and metric, each
@@ -233,7 +234,7 @@ function compareServerVerdicts({ engines, servers, scenarios, runs }) {
   const out = [];
   for (const scenario of scenarios) {
     const inScenario = runs.filter((r) => r.scenario === scenario && r.ok);
-    for (const key of VERDICT_METRICS) {
+    for (const key of SERVER_VERDICT_KEYS) {
       const m = CROSSCHECK_METRICS.find((x) => x.key === key);
       if (m.onlyIf && !inScenario.some(m.onlyIf)) continue;
       const per = {};

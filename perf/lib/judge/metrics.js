@@ -2,7 +2,9 @@
 // The metrics every output judges and shows, and how a verdict on one is said: the one home of
 // their names, units, directions and words. The verdicts themselves are decided once, when the
 // runs are analysed (perf/lib/judge/verdicts.js), stored in results.json, and only rendered elsewhere
-// (terminal and summary.md: verdictWords; report: perf/lib/report/html.js; compare and crosscheck).
+// (verdictWords and answerOf: the words of a verdict, which every output renders).
+
+const { fmtFactor, fmtInterval } = require('../text/format');
 
 /** The rounding step of a run's latencies: the engine's (httperf prints 0.1 ms), or null. */
 function latencyStep(r) {
@@ -48,19 +50,6 @@ function metricValue(run, metric) {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-/** "2.41×", "2.5×", "47.8×", "130×". */
-function fmtFactor(x) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  return `${x < 10 ? x.toFixed(2).replace(/0$/, '') : x < 100 ? x.toFixed(1) : Math.round(x)}×`;
-}
-
-/** "[2.10–2.77]". */
-function fmtInterval(ci) {
-  if (!ci) return '';
-  const f = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : String(Math.round(x)));
-  return `[${f(ci[0])}–${f(ci[1])}]`;
-}
-
 /**
  * The side of a comparison (perf/lib/judge/verdicts.js) that looks better, significant or not, and by
  * what factor, with the interval of that factor: { lead, factor, ci } (ci null without one).
@@ -76,22 +65,40 @@ function leadOf(c) {
 }
 
 /**
+ * What a stored comparison says, in parts every output renders alike: { kind, lead, factor,
+ * word, ci, why }. kind: 'winner' (lead won: the interval excludes 1), 'no_difference' (an
+ * interval that holds 1), 'no_interval' (a side with one usable trial), 'no_verdict' (not
+ * judged whatever the numbers: why), 'excluded' (a side's runs could not be used: why),
+ * 'not_measured'. lead and factor: the better-looking side and by how much, ci its factor's
+ * interval (leadOf); word completes "lead is factor× …".
+ */
+function answerOf(c) {
+  if (c.excluded) return { kind: 'excluded', why: c.note, code: c.excluded };
+  if (c.no_verdict) return { kind: 'no_verdict', why: c.note, code: c.no_verdict };
+  if (c.ratio === null || c.ratio === undefined) return { kind: 'not_measured', why: c.note || 'not measured' };
+  const { lead, factor, ci } = leadOf(c);
+  const parts = { lead, factor, ci, word: METRICS[c.metric].word };
+  if (!ci) return { ...parts, kind: 'no_interval', why: c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval' };
+  return { ...parts, kind: c.significant ? 'winner' : 'no_difference' };
+}
+
+/**
  * A stored comparison as words: "node 2.41× faster [2.10–2.77]", "no significant difference
  * (em 1.04× faster [0.93–1.16])", "no verdict (node 1.3× faster; 1 trial: no interval)",
  * "not compared: node client-bound …". The interval is the lead's factor's.
  */
 function verdictWords(c) {
   if (!c) return '–';
-  if (c.excluded) return `not compared: ${c.note}`;
-  if (c.no_verdict) return c.no_verdict;
-  if (c.ratio === null) return `– (${c.note || 'not measured'})`;
-  const { lead, factor, ci } = leadOf(c);
-  const same = fmtFactor(factor) === '1.0×';
-  const text = `${lead} ${fmtFactor(factor)} ${METRICS[c.metric].word}`;
-  if (!ci) return `no verdict (${same ? '1.0×' : text}; ${c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval'})`;
-  if (c.significant) return `${text} ${fmtInterval(ci)}`;
+  const a = answerOf(c);
+  if (a.kind === 'excluded') return `not compared: ${a.why}`;
+  if (a.kind === 'no_verdict') return a.code;
+  if (a.kind === 'not_measured') return `– (${a.why})`;
+  const same = fmtFactor(a.factor) === '1.0×';
+  const text = `${a.lead} ${fmtFactor(a.factor)} ${a.word}`;
+  if (a.kind === 'no_interval') return `no verdict (${same ? '1.0×' : text}; ${a.why})`;
+  if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (same) return `no significant difference (1.0× ${fmtInterval(c.ci95)})`;
-  return `no significant difference (${text} ${fmtInterval(ci)})`;
+  return `no significant difference (${text} ${fmtInterval(a.ci)})`;
 }
 
-module.exports = { METRICS, METRIC_NAMES, METRIC_ALIASES, metricName, metricValue, fmtFactor, fmtInterval, leadOf, verdictWords };
+module.exports = { METRICS, METRIC_NAMES, METRIC_ALIASES, metricName, metricValue, leadOf, answerOf, verdictWords };

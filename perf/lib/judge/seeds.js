@@ -6,8 +6,9 @@
 // against short connections) goes through the same verdict rule (trials.js compareRunSets).
 
 const { seeds: SEEDS } = require('../../seeds.json');
-const { METRICS, fmtFactor, fmtInterval, leadOf, verdictWords } = require('./metrics');
-const { analyzeRuns, compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./verdicts');
+const { METRICS, leadOf, verdictWords } = require('./metrics');
+const { compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./verdicts');
+const { fmtFactor, fmtInterval } = require('../text/format');
 
 /** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
 function seedPlan() {
@@ -56,11 +57,9 @@ function foundFactor(c) {
  * One row per seed: { seed, title, study, claim, published: { a, b, factor }, here (the pair),
  * comparison, found ({ factor, ci } of a over b, or null), says (the verdict in words), holds
  * (true: a wins here too; false: b wins, or no significant difference; null: not judged),
- * not_here }. results: a results document (runs, and comparisons when stored).
+ * not_here }. runs and comparisons: a run's, as perf/lib/store/results_doc.js decodeResults gives them.
  */
-function seedRows(results) {
-  const runs = results.runs || [];
-  const comparisons = results.comparisons || analyzeRuns(runs).comparisons;
+function seedRows({ runs, comparisons }) {
   return SEEDS.map((seed) => {
     const c = comparisonOf(seed, runs, comparisons);
     const missing = seed.here.server ? ![seed.here.a, seed.here.b].every((sc) => runs.some((r) => r.server === seed.here.server && r.scenario === sc)) : !c;

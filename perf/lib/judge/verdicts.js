@@ -13,6 +13,7 @@
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
+const { reasonCode, reasonLabel } = require('./reasons');
 
 
 /**
@@ -110,7 +111,7 @@ function resolutionOf(metric, runs) {
  * for information and is left out of aggregates and comparisons.
  */
 function isSuperseded(r) {
-  return Boolean(r.superseded_by) || (Array.isArray(r.not_judged_because) && r.not_judged_because.some((why) => why.startsWith('superseded')));
+  return Boolean(r.superseded_by) || (Array.isArray(r.not_judged_because) && r.not_judged_because.some((why) => reasonCode(why) === 'superseded'));
 }
 
 /**
@@ -245,7 +246,7 @@ function exclusion(server, c) {
     const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} trials`) : ` in every trial that finished`;
     if (c.notJudged.every((r) => r.client_bound)) return { reason: 'client-bound', text: `${server} client-bound${all}: ${CLIENT_BOUND_ADVICE}` };
     // The kinds of reason ("not server-bound", "disturbed", …), once each.
-    const kinds = [...new Set(c.notJudged.flatMap((r) => notJudgedBecause(r).map((why) => why.split(':')[0])))];
+    const kinds = [...new Set(c.notJudged.flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
     return { reason: 'not-judged', text: `${server} not judged${all} (${kinds.join(', ')})` };
   }
   return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} trials` };
@@ -415,6 +416,35 @@ function overheads(comparisons, definitions, servers, scenarios) {
   return rows;
 }
 
+/**
+ * The pair the verdicts are about: node vs em when both ran, else the first two servers that
+ * are no reference (references have their own table); none when only one is.
+ */
+function primaryPair(servers, definitions = {}) {
+  if (servers.includes('node') && servers.includes('em')) return ['node', 'em'];
+  const own = servers.filter((s) => !(definitions[s] && definitions[s].reference_for));
+  if (own.length === 1) return null; // one server and its references: the overhead table says it all
+  const list = own.length >= 2 ? own : servers;
+  return list.length >= 2 ? [list[0], list[1]] : null;
+}
+
+/**
+ * The engine whose runs gave each scenario's verdict, where the reader must be told:
+ * { short_conn_256: 'wrk' }. Where two engines ran a scenario the runs of one are superseded by
+ * the other's (superseded_by, as results.json's verdict_engines records; older results say so
+ * only in not_judged_because, and their verdict's runs carry the engine in their params); a
+ * scenario run by another engine than the built-in one (--engine httperf|wrk) has it in its
+ * runs' params.
+ */
+function verdictEngines(runs) {
+  const out = {};
+  for (const r of runs) {
+    const engine = r.superseded_by || (r.ok && !isSuperseded(r) && r.params && r.params.engine);
+    if (engine) out[r.scenario] = engine;
+  }
+  return out;
+}
+
 module.exports = {
   OVERHEAD_METRICS,
   CLIENT_BOUND_ADVICE,
@@ -436,4 +466,7 @@ module.exports = {
   findComparison,
   referencePairs,
   overheads,
+  primaryPair,
+  verdictEngines,
+  notJudgedBecause,
 };

@@ -1,23 +1,15 @@
 'use strict';
 // The numbers a reader wants first: per scenario, which server was faster and by how much,
-// and which runs must not be trusted (failed, client-bound, missing). Comparisons come from
-// results.json's `comparisons` (the runner's verdicts over repeated trials: {scenario, metric,
-// a, b, ratio = a/b, ci95, significant, excluded, …}, perf/lib/judge/verdicts.js), or are computed the
-// same way from the runs when the file has none. Client-bound runs are never used for a verdict,
-// and what perf/lib/judge/verdicts.js decided is not judged (`no_verdict`: throughput set by the rate, a
-// p99 with too few requests above it) gets no winner here either.
+// and which runs must not be trusted (failed, client-bound, missing). The comparisons and
+// warnings are the decoded results' (perf/lib/store/results_doc.js decodeResults): each
+// comparison carries its answer; this module only picks the pair's and fills the gaps.
 
-const { runsOf } = require('../store/load_results');
-const { METRIC_NAMES, metricName, metricValue, fmtFactor, leadOf } = require('../judge/metrics');
-const { analyzeRuns, withLimits, isSuperseded, usableForVerdict } = require('../judge/verdicts');
-const { runWarnings, trialsLabel, primaryPair } = require('../text/summary');
+const { runsOf } = require('../store/results_doc');
+const { METRIC_NAMES, metricValue } = require('../judge/metrics');
+const { isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { fmtFactor, trialsLabel } = require('../text/format');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
-
-/** The pair the report compares head to head: the summary's (perf/lib/text/summary.js primaryPair). */
-function pairOf(results) {
-  return primaryPair(results.servers, results.environment.servers || {});
-}
 
 /**
  * The run that stands for a server in a scenario (its charts): the first trial a verdict may use
@@ -30,14 +22,9 @@ function representative(results, scenario, server) {
   return runs.find(usableForVerdict) || runs.find((r) => r.ok && !isSuperseded(r)) || runs.find((r) => r.ok) || runs[0] || null;
 }
 
-/**
- * A stored comparison (perf/lib/judge/verdicts.js decided its winner) with what the page shows beside
- * it: factor (>= 1) and lead, the side that looks better, significant or not (leadOf).
- */
+/** A comparison with what the page shows beside it: the lead (the better-looking side) and its factor. */
 function withLead(c) {
-  if (c.no_verdict) return { ...c, winner: null, factor: null, lead: null };
-  const { lead, factor } = leadOf(c);
-  return { ...c, winner: c.significant === true ? c.winner : null, factor, lead };
+  return { ...c, factor: c.answer.factor ?? null, lead: c.answer.lead ?? null };
 }
 
 /**
@@ -55,29 +42,16 @@ function uncompared(results, scenario, metric, a, b) {
   else if (!ra.ok || !rb.ok) note = `${!ra.ok ? a : b} failed`;
   else if (va === null || vb === null) note = 'not measured';
   const caveat = [ra, rb].filter((r) => r && r.ok && r.client_bound).map((r) => `${r.server} client-bound`);
-  return { scenario, metric, a, b, value_a: va, value_b: vb, ratio: null, ci95: null, significant: null, winner: null, factor: null, lead: null, note, caveat, excluded: null };
-}
-
-/**
- * Every comparison of every pair of servers: results.json's own (brought up to date when the
- * file predates `no_verdict`), or computed the same way when it has none.
- */
-function allComparisons(results) {
-  if (results.comparisons) return withLimits(results.comparisons, results.runs);
-  return analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).comparisons;
+  return { scenario, metric, a, b, value_a: va, value_b: vb, ratio: null, ci95: null, significant: null, winner: null, factor: null, lead: null, note, caveat, excluded: null, answer: { kind: 'not_measured', why: note || 'not measured' } };
 }
 
 /** Comparisons for every scenario and headline metric, from results.json's own list when given. */
 function comparisons(results) {
-  const pair = pairOf(results);
+  const pair = results.pair;
   if (!pair) return [];
   const [a, b] = pair;
   const given = new Map();
-  const list = allComparisons(results);
-  for (const c of list) {
-    const metric = metricName(c.metric);
-    if (metric && c.a === a && c.b === b) given.set(`${c.scenario}|${metric}`, { ...c, metric });
-  }
+  for (const c of results.comparisons) if (c.a === a && c.b === b) given.set(`${c.scenario}|${c.metric}`, c);
   const out = [];
   for (const scenario of results.scenarios) {
     for (const metric of METRIC_NAMES) {
@@ -103,7 +77,7 @@ function comparisons(results) {
  * behind schedule) and, for information, the scenarios a server does not serve.
  */
 function flags(results) {
-  const skipped = results.raw && Array.isArray(results.raw.skipped) ? results.raw.skipped : [];
+  const { skipped } = results;
   const out = [];
   for (const scenario of results.scenarios) {
     for (const server of results.servers) {
@@ -111,10 +85,7 @@ function flags(results) {
       if (skip && !skip.unplanned && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
     }
   }
-  const maxTrials = Math.max(1, ...results.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
-  for (const w of runWarnings(results.runs, { skipped })) {
-    out.push({ ...w, text: `${w.server}${trialsLabel(w.trials, maxTrials)}: ${w.text}` });
-  }
+  for (const w of results.warnings) out.push({ ...w, text: `${w.server}${trialsLabel(w.trials, results.trials)}: ${w.text}` });
   return out;
 }
 
@@ -133,7 +104,7 @@ function whyUndecided(c) {
  * ("node in 2 (keepalive_400x100 2.4×, big_upload 4.4×)"), and where nothing was decided.
  */
 function headline(results, comps) {
-  const pair = pairOf(results);
+  const pair = results.pair;
   if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
   const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
   const wins = Object.fromEntries(pair.map((s) => [s, []]));
@@ -152,4 +123,4 @@ function headline(results, comps) {
   return `${text}.`;
 }
 
-module.exports = { HEADLINE_METRICS, pairOf, representative, allComparisons, comparisons, flags, headline };
+module.exports = { HEADLINE_METRICS, representative, comparisons, flags, headline };

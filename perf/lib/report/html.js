@@ -4,14 +4,19 @@
 // across scenarios, one section per scenario, and every number in a table at the end.
 
 const { serverStyle } = require('./style');
-const { HEADLINE_METRICS, pairOf } = require('./headline');
-const { overheads, OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
-const { METRICS, fmtFactor } = require('../judge/metrics');
-const { fmtNumber, escapeHtml: esc } = require('./format');
-const { errorCount, runsOf } = require('../store/load_results');
+const { HEADLINE_METRICS } = require('./headline');
+const { OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { METRICS } = require('../judge/metrics');
+const { errorCount } = require('../judge/warnings');
+const { fmtNumber, fmtFactor } = require('../text/format');
+const { runsOf } = require('../store/results_doc');
 const { describeRun } = require('./describe');
 const { QUICK_FACTOR } = require('../plan/scenarios');
-const { SEED } = require('./seed');
+const { STUDY } = require('./seed');
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
 const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
@@ -144,23 +149,20 @@ function tag(severity, text) {
   return `<span class="tag ${severity}">${esc(text)}</span>`;
 }
 
-const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', client_bound: 'CLIENT-BOUND', near_client_bound: 'NEAR CLIENT-BOUND', not_judged: 'NOT JUDGED', schedule_lag: 'BEHIND SCHEDULE', errors: 'ERRORS', skipped: 'NOT RUN', superseded: 'SUPERSEDED' };
+const TAG_TEXT = { failed: 'FAILED', missing: 'MISSING', 'client-bound': 'CLIENT-BOUND', 'near-client-bound': 'NEAR CLIENT-BOUND', 'not-judged': 'NOT JUDGED', 'schedule-lag': 'BEHIND SCHEDULE', errors: 'ERRORS', skipped: 'NOT RUN', superseded: 'SUPERSEDED' };
 /** Flags that leave a scenario without (some of) its verdicts: tagged in the summary table too. */
-const VERDICT_FLAGS = ['failed', 'missing', 'client_bound'];
+const VERDICT_FLAGS = ['failed', 'missing', 'client-bound'];
 
 /** A column's unit, in the header. */
 function unit(u) {
   return `<span class="unit">${esc(u)}</span>`;
 }
 
-/** The 95% interval of the factor by which `lead` (the better-looking side) is better. */
+/** The 95% interval of the factor by which the lead (the better-looking side) is better. */
 function ciText(c) {
-  if (!Array.isArray(c.ci95) || c.ci95.length !== 2) return '';
-  const m = METRICS[c.metric];
-  const lead = c.lead || c.winner;
-  const toFactor = (r) => (m.better === 'lower' ? (lead === c.a ? 1 / r : r) : lead === c.a ? r : 1 / r);
-  const [lo, hi] = c.ci95.map(Number).map(toFactor).sort((x, y) => x - y);
-  return ` <span class="ci">95% CI <span class="nowrap">${fmtFactor(lo).replace('×', '')}–${fmtFactor(hi)}</span></span>`;
+  const ci = c.answer && c.answer.ci;
+  if (!ci) return '';
+  return ` <span class="ci">95% CI <span class="nowrap">${fmtFactor(ci[0]).replace('×', '')}–${fmtFactor(ci[1])}</span></span>`;
 }
 
 /**
@@ -183,13 +185,12 @@ function verdictText(c, { compact = false } = {}) {
     const why = compact && c.excluded ? c.excluded.replace('-', ' ') : c.note;
     return `<span class="muted" title="${esc(c.note || '')}">– ${why ? `(${esc(why)})` : ''}</span>`;
   }
-  const m = METRICS[c.metric];
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
-  const word = m.better === 'lower' ? 'faster' : 'more';
-  if (!c.winner && c.significant === false) {
+  const { word } = c.answer;
+  if (c.answer.kind === 'no_difference') {
     return `<span class="ns">no significant difference</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
   }
-  if (!c.winner) {
+  if (c.answer.kind === 'no_interval') {
     // One trial on a side: no interval, so no winner (perf/lib/judge/verdicts.js).
     const why = compact ? '1 trial' : '1 trial: no interval, no winner';
     return `<span class="ns">no verdict</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word}; ${why})</span>${caveat}`;
@@ -207,8 +208,9 @@ function engineLine(engines, scenario) {
 }
 
 function summaryTable(model) {
-  const { results, comparisons: comps, flags, engines } = model;
-  const pair = pairOf(results);
+  const { results, comparisons: comps, flags } = model;
+  const { engines } = results;
+  const pair = results.pair;
   if (!pair) return '<p>Only one server was measured.</p>';
   const [a, b] = pair;
   const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].long)} (${esc(METRICS[m].unit)})</th>`).join('');
@@ -240,18 +242,18 @@ ${rows}
 
 /** Servers asked for that could not run at all (e.g. nginx not installed). */
 function skippedServers(results) {
-  const list = (Array.isArray(results.raw.skipped) ? results.raw.skipped : []).filter((k) => k && k.scenario === null);
+  const list = results.skipped.filter((k) => k && k.scenario === null);
   if (!list.length) return '';
   return `<p class="muted">Not run: ${list.map((k) => `${esc(k.server)} (${esc(k.reason)})`).join('; ')}.</p>`;
 }
 
 /** How the verdicts were reached: over trials with intervals, or from one run each. */
 function trialsNote(results) {
-  const trials = Math.max(1, ...results.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
+  const { trials } = results;
   if (trials > 1) {
     return `Values are the centres (geometric means) of up to ${trials} trials; a server is called better only when the 95% confidence interval of the ratio (Student t on the log values, Welch for two servers) excludes 1, otherwise “no significant difference”.`;
   }
-  return 'One trial per server: no confidence intervals (1 trial: no interval; run with --repeat 3 for them); differences under 5 % count as the same.';
+  return 'One trial per server: no confidence intervals, so no winner is named (1 trial: no interval; run with --repeat 3 for them).';
 }
 
 /** Overhead factor with its interval: "1.32× 95% CI 1.2–1.45", "0.98× (n.s.)". */
@@ -270,8 +272,8 @@ function overheadCell(m) {
  * the routing and file layer cost) and of nginx (the machine's ceiling on this work). Appears
  * when reference servers (servers.json `reference_for`) ran.
  */
-function overheadSection(results, comps) {
-  const rows = overheads(comps, results.environment.servers || {}, results.servers, results.scenarios);
+function overheadSection(results) {
+  const rows = results.overheads;
   if (!rows.length) return '';
   const head = OVERHEAD_METRICS.map((m) => `<th>${esc(METRICS[m].short)} ${unit('×')}</th>`).join('');
   const body = rows.map((o) => `<tr><td class="l"><a href="#s-${esc(slugId(o.scenario))}">${esc(o.scenario)}</a></td><td class="l">${serverName(o.server)}</td><td class="l">${serverName(o.reference)} <span class="muted">${esc(o.role)}</span></td>${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join('')}</tr>`).join('\n');
@@ -484,7 +486,7 @@ ${seed.figure ? figure(seed.figure) : ''}
 ${body}
 </tbody></table></div>
 </div>
-<p class="muted">${esc(SEED.title)} measured the ${esc(SEED.metric)} of each server in four tests (${esc(SEED.setup)}) and concluded: “${esc(SEED.conclusion)}” Source: <code>${esc(SEED.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with 95% intervals over the trials: the absolute times are not comparable (a wireless LAN then), the gap between the servers is.</p>
+<p class="muted">The 2011 study measured the mean response time of each server in four tests (${esc(STUDY.tests.setup)}) and concluded: “${esc(STUDY.tests.conclusion)}” Source: <code>${esc(STUDY.tests.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with 95% intervals over the trials: the absolute times are not comparable (a wireless LAN then), the gap between the servers is. Each test's answer is on ${esc(STUDY.tests.list.map((t) => `${t.test}: ${METRICS[t.here.metric].long}`).join(', '))}.</p>
 </section>`;
 }
 
@@ -529,8 +531,8 @@ function renderHtml(model) {
   ].filter(Boolean).join(' · ');
   const serious = flags.filter((f) => f.severity !== 'info');
   const seedHtml = seedSection(model.seed);
-  const seedsHtml = seedsReproducedSection(model.seedsReproduced);
-  const overheadHtml = overheadSection(results, model.allComparisons || comps);
+  const seedsHtml = seedsReproducedSection(results.seeds);
+  const overheadHtml = overheadSection(results);
   const nav = [
     '<a href="#summary">Summary</a>',
     seedHtml ? '<a href="#seed">2011 study</a>' : '',
@@ -550,7 +552,7 @@ function renderHtml(model) {
     return `<section id="s-${esc(slugId(s.scenario))}">
 <h2>${esc(s.scenario)}${s.slow ? ' <span class="muted">(slow clients + fast probe)</span>' : ''}</h2>
 ${about}
-${engineNote(model.engines[s.scenario], runs)}
+${engineNote(results.engines[s.scenario], runs)}
 ${scenarioVerdicts(comps, s.scenario)}
 ${flagList(sFlags, { withScenario: false })}
 ${figs}
@@ -581,7 +583,7 @@ ${probePhases(runs)}
     return def && def.description ? `<span title="${esc(def.description)}">${serverName(name)}</span>` : serverName(name);
   }).join('')}<a class="muted" href="#environment">what each is</a></p>
 ${skippedServers(results)}
-${results.raw.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
+${results.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
 <p class="headline">${esc(headline)}</p>
 ${readWithCare(serious)}
 </header>

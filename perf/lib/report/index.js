@@ -6,19 +6,18 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { loadResults, runsOf, ReportError } = require('../store/load_results');
+const { loadResults, runsOf, ResultsError } = require('../store/results_doc');
 const { readSamples, findSamplesFile, ROLE } = require('../measure/samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
-const { HEADLINE_METRICS, pairOf, representative, allComparisons, comparisons, flags, headline } = require('./headline');
-const { METRICS, metricValue, fmtFactor } = require('../judge/metrics');
-const { verdictEngines } = require('../text/summary');
+const { HEADLINE_METRICS, representative, comparisons, flags, headline } = require('./headline');
+const { METRICS, metricValue } = require('../judge/metrics');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
-const { fmtNumber, toCsv } = require('./format');
-const { analyzeRuns, usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
-const { seedRows, seedChartRows, ERAS, SEED } = require('./seed');
-const { seedsRun } = require('../judge/seeds');
+const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
+const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
+const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
+const { orderServers } = require('./style');
 
 const { writeFileAtomic } = require('../store/results_store');
 const { mergeLatencyHistograms } = require('../measure/stats');
@@ -215,7 +214,7 @@ function scenarioCharts(results, scenario, loaded) {
 /** Charts across scenarios: head-to-head ratios and one bar chart per metric. */
 function overviewCharts(results, comps) {
   const charts = [];
-  const pair = pairOf(results);
+  const pair = results.pair;
   if (pair) {
     const [a, b] = pair;
     const metrics = HEADLINE_METRICS.map((m) => METRICS[m].short);
@@ -226,10 +225,7 @@ function overviewCharts(results, comps) {
         const times = m.better === 'lower' ? 1 / c.ratio : c.ratio;
         const ci = Array.isArray(c.ci95) ? (m.better === 'lower' ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : [null, null];
         const winner = c.winner || NO_WINNER;
-        const none = c.significant === false ? 'no significant difference' : 'no verdict (1 trial: no interval)';
-        const verdict = c.winner ? `${c.winner} ${fmtFactor(c.factor)} ${m.better === 'lower' ? 'faster' : 'more'}` : none;
-        const interval = ci[0] !== null ? `, 95% CI ${fmtFactor(ci[0])}–${fmtFactor(ci[1])}` : '';
-        const label = `${verdict} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit}${interval})`;
+        const label = `${c.words} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit})`;
         return { scenario: c.scenario, metric: m.short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
       });
     if (rows.length) {
@@ -277,10 +273,9 @@ function overviewCharts(results, comps) {
 }
 
 /** The seed study's tests then and now (seed.js), with its chart; null when node and em did not both run. */
-function seedChart(results, comps) {
+function seedChart(results) {
   if (!results.servers.includes('node') || !results.servers.includes('em')) return null;
-  const aggregates = Array.isArray(results.raw.aggregates) ? results.raw.aggregates : analyzeRuns(results.runs, { servers: results.servers, scenarios: results.scenarios }).aggregates;
-  const rows = seedRows(aggregates, comps);
+  const rows = seedRows(results);
   if (!rows.some((r) => r.now.node || r.now.em)) return null;
   const values = seedChartRows(rows);
   return {
@@ -289,7 +284,7 @@ function seedChart(results, comps) {
       name: 'seed_002',
       kind: 'seed',
       title: 'The 2011 study\'s four tests, then and now',
-      caption: `Mean response time per test and server: the 2011 study's table (${SEED.source}) and this run, with 95% intervals where there are trials. Log axis: compare the gap between the servers within a row, not the rows.`,
+      caption: `Mean response time per test and server: the 2011 study's table (${STUDY.tests.source}) and this run, with 95% intervals where there are trials. Log axis: compare the gap between the servers within a row, not the rows.`,
       spec: specs.seedSpec({ servers: ['node', 'em'], tests: [...new Set(values.map((v) => v.test))], eras: ERAS, values }),
       rows: values,
       servers: ['node', 'em'],
@@ -317,18 +312,18 @@ async function renderChart(chart, chartsDir, { png }) {
  * Builds <resultsDir>/report.html and <resultsDir>/charts/*.{svg,png,csv,vl.json}.
  * options: log(message) for progress lines (default: silent); png (default true).
  * Resolves to {reportPath, charts: [{name, files, servers, missing}], warnings, ms}.
- * Rejects with a ReportError (one-line message) when the folder has no usable results.json.
+ * Rejects with a ResultsError (one-line message) when the folder has no usable results.json.
  */
 async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   const t0 = Date.now();
-  const results = loadResults(resultsDir);
+  const decoded = loadResults(resultsDir);
+  // The page lists servers in the report's own order (node, em, then the references).
+  const results = { ...decoded, servers: orderServers(decoded.servers) };
   const chartsDir = path.join(results.dir, CHARTS_DIR);
   fs.mkdirSync(chartsDir, { recursive: true });
   for (const f of fs.readdirSync(chartsDir)) if (CHART_FILE.test(f)) fs.rmSync(path.join(chartsDir, f), { force: true });
 
   const comps = comparisons(results);
-  // Every pair of servers (the overhead section needs the references'), from results.json or computed alike.
-  const allComps = allComparisons(results);
   const rendered = [];
   const warnings = [];
   const sections = [];
@@ -340,7 +335,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   };
 
   log(`${results.runs.length} runs, ${results.scenarios.length} scenarios, servers: ${results.servers.join(', ')}`);
-  const seed = seedChart(results, comps);
+  const seed = seedChart(results);
   if (seed) seed.figure = await render(seed.chart);
   const overview = [];
   for (const chart of overviewCharts(results, comps)) overview.push(await render(chart));
@@ -362,12 +357,9 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   const html = renderHtml({
     results,
     comparisons: comps,
-    allComparisons: allComps,
     flags: flags(results),
-    engines: verdictEngines(results.runs),
     headline: headline(results, comps),
     seed,
-    seedsReproduced: seedsRun({ runs: results.runs, comparisons: allComps }),
     overview,
     sections,
     fonts: fontInfo(),
@@ -385,4 +377,4 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   };
 }
 
-module.exports = { buildReport, ReportError, REPORT_FILE, CHARTS_DIR, MAX_POINTS };
+module.exports = { buildReport, ResultsError, REPORT_FILE, CHARTS_DIR, MAX_POINTS };

@@ -114,10 +114,9 @@ async function runScenarios(options = {}) {
     const interrupted = cutShort || wasInterrupted();
     store.environment.finished_at = new Date().toISOString();
     const analysis = analyzeRuns(store.runs, { servers: runnable, scenarios: store.environment.options.scenarios });
-    const context = { definitions: environment.servers, skipped, ...analysis };
-    const unwritten = store.finish(
+    const { results, unwritten } = store.finish(
       { interrupted, error: error ? error.message : null, skipped, ...analysis },
-      { 'summary.md': toMarkdown(store.runs, context), 'summary.csv': toCsv(store.runs, context) },
+      (written) => ({ 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
     );
     ended = {
       dir,
@@ -125,7 +124,7 @@ async function runScenarios(options = {}) {
       interrupted,
       error: error ? error.message : null,
       unwritten: unwritten.map((u) => ({ name: u.name, message: u.error.message })),
-      summaryText: toText(store.runs, context),
+      summaryText: toText(results),
       resultsFile: store.resultsFile,
     };
     return ended;

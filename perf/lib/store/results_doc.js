@@ -1,13 +1,20 @@
 'use strict';
 // The results document, results.json: its version, its JSON Schema (perf/schemas/
-// results.schema.json, draft 2020-12, checked with ajv), its encoder and its reader, together.
-// The runner writes it through perf/lib/store/results_store.js (encodeResults) and checks what it
-// wrote; the report, compare and the cross-check read it here. A file written before the schema
-// existed (no schema_version) is read as it is, unchecked.
+// results.schema.json, draft 2020-12, checked with ajv), its encoder and its one reader,
+// together. The runner writes it through perf/lib/store/results_store.js (encodeResults) and
+// checks what it wrote; every output (the terminal and summary.md of the run itself, the
+// report, compare, the seeds table) reads it through decodeResults, which applies the rules
+// once: older files are brought up to today's verdict rule, every comparison carries its
+// answer and words, and the warnings, overheads and seeds are derived here and nowhere else.
+// A file written before the schema existed (no schema_version) is read as it is, unchecked.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const Ajv2020 = require('ajv/dist/2020');
+const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines } = require('../judge/verdicts');
+const { answerOf, verdictWords } = require('../judge/metrics');
+const { runWarnings } = require('../judge/warnings');
+const { seedsRun } = require('../judge/seeds');
 
 const RESULTS_FILE = 'results.json';
 const SCHEMA_VERSION = 1;
@@ -56,4 +63,120 @@ function readResultsFile(file) {
   return doc;
 }
 
-module.exports = { RESULTS_FILE, SCHEMA_VERSION, SCHEMA_FILE, schemaProblem, encodeResults, readResultsFile, ResultsError };
+function num(x) {
+  if (x === null || x === undefined || x === '') return null;
+  const v = Number(x);
+  return Number.isFinite(v) ? v : null;
+}
+
+function numbers(obj, keys) {
+  const out = {};
+  for (const k of keys) out[k] = obj && typeof obj === 'object' ? num(obj[k]) : null;
+  return out;
+}
+
+/**
+ * One run with every field an output reads present (null when unknown): a failed run has no
+ * latencies, and files older than the schema may lack any field.
+ */
+function normaliseRun(raw, index) {
+  if (!raw || typeof raw !== 'object') throw new ResultsError(`${RESULTS_FILE}: runs[${index}] is not an object`);
+  if (typeof raw.server !== 'string' || !raw.server) throw new ResultsError(`${RESULTS_FILE}: runs[${index}] has no "server" name`);
+  if (typeof raw.scenario !== 'string' || !raw.scenario) throw new ResultsError(`${RESULTS_FILE}: runs[${index}] has no "scenario" name`);
+  return {
+    ...raw,
+    ok: raw.ok !== false && !raw.failure,
+    failure: raw.failure ? String(raw.failure) : raw.ok === false ? 'run failed (no reason recorded)' : null,
+    // null: the engine's CPU says nothing of its load (httperf busy-polls a core).
+    client_bound: raw.client_bound === null ? null : raw.client_bound === true,
+    requests: num(raw.requests),
+    replies: num(raw.replies),
+    errors: { refused: 0, reset: 0, timeout: 0, other: 0, ...(raw.errors && typeof raw.errors === 'object' ? raw.errors : {}) },
+    status: raw.status && typeof raw.status === 'object' ? raw.status : {},
+    throughput_rps: num(raw.throughput_rps),
+    latency_ms: numbers(raw.latency_ms, ['min', 'mean', 'p50', 'p90', 'p99', 'p999', 'max']),
+    connect_ms: numbers(raw.connect_ms, ['mean', 'p99']),
+    duration_s: num(raw.duration_s),
+    server_cpu: numbers(raw.server_cpu, ['user_s', 'system_s', 'ms_per_request', 'resolution_ms']),
+    server_peak_rss_mb: num(raw.server_peak_rss_mb),
+    client_cpu_pct: num(raw.client_cpu_pct),
+    trial: raw.trial ?? null,
+  };
+}
+
+/** A stored comparison with its answer (answerOf) and its words (verdictWords) beside it. */
+function withAnswer(c) {
+  const answer = answerOf(c);
+  return { ...c, winner: answer.kind === 'winner' ? answer.lead : null, answer, words: verdictWords(c) };
+}
+
+/**
+ * What every output reads of a results document: { dir, file, environment, definitions,
+ * runs, servers, scenarios, skipped, trials (the most of any server and scenario), aggregates,
+ * comparisons (every pair of servers, each with its answer and words), pair (the pair the
+ * verdicts are about), overheads (servers against their references), seeds (the seed studies'
+ * rows whose pair ran), engines (the engine each verdict came from, where not the built-in
+ * one), warnings, interrupted, error, doc (the document as stored) }. Verdicts stored in the
+ * document are used as they are (brought up to today's limits when the file predates them);
+ * a document without them is judged here with the same rule.
+ */
+function decodeResults(doc, { dir = null, file = null } = {}) {
+  const runs = doc.runs.map(normaliseRun);
+  const servers = [...new Set(runs.map((r) => r.server))];
+  const scenarios = [...new Set(runs.map((r) => r.scenario))];
+  const environment = doc.environment && typeof doc.environment === 'object' ? doc.environment : {};
+  const definitions = environment.servers || {};
+  const skipped = Array.isArray(doc.skipped) ? doc.skipped : [];
+  const stored = Array.isArray(doc.comparisons) && Array.isArray(doc.aggregates);
+  const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios });
+  const comparisons = analysis.comparisons.map(withAnswer);
+  return {
+    dir,
+    file,
+    environment,
+    definitions,
+    runs,
+    servers,
+    scenarios,
+    skipped,
+    trials: Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1))),
+    aggregates: analysis.aggregates,
+    comparisons,
+    pair: primaryPair(servers, definitions),
+    overheads: overheads(comparisons, definitions, servers, scenarios),
+    seeds: seedsRun({ runs, comparisons }),
+    engines: verdictEngines(runs),
+    warnings: runWarnings(runs, { skipped }),
+    interrupted: Boolean(doc.interrupted),
+    error: doc.error || null,
+    doc,
+  };
+}
+
+/**
+ * Reads <dir>/results.json through decodeResults. Throws a ResultsError (one terminal line)
+ * when the folder is unusable: none, no results.json, a file that breaks the schema, no runs.
+ */
+function loadResults(dir) {
+  if (!dir) throw new ResultsError('no results folder given');
+  const abs = path.resolve(dir);
+  let stat;
+  try {
+    stat = fs.statSync(abs);
+  } catch {
+    throw new ResultsError(`results folder not found: ${abs}`);
+  }
+  if (!stat.isDirectory()) throw new ResultsError(`not a folder: ${abs}`);
+  const file = path.join(abs, RESULTS_FILE);
+  if (!fs.existsSync(file)) throw new ResultsError(`no ${RESULTS_FILE} in ${abs} (is this a results folder?)`);
+  const doc = readResultsFile(file);
+  if (doc.runs.length === 0) throw new ResultsError(`${file} lists no runs (the run stopped before any finished?)`);
+  return decodeResults(doc, { dir: abs, file });
+}
+
+/** The runs of one server in one scenario (several when there are trials). */
+function runsOf(results, scenario, server) {
+  return results.runs.filter((r) => r.scenario === scenario && r.server === server);
+}
+
+module.exports = { RESULTS_FILE, SCHEMA_VERSION, SCHEMA_FILE, schemaProblem, encodeResults, readResultsFile, decodeResults, loadResults, runsOf, ResultsError };

@@ -12,7 +12,7 @@ const util = require('node:util');
 const zlib = require('node:zlib');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { samplesFileName } = require('../measure/samples');
-const { RESULTS_FILE, encodeResults, schemaProblem } = require('./results_doc');
+const { RESULTS_FILE, encodeResults, schemaProblem, decodeResults } = require('./results_doc');
 
 const RESULTS_ROOT = path.join(PROJECT_ROOT, 'perf', 'results');
 // Kept free for the last results.json: this much more than twice its latest size.
@@ -202,10 +202,11 @@ class ResultsStore {
 
   /**
    * The last writes of a run, synchronous: releases the reserve, then writes results.json
-   * with fields, then each of texts ({ name: text }). Returns [{ name, error }] of the files
-   * that could not be written (results.json first when it could not).
+   * with fields, then the texts render(results) gives ({ name: text }) of what was written, as
+   * every reader reads it (decodeResults). Returns { results, unwritten: [{ name, error }] of
+   * the files that could not be written (results.json first when it could not) }.
    */
-  finish(fields, texts = {}) {
+  finish(fields, render = () => ({})) {
     try {
       fs.rmSync(path.join(this.dir, RESERVE_FILE), { force: true });
     } catch {
@@ -223,12 +224,14 @@ class ResultsStore {
     };
     const text = this.serialize();
     attempt(RESULTS_FILE, () => writeFileAtomic(this.resultsFile, text));
+    const doc = JSON.parse(text);
     // What was written is checked against its schema: a mismatch is the runner's bug, said once.
-    const problem = schemaProblem(JSON.parse(text));
+    const problem = schemaProblem(doc);
     if (problem) unwritten.push({ name: RESULTS_FILE, error: new Error(`written, but it does not match perf/schemas/results.schema.json: ${problem} (a bug of the runner: please report it)`) });
-    for (const [name, text] of Object.entries(texts)) attempt(name, () => writeFileAtomic(path.join(this.dir, name), text));
+    const results = decodeResults(doc, { dir: this.dir, file: this.resultsFile });
+    for (const [name, written] of Object.entries(render(results))) attempt(name, () => writeFileAtomic(path.join(this.dir, name), written));
     this.finished = true;
-    return unwritten;
+    return { results, unwritten };
   }
 }
 

@@ -20,7 +20,7 @@ const { summarizeTrials, compareTrials } = require('../judge/confidence');
 const { checkContract } = require('../run/contract_check');
 const { collectEnvironment } = require('../run/environment');
 const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
-const { fmtFactor, fmtInterval } = require('../judge/metrics');
+const { fmtNumber, fmtFactor, fmtInterval, alignedTable } = require('../text/format');
 const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary } = require('../engines/external');
 const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('../judge/bottleneck');
@@ -143,10 +143,6 @@ function summarize(pairs, measurements) {
   return rows;
 }
 
-function fmtNumber(x, digits) {
-  return x === null || x === undefined ? '–' : x.toFixed(digits);
-}
-
 function fmtRatio(r) {
   return r ? `${fmtFactor(r.value)} ${fmtInterval(r.ci95)}` : '– (needs 2 rounds)';
 }
@@ -160,19 +156,16 @@ function formatTable(rows) {
     return [
       r.pair,
       r.mode,
-      fmtNumber(cpu.project.centre, 1),
-      fmtNumber(cpu.bare.centre, 1),
+      fmtNumber(cpu.project.centre, 'µs'),
+      fmtNumber(cpu.bare.centre, 'µs'),
       fmtRatio(cpu.ratio),
-      fmtNumber(rps.project.centre, 0),
-      fmtNumber(rps.bare.centre, 0),
+      fmtNumber(rps.project.centre, 'req/s'),
+      fmtNumber(rps.bare.centre, 'req/s'),
       fmtRatio(rps.ratio) + (heldBackRounds(r) ? ' *' : ''),
       `${r.socket_errors.project} / ${r.socket_errors.bare}`,
     ];
   });
-  const align = ['l', 'l', 'r', 'r', 'l', 'r', 'r', 'l', 'r'];
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells) => cells.map((c, i) => (align[i] === 'l' ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
-  const lines = [line(head), ...body.map(line)];
+  const lines = alignedTable(head, body, ['l', 'l', 'r', 'r', 'l', 'r', 'r', 'l', 'r']);
   lines.push(
     '',
     'pair = PROJECT:BARE; ratios are project ÷ bare (centres: geometric means of the rounds; 95% CI: Welch\'s t on log values).',
@@ -252,7 +245,7 @@ async function runOverhead(options = {}) {
             measurements.push({ pair: `${pair.project}:${pair.bare}`, server: name, role: name === pair.project ? 'project' : 'bare', mode: mode.name, round, ...m });
             done++;
             const errors = socketErrorTotal(m.socket_errors);
-            log(`[${done}/${total}] round ${round} ${mode.name.padEnd(10)} ${name.padEnd(12)} ${fmtNumber(m.cpu_us_per_request, 1).padStart(7)} µs/req  ${fmtNumber(m.requests_per_sec, 0).padStart(6)} req/s  server busy ${fmtNumber(m.server_busy_pct, 0)}%${errors ? `  socket errors ${errors}` : ''}${m.client_bound ? '  (wrk-bound)' : ''}`);
+            log(`[${done}/${total}] round ${round} ${mode.name.padEnd(10)} ${name.padEnd(12)} ${fmtNumber(m.cpu_us_per_request, 'µs').padStart(7)} µs/req  ${fmtNumber(m.requests_per_sec, 'req/s').padStart(6)} req/s  server busy ${fmtNumber(m.server_busy_pct, 'count')}%${errors ? `  socket errors ${errors}` : ''}${m.client_bound ? '  (wrk-bound)' : ''}`);
           }
         }
       }

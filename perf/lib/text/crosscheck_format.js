@@ -2,16 +2,7 @@
 // A cross-check's comparison (perf/lib/judge/crosscheck.js buildReport) as aligned text for the
 // terminal and as Markdown: the table, its legend and notes, and the servers' verdicts by engine.
 
-function fmt(x) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  const ax = Math.abs(x);
-  if (ax === 0) return '0';
-  if (ax >= 1000) return Math.round(x).toString();
-  if (ax >= 100) return x.toFixed(0);
-  if (ax >= 10) return x.toFixed(1);
-  if (ax >= 1) return x.toFixed(2);
-  return x.toPrecision(2);
-}
+const { fmtNumber, alignedTable } = require('./format');
 
 function fmtRatio(x) {
   return x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3);
@@ -31,7 +22,7 @@ function footnotes(report) {
 function cells(report, r, notes) {
   const refs = (r.notes || []).map((n) => notes.get(n)).join(',');
   if (!r.metric) return [r.server, r.scenario, '–', '', '', '', '', r.verdict, refs];
-  const side = (s) => `${fmt(s.centre)}${s.n !== report.repeat ? ` (n=${s.n})` : ''}`;
+  const side = (s) => `${fmtNumber(s.centre)}${s.n !== report.repeat ? ` (n=${s.n})` : ''}`;
   return [r.server, r.scenario, r.label, side(r.a), side(r.b), fmtRatio(r.ratio), fmtCi(r.ci95), r.verdict, refs];
 }
 
@@ -76,9 +67,7 @@ function toText(report) {
   const head = headers(report);
   const notes = footnotes(report);
   const body = report.rows.map((r) => cells(report, r, notes));
-  const widths = head.map((h, i) => (i === head.length - 1 ? 0 : Math.max(h.length, ...body.map((c) => String(c[i]).length))));
-  const line = (c) => c.map((x, i) => (i === c.length - 1 ? x : [3, 4, 5].includes(i) ? String(x).padStart(widths[i]) : String(x).padEnd(widths[i]))).join('  ').trimEnd();
-  const out = [line(head), ...body.map(line), '', tallyLine(report), ...legend(report), ...verdictText(report), '', 'notes:', ...[...notes].map(([n, i]) => `  ${i}. ${n}`), '', 'latency, by engine:', ...basisLines(report).map((l) => `  ${l}`), '', 'runs:', ...groupLines(report).map((l) => `  ${l}`)];
+  const out = [...alignedTable(head, body, head.map((_, i) => ([3, 4, 5].includes(i) ? 'r' : 'l'))), '', tallyLine(report), ...legend(report), ...verdictText(report), '', 'notes:', ...[...notes].map(([n, i]) => `  ${i}. ${n}`), '', 'latency, by engine:', ...basisLines(report).map((l) => `  ${l}`), '', 'runs:', ...groupLines(report).map((l) => `  ${l}`)];
   if (report.skipped.length) out.push('', 'skipped:', ...report.skipped.map((k) => `  ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`));
   if (report.failures.length) out.push('', 'failed runs (left out):', ...report.failures.map((f) => `  ${f}`));
   if (report.interrupted) out.push('', 'INTERRUPTED: the comparison covers the trials that finished.');
@@ -102,9 +91,7 @@ function verdictText(report) {
   if (!report.server_verdicts.length) return [];
   const head = verdictHead(report);
   const body = report.server_verdicts.map((v) => verdictCells(report, v));
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((c) => String(c[i]).length)));
-  const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join('  ').trimEnd();
-  return ['', `Server verdicts by engine (ratio ${report.server_verdicts[0].ratio}; same = both engines find the same direction, or both find no difference):`, line(head), ...body.map(line)];
+  return ['', `Server verdicts by engine (ratio ${report.server_verdicts[0].ratio}; same = both engines find the same direction, or both find no difference):`, ...alignedTable(head, body, head.map(() => 'l'))];
 }
 
 function mdEscape(s) {

@@ -41,7 +41,7 @@ describe('seeds: what --seeds runs', () => {
 
   it('keeps every seed\'s published figures and reads their ratio in the metric\'s direction', () => {
     assert.deepEqual([...new Set(SEEDS.map((s) => s.seed))], ['000', '001', '002', '003', '004']);
-    const rows = seedRows({ runs: [] });
+    const rows = seedRows({ runs: [], comparisons: [] });
     assert.equal(rows.find((r) => r.seed === '000').published.factor.toFixed(2), '1.85');
     assert.equal(rows.find((r) => r.seed === '002').published.factor.toFixed(2), '4.86'); // 20.9 ÷ 4.3 ms: lower is better
     assert.ok(rows.every((r) => r.comparison === null && holdsText(r) === 'not run'));

@@ -8,6 +8,10 @@ const { verdictWords, METRICS } = require('../../../perf/lib/judge/metrics');
 const plan = require('../../../perf/lib/plan/trial_plan');
 const { toText, toMarkdown, toCsv } = require('../../../perf/lib/text/summary');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
+const { decodeResults } = require('../../../perf/lib/store/results_doc');
+
+/** Runs as every output reads them. */
+const decoded = (runs) => decodeResults({ environment: {}, runs });
 
 function run(server, scenario, trial, p50, rps, more = {}) {
   return {
@@ -172,7 +176,7 @@ describe('trials: the summary table shows ratios with their intervals', () => {
   const runs = [1, 2, 3].flatMap((t) => [run('node', 'sequential', t, 1 + t / 50, 1000 - t), run('em', 'sequential', t, 2 + t / 50, 500 + t)]);
 
   it('terminal: centres, then the verdicts with intervals', () => {
-    const text = toText(runs);
+    const text = toText(decoded(runs));
     assert.match(text, /^Each cell is the centre \(geometric mean\) of up to 3 trials/m);
     assert.match(text, /^Verdicts, node vs em: ratio = node ÷ em, 95% confidence interval/m);
     assert.match(text, /^sequential\s+mean ms\s+[\d.]+\s+[\d.]+\s+0\.\d+\s+\[0\.\d+–0\.\d+\]\s+node 1\.\d\d× faster \[[\d.]+–[\d.]+\]$/m);
@@ -180,9 +184,9 @@ describe('trials: the summary table shows ratios with their intervals', () => {
   });
 
   it('markdown and CSV carry the same', () => {
-    const md = toMarkdown(runs);
+    const md = toMarkdown(decoded(runs));
     assert.match(md, /^\| scenario \| metric \| node \| em \| node\/em \| 95% CI \| verdict \|$/m);
-    const csv = toCsv(runs).trim().split('\n');
+    const csv = toCsv(decoded(runs)).trim().split('\n');
     const head = csv[0].split(',');
     assert.ok(head.includes('node_over_em_p99_ms') && head.includes('node_over_em_p99_ms_lo') && head.includes('node_trials'));
     // Cells may be quoted ("n too small (300 requests; p99 needs 10,000)").
@@ -194,7 +198,7 @@ describe('trials: the summary table shows ratios with their intervals', () => {
   });
 
   it('one trial: "1 trial: no interval"', () => {
-    const text = toText([run('node', 's', 1, 1, 100), run('em', 's', 1, 2, 100)]);
+    const text = toText(decoded([run('node', 's', 1, 1, 100), run('em', 's', 1, 2, 100)]));
     assert.match(text, /^One trial per server and scenario/m);
     assert.match(text, /no verdict \(node 2\.0× faster; 1 trial: no interval\)/);
     assert.match(text, /no verdict \(1\.0×; 1 trial: no interval\)/, 'the same throughput: no side named');

@@ -9,8 +9,8 @@ const zlib = require('node:zlib');
 
 const { Samples, readSamples, findSamplesFile, ROLE } = require('../../../perf/lib/measure/samples');
 const agg = require('../../../perf/lib/report/aggregate');
-const { loadResults, ReportError } = require('../../../perf/lib/store/load_results');
-const { comparisons, flags, headline, pairOf } = require('../../../perf/lib/report/headline');
+const { loadResults, decodeResults, ResultsError } = require('../../../perf/lib/store/results_doc');
+const { comparisons, flags, headline } = require('../../../perf/lib/report/headline');
 const trials = require('../../../perf/lib/judge/verdicts');
 const { verdictWords } = require('../../../perf/lib/judge/metrics');
 const { serverStyle, orderServers } = require('../../../perf/lib/report/style');
@@ -119,8 +119,9 @@ describe('report: aggregation', () => {
   });
 });
 
-function results(runs, extra = {}) {
-  return { scenarios: [...new Set(runs.map((r) => r.scenario))], servers: orderServers(runs.map((r) => r.server)), runs, comparisons: null, environment: {}, ...extra };
+/** The decoded results of runs, with the comparisons given as stored ones (else judged). */
+function results(runs, { comparisons: stored = null, environment = {} } = {}) {
+  return decodeResults({ environment, runs, ...(stored ? { comparisons: stored, aggregates: trials.analyzeRuns(runs).aggregates } : {}) });
 }
 function run(server, scenario, p50, rps, more = {}) {
   return { server, scenario, ok: true, client_bound: false, errors: {}, requests: 100, trial: null, failure: null,
@@ -130,7 +131,7 @@ function run(server, scenario, p50, rps, more = {}) {
 describe('report: verdicts', () => {
   // Three trials a side, a few per cent apart: the runner's own comparisons (analyzeRuns).
   const threeTrials = (server, scenario, p50, rps) => [1, 1.02, 0.98].map((k, i) => run(server, scenario, p50 * k, rps * k, { trial: i + 1 }));
-  const judged = (runs) => ({ ...results(runs), ...trials.analyzeRuns(runs) });
+  const judged = (runs) => results(runs, trials.analyzeRuns(runs));
 
   it('names the faster server and the factor, both directions', () => {
     const r = judged([...threeTrials('node', 's1', 1, 2000), ...threeTrials('em', 's1', 2.5, 1000), ...threeTrials('node', 's2', 4, 100), ...threeTrials('em', 's2', 2, 100)]);
@@ -170,7 +171,7 @@ describe('report: verdicts', () => {
     assert.equal(comps.find((c) => c.scenario === 's1').note, 'em failed');
     assert.equal(comps.find((c) => c.scenario === 's2').note, 'no em run');
     const kinds = flags(r).map((f) => `${f.scenario}:${f.server}:${f.kind}`);
-    assert.deepEqual(kinds.sort(), ['s1:em:failed', 's2:em:missing', 's2:node:client_bound']);
+    assert.deepEqual(kinds.sort(), ['s1:em:failed', 's2:em:missing', 's2:node:client-bound']);
   });
 
   it('uses comparisons given in results.json (with a confidence interval)', () => {
@@ -190,7 +191,7 @@ describe('report: verdicts', () => {
   });
 
   it('compares node with em, whatever else was measured', () => {
-    const pair = (servers, defs = {}) => pairOf({ servers, environment: { servers: defs } });
+    const pair = (servers, defs = {}) => trials.primaryPair(servers, defs);
     assert.deepEqual(pair(orderServers(['nginx', 'em', 'em_bare', 'node'])), ['node', 'em']);
     assert.deepEqual(pair(['a', 'b', 'c']), ['a', 'b']);
     assert.equal(pair(['a']), null);
@@ -217,7 +218,7 @@ describe('report: loading results', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('rejects unusable folders with one-line messages', () => {
-    const expectError = (d, re) => assert.throws(() => loadResults(d), (e) => e instanceof ReportError && re.test(e.message) && !e.message.includes('\n'));
+    const expectError = (d, re) => assert.throws(() => loadResults(d), (e) => e instanceof ResultsError && re.test(e.message) && !e.message.includes('\n'));
     expectError(path.join(dir, 'nope'), /results folder not found/);
     expectError(dir, /no results\.json/);
     fs.writeFileSync(path.join(dir, 'results.json'), '{"runs": [');
@@ -258,9 +259,10 @@ describe('report: SVG helpers', () => {
 });
 
 // Issue 11: verdicts that hold.
-const { toText, toMarkdown, toCsv, verdictEngines } = require('../../../perf/lib/text/summary');
+const { toText, toMarkdown, toCsv } = require('../../../perf/lib/text/summary');
+const { verdictEngines } = trials;
 const { describeRun } = require('../../../perf/lib/report/describe');
-const { seedRows, SEED } = require('../../../perf/lib/report/seed');
+const { seedRows, STUDY } = require('../../../perf/lib/report/seed');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
 
 /** Three trials per server of an open-loop scenario: both servers keep the schedule's 20 req/s. */
@@ -305,7 +307,7 @@ describe('report: metrics the schedule sets are not judged', () => {
     const rps = comparisons(r).find((c) => c.metric === 'throughput_rps');
     assert.equal(rps.winner, null);
     assert.equal(rps.factor, null);
-    for (const text of [toText(runs), toMarkdown(runs)]) {
+    for (const text of [toText(results(runs)), toMarkdown(results(runs))]) {
       const line = text.split('\n').find((l) => /req\/s/.test(l) && /set by the rate/.test(l));
       assert.ok(line, text);
       assert.doesNotMatch(line, /1\.0\d?×|≈ same|node|em /);
@@ -345,7 +347,7 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
     const enough = trials.analyzeRuns(openLoopTrials({ replies: 10000 })).comparisons.find((c) => c.metric === 'p99_ms');
     assert.equal(enough.no_verdict, null);
     assert.equal(enough.winner, 'node');
-    const text = toText(openLoopTrials({ replies: 2000 }));
+    const text = toText(results(openLoopTrials({ replies: 2000 })));
     assert.match(text.split('\n')[2], /^concurrent_2000_20\s+[\d.]+\s+n too small\s/);
     assert.match(text, /^\s+p99 ms\s+n too small\s+n too small\s+–\s+n too small$/m);
   });
@@ -360,7 +362,7 @@ describe('report: warnings reach the terminal and summary.md', () => {
   ];
 
   it('one line per warning, each readable to its end', () => {
-    for (const out of [toText(runs), toMarkdown(runs)]) {
+    for (const out of [toText(results(runs)), toMarkdown(results(runs))]) {
       assert.match(out, /node s: client-bound \(load generator at 97 % of its core\), not used for a verdict: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk$/m);
       assert.match(out, /em s: the load generator used 85 % of its core, close to client-bound: the server may be faster than measured$/m);
       assert.match(out, /em s: connections opened up to 42 ms behind schedule; that delay counts in the latency$/m);
@@ -373,30 +375,30 @@ describe('report: warnings reach the terminal and summary.md', () => {
 
   it('no "close to client-bound" for an engine whose CPU says nothing of its load (httperf busy-polls: client_bound null)', () => {
     const httperf = [run('node', 'seq', 1, 10, { engine: 'httperf', client_bound: null, client_cpu_pct: 98 })];
-    assert.doesNotMatch(toText(httperf), /close to client-bound/);
-    assert.match(toText([run('node', 'seq', 1, 10, { client_cpu_pct: 98 })]), /node seq: the load generator used 98 % of its core, close to client-bound/);
+    assert.doesNotMatch(toText(results(httperf)), /close to client-bound/);
+    assert.match(toText(results([run('node', 'seq', 1, 10, { client_cpu_pct: 98 })])), /node seq: the load generator used 98 % of its core, close to client-bound/);
   });
 
   it('the report flags the same, with the garbled sentence gone', () => {
     const f = flags(results(runs));
-    assert.deepEqual(f.map((x) => `${x.scenario}:${x.server}:${x.kind}`).sort(), ['s:em:errors', 's:em:near_client_bound', 's:em:schedule_lag', 's:node:client_bound', 't:em:not_judged', 't:node:failed']);
-    assert.match(f.find((x) => x.kind === 'client_bound').text, /^node: client-bound .*re-run with a lighter engine, e\.g\. --engine wrk$/);
+    assert.deepEqual(f.map((x) => `${x.scenario}:${x.server}:${x.kind}`).sort(), ['s:em:errors', 's:em:near-client-bound', 's:em:schedule-lag', 's:node:client-bound', 't:em:not-judged', 't:node:failed']);
+    assert.match(f.find((x) => x.kind === 'client-bound').text, /^node: client-bound .*re-run with a lighter engine, e\.g\. --engine wrk$/);
   });
 
   it('folds a warning of several trials into one line, its figures as ranges, in every output alike', () => {
     const near = (trial, cpu) => run('em', 's', 1, 10, { trial, client_cpu_pct: cpu });
     const three = [near(1, 84), near(2, 88), near(3, 86), run('em', 's', 1, 10, { trial: 4, client_cpu_pct: 20 }), { ...near(5, 81), ok: false, failure: 'server exited with code 1' }];
     const line = 'em s (trials 1–3): the load generator used 84–88 % of its core, close to client-bound: the server may be faster than measured';
-    for (const out of [toText(three), toMarkdown(three)]) {
+    for (const out of [toText(results(three)), toMarkdown(results(three))]) {
       assert.equal(out.split('\n').filter((l) => l.includes(line)).length, 1, out);
       assert.match(out, /em s \(trial 5\): FAILED: server exited with code 1$/m);
     }
     const f = flags(results(three));
-    assert.deepEqual(f.map((x) => [x.kind, x.trials]), [['near_client_bound', [1, 2, 3]], ['failed', [5]]]);
+    assert.deepEqual(f.map((x) => [x.kind, x.trials]), [['near-client-bound', [1, 2, 3]], ['failed', [5]]]);
     assert.equal(f[0].text, line.replace(' s (trials', ' (trials'));
     // Texts that differ in more than their figures stay apart; trials not in a row are listed.
     const two = [run('em', 's', 1, 10, { trial: 1, not_judged_because: ['disturbed: steal 20%'] }), run('em', 's', 1, 10, { trial: 3, not_judged_because: ['not server-bound: 80%'] })];
-    assert.match(toText(two), /^\* em s \(trials 1, 3\): not used for a verdict: disturbed: steal 20%; not used for a verdict: not server-bound: 80%$/m);
+    assert.match(toText(results(two)), /^\* em s \(trials 1, 3\): not used for a verdict: disturbed: steal 20%; not used for a verdict: not server-bound: 80%$/m);
   });
 });
 
@@ -415,24 +417,27 @@ describe('report: scenarios described at the size they ran', () => {
 
 describe('report: the 2011 study beside this run', () => {
   const agg1 = (server, scenario, centre, ci95) => ({ server, scenario, basis: 'trials', metrics: { mean_ms: { n: 3, centre, ci95 } } });
-  // As the report's comparisons carry them: ratio = node / em (lower is better), ci95 of the ratio.
-  const cmp = (scenario, winner, factor, ci95, significant) => ({ scenario, metric: 'mean_ms', a: 'node', b: 'em', winner, factor, ratio: winner === 'node' ? 1 / factor : factor, ci95, significant, excluded: null });
+  // As the decoded results carry them: ratio = node / em, ci95 of the ratio, with answer and words.
+  const cmp = (scenario, metric, ratio, ci95, significant) => ({ scenario, metric, a: 'node', b: 'em', ratio, ci95, significant, excluded: null, no_verdict: null, note: null });
 
-  it('keeps the 2011 figures as data, with their source', () => {
-    assert.match(SEED.source, /shared\/seeds\/002_/);
-    assert.deepEqual(SEED.tests.map((t) => [t.scenario, t.em_ms, t.node_ms]), [
+  it('keeps the 2011 figures as data, with their source, in perf/seeds.json', () => {
+    assert.match(STUDY.tests.source, /shared\/seeds\/002_/);
+    assert.deepEqual(STUDY.tests.list.map((t) => [t.here.scenario, t.em_ms, t.node_ms]), [
       ['sequential_6000', 20.9, 4.3], ['concurrent_2000_20', 2.4, 2.4], ['concurrent_2000_100', 2.5, 2.5], ['concurrent_3000_200', 3.8, 4.1],
     ]);
+    // Test 1 is judged on the metric of seed 002's headline row, so the two tables agree.
+    assert.equal(STUDY.tests.list[0].here.metric, STUDY.here.metric);
   });
 
-  it('says per test whether the conclusion holds', () => {
+  it('says per test whether the conclusion holds, in the stored comparison\'s words', () => {
     const aggregates = [agg1('node', 'sequential_6000', 0.2, [0.19, 0.21]), agg1('em', 'sequential_6000', 0.18, [0.17, 0.19]), agg1('node', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('em', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('node', 'concurrent_2000_100', 1, [0.9, 1.1]), agg1('em', 'concurrent_2000_100', 1.5, [1.4, 1.6])];
-    const comps = [cmp('sequential_6000', 'em', 1.14, [1.01, 1.30], true), cmp('concurrent_2000_20', null, 1.02, [0.9, 1.1], false), cmp('concurrent_2000_100', 'node', 1.5, [0.6, 0.7], true)];
-    const rows = seedRows(aggregates, comps);
+    const stored = [cmp('sequential_6000', 'throughput_rps', 1 / 1.14, [1 / 1.3, 1 / 1.01], true), cmp('concurrent_2000_20', 'mean_ms', 1.02, [0.9, 1.1], false), cmp('concurrent_2000_100', 'mean_ms', 1 / 1.5, [0.6, 0.7], true)];
+    const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: stored, aggregates });
+    const rows = seedRows({ aggregates, comparisons: decorated });
     assert.deepEqual(rows.map((r) => r.holds), [false, true, false, null]);
-    assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run EventMachine 1.14× faster [1.01–1.3×]: does not hold.');
-    assert.match(rows[1].line, /2011 really close; this run no significant difference: holds\.$/);
-    assert.match(rows[2].line, /this run Node 1\.5× faster \[1\.43–1\.67×\]: does not hold\.$/);
+    assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run em 1.14× more req/s [1.01–1.30]: does not hold.');
+    assert.match(rows[1].line, /2011 really close; this run no significant difference \(em 1\.02× faster \[0\.90–1\.10\]\): holds\.$/);
+    assert.match(rows[2].line, /this run node 1\.5× faster \[1\.43–1\.67\]: does not hold\.$/);
     assert.match(rows[3].line, /this run not run: cannot tell\.$/);
     assert.deepEqual(rows[0].now.node, { ms: 0.2, ci95: [0.19, 0.21], basis: 'trials' });
   });
@@ -463,7 +468,7 @@ function csvRows(text) {
 
 describe('summary.md and summary.csv: no p99 where too few requests lie above it', () => {
   it('summary.md says "n too small" instead of the number', () => {
-    const md = toMarkdown(FIXTURE_RUNS);
+    const md = toMarkdown(results(FIXTURE_RUNS));
     // sequential_6000: 6,000 requests per server, 60 above the p99.
     const row = md.split('\n').find((l) => l.startsWith('| sequential_6000 |')).split('|').map((c) => c.trim());
     assert.deepEqual([row[3], row[7]], ['n too small', 'n too small'], md);
@@ -471,7 +476,7 @@ describe('summary.md and summary.csv: no p99 where too few requests lie above it
   });
 
   it('summary.csv leaves the value empty and says why in <server>_p99_note', () => {
-    const rows = csvRows(toCsv(FIXTURE_RUNS));
+    const rows = csvRows(toCsv(results(FIXTURE_RUNS)));
     const seq = rows.sequential_6000;
     assert.deepEqual([seq.node_p99_ms, seq.em_p99_ms], ['', '']);
     assert.equal(seq.node_p99_note, 'n too small (6,000 requests; p99 needs 10,000)');
@@ -479,16 +484,16 @@ describe('summary.md and summary.csv: no p99 where too few requests lie above it
     // A failed server has no p99 and no note.
     assert.deepEqual([rows.bigfile_100k.em_ok, rows.bigfile_100k.em_p99_ms, rows.bigfile_100k.em_p99_note], ['false', '', '']);
     // Enough requests (10,000 in each trial): the number, and no note.
-    const resolved = csvRows(toCsv(openLoopTrials({ replies: 10000 }))).concurrent_2000_20;
+    const resolved = csvRows(toCsv(results(openLoopTrials({ replies: 10000 })))).concurrent_2000_20;
     assert.ok(Number(resolved.node_p99_ms) > 0);
     assert.equal(resolved.node_p99_note, '');
-    assert.match(toMarkdown(openLoopTrials({ replies: 10000 })), /^\| concurrent_2000_20 \| [\d.]+ \| [\d.]+ \|/m);
+    assert.match(toMarkdown(results(openLoopTrials({ replies: 10000 }))), /^\| concurrent_2000_20 \| [\d.]+ \| [\d.]+ \|/m);
   });
 });
 
 describe('the engine that gave a verdict, in the terminal, summary.md and summary.csv', () => {
   it('names wrk where it ran a scenario again, and lists the runs it superseded for information only', () => {
-    for (const [out, bullet] of [[toText(FIXTURE_RUNS), '*'], [toMarkdown(FIXTURE_RUNS), '-']]) {
+    for (const [out, bullet] of [[toText(results(FIXTURE_RUNS)), '*'], [toMarkdown(results(FIXTURE_RUNS)), '-']]) {
       const lines = out.split('\n');
       assert.ok(lines.some((l) => /^\|? ?short_conn_256 \(verdict from wrk\)\s+\|?\s*[\d.]+/.test(l)), `the table row names wrk:\n${out}`);
       assert.ok(lines.some((l) => /^\|? ?short_conn_256 \(verdict from wrk\)\s+\|?\s*mean ms/.test(l)), `the verdicts name wrk:\n${out}`);
@@ -498,15 +503,15 @@ describe('the engine that gave a verdict, in the terminal, summary.md and summar
       assert.ok(lines.includes(`${bullet} em short_conn_256 (trials 1–3): ${superseded} (not server-bound: the server used 62.5% of its core (under 90%), so something else set the pace)`), out);
       assert.ok(!lines.some((l) => /^\|? ?sequential_6000 \(verdict/.test(l)), 'the built-in engine is not named');
     }
-    const csv = csvRows(toCsv(FIXTURE_RUNS));
+    const csv = csvRows(toCsv(results(FIXTURE_RUNS)));
     assert.deepEqual([csv.short_conn_256.verdict_engine, csv.sequential_6000.verdict_engine], ['wrk', '']);
   });
 
   it('names any other engine alike (httperf), also for a whole run with --engine', () => {
     const params = { name: 'sequential_6000', kind: 'closed', concurrency: 1, keep_alive: false, requests: 6000, engine: 'httperf' };
     const runs = ['node', 'em'].map((server, i) => run(server, 'sequential_6000', 1 + i, 100, { engine: 'httperf', params, replies: 6000 }));
-    assert.match(toText(runs), /^sequential_6000 \(verdict from httperf\)\s+[\d.]+/m);
-    assert.match(toMarkdown(runs), /^\| sequential_6000 \(verdict from httperf\) \| p50 ms \|/m);
+    assert.match(toText(results(runs)), /^sequential_6000 \(verdict from httperf\)\s+[\d.]+/m);
+    assert.match(toMarkdown(results(runs)), /^\| sequential_6000 \(verdict from httperf\) \| p50 ms \|/m);
     assert.deepEqual(verdictEngines(runs), { sequential_6000: 'httperf' });
   });
 });

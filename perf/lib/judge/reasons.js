@@ -1,0 +1,39 @@
+'use strict';
+// Why a run is not used for a verdict: each reason has a code, and its one wording here. A run
+// records its reasons in results.json (`not_judged_because`) as "<label>: <detail>", the label
+// this table gives its code; everything that acts on a reason asks reasonCode, never the text.
+//   failed            the run did not complete
+//   client-bound      the load generator was the bottleneck (perf/lib/judge/bottleneck.js)
+//   load              the load hosts could not keep the schedule or lost requests (Tsung)
+//   not-server-bound  a saturating closed loop whose server was not busy
+//   disturbed         steal or other processes took CPU
+//   superseded        another engine ran the scenario again and gave the verdict
+
+const LABELS = {
+  failed: 'failed',
+  'client-bound': 'client-bound',
+  load: 'load',
+  'not-server-bound': 'not server-bound',
+  disturbed: 'disturbed',
+  superseded: 'superseded',
+};
+const CODE_OF_LABEL = Object.fromEntries(Object.entries(LABELS).map(([code, label]) => [label, code]));
+
+/** A reason as results.json stores it: "client-bound: the load generator used 95% of its core". */
+function reasonText(code, detail) {
+  if (!LABELS[code]) throw new Error(`unknown reason code '${code}'`);
+  return `${LABELS[code]}: ${detail}`;
+}
+
+/** The code of a stored reason (its label, before the first ': '), or null for another text. */
+function reasonCode(text) {
+  const colon = String(text).indexOf(': ');
+  return CODE_OF_LABEL[colon === -1 ? String(text) : String(text).slice(0, colon)] || null;
+}
+
+/** The label of a code, as a word in a sentence ("not server-bound"). */
+function reasonLabel(code) {
+  return LABELS[code] || code;
+}
+
+module.exports = { reasonText, reasonCode, reasonLabel };

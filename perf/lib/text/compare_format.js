@@ -1,0 +1,67 @@
+'use strict';
+// What scripts/compare.sh prints: two runs' changes (perf/lib/judge/compare_runs.js) as an
+// aligned table with its regressions, and whether two runs name the same winners
+// (perf/lib/judge/compare_verdicts.js).
+
+const path = require('node:path');
+const { METRICS } = require('../judge/metrics');
+const { environmentNotes } = require('../judge/compare_runs');
+const { KINDS } = require('../judge/compare_verdicts');
+const { fmtNumber, fmtChange, alignedTable } = require('./format');
+
+function describeRun(label, R) {
+  const e = R.environment;
+  const trials = Math.max(1, ...R.runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1)));
+  const bits = [
+    e.project_commit ? `commit ${String(e.project_commit).slice(0, 8)}${e.project_dirty ? '+changes' : ''}` : null,
+    e.started_at ? `started ${e.started_at}` : null,
+    `${trials} trial${trials > 1 ? 's' : ''}`,
+    e.options && e.options.quick ? '--quick' : null,
+  ].filter(Boolean);
+  return `${label}: ${path.relative(process.cwd(), R.dir) || '.'} (${bits.join(', ')})`;
+}
+
+/** The whole report as text lines. */
+function formatComparison(A, B, result) {
+  const lines = [describeRun('A', A), describeRun('B', B)];
+  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound and superseded trials are left out.`);
+  for (const n of environmentNotes(A, B)) lines.push(`note: A and B differ: ${n}`);
+  lines.push('');
+  const head = ['server', 'scenario', 'metric', 'A', 'B', 'change', '95% CI', 'verdict'];
+  let last = null;
+  const body = result.rows.map((r) => {
+    const key = `${r.server}|${r.scenario}`;
+    const first = key !== last;
+    last = key;
+    const ci = r.ci95 ? `[${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]` : '';
+    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRICS[r.metric].label : '(all)', r.metric ? fmtNumber(r.a, METRICS[r.metric].unit) : '–', r.metric ? fmtNumber(r.b, METRICS[r.metric].unit) : '–', fmtChange(r.ratio), ci, r.verdict];
+  });
+  lines.push(...alignedTable(head, body, ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l']));
+  if (result.notes.length) lines.push('', ...result.notes.map((n) => `note: ${n}`));
+  lines.push('');
+  const regs = result.regressions;
+  if (regs.length) {
+    lines.push(`${regs.length} significant regression${regs.length > 1 ? 's' : ''} beyond ${result.thresholdPct}%:`);
+    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRICS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
+  } else {
+    const unjudged = result.rows.filter((r) => r.ci95 === null).length;
+    lines.push(`no significant regression beyond ${result.thresholdPct}%${unjudged ? ` (${unjudged} of ${result.rows.length} rows could not be judged: see the verdict column)` : ''}`);
+  }
+  return lines;
+}
+
+/** The agreement as text lines: the tally, then every row where a winner was named. */
+function formatVerdictAgreement(result) {
+  const t = result.tally;
+  const lines = [
+    `Verdicts of A and B (scenario × metric × pair of servers, ${result.rows.length} in both): ${KINDS.map((k) => `${k} ${t[k]}`).join(', ')}.`,
+  ];
+  const named = result.rows.filter((r) => r.winnerA || r.winnerB);
+  if (named.length) {
+    lines.push('', 'Where a winner was named:');
+    for (const r of named) lines.push(`  ${r.kind.padEnd(12)} ${r.scenario} ${METRICS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
+  }
+  return lines;
+}
+
+module.exports = { formatComparison, describeRun, formatVerdictAgreement };
