@@ -216,8 +216,8 @@ describe('report: built from the small fixture', () => {
     assert.equal(rows.length, 4);
     has(seed, /<td class="l">1<\/td><td class="l"><a href="#s-sequential_6000">sequential_6000<\/a><\/td><td>20\.9<\/td><td>4\.30<\/td>/);
     has(seed, /<td class="l">4<\/td><td class="l">concurrent_3000_200<\/td><td>3\.80<\/td><td>4\.10<\/td>/);
-    has(seed, /<li>Test 1 \(sequential_6000\): 2011 Node 4\.86× faster; this run Node [\d.]+× faster \[[\d.]+–[\d.]+×\]: holds\.<\/li>/);
-    has(seed, /<li>Test 2 \(concurrent_2000_20\): 2011 really close; this run not judged \(client-bound\): cannot tell\.<\/li>/);
+    has(seed, /<li>Test 1 \(sequential_6000\): 2011 Node 4\.86× faster; this run node [\d.]+× more req\/s \[[\d.]+–[\d.]+\]: holds\.<\/li>/);
+    has(seed, /<li>Test 2 \(concurrent_2000_20\): 2011 really close; this run not compared: node client-bound in all 3 trials: [^<]*: cannot tell\.<\/li>/);
     const chart = fs.readFileSync(path.join(dir, 'charts', 'seed_002.csv'), 'utf8');
     assert.match(chart, /^Test 1: sequential_6000,2011 \(study\),em,20\.9,,$/m);
     assert.match(chart, /^Test 1: sequential_6000,this run,node,0\.\d+,0\.\d+,0\.\d+$/m);

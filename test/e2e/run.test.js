@@ -134,7 +134,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.equal(cells[0], scenario);
       assert.equal(cells.length, 9);
       // p99 of a quick run's few requests is not a p99: said instead of a number (trials.js percentileResolved).
-      assert.ok(cells.slice(1).every((c, j) => /^[\d.]+$/.test(c) || ([1, 5].includes(j) && c === 'n too small')), md[2 + i]);
+      assert.ok(cells.slice(1).every((c, j) => /^[\d.,]+$/.test(c) || ([1, 5].includes(j) && c === 'n too small')), md[2 + i]);
     }
     const csv = fs.readFileSync(path.join(out, 'summary.csv'), 'utf8').trim().split('\n');
     assert.equal(csv.length, 1 + SCENARIOS.length);
