@@ -6,15 +6,16 @@
 //
 // A regression: the interval excludes "no change" (significant) and B is worse than A by more
 // than the threshold: for lower-is-better metrics B/A > 1 + t, for throughput A/B > 1 + t.
-// Failed and client-bound runs are left out, as in the verdicts (perf/lib/judge/verdicts.js), and so are
-// runs another engine superseded (its runs stand for the scenario). A metric the verdicts never
+// The runs the verdicts leave out (failed, client-bound, not judged: perf/lib/judge/verdicts.js
+// usableForVerdict) are left out here too, and so are runs another engine superseded. A metric the verdicts never
 // judge (noVerdict: throughput the schedule sets, a p99 with too few requests above it) has no
 // change judged here either: "no verdict (…)", never better, worse or a regression.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { noVerdict, fewestReplies, isSuperseded, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
+const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
+const { reasonCode, reasonLabel } = require('./reasons');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
 const { readResultsFile, decodeResults, ResultsError, RESULTS_FILE } = require('../store/results_doc');
 
@@ -88,14 +89,16 @@ function loadKey(run) {
   return canonical(p);
 }
 
-/** The runs a comparison uses. */
-const usable = (r) => r.ok && !r.client_bound && !isSuperseded(r);
+/** The runs a comparison uses: those a verdict may use (verdicts.js usableForVerdict). */
+const usable = (r) => usableForVerdict(r) && !isSuperseded(r);
 
 /** Why a side cannot be compared (no usable trial), or null. */
 function unusable(label, runs) {
   if (!runs.length) return `no run in ${label}`;
   if (runs.some(usable)) return null;
   if (runs.some((r) => r.ok && r.client_bound)) return `every ${label} trial client-bound`;
+  const kinds = [...new Set(runs.filter((r) => r.ok).flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
+  if (kinds.length) return `every ${label} trial not judged (${kinds.join(', ')})`;
   return `every ${label} trial failed`;
 }
 

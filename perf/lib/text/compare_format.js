@@ -24,7 +24,7 @@ function describeRun(label, R) {
 /** The whole report as text lines. */
 function formatComparison(A, B, result) {
   const lines = [describeRun('A', A), describeRun('B', B)];
-  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound and superseded trials are left out.`);
+  lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound, not judged and superseded trials are left out.`);
   for (const n of environmentNotes(A, B)) lines.push(`note: A and B differ: ${n}`);
   lines.push('');
   const head = ['server', 'scenario', 'metric', 'A', 'B', 'change', '95% CI', 'verdict'];
