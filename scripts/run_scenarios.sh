@@ -2,14 +2,17 @@
 # The project's main job: benchmarks each server with every scenario and writes the results.
 # Usage: scripts/run_scenarios.sh [--quick] [--servers node,em] [--scenarios a,b] [--out DIR] [--list] [--help]
 # Details: perf/README.md. Installs what is missing first (scripts/setup.sh; quick when nothing
-# is): with --references or --seeds, or a reference server named in --servers, also the
-# reference servers; with another --engine the load engines.
+# is): httperf and wrk, which the default run calls again for the scenarios its built-in engine
+# cannot judge (not with --no-lighter-engines); with --references or --seeds, or a reference
+# server named in --servers, also the reference servers; with another --engine the load engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 setup=()
+lighter=1
 previous=""
 for arg in "$@"; do
   case "$arg" in
+    --no-lighter-engines | --list | --help | -h) lighter=0 ;;
     --references | --seeds) setup+=(--references) ;;
     --engine=httperf | --engine=wrk | --engine=tsung) setup+=(--engines) ;;
     httperf | wrk | tsung) [ "$previous" = "--engine" ] && setup+=(--engines) ;;
@@ -19,5 +22,6 @@ for arg in "$@"; do
   esac
   previous="$arg"
 done
+[ "$lighter" -eq 1 ] && setup+=(--lighter-engines)
 bash scripts/setup.sh ${setup[@]+"${setup[@]}"}
 exec node perf/cli/run.js "$@"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing; quick when everything is already there.
-# Usage: scripts/setup.sh [--browser] [--engines] [--references]
+# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references]
 #   --browser     also Debian's chromium (the report's browser test needs it)
+#   --lighter-engines  also Debian's httperf and wrk, which the runner's default run calls to
+#                 run some scenarios again where the built-in engine cannot give a verdict;
+#                 without root, one line says how to install them and the set-up goes on
 #   --engines     also Debian's httperf and wrk (the cross-checking load engines), slowhttptest
 #                 (the slow-read attack the hostile-client tests make), tsung (the distributed
 #                 engine) and openssh-server (the ssh daemons of --load-hosts netns:N)
@@ -12,14 +15,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_browser=0
+want_lighter=0
 want_engines=0
 want_references=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
+    --lighter-engines) want_lighter=1 ;;
     --engines) want_engines=1 ;;
     --references) want_references=1 ;;
-    *) echo "setup: unknown option '$arg' (known: --browser, --engines, --references)" >&2; exit 2 ;;
+    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references)" >&2; exit 2 ;;
   esac
 done
 
@@ -59,6 +64,21 @@ apt_install() {
     fail "missing ${missing[*]}; install with: sudo apt-get install ${missing[*]}"
   fi
 }
+
+# The lighter engines the default run calls: without root the run goes on without them (their
+# scenarios' verdicts then come from the built-in engines, where those can give one).
+if [ "$want_lighter" -eq 1 ] && [ "$want_engines" -eq 0 ]; then
+  lighter=()
+  command -v httperf >/dev/null || lighter+=(httperf)
+  command -v wrk >/dev/null || lighter+=(wrk)
+  if [ "${#lighter[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+      apt_install "${lighter[@]}"
+    else
+      echo "setup: note: the run calls ${lighter[*]} for the scenarios the built-in engine cannot judge; install with: sudo apt-get install ${lighter[*]} (going on without)" >&2
+    fi
+  fi
+fi
 
 pkgs=()
 [ "$want_browser" -eq 1 ] && ! command -v chromium >/dev/null && pkgs+=(chromium)
