@@ -1,0 +1,133 @@
+'use strict';
+// The sequential paired comparison (perf/lib/judge/sequential.js): its answers, and its stated
+// 95 % coverage under repeated looks, checked by simulation on seeded random data shaped like
+// this machine's slices (log req/s varying ~15 % per one-second slice, the two servers'
+// adjacent slices correlated ~0.4).
+
+const assert = require('node:assert/strict');
+const { status, runSequential, lookLevel, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+
+/** A seeded uniform generator (mulberry32): the simulations give the same figures every run. */
+function uniform(seed) {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(t ^ (t >>> 15), 1 | t);
+    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Standard normal draws from a uniform generator (Box–Muller). */
+function normal(rand) {
+  return () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+}
+
+/**
+ * A source of rounds: [a, b] with log a − log b = log(ratio) on average, each side's log value
+ * varying by sd, the two sides of a round correlated by rho (what the machine did to both).
+ */
+function rounds(ratio, { sd = 0.15, rho = 0.4, seed }) {
+  const z = normal(uniform(seed));
+  return () => {
+    const shared = z();
+    const a = Math.sqrt(rho) * shared + Math.sqrt(1 - rho) * z();
+    const b = Math.sqrt(rho) * shared + Math.sqrt(1 - rho) * z();
+    return [Math.exp(Math.log(ratio) + sd * a + 10), Math.exp(sd * b + 10)];
+  };
+}
+
+/** Repeats a sequential comparison: how often its interval held the truth, and its answers. */
+function simulate(ratio, { reps = 2000, looks = DEFAULT_LOOKS, margin = 0.1, seed = 1 } = {}) {
+  let covered = 0;
+  const decisions = { winner: 0, same: 0, undecided: 0 };
+  let rounds_ = 0;
+  for (let i = 0; i < reps; i++) {
+    const s = runSequential(rounds(ratio, { seed: seed * 100003 + i }), { looks, margin });
+    if (s.ci[0] <= ratio && ratio <= s.ci[1]) covered++;
+    decisions[s.decision]++;
+    rounds_ += s.rounds;
+  }
+  return { coverage: covered / reps, share: Object.fromEntries(Object.entries(decisions).map(([k, n]) => [k, n / reps])), meanRounds: rounds_ / reps };
+}
+
+// 2000 repetitions: a coverage of 95 % is measured within about ±1 % (two standard errors).
+const TOLERANCE = 0.01;
+
+describe('sequential paired comparison', () => {
+  it('spends the 5 % over the looks: each look at 1 − 0.05/K', () => {
+    assert.equal(lookLevel([3, 5, 8, 13, 20]), 0.99);
+    assert.equal(lookLevel(DEFAULT_LOOKS), 0.9875);
+    assert.equal(lookLevel([10]), 0.95);
+    assert.throws(() => lookLevel([5, 3]), /increasing/);
+    assert.throws(() => lookLevel([1, 3]), /2 or more/);
+  });
+
+  it('paired interval: the mean log difference with Student t, exponentiated', () => {
+    const { ratio, ci } = pairedInterval([Math.log(2), Math.log(2), Math.log(2)], 0.95);
+    assert.ok(Math.abs(ratio - 2) < 1e-12);
+    assert.deepEqual(ci.map((x) => +x.toFixed(12)), [2, 2]);
+    const spread = pairedInterval([0.1, -0.1, 0.05, -0.05], 0.95);
+    assert.ok(spread.ci[0] < 1 && spread.ci[1] > 1);
+    assert.equal(pairedInterval([0.1], 0.95), null);
+  });
+
+  it('decides only at a look, and stops at the first look that decides or at the last', () => {
+    const clear = Array.from({ length: 4 }, () => [200, 100]).map(([a, b], i) => [a * (1 + i / 1000), b]);
+    const looks = [3, 5, 8];
+    const s = status(clear.slice(0, 2), { looks });
+    assert.deepEqual([s.look, s.stop, s.decision], [null, false, null]);
+    const at3 = status(clear.slice(0, 3), { looks });
+    assert.deepEqual([at3.look, at3.stop, at3.decision], [0, true, 'winner']);
+    // Between looks the last look's answer stands: 4 rounds are read as the look at 3.
+    assert.equal(status(clear, { looks }).ci[0], at3.ci[0]);
+    const noisy = [[1, 1.3], [1.3, 1], [1, 1.25], [1.2, 1], [1, 1.1]];
+    const at5 = status(noisy, { looks: [3, 5, 8] });
+    assert.deepEqual([at5.look, at5.stop, at5.decision], [1, false, 'undecided']);
+    assert.ok(at5.more_measuring > 1);
+    const last = status(Array.from({ length: 8 }, (_, i) => noisy[i % noisy.length]), { looks: [3, 5, 8] });
+    assert.deepEqual([last.look, last.stop], [2, true]);
+  });
+
+  for (const ratio of [1, 1.05, 1.12, 1.3]) {
+    it(`keeps its 95 % coverage under repeated looks (true ratio ${ratio})`, () => {
+      const r = simulate(ratio, { seed: Math.round(ratio * 100) });
+      assert.ok(r.coverage >= 0.95 - TOLERANCE, `coverage ${r.coverage}`);
+    });
+  }
+
+  it('names no winner between equals, and no "same" beyond the margin, more than 5 % of the time', () => {
+    const equal = simulate(1, { seed: 7 });
+    assert.ok(equal.share.winner <= 0.05 + TOLERANCE, `false winners ${equal.share.winner}`);
+    const apart = simulate(1.12, { seed: 8 });
+    assert.ok(apart.share.same <= 0.05 + TOLERANCE, `false "same" ${apart.share.same}`);
+  });
+
+  it('decides at this machine\'s noise: a 30 % gap a winner within two looks, equals mostly "the same within 10 %" by the last', () => {
+    const gap = simulate(1.3, { seed: 10, reps: 500 });
+    assert.ok(gap.share.winner >= 0.99, `winner ${gap.share.winner}`);
+    assert.ok(gap.meanRounds <= 10, `rounds ${gap.meanRounds}`);
+    const equal = simulate(1, { seed: 9, reps: 500 });
+    assert.ok(equal.share.same >= 0.6, `same ${equal.share.same}`);
+  });
+
+  it('a 95 % interval at every look would not keep its coverage: the reason for spending it', () => {
+    // The same simulation with the naive rule (every look at 95 %, looking after every round):
+    // coverage falls clearly below 95 %, so the checks above can tell a method that fails.
+    let covered = 0;
+    const reps = 2000;
+    for (let i = 0; i < reps; i++) {
+      const next = rounds(1, { seed: 424242 + i });
+      const pairs = [];
+      let s = null;
+      for (let n = 1; n <= 20; n++) {
+        pairs.push(next());
+        if (n < 2) continue;
+        s = pairedInterval(pairs.map(([a, b]) => Math.log(a) - Math.log(b)), 0.95);
+        if (s.ci[0] > 1 || s.ci[1] < 1) break;
+      }
+      if (s.ci[0] <= 1 && 1 <= s.ci[1]) covered++;
+    }
+    assert.ok(covered / reps < 0.95 - 2 * TOLERANCE, `naive coverage ${covered / reps}`);
+  });
+});
