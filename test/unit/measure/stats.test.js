@@ -1,10 +1,11 @@
 'use strict';
-// Statistics: percentiles against known data and against an exact brute-force computation;
-// counting of replies, errors and status classes; the samples CSV; the summary table.
+// Statistics (perf/lib/measure/stats.js): percentiles against known data and against an exact
+// brute-force computation; the stored histogram; counting of replies, errors and status
+// classes; and the summary table (perf/lib/text/summary.js).
 
 const assert = require('node:assert/strict');
-const { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles } = require('../../../perf/lib/measure/stats');
-const { Samples, parseSamplesCsv, CSV_HEADER } = require('../../../perf/lib/measure/samples');
+const { latencySummary, summarizeSamples, selectRows, encodeLatencies, mergeLatencyHistograms, histogramPercentiles } = require('../../../perf/lib/measure/stats');
+const { Samples } = require('../../../perf/lib/measure/samples');
 const { toMarkdown, toCsv, toText } = require('../../../perf/lib/text/summary');
 
 /** The exact percentile as HdrHistogram defines it: the smallest value with >= p% at or below. */
@@ -51,6 +52,11 @@ describe('perf stats: percentiles', () => {
 
   it('no values: nulls, not zeros', () => {
     assert.deepEqual(latencySummary([]), { count: 0, min: null, mean: null, p50: null, p90: null, p99: null, p999: null, max: null });
+  });
+
+  it('leaves out values that are not numbers, and counts a negative one (clocks) as 0', () => {
+    const s = latencySummary([NaN, 4, Infinity, -2, undefined]);
+    assert.deepEqual([s.count, s.min, s.mean, s.max], [2, 0, 2, 4]);
   });
 });
 
@@ -115,16 +121,36 @@ describe('perf stats: samples and their summary', () => {
     assert.equal(sum.status['5xx'], 1);
   });
 
-  it('CSV: header, one row per request in start order, round trip', () => {
-    const csv = sampleSet().toCsv();
-    assert.equal(csv.split('\n')[0], CSV_HEADER);
-    const rows = parseSamplesCsv(csv);
-    assert.equal(rows.length, 7);
-    assert.deepEqual(rows.map((r) => r.t_ms), [0, 5, 10, 20, 30, 40, 50]);
-    assert.deepEqual(rows[0], { t_ms: 0, latency_ms: 2, connect_ms: 0.5, status: 200, error: '', role: 'main', conn: 1 });
-    assert.deepEqual(rows[1], { t_ms: 5, latency_ms: 1, connect_ms: null, status: 0, error: 'refused', role: 'main', conn: 3 });
-    assert.equal(rows[6].role, 'slow');
-    assert.equal(rows[6].error, 'cut');
+  it('first start and last end span replies and errors, not cut transfers', () => {
+    const sum = summarizeSamples(sampleSet());
+    assert.equal(sum.first_start_ms, 0);
+    assert.equal(sum.last_end_ms, 1030, 'the timeout ending at 1030 ms; the cut transfer ran to 4000 ms');
+  });
+
+  it('only the rows it is given (rows), or of one role (selectRows)', () => {
+    const set = sampleSet();
+    assert.deepEqual(selectRows(set, 'probe'), [5]);
+    assert.deepEqual(selectRows(set, null), [0, 1, 2, 3, 4, 5, 6]);
+    const sum = summarizeSamples(set, { rows: [2, 3] });
+    assert.deepEqual([sum.requests, sum.replies, sum.errors.refused, sum.status['4xx'], sum.first_start_ms, sum.last_end_ms], [2, 1, 1, 1, 5, 21]);
+  });
+
+  it('informational and redirect replies in their classes', () => {
+    const s = new Samples();
+    s.start(0);
+    for (const status of [101, 301, 304, 200]) s.add({ startAt: 0, endAt: 1, status });
+    assert.deepEqual(summarizeSamples(s).status, { '1xx': 1, '2xx': 1, '3xx': 2, '4xx': 0, '5xx': 0 });
+  });
+
+  it('no samples: no requests, null latencies and times, no histogram', () => {
+    const empty = new Samples();
+    empty.start(0);
+    const sum = summarizeSamples(empty);
+    assert.deepEqual([sum.requests, sum.replies, sum.cut], [0, 0, 0]);
+    assert.deepEqual(sum.errors, { refused: 0, reset: 0, timeout: 0, other: 0 });
+    assert.deepEqual(sum.latency_ms, { min: null, mean: null, p50: null, p90: null, p99: null, p999: null, max: null });
+    assert.deepEqual(sum.connect_ms, { mean: null, p99: null });
+    assert.deepEqual([sum.latency_histogram, sum.first_start_ms, sum.last_end_ms], [null, null, null]);
   });
 });
 

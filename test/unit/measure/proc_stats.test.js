@@ -1,0 +1,169 @@
+'use strict';
+// What the kernel says about a process and the machine (perf/lib/measure/proc_stats.js): the
+// /proc parsers on known text, and on a real child process its CPU time, its memory and its
+// peak (VmHWM reset through clear_refs), its descriptors, and nothing once it is gone.
+// (/proc/stat split into server, load generator, interrupts, steal and other processes:
+// test/e2e/judging.test.js.)
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const readline = require('node:readline');
+const { spawn, spawnSync } = require('node:child_process');
+const {
+  parseStat,
+  processTable,
+  readCpu,
+  readMemory,
+  resetPeakRss,
+  countFds,
+  startRssSampler,
+  cpuDelta,
+  clkTck,
+  parseProcStat,
+  readMachineCpu,
+  machineCpuDelta,
+} = require('../../../perf/lib/measure/proc_stats');
+
+const BIG_MB = 128;
+// A child that does what it is told, a line at a time, and says 'done' after each:
+//   burn   keeps its CPU busy for 300 ms      grow   touches BIG_MB MiB      shrink   frees them
+const CHILD = `
+const readline = require('node:readline');
+let big = null;
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'burn') for (const until = Date.now() + 300; Date.now() < until;);
+  if (line === 'grow') big = Buffer.alloc(${BIG_MB} * 1024 * 1024, 1);
+  if (line === 'shrink') { big = null; global.gc(); global.gc(); }
+  console.log('done');
+});
+console.log('done');
+`;
+
+/** Starts the child; resolves { pid, tell(command) (resolves once done), end() }. */
+async function startChild() {
+  const child = spawn(process.execPath, ['--expose-gc', '-e', CHILD], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout });
+  const waiting = [];
+  lines.on('line', () => waiting.shift()());
+  const done = () => new Promise((resolve) => waiting.push(resolve));
+  await done();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    pid: child.pid,
+    tell(command) {
+      child.stdin.write(`${command}\n`);
+      return done();
+    },
+    end() {
+      child.kill('SIGKILL');
+      return exited;
+    },
+  };
+}
+
+describe('proc stats: the parsers', () => {
+  it("parseStat: utime and stime in seconds and the parent, whatever the command's name holds", () => {
+    const hz = clkTck();
+    const text = `4242 (a (b)) c) S 77 4242 4242 0 -1 4194560 100 0 0 0 ${3 * hz} ${hz / 2} 0 0 20 0 1 0 500 1000 200\n`;
+    assert.deepEqual(parseStat(text), { user_s: 3, system_s: 0.5, ppid: 77 });
+    assert.throws(() => parseStat('4242 (x) S 1 2'), /^Error: unexpected \/proc\/<pid>\/stat format$/);
+  });
+
+  it('parseProcStat: an older kernel\'s shorter cpu line counts the missing fields 0', () => {
+    const hz = clkTck();
+    const m = parseProcStat(`cpu  ${hz} 0 ${2 * hz} ${10 * hz}\ncpu0 1 0 2 10\ncpu1 1 0 2 10\ncpu2 1 0 2 10\nintr 5\n`);
+    assert.deepEqual([m.cpus, m.user_s, m.system_s, m.idle_s, m.irq_s, m.softirq_s, m.steal_s, m.guest_nice_s], [3, 1, 2, 10, 0, 0, 0, 0]);
+  });
+
+  it('machineCpuDelta: busy, interrupts, steal and idle over the window; a counter that went back counts 0; null without both readings', () => {
+    const at = (o) => ({ user_s: 0, nice_s: 0, system_s: 0, idle_s: 0, iowait_s: 0, irq_s: 0, softirq_s: 0, steal_s: 0, guest_s: 0, guest_nice_s: 0, cpus: 2, ...o });
+    const before = at({ user_s: 10, nice_s: 1, system_s: 5, idle_s: 100, iowait_s: 2, irq_s: 0.5, softirq_s: 3, steal_s: 4 });
+    const after = at({ user_s: 10.6, nice_s: 1.1, system_s: 5.2, idle_s: 100.5, iowait_s: 2.1, irq_s: 0.5, softirq_s: 3.25, steal_s: 3.9 });
+    assert.deepEqual(machineCpuDelta(before, after), { busy_s: 0.9, irq_s: 0.25, steal_s: 0, idle_s: 0.6, cpus: 2 });
+    assert.equal(machineCpuDelta(null, after), null);
+    assert.equal(machineCpuDelta(before, null), null);
+  });
+
+  it('cpuDelta: user and system time between two readings, to the millisecond; null without both', () => {
+    assert.deepEqual(cpuDelta({ user_s: 1.01, system_s: 0.2 }, { user_s: 1.3449, system_s: 0.25 }), { user_s: 0.335, system_s: 0.05 });
+    assert.equal(cpuDelta(null, { user_s: 1, system_s: 1 }), null);
+    assert.equal(cpuDelta({ user_s: 1, system_s: 1 }, null), null);
+  });
+});
+
+describe('proc stats: a real process', function () {
+  this.timeout(20000);
+  let child;
+  beforeEach(async () => {
+    child = await startChild();
+  });
+  afterEach(() => child.end());
+
+  it('readCpu: the CPU time it used grows as it works', async () => {
+    const before = readCpu(child.pid);
+    await child.tell('burn');
+    const used = cpuDelta(before, readCpu(child.pid));
+    assert.ok(used.user_s + used.system_s >= 0.1, `300 ms of busy loop showed as ${JSON.stringify(used)}`);
+  });
+
+  it('processTable: every process with its parent', () => {
+    const table = processTable();
+    assert.equal(table.get(child.pid).ppid, process.pid);
+    assert.equal(table.get(process.pid).ppid, process.ppid);
+    assert.equal(typeof table.get(child.pid).cpu_s, 'number');
+  });
+
+  it('startRssSampler: the peak, even when memory grew and was freed between two samples (VmHWM)', async () => {
+    const sampler = startRssSampler(child.pid, 60000); // no sample but the first and the last
+    await child.tell('grow');
+    await child.tell('shrink');
+    const peakKb = sampler.stop();
+    assert.ok(peakKb >= BIG_MB * 1024, `peak ${peakKb} kB`);
+    assert.ok(readMemory(child.pid).rss_kb < BIG_MB * 1024, 'the memory was given back');
+  });
+
+  it('readMemory and resetPeakRss: VmHWM keeps the peak until it is reset to the current RSS', async () => {
+    await child.tell('grow');
+    await child.tell('shrink');
+    const high = readMemory(child.pid);
+    assert.ok(high.hwm_kb >= BIG_MB * 1024 && high.rss_kb < BIG_MB * 1024, JSON.stringify(high));
+    assert.equal(resetPeakRss(child.pid), true);
+    const reset = readMemory(child.pid);
+    assert.ok(reset.hwm_kb < BIG_MB * 1024 && reset.hwm_kb >= reset.rss_kb, JSON.stringify(reset));
+  });
+
+  it('once it is gone: no CPU, memory or descriptors, and no reset', async () => {
+    const { pid } = child;
+    assert.ok(readCpu(pid) && readMemory(pid) && countFds(pid) > 0);
+    await child.end();
+    assert.deepEqual([readCpu(pid), readMemory(pid), countFds(pid), resetPeakRss(pid)], [null, null, null, false]);
+  });
+});
+
+describe('proc stats: descriptors and the machine', () => {
+  it('countFds: the descriptors a process has open', async () => {
+    // sleep opens none of its own: those it was given (and whatever this process inherited).
+    const child = spawn('sleep', ['30'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    await new Promise((resolve) => child.once('spawn', resolve));
+    try {
+      const listed = spawnSync('ls', ['-A', `/proc/${child.pid}/fd`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+      assert.ok(listed.length >= 4);
+      assert.equal(countFds(child.pid), listed.length);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const before = countFds(process.pid);
+    const fds = [0, 1, 2].map(() => fs.openSync('/dev/null', 'r'));
+    const during = countFds(process.pid);
+    fds.forEach((fd) => fs.closeSync(fd));
+    assert.deepEqual([during - before, countFds(process.pid)], [3, before]);
+  });
+
+  it('readMachineCpu: every CPU of the machine, times that only grow', () => {
+    const a = readMachineCpu();
+    const b = readMachineCpu();
+    assert.equal(a.cpus, os.cpus().length);
+    for (const key of ['user_s', 'system_s', 'idle_s']) assert.ok(b[key] >= a[key] && a[key] > 0, key);
+  });
+});
