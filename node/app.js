@@ -1,24 +1,18 @@
 'use strict';
 // What each route answers, independent of connections, as the EventMachine server's app.rb:
-// the routes (httpdispatcher), the static site, and a request's way to its handler after the
-// request gate (request_gate.js).
+// the routes (httpdispatcher) over the static site (static_site.js), for a request that the
+// request gate (request_gate.js) has let through.
 
 const crypto = require('node:crypto');
 const HttpDispatcher = require('httpdispatcher');
 const { contract } = require('./config');
-const { loadSite, decodeSitePath, lookup } = require('./static_site');
+const { decodeSitePath, lookup } = require('./static_site');
 const { sendReply, sendError } = require('./reply');
-const { requestError, watchBody } = require('./request_gate');
 
-// The reply in progress on a socket, so that a parser error or timeout that comes after the
-// handler has answered (a bad body, a trickle) does not get a second reply (connection.js).
-const CURRENT_REPLY = Symbol('currentReply');
 // A method no route takes is a method error: the reply closes the connection even when it is a 404.
 const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
-function createApp(config) {
-  const { limits } = config;
-  const site = loadSite(config.root, contract);
+function createApp(site) {
   const helloBody = Buffer.from(contract.hello_body);
   const dispatcher = new HttpDispatcher();
 
@@ -75,13 +69,8 @@ function createApp(config) {
     return lookup(site, sitePath) ? contract.static_allow : null;
   }
 
+  /** The route table: what a request gets (connection.js has passed it through the gate). */
   function route(req, res) {
-    const failure = requestError(req, limits);
-    if (failure) {
-      sendError(res, failure);
-      return;
-    }
-    if (Number(req.headers['content-length'] || 0) > 0) watchBody(req, res, limits);
     const target = req.url;
     const queryAt = target.indexOf('?');
     const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
@@ -102,19 +91,7 @@ function createApp(config) {
     else sendError(res, 404, ROUTED_METHODS.has(req.method) ? {} : { Connection: 'close' });
   }
 
-  /** A bug of ours must cost one connection, never the server: 500, close, and one line. */
-  function handleRequest(req, res) {
-    req.socket[CURRENT_REPLY] = res;
-    try {
-      route(req, res);
-    } catch (err) {
-      console.error(`node server: internal error, connection closed: ${err.stack.split('\n', 2).join(' ')}`);
-      if (res.headersSent) res.destroy();
-      else sendError(res, 500, { Connection: 'close' });
-    }
-  }
-
-  return { handleRequest, site };
+  return { route };
 }
 
-module.exports = { createApp, CURRENT_REPLY };
+module.exports = { createApp };

@@ -1,43 +1,55 @@
 'use strict';
-// Connections, as the EventMachine server's connection.rb and connection_cap.rb handle them:
-// Node's http server with the contract's timeouts and back-pressure, the connection cap, and
-// what happens to a request the parser refuses, an Expect header, a CONNECT.
+// Connections, as the EventMachine server's connection.rb handles them: Node's http server with
+// the parts the entry point (server.js) built, the routes (app.js), the connection cap and the
+// deadlines; back-pressure and the idle timeout; each request through the request gate to its
+// route; and what happens to a request the parser refuses, or a CONNECT.
 
 const http = require('node:http');
 const { sendError, rawErrorReply } = require('./reply');
-const { CURRENT_REPLY } = require('./app');
-const { capConnections } = require('./connection_cap');
+const { requestError, answerExpectation } = require('./request_gate');
 
-function createServer(config, app) {
-  const { limits } = config;
+// The reply in progress on a socket, so that a parser error or timeout that comes after the
+// handler has answered (a bad body, a trickle) does not get a second reply.
+const CURRENT_REPLY = Symbol('currentReply');
+
+function createServer(limits, app, cap, deadlines) {
+  /** A request through the gate to its route. A bug of ours must cost one connection, never the server: 500, close, and one line. */
+  function handleRequest(req, res) {
+    req.socket[CURRENT_REPLY] = res;
+    try {
+      const failure = requestError(req, limits);
+      if (failure) {
+        sendError(res, failure);
+        return;
+      }
+      if (Number(req.headers['content-length'] || 0) > 0) deadlines.watchBody(req, res);
+      app.route(req, res);
+    } catch (err) {
+      console.error(`node server: internal error, connection closed: ${err.stack.split('\n', 2).join(' ')}`);
+      if (res.headersSent) res.destroy();
+      else sendError(res, 500, { Connection: 'close' });
+    }
+  }
+
   const server = http.createServer(
     {
       maxHeaderSize: limits.MAX_HEADER_BYTES,
       requireHostHeader: false,
       keepAliveTimeout: limits.KEEPALIVE_TIMEOUT_MS,
-      // Slowloris: a header section must arrive within HEADERS_TIMEOUT_MS; checked this often.
-      headersTimeout: limits.HEADERS_TIMEOUT_MS,
-      // A whole request, header and body, must arrive within REQUEST_TIMEOUT_MS: a trickle.
-      requestTimeout: limits.REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: Math.min(1000, Math.min(limits.HEADERS_TIMEOUT_MS, limits.BODY_TIMEOUT_MS) / 2),
+      ...deadlines.serverOptions,
       // Back-pressure: Node stops reading a connection's requests while this much of its replies is unsent.
       highWaterMark: limits.MAX_UNSENT_BYTES,
     },
-    app.handleRequest,
+    handleRequest,
   );
   server.keepAliveTimeout = limits.KEEPALIVE_TIMEOUT_MS;
-  capConnections(server, limits);
-  // 413 must come before the client sends its body, so 100-continue is decided here too.
-  // The only expectation is exactly 100-continue (Node would also take '100-continue, foo').
-  server.on('checkContinue', (req, res) => {
-    if (req.headersDistinct.expect.some((value) => value.trim().toLowerCase() !== '100-continue')) {
-      sendError(res, 417);
-      return;
-    }
-    if (Number(req.headers['content-length'] || 0) <= config.limits.MAX_UPLOAD_BYTES) res.writeContinue();
-    app.handleRequest(req, res);
-  });
-  server.on('checkExpectation', (req, res) => sendError(res, 417));
+  cap.guard(server);
+  // A request with an Expect header comes to one of these instead of handleRequest (request_gate.js).
+  const expecting = (req, res) => {
+    if (answerExpectation(req, res, limits)) handleRequest(req, res);
+  };
+  server.on('checkContinue', expecting);
+  server.on('checkExpectation', expecting);
   // Neither server is a proxy: CONNECT, whatever its target, is a bad request.
   server.on('connect', (req, socket) => socket.end(rawErrorReply(400)));
   server.on('clientError', (err, socket) => {

@@ -7,7 +7,12 @@
 const fs = require('node:fs');
 const { contract } = require('./config');
 
-/** The soft limit on open files of this process, from /proc (Node has no getrlimit). */
+const WARN_INTERVAL_MS = 10000;
+
+/**
+ * The soft limit on open files of this process, from /proc (Node has no getrlimit). Node has
+ * raised it to the hard limit at start, as connection_cap.rb does for Ruby.
+ */
 function openFilesLimit() {
   try {
     const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
@@ -18,29 +23,32 @@ function openFilesLimit() {
   }
 }
 
-/** MAX_CONNECTIONS, or when 0 the open-files limit less a reserve for everything else. */
-function connectionLimit(limits, filesLimit = openFilesLimit()) {
-  if (limits.MAX_CONNECTIONS > 0) return limits.MAX_CONNECTIONS;
-  return filesLimit ? Math.max(filesLimit - contract.fd_reserve, 1) : Infinity;
-}
+class ConnectionCap {
+  #warnedAt = -Infinity;
 
-/** Calls warn at most once per interval: a flood of refusals gets a line, not a line each. */
-function rateLimited(warn, intervalMs = 10000) {
-  let last = -Infinity;
-  return (...args) => {
+  /** configured: MAX_CONNECTIONS, or when 0 the open-files limit less a reserve for everything else. */
+  constructor(configured) {
+    if (configured > 0) {
+      this.limit = configured;
+      return;
+    }
+    const filesLimit = openFilesLimit();
+    this.limit = filesLimit ? Math.max(filesLimit - contract.fd_reserve, 1) : Infinity;
+  }
+
+  /** Node's server counts its connections and closes those past the cap itself; the cap says so. */
+  guard(server) {
+    server.maxConnections = this.limit;
+    server.on('drop', () => this.#warnFull());
+  }
+
+  /** A flood of refusals gets a line, not a line each. */
+  #warnFull() {
     const now = Date.now();
-    if (now - last < intervalMs) return;
-    last = now;
-    warn(...args);
-  };
+    if (now - this.#warnedAt < WARN_INTERVAL_MS) return;
+    this.#warnedAt = now;
+    console.error(`node server: ${this.limit} connections open, the limit; new connections are closed (raise ulimit -n or MAX_CONNECTIONS)`);
+  }
 }
 
-/** Caps server's open connections (limits from config.js) and warns when the cap turns some away. */
-function capConnections(server, limits) {
-  server.maxConnections = connectionLimit(limits);
-  server.on('drop', rateLimited(() =>
-    console.error(`node server: ${server.maxConnections} connections open, the limit; new connections are closed (raise ulimit -n or MAX_CONNECTIONS)`),
-  ));
-}
-
-module.exports = { capConnections, connectionLimit };
+module.exports = { ConnectionCap };

@@ -1,7 +1,7 @@
 'use strict';
 // What a request must pass before it is routed, as the EventMachine server's request_gate.rb
 // checks it: HTTP version, header lines, Host, framing (Transfer-Encoding, Content-Length),
-// the URL's and the body's size; and a body that stops arriving.
+// the URL's and the body's size, and an Expect header.
 
 const { contract } = require('./config');
 const { sendError } = require('./reply');
@@ -41,16 +41,20 @@ function requestError(req, limits) {
   return 0;
 }
 
-/** A body that makes no progress for BODY_TIMEOUT_MS gets 408 (REQUEST_TIMEOUT_MS bounds the whole request). */
-function watchBody(req, res, limits) {
-  const timer = setTimeout(() => {
-    if (res.headersSent) req.socket.destroy();
-    else sendError(res, 408);
-  }, limits.BODY_TIMEOUT_MS);
-  req.on('data', () => timer.refresh());
-  const stop = () => clearTimeout(timer);
-  req.once('end', stop);
-  res.once('close', stop);
+/**
+ * The Expect rule, for a request with an Expect header. Node decides on Expect before the
+ * request handler (its checkContinue and checkExpectation events), so this comes first: the
+ * only expectation is exactly 100-continue (Node would also take '100-continue, foo'), else
+ * 417. 413 must come before the client sends its body, so 100 Continue goes only to a body
+ * within MAX_UPLOAD_BYTES. Returns whether the request goes on to the handler.
+ */
+function answerExpectation(req, res, limits) {
+  if (req.headersDistinct.expect.some((value) => value.trim().toLowerCase() !== '100-continue')) {
+    sendError(res, 417);
+    return false;
+  }
+  if (Number(req.headers['content-length'] || 0) <= limits.MAX_UPLOAD_BYTES) res.writeContinue();
+  return true;
 }
 
-module.exports = { requestError, watchBody };
+module.exports = { requestError, answerExpectation };

@@ -1,13 +1,20 @@
 'use strict';
 // The Node.js server: Node's own http module, one process, one event loop; routing with
 // httpdispatcher. Behaviour is defined by contract.json and the README's contract table. Its
-// files mirror the EventMachine server's (ruby/em/): config, app (routes), request_gate,
-// reply, connection, static_site, and this entry point.
+// files mirror the EventMachine server's (ruby/em/), and this entry point builds the same parts
+// in the same order as server.rb, handing them down: the settings (config), the document root
+// (static_site), the routes (app), the connection cap (connection_cap), the deadlines
+// (deadlines), the connections that use them (connection, with request_gate and reply), and
+// the listener (listener).
 //   npm start, or node node/server.js [--host HOST] [--port PORT] [--root DIR]
 
 const { readConfig, USAGE, contract } = require('./config');
+const { loadSite } = require('./static_site');
 const { createApp } = require('./app');
+const { ConnectionCap } = require('./connection_cap');
+const { Deadlines } = require('./deadlines');
 const { createServer } = require('./connection');
+const { listen } = require('./listener');
 
 function main() {
   let config;
@@ -21,28 +28,18 @@ function main() {
     console.log(USAGE);
     return;
   }
-  let server;
+  let site;
   try {
-    server = createServer(config, createApp(config));
+    site = loadSite(config.root, contract);
   } catch (err) {
     console.error(`node server: cannot load the document root ${config.root}: ${err.message}`);
     process.exit(1);
   }
-  let listening = false;
-  server.on('error', (err) => {
-    if (listening) {
-      // An error of one connection or accept after start: the server goes on.
-      console.error(`node server: ${err.code || err.message}`);
-      return;
-    }
-    const hint = err.code === 'EADDRINUSE' ? ' (another process uses this port; choose another with --port)' : '';
-    console.error(`node server: cannot listen on ${config.host}:${config.port}: ${err.code || err.message}${hint}`);
-    process.exit(1);
-  });
-  server.listen({ port: config.port, host: config.host, backlog: contract.listen_backlog }, () => {
-    listening = true;
-    console.log(`node server listening on http://${config.host}:${config.port} (root ${config.root})`);
-  });
+  const app = createApp(site);
+  const cap = new ConnectionCap(config.limits.MAX_CONNECTIONS);
+  const deadlines = new Deadlines(config.limits);
+  const server = createServer(config.limits, app, cap, deadlines);
+  listen(server, config, () => console.log(`node server listening on http://${config.host}:${config.port} (root ${config.root})`));
   const stop = () => {
     server.close();
     server.closeAllConnections();
