@@ -2,31 +2,25 @@
 
 require 'digest'
 require 'uri'
-require_relative 'static_site'
 require_relative 'reply'
-require_relative 'deadlines'
-require_relative 'connection_cap'
-require_relative 'request_gate'
 
 module EmVsNode
-  # What each route answers, independent of connections: the same routes as the Node server.
-  # Replies that never change are templates made here once (see ReplyTemplate).
+  # What each route answers, independent of connections: the same routes as the Node server's
+  # app.js, over the static site (StaticSite). Replies that never change are templates made here
+  # once (see ReplyTemplate); their Keep-Alive header says the idle timeout (limits).
   class App
     TEXT = 'text/plain; charset=utf-8'
 
-    attr_reader :limits, :site, :deadlines, :connection_cap, :method_table, :allow_for_path
+    # allow_for as a callable, made once for every connection's RequestGate.
+    attr_reader :allow_for_path
 
-    def initialize(config, contract)
-      @limits = config.limits
-      @keep_alive_s = (@limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0).round
-      @deadlines = Deadlines.new(@limits)
-      @connection_cap = ConnectionCap.new(@limits['MAX_CONNECTIONS'])
+    def initialize(site, limits, contract)
+      @keep_alive_s = (limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0).round
       @contract = contract
-      @site = StaticSite.new(config.root, contract)
+      @site = site
       @routes = contract['routes']
       @hello = template(200, contract['hello_type'], contract['hello_body'].b)
       @files = {}.compare_by_identity # site file => its template, made on first use
-      @method_table = RequestGate.method_table(contract['http_methods'])
       @allow_for_path = method(:allow_for)
       @errors = Hash.new { |cache, (status, allow)| cache[[status, allow]] = error_template(status, allow) }
     end

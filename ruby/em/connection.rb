@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require 'digest'
 require 'eventmachine'
 require 'evma_httpserver'
 require_relative 'request_gate'
@@ -7,33 +8,38 @@ require_relative 'reply'
 
 module EmVsNode
   # One client connection: eventmachine_httpserver's C parser (EM::HttpServer) behind a
-  # RequestGate, with replies sent in request order through a ReplyQueue.
+  # RequestGate, with replies sent in request order through a ReplyQueue. It gets the parts the
+  # entry point (server.rb) built: the limits, the routes (App), the ConnectionCap and the
+  # Deadlines.
   class Connection < EM::Connection
     include EM::HttpServer
 
     HELD_INPUT_FACTOR = 8
 
-    def initialize(app)
+    def initialize(limits, app, cap, deadlines)
       super()
+      @limits = limits
       @app = app
-      @keep_alive_s = app.limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0
+      @cap = cap
+      @deadlines = deadlines
+      @keep_alive_s = limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0
     end
 
     def post_init
       super # the parser's state must exist before unbind, whatever happens next
-      @gate = RequestGate.new(@app.limits, @app.method_table, @app.allow_for_path)
-      @replies = ReplyQueue.new(self, @app.limits['MAX_UNSENT_BYTES'])
+      @gate = RequestGate.new(@limits, @app.allow_for_path)
+      @replies = ReplyQueue.new(self, @limits['MAX_UNSENT_BYTES'])
       @held = nil # requests read while replies wait for the client (back-pressure)
       @timers = nil # /delay timers pending, made on the first
-      @admitted = @app.connection_cap.room?
+      @admitted = @cap.room?
       return close_connection unless @admitted
 
-      @app.connection_cap.opened
+      @cap.opened
       no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
       dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
       @idle_timeout_on = false
       @deadline = :header # the first request's headers are due from the connection start
-      @app.deadlines.awaiting_header(self)
+      @deadlines.awaiting_header(self)
     end
 
     def receive_data(data)
@@ -90,8 +96,8 @@ module EmVsNode
       super
       @replies.close
       @timers&.each(&:cancel)
-      @app.deadlines.done(self)
-      @app.connection_cap.release if @admitted
+      @deadlines.done(self)
+      @cap.release if @admitted
     end
 
     # The reply to a request, in its turn (App#route decides which).
@@ -127,8 +133,8 @@ module EmVsNode
     # it reads nothing is disconnected.
     def hold(data)
       @held = @held ? @held << data : +data
-      @app.deadlines.awaiting_body(self) if @deadline == :body # the client is sending: progress
-      return unless @held.bytesize > HELD_INPUT_FACTOR * @app.limits['MAX_UNSENT_BYTES']
+      @deadlines.awaiting_body(self) if @deadline == :body # the client is sending: progress
+      return unless @held.bytesize > HELD_INPUT_FACTOR * @limits['MAX_UNSENT_BYTES']
 
       @held = nil
       @gate.stop
@@ -141,13 +147,13 @@ module EmVsNode
     # complete request on.
     def watch_deadlines
       if @gate.awaiting_header?
-        @app.deadlines.awaiting_header(self) unless @deadline == :header
+        @deadlines.awaiting_header(self) unless @deadline == :header
         @deadline = :header
       elsif @gate.awaiting_body?
-        @app.deadlines.awaiting_body(self)
+        @deadlines.awaiting_body(self)
         @deadline = :body
       else
-        @app.deadlines.done(self) unless @deadline == :none
+        @deadlines.done(self) unless @deadline == :none
         @deadline = :none
         return if @idle_timeout_on || !@replies.empty?
 

@@ -5,23 +5,18 @@ require_relative 'config'
 module EmVsNode
   # Counts open connections against a cap below the descriptor limit: past it, new connections
   # are closed at once (accept itself would fail and EventMachine would retry it in a busy loop).
+  # The cap is MAX_CONNECTIONS (configured), or when 0 the open-files limit, raised first to the
+  # hard limit where the system allows it, less contract.json's fd_reserve for everything else.
   class ConnectionCap
     WARN_INTERVAL_S = 10
 
     attr_reader :limit
 
     def initialize(configured)
+      raise_descriptor_limit
       @limit = configured.positive? ? configured : [Process.getrlimit(:NOFILE)[0] - CONTRACT['fd_reserve'], 1].max
       @open = 0
       @warned_at = nil
-    end
-
-    # Raises the soft limit on open files to the hard limit, where the system allows it.
-    def self.raise_descriptor_limit
-      soft, hard = Process.getrlimit(:NOFILE)
-      Process.setrlimit(:NOFILE, hard, hard) if soft < hard
-    rescue SystemCallError, NotImplementedError
-      nil
     end
 
     # Whether one more connection fits; says so (at most every ten seconds) when it does not.
@@ -41,6 +36,13 @@ module EmVsNode
     end
 
     private
+
+    def raise_descriptor_limit
+      soft, hard = Process.getrlimit(:NOFILE)
+      Process.setrlimit(:NOFILE, hard, hard) if soft < hard
+    rescue SystemCallError, NotImplementedError
+      nil
+    end
 
     def warn_full
       now = Process.clock_gettime(Process::CLOCK_MONOTONIC)

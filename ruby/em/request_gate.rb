@@ -40,19 +40,16 @@ module EmVsNode
     CLOSE_TOKEN = /(?:\A|,)[ \t]*close[ \t]*(?:,|\z)/i
     KEEP_ALIVE_TOKEN = /(?:\A|,)[ \t]*keep-alive[ \t]*(?:,|\z)/i
 
+    # The methods Node knows (contract.json http_methods), as a table made once for every gate.
+    KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
+
     attr_reader :heads
 
-    # The methods Node knows, as a table made once for every gate.
-    def self.method_table(names)
-      names.to_h { |name| [name.b.freeze, true] }.freeze
-    end
-
-    def initialize(limits, method_table, allow_for)
+    def initialize(limits, allow_for)
       @max_header_bytes = limits['MAX_HEADER_BYTES']
       @max_line_bytes = limits['MAX_HEADER_LINE_BYTES']
       @max_url_bytes = limits['MAX_URL_BYTES']
       @max_upload_bytes = limits['MAX_UPLOAD_BYTES']
-      @known_methods = method_table
       @allow_for = allow_for # callable: decoded path → Allow value or nil
       @heads = []            # requests shown to the parser and not yet dispatched, oldest first
       @partial = nil         # the start of a header section still arriving
@@ -153,7 +150,7 @@ module EmVsNode
       line_end = partial.index("\r\n")
       if line_end
         request = REQUEST_LINE.match(partial.byteslice(0, line_end))
-        return request && @known_methods[request[1]]
+        return request && KNOWN_METHODS[request[1]]
       end
       partial.end_with?("\r") ? REQUEST_LINE.match?(partial.chop) : REQUEST_LINE_PREFIX.match?(partial)
     end
@@ -183,7 +180,7 @@ module EmVsNode
       return Answer.new(431, nil) if length > @max_line_bytes && long_line?(buffer.byteslice(start, length))
 
       method = request[1]
-      return Answer.new(400, nil) unless @known_methods[method]
+      return Answer.new(400, nil) unless KNOWN_METHODS[method]
 
       verdict_for(method, request[2], request[3] == '1', framing_fields(request[4]))
     end
@@ -274,6 +271,9 @@ module EmVsNode
       413 if (content_length(fields) || 0) > @max_upload_bytes
     end
 
+    # The Expect rule, as request_gate.js's: the only expectation is exactly 100-continue, else
+    # 417. Checked after the limits, so a body over MAX_UPLOAD_BYTES gets 413 and never a
+    # 100 Continue (accept's :continue).
     def expectation_error(fields)
       417 if fields.fetch('expect', NOTHING).any? { |e| !e.casecmp?('100-continue') }
     end

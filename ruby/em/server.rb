@@ -14,22 +14,31 @@ rescue LoadError, StandardError => e
 end
 require 'eventmachine'
 require_relative 'config'
-require_relative 'listener'
+require_relative 'static_site'
 require_relative 'app'
+require_relative 'connection_cap'
+require_relative 'deadlines'
 require_relative 'connection'
+require_relative 'listener'
 
 module EmVsNode
+  # Builds the same parts in the same order as the Node server's server.js, and hands them down:
+  # the settings (config), the document root (StaticSite), the routes (App), the ConnectionCap,
+  # the Deadlines, the connections that use them (Connection, with its RequestGate and replies),
+  # and the listener.
   def self.run(argv)
     config = read_config(argv)
-    ConnectionCap.raise_descriptor_limit
-    app = App.new(config, CONTRACT)
+    site = StaticSite.new(config.root, CONTRACT)
+    app = App.new(site, config.limits, CONTRACT)
+    cap = ConnectionCap.new(config.limits['MAX_CONNECTIONS'])
+    deadlines = Deadlines.new(config.limits)
     $stdout.sync = true
     EM.epoll
     # The last line of defence: an error that escapes a callback is said, and the loop goes on.
     EM.error_handler { |e| warn "em server: internal error: #{e.class}: #{e.message} (#{e.backtrace&.first})" }
     EM.run do
-      EM.attach_server(listening_socket(config, 'em server'), Connection, app)
-      app.deadlines.start
+      EM.attach_server(listening_socket(config, 'em server'), Connection, config.limits, app, cap, deadlines)
+      deadlines.start
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
     end
