@@ -1,27 +1,19 @@
 'use strict';
-// Verdicts over trials on known data (perf/lib/judge/verdicts.js), the plan the runner makes
-// (perf/lib/plan/trial_plan.js) and how the summary table words them (perf/lib/text/summary.js).
+// Verdicts over trials on known data (perf/lib/judge/verdicts.js): aggregates, comparisons and
+// their limits (client-bound, failed, one trial, below the resolution, set by the rate, n too
+// small), older files brought up to date, the pair the verdicts are about; and the plan the
+// runner makes (perf/lib/plan/trial_plan.js).
 
 const assert = require('node:assert/strict');
-const { analyzeRuns, findComparison, overheads } = require('../../../perf/lib/judge/verdicts');
-const { verdictWords, METRICS } = require('../../../perf/lib/judge/metrics');
+const trials = require('../../../perf/lib/judge/verdicts');
+const { verdictWords } = require('../../../perf/lib/judge/metrics');
+const { orderServers } = require('../../../perf/lib/report/style');
+const { toText } = require('../../../perf/lib/text/summary');
 const plan = require('../../../perf/lib/plan/trial_plan');
-const { toText, toMarkdown, toCsv } = require('../../../perf/lib/text/summary');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
-const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { trialRun: run, decoded: results, openLoopTrials } = require('../../support/made_up_results');
 
-/** Runs as every output reads them. */
-const decoded = (runs) => decodeResults({ environment: {}, runs });
-
-function run(server, scenario, trial, p50, rps, more = {}) {
-  return {
-    server, scenario, trial, ok: true, failure: null, client_bound: false, client_cpu_pct: 50, requests: 100, replies: 100,
-    errors: { refused: 0, reset: 0, timeout: 0, other: 0 },
-    latency_ms: { mean: p50 * 1.2, p50, p99: p50 * 4 }, throughput_rps: rps,
-    server_cpu: { ms_per_request: p50 / 10 }, server_peak_rss_mb: 50,
-    ...more,
-  };
-}
+const { analyzeRuns, findComparison, overheads } = trials;
 
 const close = (x, y, eps = 1e-9) => Math.abs(x - y) < eps * Math.max(1, Math.abs(y));
 
@@ -166,42 +158,60 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.ok(close(row.metrics.throughput_rps.overhead, 1.25));
     assert.equal(row.metrics.throughput_rps.significant, true);
   });
+});
 
-  it('the metric table names each direction', () => {
-    assert.deepEqual(Object.entries(METRICS).map(([k, m]) => `${k}:${m.better}`), ['mean_ms:lower', 'p50_ms:lower', 'p99_ms:lower', 'throughput_rps:higher', 'cpu_ms_per_request:lower', 'peak_rss_mb:lower']);
+describe('report: verdicts', () => {
+  it('compares node with em, whatever else was measured', () => {
+    const pair = (servers, defs = {}) => trials.primaryPair(servers, defs);
+    assert.deepEqual(pair(orderServers(['nginx', 'em', 'em_bare', 'node'])), ['node', 'em']);
+    assert.deepEqual(pair(['a', 'b', 'c']), ['a', 'b']);
+    assert.equal(pair(['a']), null);
+    // One server and its references: the overhead table says it all, as in summary.md.
+    assert.equal(pair(['node', 'node_bare'], { node_bare: { reference_for: ['node'] } }), null);
   });
 });
 
-describe('trials: the summary table shows ratios with their intervals', () => {
-  const runs = [1, 2, 3].flatMap((t) => [run('node', 'sequential', t, 1 + t / 50, 1000 - t), run('em', 'sequential', t, 2 + t / 50, 500 + t)]);
-
-  it('terminal: centres, then the verdicts with intervals', () => {
-    const text = toText(decoded(runs));
-    assert.match(text, /^Each cell is the centre \(geometric mean\) of up to 3 trials/m);
-    assert.match(text, /^Verdicts, node vs em: ratio = node ÷ em, 95% confidence interval/m);
-    assert.match(text, /^sequential\s+mean ms\s+[\d.]+\s+[\d.]+\s+0\.\d+\s+\[0\.\d+–0\.\d+\]\s+node 1\.\d\d× faster \[[\d.]+–[\d.]+\]$/m);
-    assert.match(text, /^\s+RSS MB\s+50\.0\s+50\.0\s+1\.000\s+\[1\.00–1\.00\]\s+no significant difference \(1\.0× \[1\.00–1\.00\]\)$/m);
+describe('report: metrics the schedule sets are not judged', () => {
+  it('perf/lib/judge/verdicts.js decides it once and stores it: "set by the rate", no winner, no ratio', () => {
+    const { comparisons: comps } = trials.analyzeRuns(openLoopTrials());
+    const rps = comps.find((c) => c.metric === 'throughput_rps');
+    assert.equal(rps.no_verdict, 'set by the rate');
+    assert.deepEqual([rps.winner, rps.ratio, rps.ci95, rps.significant, rps.factor], [null, null, null, null, null]);
+    assert.ok(rps.value_a > 19 && rps.value_b > 19, 'the values are still there to read');
+    assert.equal(verdictWords(rps), 'set by the rate');
+    // Latency is what an open loop measures: still judged.
+    assert.equal(comps.find((c) => c.metric === 'p50_ms').winner, 'node');
+    // The probe of a slow-client scenario is scheduled too; a closed loop's throughput is not.
+    assert.equal(trials.scheduledRate({ kind: 'slow_clients', probe: { rate: 50 } }), 50);
+    assert.equal(trials.scheduledRate({ kind: 'closed', concurrency: 32 }), null);
   });
 
-  it('markdown and CSV carry the same', () => {
-    const md = toMarkdown(decoded(runs));
-    assert.match(md, /^\| scenario \| metric \| node \| em \| node\/em \| 95% CI \| verdict \|$/m);
-    const csv = toCsv(decoded(runs)).trim().split('\n');
-    const head = csv[0].split(',');
-    assert.ok(head.includes('node_over_em_p99_ms') && head.includes('node_over_em_p99_ms_lo') && head.includes('node_trials'));
-    // Cells may be quoted ("n too small (300 requests; p99 needs 10,000)").
-    const cells = (line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m.index < line.length || m[1] !== '').map((m) => m[1].replace(/^"|"$/g, ''));
-    const row = Object.fromEntries(head.map((h, i) => [h, cells(csv[1])[i]]));
-    assert.equal(cells(csv[1]).length, head.length);
-    assert.equal(row.node_trials, '3');
-    assert.ok(Number(row.node_over_em_p50_ms_lo) < Number(row.node_over_em_p50_ms) && Number(row.node_over_em_p50_ms) < Number(row.node_over_em_p50_ms_hi));
+  it('older results.json comparisons get the same verdict', () => {
+    const runs = openLoopTrials();
+    // As the runner wrote them before: no `no_verdict`, and a "significant" 1.0001× for throughput.
+    const old = trials.analyzeRuns(runs).comparisons.map((c) => {
+      const written = { ...c };
+      delete written.no_verdict;
+      return c.metric === 'throughput_rps' ? { ...written, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node', factor: 1.0001 } : written;
+    });
+    const fixed = trials.withLimits(old, runs).find((c) => c.metric === 'throughput_rps');
+    assert.equal(fixed.no_verdict, 'set by the rate');
+    assert.equal(fixed.winner, null);
   });
+});
 
-  it('one trial: "1 trial: no interval"', () => {
-    const text = toText(decoded([run('node', 's', 1, 1, 100), run('em', 's', 1, 2, 100)]));
-    assert.match(text, /^One trial per server and scenario/m);
-    assert.match(text, /no verdict \(node 2\.0× faster; 1 trial: no interval\)/);
-    assert.match(text, /no verdict \(1\.0×; 1 trial: no interval\)/, 'the same throughput: no side named');
+describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100)', () => {
+  it('a p99 with fewer than 100 requests above it is "n too small", in verdicts and the terminal', () => {
+    const few = trials.analyzeRuns(openLoopTrials({ replies: 2000 })).comparisons.find((c) => c.metric === 'p99_ms');
+    assert.equal(few.no_verdict, 'n too small');
+    assert.equal(few.winner, null);
+    assert.match(few.note, /2,000 requests; p99 needs 10,000/, 'each trial\'s own requests, not the three summed');
+    const enough = trials.analyzeRuns(openLoopTrials({ replies: 10000 })).comparisons.find((c) => c.metric === 'p99_ms');
+    assert.equal(enough.no_verdict, null);
+    assert.equal(enough.winner, 'node');
+    const text = toText(results(openLoopTrials({ replies: 2000 })));
+    assert.match(text.split('\n')[2], /^concurrent_2000_20\s+[\d.]+\s+n too small\s/);
+    assert.match(text, /^\s+p99 ms\s+n too small\s+n too small\s+–\s+n too small$/m);
   });
 });
 

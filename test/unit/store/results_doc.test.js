@@ -1,10 +1,11 @@
 'use strict';
-// The results document (perf/lib/store/results_doc.js): its schema, checked when it is read.
+// The results document (perf/lib/store/results_doc.js): its schema, checked when it is read;
+// reading a results folder.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { schemaProblem, readResultsFile, ResultsError, SCHEMA_VERSION } = require('../../../perf/lib/store/results_doc');
+const { schemaProblem, readResultsFile, loadResults, ResultsError, SCHEMA_VERSION } = require('../../../perf/lib/store/results_doc');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'results_small', 'results.json');
@@ -49,5 +50,31 @@ describe('results.json: the schema', () => {
     delete older.schema_version;
     older.runs[0].latency_ms = 'garbled';
     assert.equal(readResultsFile(write(older)).runs[0].latency_ms, 'garbled');
+  });
+});
+
+describe('report: loading results', () => {
+  let dir;
+  before(() => { dir = makeTmpDir('results-doc-'); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('rejects unusable folders with one-line messages', () => {
+    const expectError = (d, re) => assert.throws(() => loadResults(d), (e) => e instanceof ResultsError && re.test(e.message) && !e.message.includes('\n'));
+    expectError(path.join(dir, 'nope'), /results folder not found/);
+    expectError(dir, /no results\.json/);
+    fs.writeFileSync(path.join(dir, 'results.json'), '{"runs": [');
+    expectError(dir, /not valid JSON/);
+    fs.writeFileSync(path.join(dir, 'results.json'), '{"runs": []}');
+    expectError(dir, /lists no runs/);
+    fs.writeFileSync(path.join(dir, 'results.json'), '{"runs": [{"scenario": "x"}]}');
+    expectError(dir, /has no "server"/);
+  });
+
+  it('fills what a failed run leaves out', () => {
+    fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ runs: [{ server: 'em', scenario: 'x', ok: false, latency_ms: null }] }));
+    const r = loadResults(dir);
+    assert.equal(r.runs[0].ok, false);
+    assert.equal(r.runs[0].latency_ms.p50, null);
+    assert.match(r.runs[0].failure, /no reason/);
   });
 });

@@ -1,0 +1,35 @@
+'use strict';
+// The 2011 study beside this run (perf/lib/report/seed.js): its four tests as published, and
+// per test whether its conclusion holds here, in the words of the stored comparison.
+
+const assert = require('node:assert/strict');
+const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { seedRows, STUDY } = require('../../../perf/lib/report/seed');
+
+describe('report: the 2011 study beside this run', () => {
+  const agg1 = (server, scenario, centre, ci95) => ({ server, scenario, basis: 'trials', metrics: { mean_ms: { n: 3, centre, ci95 } } });
+  // As the decoded results carry them: ratio = node / em, ci95 of the ratio, with answer and words.
+  const cmp = (scenario, metric, ratio, ci95, significant) => ({ scenario, metric, a: 'node', b: 'em', ratio, ci95, significant, excluded: null, no_verdict: null, note: null });
+
+  it('keeps the 2011 figures as data, with their source, in perf/seeds.json', () => {
+    assert.match(STUDY.tests.source, /shared\/seeds\/002_/);
+    assert.deepEqual(STUDY.tests.list.map((t) => [t.here.scenario, t.em_ms, t.node_ms]), [
+      ['sequential_6000', 20.9, 4.3], ['concurrent_2000_20', 2.4, 2.4], ['concurrent_2000_100', 2.5, 2.5], ['concurrent_3000_200', 3.8, 4.1],
+    ]);
+    // Test 1 is judged on the metric of seed 002's headline row, so the two tables agree.
+    assert.equal(STUDY.tests.list[0].here.metric, STUDY.here.metric);
+  });
+
+  it('says per test whether the conclusion holds, in the stored comparison\'s words', () => {
+    const aggregates = [agg1('node', 'sequential_6000', 0.2, [0.19, 0.21]), agg1('em', 'sequential_6000', 0.18, [0.17, 0.19]), agg1('node', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('em', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('node', 'concurrent_2000_100', 1, [0.9, 1.1]), agg1('em', 'concurrent_2000_100', 1.5, [1.4, 1.6])];
+    const stored = [cmp('sequential_6000', 'throughput_rps', 1 / 1.14, [1 / 1.3, 1 / 1.01], true), cmp('concurrent_2000_20', 'mean_ms', 1.02, [0.9, 1.1], false), cmp('concurrent_2000_100', 'mean_ms', 1 / 1.5, [0.6, 0.7], true)];
+    const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: stored, aggregates });
+    const rows = seedRows({ aggregates, comparisons: decorated });
+    assert.deepEqual(rows.map((r) => r.holds), [false, true, false, null]);
+    assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run em 1.14× more req/s [1.01–1.30]: does not hold.');
+    assert.match(rows[1].line, /2011 really close; this run no significant difference \(em 1\.02× faster \[0\.90–1\.10\]\): holds\.$/);
+    assert.match(rows[2].line, /this run node 1\.5× faster \[1\.43–1\.67\]: does not hold\.$/);
+    assert.match(rows[3].line, /this run not run: cannot tell\.$/);
+    assert.deepEqual(rows[0].now.node, { ms: 0.2, ci95: [0.19, 0.21], basis: 'trials' });
+  });
+});
