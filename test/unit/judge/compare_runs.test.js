@@ -130,7 +130,7 @@ describe('compare.sh: two runs side by side', function () {
     const res = compare([K, L]);
     assert.equal(res.status, 0, res.stdout);
     assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'mean ms'), /\s\+0\.0%\s+\[[^\]]+\]\s+no significant change$/);
-    assert.match(res.stdout, /Failed, client-bound and superseded trials are left out\./);
+    assert.match(res.stdout, /Failed, client-bound, not judged and superseded trials are left out\./);
     const result = cr.compareRuns(cr.loadResultsFile(path.join(K, 'results.json')), cr.loadResultsFile(path.join(L, 'results.json')));
     const mean = result.rows.find((r) => r.server === 'node' && r.scenario === 'sequential_6000' && r.metric === 'mean_ms');
     assert.deepEqual([mean.n_a, mean.n_b, mean.a === mean.b], [3, 3, true]);
