@@ -1,10 +1,10 @@
 'use strict';
 // Do two runs name the same winners? (perf/lib/judge/compare_verdicts.js, scripts/compare.sh
-// --verdicts): an A/A pair of made-up runs, one whose winner flips, and the kinds of row.
+// --verdicts): an A/A pair of made-up runs, one whose winner flips, and each kind of row.
 
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { compareVerdicts } = require('../../../perf/lib/judge/compare_verdicts');
+const { compareVerdicts, KINDS } = require('../../../perf/lib/judge/compare_verdicts');
 const { makeTrialRun } = require('../../support/make_trial_runs');
 const { makeTmpDir } = require('../../support/runner_helpers');
 const { compare } = require('../../support/compare_sh');
@@ -37,5 +37,22 @@ describe('compare.sh --verdicts: do two runs name the same winners?', function (
     assert.deepEqual(compareVerdicts(doc(null), doc('em')).tally['only B'], 1);
     assert.deepEqual(compareVerdicts(doc(null), doc(null)).tally.neither, 1);
     assert.deepEqual(compareVerdicts(doc('node'), doc(null, { excluded: 'client-bound', ratio: null })).tally['not judged in one'], 1);
+  });
+});
+
+describe('compare_verdicts: the rows and the tally', () => {
+  const c = (scenario, metric, winner, extra = {}) => ({ scenario, metric, a: 'node', b: 'em', ratio: 0.5, ci95: [0.4, 0.6], significant: Boolean(winner), winner, ...extra });
+
+  it('a row per scenario, metric and pair both runs judged, each winner side by side; a tally of every kind', () => {
+    const A = [c('s', 'p50_ms', 'node'), c('s', 'mean_ms', 'node'), c('s', 'p99_ms', null, { no_verdict: 'n too small', ratio: null }), c('only_in_a', 'p50_ms', 'node'), { ...c('s', 'p50_ms', 'nginx'), b: 'nginx' }];
+    const B = [c('s', 'mean_ms', 'em'), c('s', 'p50_ms', 'node'), c('s', 'p99_ms', 'em'), c('only_in_b', 'p50_ms', 'em')];
+    const { rows, tally } = compareVerdicts(A, B);
+    assert.deepEqual(rows, [
+      { scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', winnerA: 'node', winnerB: 'node', kind: 'same winner' },
+      { scenario: 's', metric: 'mean_ms', a: 'node', b: 'em', winnerA: 'node', winnerB: 'em', kind: 'opposite' },
+      { scenario: 's', metric: 'p99_ms', a: 'node', b: 'em', winnerA: null, winnerB: 'em', kind: 'not judged in one' },
+    ]);
+    assert.deepEqual(Object.keys(tally), KINDS);
+    assert.deepEqual(tally, { 'same winner': 1, opposite: 1, 'only A': 0, 'only B': 0, neither: 0, 'not judged in one': 1 });
   });
 });

@@ -1,11 +1,86 @@
 'use strict';
-// The metrics and how a verdict on one is said (perf/lib/judge/metrics.js).
+// The metrics and how a verdict on one is said (perf/lib/judge/metrics.js): names and aliases,
+// a run's value, the side that looks better and by what factor (leadOf), what a stored
+// comparison answers (answerOf) and its words (verdictWords), on made-up comparisons.
 
 const assert = require('node:assert/strict');
-const { METRICS } = require('../../../perf/lib/judge/metrics');
+const { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, verdictWords } = require('../../../perf/lib/judge/metrics');
+
+/** A stored comparison of node (a) with em (b): ratio = node ÷ em. */
+const comparison = (metric, ratio, ci95, more = {}) => ({ scenario: 's', metric, a: 'node', b: 'em', ratio, ci95, significant: ci95 ? ci95[0] > 1 || ci95[1] < 1 : null, excluded: null, no_verdict: null, note: null, ...more });
 
 describe('metrics: names and values', () => {
   it('the metric table names each direction', () => {
     assert.deepEqual(Object.entries(METRICS).map(([k, m]) => `${k}:${m.better}`), ['mean_ms:lower', 'p50_ms:lower', 'p99_ms:lower', 'throughput_rps:higher', 'cpu_ms_per_request:lower', 'peak_rss_mb:lower']);
+  });
+
+  it('metricName: a metric by its name or a user\'s alias (any case, spaces around), else null', () => {
+    for (const name of METRIC_NAMES) assert.equal(metricName(name), name);
+    assert.deepEqual(['p50', 'median', ' P99 ', 'rps', 'req/s', 'Throughput', 'cpu', 'ms_per_request', 'RSS', 'server_peak_rss_mb'].map(metricName),
+      ['p50_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'throughput_rps', 'throughput_rps', 'cpu_ms_per_request', 'cpu_ms_per_request', 'peak_rss_mb', 'peak_rss_mb']);
+    assert.equal(metricName('p42'), null);
+    assert.equal(metricName(''), null);
+  });
+
+  it('metricValue: a run\'s finite number, else null', () => {
+    const r = { latency_ms: { mean: 1.5, p50: 1, p99: Number.NaN }, throughput_rps: '300', server_cpu: null, server_peak_rss_mb: 0 };
+    assert.deepEqual(METRIC_NAMES.map((m) => metricValue(r, m)), [1.5, 1, null, null, null, 0]);
+    assert.equal(metricValue({ latency_ms: null }, 'p50_ms'), null, 'a failed run has no latencies');
+  });
+});
+
+describe('metrics: the side that looks better (leadOf)', () => {
+  it('lower is better: the side with the smaller value, its factor ≥ 1 and the interval of that factor', () => {
+    assert.deepEqual(leadOf(comparison('p50_ms', 0.5, [0.4, 0.625])), { lead: 'node', factor: 2, ci: [1.6, 2.5] });
+    assert.deepEqual(leadOf(comparison('p50_ms', 2, [1.6, 2.5])), { lead: 'em', factor: 2, ci: [1.6, 2.5] });
+  });
+
+  it('higher is better: the side with the larger value', () => {
+    assert.deepEqual(leadOf(comparison('throughput_rps', 2, [1.6, 2.5])), { lead: 'node', factor: 2, ci: [1.6, 2.5] });
+    assert.deepEqual(leadOf(comparison('throughput_rps', 0.5, [0.4, 0.625])), { lead: 'em', factor: 2, ci: [1.6, 2.5] });
+  });
+
+  it('no interval without one; no lead without a usable ratio', () => {
+    assert.deepEqual(leadOf(comparison('mean_ms', 0.8, null)), { lead: 'node', factor: 1.25, ci: null });
+    for (const ratio of [null, undefined, 0, -1, Infinity, Number.NaN]) assert.deepEqual(leadOf(comparison('mean_ms', ratio, null)), { lead: null, factor: null, ci: null }, String(ratio));
+  });
+});
+
+describe('metrics: what a stored comparison answers, and its words', () => {
+  it('a winner: the interval excludes 1 — "node 2.0× faster [1.60–2.50]"', () => {
+    const c = comparison('p50_ms', 0.5, [0.4, 0.625]);
+    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', kind: 'winner' });
+    assert.equal(verdictWords(c), 'node 2.0× faster [1.60–2.50]');
+    assert.equal(verdictWords(comparison('throughput_rps', 0.8, [0.7, 0.9])), 'em 1.25× more req/s [1.11–1.43]');
+  });
+
+  it('no difference: the interval holds 1 — the lead and its factor in brackets, or 1.0× with the ratio\'s interval', () => {
+    const c = comparison('cpu_ms_per_request', 1.1, [0.9, 1.3]);
+    assert.equal(answerOf(c).kind, 'no_difference');
+    assert.equal(verdictWords(c), 'no significant difference (em 1.1× less CPU/req [0.90–1.30])');
+    assert.equal(verdictWords(comparison('peak_rss_mb', 1.001, [0.98, 1.02])), 'no significant difference (1.0× [0.98–1.02])');
+  });
+
+  it('one usable trial on a side: no interval, so no verdict — the runner\'s note where it says so', () => {
+    const one = comparison('mean_ms', 1 / 3, null);
+    assert.deepEqual(answerOf(one), { lead: 'node', factor: 3, ci: null, word: 'faster', kind: 'no_interval', why: '1 trial: no interval' });
+    assert.equal(verdictWords(one), 'no verdict (node 3.0× faster; 1 trial: no interval)');
+    assert.equal(verdictWords(comparison('mean_ms', 1.004, null, { note: 'em: 1 trial: no interval' })), 'no verdict (1.0×; em: 1 trial: no interval)');
+    assert.equal(answerOf(comparison('mean_ms', 1.02, null, { note: 'something else' })).why, '1 trial: no interval');
+  });
+
+  it('not judged whatever the numbers (no_verdict): its code; a side that could not be used (excluded): why', () => {
+    const rate = comparison('throughput_rps', 1.0001, [0.99, 1.01], { no_verdict: 'set by the rate', note: 'set by the rate: the schedule fixes it' });
+    assert.deepEqual(answerOf(rate), { kind: 'no_verdict', why: 'set by the rate: the schedule fixes it', code: 'set by the rate' });
+    assert.equal(verdictWords(rate), 'set by the rate');
+    const bound = comparison('p50_ms', null, null, { excluded: 'client-bound', no_verdict: 'n too small', note: 'node client-bound in all 3 trials' });
+    assert.deepEqual(answerOf(bound), { kind: 'excluded', why: 'node client-bound in all 3 trials', code: 'client-bound' }, 'excluded first');
+    assert.equal(verdictWords(bound), 'not compared: node client-bound in all 3 trials');
+  });
+
+  it('nothing measured: a dash and why; no comparison at all: a dash', () => {
+    assert.deepEqual(answerOf(comparison('p50_ms', null, null)), { kind: 'not_measured', why: 'not measured' });
+    assert.equal(verdictWords(comparison('p50_ms', null, null, { note: 'em failed' })), '– (em failed)');
+    assert.equal(verdictWords(null), '–');
   });
 });
