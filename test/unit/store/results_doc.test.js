@@ -1,11 +1,15 @@
 'use strict';
 // The results document (perf/lib/store/results_doc.js): its schema, checked when it is read;
-// reading a results folder.
+// its encoder; and its one reader, decodeResults, on made-up documents: runs normalised, stored
+// verdicts used as stored (older ones brought up to today's limits), every comparison with its
+// answer and words, or judged here when the document has none.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { schemaProblem, readResultsFile, loadResults, ResultsError, SCHEMA_VERSION } = require('../../../perf/lib/store/results_doc');
+const { schemaProblem, readResultsFile, loadResults, decodeResults, encodeResults, runsOf, ResultsError, SCHEMA_VERSION } = require('../../../perf/lib/store/results_doc');
+const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
+const { trialRun, openLoopTrials } = require('../../support/made_up_results');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'results_small', 'results.json');
@@ -76,5 +80,100 @@ describe('report: loading results', () => {
     assert.equal(r.runs[0].ok, false);
     assert.equal(r.runs[0].latency_ms.p50, null);
     assert.match(r.runs[0].failure, /no reason/);
+  });
+});
+
+describe('results.json: the encoder', () => {
+  it('writes the version first and the runs last, indented, ending in a line break; read back as written', () => {
+    const text = encodeResults({ environment: { node: 'v20' }, runs: [{ server: 'node', scenario: 's' }], interrupted: false, skipped: [] });
+    assert.deepEqual(Object.keys(JSON.parse(text)), ['schema_version', 'environment', 'interrupted', 'skipped', 'runs']);
+    assert.equal(JSON.parse(text).schema_version, SCHEMA_VERSION);
+    assert.match(text, /^\{\n {2}"schema_version": 1,\n/);
+    assert.ok(text.endsWith('}\n'));
+  });
+});
+
+describe('results.json: the one reader (decodeResults)', () => {
+  // Three trials a side, em's p50 twice node's.
+  const runs = [1, 2, 3].flatMap((t) => [trialRun('node', 's', t, 1 + t / 100, 1000), trialRun('em', 's', t, 2 + t / 100, 500)]);
+  const p50Of = (decoded) => decoded.comparisons.find((c) => c.metric === 'p50_ms');
+
+  it('runs: every field an output reads, present; numbers as numbers, null where unknown', () => {
+    const { runs: [r] } = decodeResults({ runs: [{ server: 'em', scenario: 'x', requests: '300', replies: '', latency_ms: { p50: '1.5', p99: 'n/a' }, errors: { reset: 2 }, server_cpu: { ms_per_request: 0.2 } }] });
+    assert.deepEqual([r.ok, r.failure, r.client_bound, r.requests, r.replies, r.trial], [true, null, false, 300, null, null]);
+    assert.deepEqual(r.latency_ms, { min: null, mean: null, p50: 1.5, p90: null, p99: null, p999: null, max: null });
+    assert.deepEqual(r.errors, { refused: 0, reset: 2, timeout: 0, other: 0 });
+    assert.deepEqual([r.status, r.connect_ms, r.server_cpu.ms_per_request, r.server_cpu.resolution_ms, r.throughput_rps], [{}, { mean: null, p99: null }, 0.2, null, null]);
+  });
+
+  it('runs: a failure recorded makes a run failed; a failed run without one says so', () => {
+    const decoded = decodeResults({ runs: [{ server: 'em', scenario: 'x', ok: true, failure: 'crashed' }, { server: 'em', scenario: 'y', ok: false }] });
+    assert.deepEqual(decoded.runs.map((r) => [r.ok, r.failure]), [[false, 'crashed'], [false, 'run failed (no reason recorded)']]);
+  });
+
+  it('runs: client_bound null is kept (the engine\'s CPU says nothing of its load); anything but true is not client-bound', () => {
+    const decoded = decodeResults({ runs: [null, true, false, undefined, 'yes'].map((client_bound, i) => ({ server: 'node', scenario: `s${i}`, client_bound })) });
+    assert.deepEqual(decoded.runs.map((r) => r.client_bound), [null, true, false, false, false]);
+  });
+
+  it('runs: one that names no server or scenario is refused, saying which', () => {
+    assert.throws(() => decodeResults({ runs: [{ server: 'node', scenario: 's' }, { server: '', scenario: 's' }] }), (e) => e instanceof ResultsError && e.message === 'results.json: runs[1] has no "server" name');
+    assert.throws(() => decodeResults({ runs: [{ server: 'node' }] }), (e) => e instanceof ResultsError && e.message === 'results.json: runs[0] has no "scenario" name');
+    assert.throws(() => decodeResults({ runs: ['node'] }), (e) => e instanceof ResultsError && e.message === 'results.json: runs[0] is not an object');
+  });
+
+  it('a document without verdicts is judged here, by the runner\'s rule', () => {
+    const decoded = decodeResults({ environment: {}, runs });
+    assert.deepEqual(decoded.comparisons.map(({ answer: _answer, words: _words, ...c }) => c), analyzeRuns(runs).comparisons);
+    assert.deepEqual(decoded.aggregates, analyzeRuns(runs).aggregates);
+    // Stored comparisons without their aggregates are no stored verdicts either.
+    assert.equal(p50Of(decodeResults({ runs, comparisons: [] })).winner, 'node');
+  });
+
+  it('stored verdicts are used as stored, not decided again', () => {
+    const { comparisons, aggregates } = analyzeRuns(runs);
+    // As if another run had found node's p50 only 1.1× better, within the interval.
+    const stored = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, ratio: 1 / 1.1, ci95: [0.8, 1.05], significant: false, winner: null } : c));
+    const c = p50Of(decodeResults({ runs, comparisons: stored, aggregates }));
+    assert.deepEqual([c.ratio, c.ci95, c.winner, c.answer.kind, c.words], [1 / 1.1, [0.8, 1.05], null, 'no_difference', 'no significant difference (node 1.1× faster [0.95–1.25])']);
+  });
+
+  it('each comparison carries its answer and words, and names a winner only where its answer is one', () => {
+    const { comparisons, aggregates } = analyzeRuns(runs);
+    const claims = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, significant: false, winner: 'node' } : c.metric === 'mean_ms' ? { ...c, winner: undefined } : c));
+    const decoded = decodeResults({ runs, comparisons: claims, aggregates });
+    assert.equal(p50Of(decoded).winner, null, 'a winner stored beside an interval that holds 1');
+    const mean = decoded.comparisons.find((c) => c.metric === 'mean_ms');
+    assert.deepEqual([mean.winner, mean.answer.kind, mean.answer.lead], ['node', 'winner', 'node']);
+    assert.match(mean.words, /^node 1\.9\d× faster \[1\.\d\d–2\.\d\d\]$/);
+  });
+
+  it('an older file (no no_verdict) is brought up to today\'s limits; a newer one is read as it says', () => {
+    const open = openLoopTrials();
+    const { comparisons, aggregates } = analyzeRuns(open);
+    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node' } : c));
+    const rps = decodeResults({ runs: open, comparisons: older, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
+    assert.deepEqual([rps.no_verdict, rps.ratio, rps.winner, rps.words], ['set by the rate', null, null, 'set by the rate']);
+    const newer = older.map((c) => ({ ...c, no_verdict: null }));
+    const kept = decodeResults({ runs: open, comparisons: newer, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
+    assert.deepEqual([kept.no_verdict, kept.winner], [null, 'node'], 'a file that has no_verdict decided it');
+  });
+
+  it('what the outputs read beside: servers and scenarios in run order, the most trials, the pair, the document\'s parts', () => {
+    const doc = { environment: { servers: { node_bare: { reference_for: ['node'] } } }, runs: [trialRun('node_bare', 't', 1, 1, 10), ...runs, trialRun('node', 't', 1, 1, 10)], skipped: [{ server: 'em', scenario: 't', reason: 'x' }], interrupted: 1 };
+    const decoded = decodeResults(doc, { dir: '/r', file: '/r/results.json' });
+    assert.deepEqual([decoded.servers, decoded.scenarios, decoded.trials, decoded.pair], [['node_bare', 'node', 'em'], ['t', 's'], 3, ['node', 'em']]);
+    assert.deepEqual([decoded.dir, decoded.file, decoded.interrupted, decoded.error, decoded.doc, decoded.definitions, decoded.skipped], ['/r', '/r/results.json', true, null, doc, doc.environment.servers, doc.skipped]);
+    assert.deepEqual(decoded.overheads.map((o) => [o.scenario, o.server, o.reference]), [['t', 'node', 'node_bare']]);
+    const references = decodeResults({ environment: doc.environment, runs: doc.runs.filter((r) => r.server !== 'em') });
+    assert.equal(references.pair, null, 'one server and its reference: no pair (their overhead says it)');
+    const bare = decodeResults({ runs: [{ server: 'node', scenario: 's', trial: 'x' }] });
+    assert.deepEqual([bare.environment, bare.definitions, bare.skipped, bare.trials, bare.pair, bare.interrupted], [{}, {}, [], 1, null, false]);
+  });
+
+  it('runsOf: the runs of one server in one scenario, every trial', () => {
+    const decoded = decodeResults({ runs });
+    assert.deepEqual(runsOf(decoded, 's', 'em').map((r) => [r.server, r.trial]), [['em', 1], ['em', 2], ['em', 3]]);
+    assert.deepEqual(runsOf(decoded, 't', 'em'), []);
   });
 });
