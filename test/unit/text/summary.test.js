@@ -10,7 +10,8 @@ const path = require('node:path');
 const { toText, toMarkdown, toCsv } = require('../../../perf/lib/text/summary');
 const trials = require('../../../perf/lib/judge/verdicts');
 const { comparisons } = require('../../../perf/lib/report/headline');
-const { madeUpRun: run, decoded: results, openLoopTrials } = require('../../support/made_up_results');
+const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { madeUpRun: run, trialRun, decoded: results, openLoopTrials } = require('../../support/made_up_results');
 
 const { verdictEngines } = trials;
 
@@ -133,5 +134,48 @@ describe('the engine that gave a verdict, in the terminal, summary.md and summar
     assert.match(toText(results(runs)), /^sequential_6000 \(verdict from httperf\)\s+[\d.]+/m);
     assert.match(toMarkdown(results(runs)), /^\| sequential_6000 \(verdict from httperf\) \| p50 ms \|/m);
     assert.deepEqual(verdictEngines(runs), { sequential_6000: 'httperf' });
+  });
+});
+
+describe('summary: what else a run\'s summary says', () => {
+  const REFERENCES = { node_bare: { reference_for: ['node'], reference_role: 'bare runtime' } };
+  const threeTrials = (server, scenario, p50, rps, more = {}) => [1, 2, 3].map((t) => trialRun(server, scenario, t, p50 + t / 100, rps, more));
+
+  it('a run stopped before any run finished: one line in each output, a bare CSV header', () => {
+    const none = decodeResults({ runs: [] });
+    assert.equal(toText(none), 'No run finished.\n');
+    assert.equal(toMarkdown(none), 'No run finished.\n');
+    assert.equal(toCsv(none), 'scenario,verdict_engine\n');
+  });
+
+  it('one server: its centres, no verdicts, no ratio columns', () => {
+    const one = results(threeTrials('node', 's', 1, 800));
+    assert.doesNotMatch(toText(one), /Verdicts/);
+    assert.doesNotMatch(toMarkdown(one), /Verdicts/);
+    assert.equal(toCsv(one).split('\n')[0], 'scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_request,node_errors,node_trials,node_p99_note,verdict_engine');
+  });
+
+  it('each server against its reference, as a factor of the reference\'s cost, n.s. where not significantly 1', () => {
+    const runs = [...threeTrials('node', 's', 1.5, 800), ...threeTrials('node_bare', 's', 1, 800)];
+    const r = decodeResults({ environment: { servers: REFERENCES }, runs });
+    assert.match(toText(r), /^Overhead against references: how many times the reference's cost/m);
+    assert.match(toText(r), /^s\s+node\s+node_bare\s+1\.49× \[1\.4\d–1\.5\d\]\s+n too small\s+1\.0× \[1\.00–1\.00\] n\.s\.\s+1\.49× \[1\.4\d–1\.5\d\]$/m);
+    assert.match(toMarkdown(r), /^\| s \| node \| node_bare \(bare runtime\) \| 1\.49× \[1\.4\d–1\.5\d\] \| n too small \| 1\.0× \[1\.00–1\.00\] n\.s\. \| 1\.49× \[1\.4\d–1\.5\d\] \|$/m);
+  });
+
+  it('a failed server\'s cells say FAILED; every trial client-bound, slow clients\' probe, servers not run: each said under the tables', () => {
+    const runs = [...threeTrials('node', 'slow_read', 1, 50, { client_bound: true, slow_clients: {} }), trialRun('em', 'slow_read', 1, 1, 50, { ok: false, failure: 'boom' })];
+    const skipped = [{ server: 'nginx', scenario: null, reason: 'nginx is not installed' }, { server: 'em', scenario: 'upload', reason: 'serves hello only; see servers.json' }, { server: 'em', scenario: 'big_upload', reason: 'serves hello only; see servers.json' }, { server: 'apache', scenario: 'slow_read', reason: 'not a seed of it', unplanned: true }];
+    const r = decodeResults({ environment: {}, runs, skipped });
+    assert.match(toText(r), /^slow_read\s+[\d.]+\s+n too small\s+50\s+[\d.]+\s+FAILED\s*$/m);
+    assert.match(toMarkdown(r), /^\| slow_read \| [\d.]+ \| n too small \| 50 \| [\d.]+ \| FAILED \| {2}\| {2}\| {2}\|$/m);
+    for (const [out, bullet] of [[toText(r), '*'], [toMarkdown(r), '-']]) {
+      const notes = out.split('\n').filter((l) => l.startsWith(`${bullet} `)).map((l) => l.slice(2));
+      assert.ok(notes.includes('node slow_read: every finished trial was client-bound: its numbers describe the load generator; the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk'), out);
+      assert.ok(notes.includes('slow_* and big_upload rows show the fast probe\'s latency and rate, measured while the slow clients were active around it.'), out);
+      assert.ok(notes.includes('nginx: not run: nginx is not installed'), out);
+      assert.ok(notes.includes('em does not serve upload, big_upload (serves hello only): not run'), out);
+      assert.ok(!notes.some((n) => n.includes('apache')), 'a scenario --seeds did not ask of a server is no news');
+    }
   });
 });
