@@ -3,7 +3,8 @@
 // page shows them, the flags, and the one-sentence headline.
 
 const assert = require('node:assert/strict');
-const { comparisons, flags, headline } = require('../../../perf/lib/report/headline');
+const { representative, comparisons, flags, headline } = require('../../../perf/lib/report/headline');
+const { decodeResults } = require('../../../perf/lib/store/results_doc');
 const trials = require('../../../perf/lib/judge/verdicts');
 const { madeUpRun: run, decoded: results } = require('../../support/made_up_results');
 
@@ -67,5 +68,41 @@ describe('report: verdicts', () => {
     // The stored verdict is rendered, not decided again: no winner where trials.js named none.
     const mean = comparisons(r).find((x) => x.metric === 'mean_ms');
     assert.deepEqual([mean.winner, mean.lead], [null, 'node']);
+  });
+});
+
+describe('headline: the run that stands for a server, and what is said where nothing is compared', () => {
+
+  it('representative: the first trial a verdict may use, else the first finished one not superseded, else the first finished, else the first', () => {
+    const trial = (t, more) => run('node', 's', 1, 10, { trial: t, ...more });
+    const pick = (runs) => { const r = representative(results(runs), 's', 'node'); return r && r.trial; };
+    const failed = { ok: false, failure: 'crashed' };
+    const boundAndSuperseded = { client_bound: true, not_judged_because: ['superseded: wrk ran s again'] };
+    assert.equal(pick([trial(1, failed), trial(2, { client_bound: true, not_judged_because: ['client-bound: 97%'] }), trial(3)]), 3);
+    assert.equal(pick([trial(1, failed), trial(2, boundAndSuperseded), trial(3, { client_bound: true, not_judged_because: ['client-bound: 97%'] })]), 3);
+    assert.equal(pick([trial(1, failed), trial(2, boundAndSuperseded)]), 2);
+    assert.equal(pick([trial(1, failed), trial(2, failed)]), 1);
+    assert.equal(representative(results([trial(1)]), 's', 'em'), null);
+  });
+
+  it('one server: nothing to compare, no comparisons', () => {
+    const r = results([run('node', 's', 1, 10)]);
+    assert.deepEqual(comparisons(r), []);
+    assert.equal(headline(r, comparisons(r)), 'Only node was measured; nothing to compare.');
+  });
+
+  it('a scenario a server does not serve is said once, for information; one --seeds did not ask of it is no news', () => {
+    const runs = [run('node', 's', 1, 10), run('em', 's', 1, 10), run('node', 'upload', 1, 10), run('nginx', 's', 1, 10)];
+    const skipped = [{ server: 'em', scenario: 'upload', reason: 'does not serve uploads; see servers.json' }, { server: 'nginx', scenario: 'upload', reason: 'not a seed of it', unplanned: true }];
+    const r = decodeResults({ environment: {}, runs, skipped });
+    assert.deepEqual(flags(r).map((f) => [f.scenario, f.server, f.kind, f.severity, f.text]), [['upload', 'em', 'skipped', 'info', 'em does not serve this scenario (does not serve uploads): not run']]);
+  });
+
+  it('a comparison the runs give no verdict of still shows their values, and why', () => {
+    const r = results([run('node', 's', 1, 10, { client_bound: true, client_cpu_pct: 97 }), run('em', 's', 2, 5)]);
+    const p50 = comparisons(r).find((c) => c.metric === 'p50_ms');
+    assert.deepEqual([p50.value_a, p50.value_b, p50.excluded, p50.factor, p50.lead, p50.caveat], [1, 2, 'client-bound', null, null, ['node client-bound']]);
+    const missing = comparisons(results([run('node', 's', 1, 10), run('em', 't', 1, 10)])).find((c) => c.scenario === 's' && c.metric === 'p50_ms');
+    assert.deepEqual([missing.value_a, missing.value_b, missing.note, missing.answer.kind], [1, null, 'no em run', 'not_measured']);
   });
 });

@@ -4,7 +4,7 @@
 
 const assert = require('node:assert/strict');
 const { decodeResults } = require('../../../perf/lib/store/results_doc');
-const { seedRows, STUDY } = require('../../../perf/lib/report/seed');
+const { seedRows, seedChartRows, STUDY, ERAS } = require('../../../perf/lib/report/seed');
 
 describe('report: the 2011 study beside this run', () => {
   const agg1 = (server, scenario, centre, ci95) => ({ server, scenario, basis: 'trials', metrics: { mean_ms: { n: 3, centre, ci95 } } });
@@ -31,5 +31,32 @@ describe('report: the 2011 study beside this run', () => {
     assert.match(rows[2].line, /this run node 1\.5× faster \[1\.43–1\.67\]: does not hold\.$/);
     assert.match(rows[3].line, /this run not run: cannot tell\.$/);
     assert.deepEqual(rows[0].now.node, { ms: 0.2, ci95: [0.19, 0.21], basis: 'trials' });
+  });
+});
+
+describe('report: the 2011 study\'s chart', () => {
+  const mean = (server, scenario, centre, ci95) => ({ server, scenario, basis: 'trials', metrics: { mean_ms: { n: 3, centre, ci95 } } });
+
+  it('a row per test, era and server: the study\'s means, and this run\'s with their interval where it ran', () => {
+    const aggregates = [mean('node', 'sequential_6000', 0.2, [0.19, 0.21]), mean('em', 'sequential_6000', 0.4, null)];
+    const rows = seedChartRows(seedRows({ aggregates, comparisons: [] }));
+    assert.deepEqual(ERAS, ['2011 (study)', 'this run']);
+    assert.deepEqual(rows.filter((r) => r.test === 'Test 1: sequential_6000'), [
+      { test: 'Test 1: sequential_6000', era: '2011 (study)', server: 'node', ms: 4.3, lo: null, hi: null },
+      { test: 'Test 1: sequential_6000', era: 'this run', server: 'node', ms: 0.2, lo: 0.19, hi: 0.21 },
+      { test: 'Test 1: sequential_6000', era: '2011 (study)', server: 'em', ms: 20.9, lo: null, hi: null },
+      { test: 'Test 1: sequential_6000', era: 'this run', server: 'em', ms: 0.4, lo: null, hi: null },
+    ]);
+    assert.deepEqual(rows.filter((r) => r.era === 'this run').map((r) => r.test), ['Test 1: sequential_6000', 'Test 1: sequential_6000'], 'tests not run: the study\'s bars alone');
+    assert.equal(rows.length, 2 * STUDY.tests.list.length + 2);
+  });
+
+  it('a test that ran without an answer to judge it by: cannot tell', () => {
+    const aggregates = [mean('node', 'sequential_6000', 0.2, null), mean('em', 'sequential_6000', 0.4, null)];
+    const oneTrial = { scenario: 'sequential_6000', metric: STUDY.tests.list[0].here.metric, a: 'node', b: 'em', ratio: 2, ci95: null, significant: null, excluded: null, no_verdict: null, note: '1 trial: no interval' };
+    const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: [oneTrial], aggregates });
+    const [row] = seedRows({ aggregates, comparisons: decorated });
+    assert.equal(row.holds, null);
+    assert.equal(row.line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run no verdict (node 2.0× more req/s; 1 trial: no interval): cannot tell.');
   });
 });
