@@ -10,14 +10,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
-const { runScenarios, finishLiveRuns, UsageError } = require('../lib/run/runner');
+const { runScenarios, finishLiveRuns } = require('../lib/run/runner');
+const { UsageError } = require('../lib/plan/run_plan');
 const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../lib/engines');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('../lib/plan/scenarios');
 const { loadServerDefinitions } = require('../lib/hosts/server_process');
 const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
-const { seedPlan } = require('../lib/judge/seeds');
 
 const NAME = 'run_scenarios.sh';
 
@@ -30,18 +30,6 @@ function warmupSeconds(value) {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || n > MAX_WARMUP_S) throw new InvalidArgumentError(`must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}.`);
   return n;
-}
-
-/** --servers (default node,em), plus with --references every server that is a reference for one of them. */
-function selectServers(opts, definitions) {
-  const chosen = [...(opts.servers || ['node', 'em'])];
-  const servers = [...chosen];
-  if (opts.references) {
-    for (const [name, def] of Object.entries(definitions)) {
-      if (!servers.includes(name) && [].concat(def.reference_for || []).some((target) => chosen.includes(target))) servers.push(name);
-    }
-  }
-  return servers;
 }
 
 function buildProgram() {
@@ -166,14 +154,12 @@ async function main(argv) {
       printList(opts, definitions);
       return 0;
     }
-    if (opts.seeds && (opts.servers || opts.scenarios || opts.references)) {
-      throw new UsageError('--seeds chooses the servers and scenarios itself (perf/seeds.json): leave out --servers, --scenarios and --references');
-    }
-    const seeds = opts.seeds ? seedPlan() : null;
-    if (seeds) log(`seeds: every seed study's comparison (perf/seeds.json): ${seeds.servers.join(', ')}, each on its seeds' scenarios`);
+    // What to run; perf/lib/plan/run_plan.js resolves it into the run's plan.
     const result = await runScenarios({
-      servers: seeds ? seeds.servers : selectServers(opts, definitions),
-      scenariosFor: seeds ? seeds.scenariosFor : null,
+      servers: opts.servers || null,
+      references: !!opts.references,
+      seeds: !!opts.seeds,
+      scenarios: opts.scenarios || null,
       repeat: opts.repeat ?? DEFAULT_TRIALS,
       warmup: opts.warmup ?? null,
       target: opts.target || null,
@@ -181,7 +167,6 @@ async function main(argv) {
       loadHosts: opts.loadHosts ?? null,
       engine: opts.engine,
       lighterEngines: opts.lighterEngines,
-      scenarios: seeds ? [...new Set(Object.values(seeds.scenariosFor).flat())] : opts.scenarios || null,
       quick: !!opts.quick,
       outDir: opts.out || null,
       resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,

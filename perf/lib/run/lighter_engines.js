@@ -1,8 +1,10 @@
 'use strict';
 // A verdict wherever the machine can give one: after the trials, the scenarios whose verdict
 // a lighter load generator installed here can give (httperf for one client at a time, wrk
-// where the built-in one was the bottleneck) are run again with it, and the verdict is taken
-// from one engine per scenario (perf/README.md, "A verdict wherever the machine can give one").
+// where the built-in one was the bottleneck) are run again with it (runsAgain: the runner runs
+// them), and the verdict is taken from one engine per scenario (chooseVerdictEngines)
+// (perf/README.md, "A verdict wherever the machine can give one"). Each function takes the
+// part of the run's plan it needs (perf/lib/plan/run_plan.js): { runnable, served, trials }.
 
 const { ENGINES, DEFAULT_ENGINE, whyNotInstalled } = require('../engines');
 const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
@@ -16,7 +18,7 @@ const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
  *   a closed loop where the built-in load generator was the bottleneck in some run
  *     (client-bound, or the server not saturated): run again with wrk (C, one thread)
  */
-function lighterEngines(runnable, served, runs) {
+function lighterEngines({ runnable, served }, runs) {
   const bottlenecked = (r) => r.ok && r.engine !== 'wrk' && (r.client_bound || r.server_bound === false);
   const wanted = {};
   for (const s of runnable.flatMap((server) => served[server])) {
@@ -51,22 +53,22 @@ function asTimed(s, runs) {
   return took ? { requests: null, duration_s: Math.max(1, Math.ceil(took)) } : null;
 }
 
-/** The runs again with other engines: { plan, served } for runPlan. */
-function againPlan({ runnable, served, trials, wanted, names }) {
+/** The runs again with other engines, of the scenarios named: { order, served }, as in the plan. */
+function againPlan({ runnable, served, trials }, wanted, names) {
   const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, ...wanted[s.name].as, engine: wanted[s.name].engine }))]));
-  return { plan: trialPlan(runnable.filter((server) => again[server].length), trials), served: again };
+  return { order: trialPlan(runnable.filter((server) => again[server].length), trials), served: again };
 }
 
 /**
  * Seconds the runs again with other engines will take that can be foreseen before any run: the
  * one-client-at-a-time scenarios (httperf). wrk's depend on what the runs find.
  */
-function foreseenAgainS({ runnable, served, trials }) {
-  const wanted = lighterEngines(runnable, served, []);
+function foreseenAgainS(plan) {
+  const wanted = lighterEngines(plan, []);
   const names = Object.keys(wanted).filter((name) => !whyNotInstalled(wanted[name].engine));
   if (!names.length) return 0;
-  const again = againPlan({ runnable, served, trials, wanted, names });
-  return estimatePlanS(again.plan, again.served);
+  const again = againPlan(plan, wanted, names);
+  return estimatePlanS(again.order, again.served);
 }
 
 function oneClientAtATime(s) {
@@ -105,41 +107,48 @@ const fmtMs = (x) => (x === null ? '?' : x.toFixed(3));
 
 /**
  * A verdict wherever the machine can give one, from the lightest engine that runs the scenario
- * faithfully (lighterEngines): those scenarios are run again in full, every trial of every
- * server, with that engine. Both sets of runs are kept; a verdict uses one engine per scenario,
- * so that both its sides are measured alike; the other engine's runs are marked superseded
- * (superseded_by). results.json's verdict_engines says which scenarios, and why. ctx: the
- * runner's, with runPlan(ctx) to run a plan (perf/lib/run/runner.js).
+ * faithfully (lighterEngines): after the trials (runs), those scenarios are to be run again in
+ * full, every trial of every server, with that engine. Says which, and why, through log.
+ * Returns the runs again ({ order, served }, as in the plan, with wanted and names: the
+ * scenarios and their engines), or null when there are none.
  */
-async function againWithLighterEngines(ctx) {
-  const { store, served, runnable, trials, log, runPlan } = ctx;
-  const wanted = lighterEngines(runnable, served, store.runs);
+function runsAgain(plan, runs, log) {
+  const wanted = lighterEngines(plan, runs);
   const names = Object.keys(wanted).filter((name) => {
     const why = whyNotInstalled(wanted[name].engine);
     if (why) log(`${wanted[name].engine}: does not run ${name} again (${wanted[name].why}): ${why}`);
     return !why;
   });
-  if (!names.length) return;
-  const again = againPlan({ runnable, served, trials, wanted, names });
+  if (!names.length) return null;
+  const again = againPlan(plan, wanted, names);
   for (const name of names) log(`${wanted[name].engine}: runs ${name} again: ${wanted[name].why}`);
-  log(`plan: ${again.plan.length} more server starts; expected to take about ${fmtDuration(estimatePlanS(again.plan, again.served))} more`);
-  await runPlan({ ...ctx, ...again });
+  log(`plan: ${again.order.length} more server starts; expected to take about ${fmtDuration(estimatePlanS(again.order, again.served))} more`);
+  return { ...again, wanted, names };
+}
+
+/**
+ * Once the runs again (runsAgain) have been made: both sets of runs are kept; a verdict uses one
+ * engine per scenario, so that both its sides are measured alike; the other engine's runs are
+ * marked superseded (superseded_by, in runs). Says which through log. Returns results.json's
+ * { verdict_engines, verdict_engine_reasons }: which engine each scenario's verdict uses, and why.
+ */
+function chooseVerdictEngines({ wanted, names }, runs, log) {
   const verdictEngines = {};
   const reasons = {};
   for (const name of names) {
     const { engine, why } = wanted[name];
-    const pick = engine === 'httperf' ? pickLighter(store.runs, name, engine) : { engine, text: why };
+    const pick = engine === 'httperf' ? pickLighter(runs, name, engine) : { engine, text: why };
     verdictEngines[name] = pick.engine;
     reasons[name] = pick.text;
     log(`${name}: the verdict uses ${pick.engine}'s runs (${pick.text})`);
-    for (const r of store.runs) {
+    for (const r of runs) {
       if (r.scenario !== name || r.engine === pick.engine || !r.ok) continue;
       r.judged = false;
       r.superseded_by = pick.engine;
       r.not_judged_because.push(`superseded: ${pick.engine} ran ${name} again (${pick.text}); the verdict uses ${pick.engine}'s runs`);
     }
   }
-  store.setExtra({ verdict_engines: verdictEngines, verdict_engine_reasons: reasons });
+  return { verdict_engines: verdictEngines, verdict_engine_reasons: reasons };
 }
 
-module.exports = { lighterEngines, foreseenAgainS, againWithLighterEngines, pickLighter };
+module.exports = { lighterEngines, asTimed, againPlan, foreseenAgainS, runsAgain, chooseVerdictEngines, pickLighter };

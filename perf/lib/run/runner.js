@@ -1,32 +1,34 @@
 'use strict';
 // runScenarios(options): the scenario runner's programmatic API (perf/cli/run.js is a thin shell
-// over it). For each trial, for each server: start it (pinned to one CPU), check the contract,
-// run every scenario it can serve against it (the load generator, this process, pinned to
-// another CPU), stop it. At the end, aggregates and comparisons over the trials (./trials.js).
-// Each run is appended to results.json as soon as it ends; the summary is written at the end,
-// also when the run is interrupted (options.signal), stopped by an error (a full disk), or
-// ended at once by finishLiveRuns() (a second Ctrl-C). Every wait has a deadline. What it is
-// asked is checked in ./run_options.js, one run is measured in ./run_one.js, and the scenarios
-// a lighter engine runs again are in ./lighter_engines.js.
+// over it). What it is asked is resolved once, before anything starts, into a plan
+// (perf/lib/plan/run_plan.js); each step below is given the part of it that it needs. For each
+// trial, for each server: start it (pinned to one CPU), check the contract (./contract_check.js),
+// run every scenario it can serve against it (./run_one.js; the load generator, this process,
+// pinned to another CPU), stop it; then the scenarios a lighter engine runs again
+// (./lighter_engines.js). At the end, aggregates and comparisons over the trials
+// (perf/lib/judge/verdicts.js). Each run is appended to results.json as soon as it ends; the
+// summary is written at the end, also when the run is interrupted (options.signal), stopped by
+// an error (a full disk), or ended at once by finishLiveRuns() (a second Ctrl-C). Every wait has
+// a deadline.
 
 const path = require('node:path');
 const { startServer, remoteServer } = require('../hosts/server_process');
-const { createLink, removeLink, LinkError } = require('../hosts/netns');
+const { createLink, removeLink } = require('../hosts/netns');
 const { setUpLoadHosts, loadHostsEnvironment, removeLoadHosts } = require('../hosts/load_hosts');
+const { pinProcess, allowedCpus } = require('../hosts/pinning');
 const { checkContract } = require('./contract_check');
 const { countFds } = require('../measure/proc_stats');
 const { expectedDurationS } = require('../plan/scenarios');
 const { collectEnvironment } = require('./environment');
-const { ResultsStore, createResultsDir, RESULTS_ROOT } = require('../store/results_store');
+const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
-const { planPinning, pinProcess, allowedCpus } = require('../hosts/pinning');
 const { skippedLine } = require('../engines');
 const { analyzeRuns } = require('../judge/verdicts');
-const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
-const { resolveRunOptions, UsageError } = require('../plan/run_options');
+const { estimatePlanS, fmtDuration } = require('../plan/trial_plan');
+const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
-const { foreseenAgainS, againWithLighterEngines } = require('./lighter_engines');
+const { foreseenAgainS, runsAgain, chooseVerdictEngines } = require('./lighter_engines');
 
 const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
 // Inside --link's namespace nothing else listens, so every server can have the same port.
@@ -45,77 +47,61 @@ function finishLiveRuns() {
   return [...liveRuns].map((finish) => finish({ cutShort: true }));
 }
 
+const aborted = (signal) => Boolean(signal && signal.aborted);
+
 /**
- * options: {
- *   servers: ['node','em'], scenarios: names or null (all), quick: false,
+ * options: what to run, resolved into the plan (perf/lib/plan/run_plan.js) {
+ *   servers: ['node','em'], references: false (adds the servers that are references for
+ *   them), seeds: false (every seed study's servers, each on its seeds' scenarios),
+ *   scenarios: names or null (all), quick: false,
  *   repeat: trials per server and scenario (default 1), run interleaved: trial 1 of every
  *   server, then trial 2 of every server…; each trial starts each server afresh,
  *   outDir: null (perf/results/<UTC timestamp>, and perf/results/latest points at it),
- *   pin: true, definitions (default perf/servers.json), scenariosDir,
- *   signal (AbortSignal: stop, keep finished runs, write the summary),
- *   log(line), status(text or null) for a live progress line, readyTimeoutMs,
  *   resultsRoot (default perf/results: where outDir null creates its folder and latest),
+ *   pin: true, definitions (default perf/servers.json), scenariosDir, readyTimeoutMs,
  *   warmup: seconds of warm-up before every run, overriding the scenarios' warmup_s (0: none),
+ *   engine: 'autocannon' (the built-in engines), 'httperf', 'wrk' or 'tsung' (with loadHosts),
+ *   target (a server already running), link (a rate),
  *   lighterEngines: true (with the default engine, run scenarios again with httperf or wrk
- *     where they are the lighter load generator: againWithLighterEngines) }
+ *     where they are the lighter load generator: ./lighter_engines.js) }
+ * and how it reports and stops: { log(line), status(text or null) for a live progress line,
+ *   signal (AbortSignal: stop, keep finished runs, write the summary) }.
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
  * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
 async function runScenarios(options = {}) {
-  const { definitions, serverNames, engineName, lighter, scenarios, engineSkipped, warmupOverride, trials, skipped, served, runnable, loadHosts: loadHostsAsked } = resolveRunOptions(options);
-  const log = options.log || ((line) => process.stdout.write(line + '\n'));
-  const status = options.status || (() => {});
-  const signal = options.signal || null;
-  const plan = trialPlan(runnable, trials);
-  const serverWidth = Math.max(5, ...runnable.map((s) => s.length));
+  const plan = resolvePlan(options);
+  const io = {
+    log: options.log || ((line) => process.stdout.write(line + '\n')),
+    status: options.status || (() => {}),
+    signal: options.signal || null,
+  };
+  const { log, signal } = io;
+  if (plan.seeds) log(`seeds: every seed study's comparison (perf/seeds.json): ${plan.servers.join(', ')}, each on its seeds' scenarios`);
 
-  const pinning = planPinning({ want: options.pin !== false });
-  const resultsRoot = options.resultsRoot || RESULTS_ROOT;
-  const dir = createResultsDir({ dir: options.outDir, root: resultsRoot });
-  const store = new ResultsStore(dir, { latestRoot: options.outDir ? null : resultsRoot });
-  const environment = collectEnvironment({
-    pinning,
-    options: {
-      quick: !!options.quick,
-      servers: serverNames,
-      scenarios: scenarios.map((s) => s.name),
-      out: dir,
-      pin: options.pin !== false,
-      repeat: trials,
-      target: options.target || null,
-      link: options.link || null,
-      load_hosts: options.loadHosts || null,
-      seeds: Boolean(options.scenariosFor),
-      engine: engineName,
-      warmup: warmupOverride,
-      lighter_engines: lighter,
-    },
-  });
+  const dir = createResultsDir(plan.output);
+  const store = new ResultsStore(dir, { latestRoot: plan.output.dir ? null : plan.output.root });
+  const environment = collectEnvironment({ pinning: plan.pinning, options: { ...plan.recorded, out: dir } });
   environment.started_at = new Date().toISOString();
-  environment.servers = Object.fromEntries(serverNames.map((s) => [s, definitions[s]]));
+  environment.servers = plan.definitions;
   // Pinned only now: the environment above still saw every CPU. Given back at the end, so that
   // a caller's next run in this process (the cross-check's) can pin afresh.
   const ownCpus = allowedCpus();
-  if (pinning.enabled) {
-    try {
-      pinProcess(process.pid, pinning.client_cpu);
-    } catch (err) {
-      Object.assign(pinning, { enabled: false, server_cpu: null, client_cpu: null, reason: err.message });
-    }
-  }
+  const pinning = pinLoadGenerator(plan.pinning);
+  environment.pinning = pinning;
 
-  const wasInterrupted = () => !!(signal && signal.aborted);
   let ended = null;
   // Records how the run ended (results.json, summary.md/.csv), once; synchronous, so that a
   // second Ctrl-C can call it (finishLiveRuns) and exit.
   const finish = ({ error = null, cutShort = false } = {}) => {
     if (ended) return ended;
     liveRuns.delete(finish);
-    const interrupted = cutShort || wasInterrupted();
+    const interrupted = cutShort || aborted(signal);
     store.environment.finished_at = new Date().toISOString();
-    const analysis = analyzeRuns(store.runs, { servers: runnable, scenarios: store.environment.options.scenarios });
+    // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
+    const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios });
     const { results, unwritten } = store.finish(
-      { interrupted, error: error ? error.message : null, skipped, ...analysis },
+      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis },
       (written) => ({ 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
     );
     ended = {
@@ -136,29 +122,36 @@ async function runScenarios(options = {}) {
   try {
     store.init(environment);
     liveRuns.add(finish);
-    store.setExtra({ interrupted: false, error: null, skipped });
+    store.setExtra({ interrupted: false, error: null, skipped: plan.skipped });
     log(`results: ${dir}`);
     log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
-    for (const k of skipped.filter((x) => !x.unplanned)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
-    if (engineSkipped.length) store.setExtra({ engine_skipped: engineSkipped });
-    for (const k of engineSkipped) log(skippedLine(k));
-    const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
-    log(`plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(estimatePlanS(plan, served) + (lighter ? foreseenAgainS({ runnable, served, trials }) : 0))}`);
+    for (const k of plan.skipped.filter((x) => !x.unplanned)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+    if (plan.engine.skipped.length) store.setExtra({ engine_skipped: plan.engine.skipped });
+    for (const k of plan.engine.skipped) log(skippedLine(k));
+    log(planLine(plan));
     // --link RATE: the servers run in a network namespace behind a rate-limited veth pair.
-    link = options.link ? createLink(options.link) : null;
+    link = plan.link ? createLink(plan.link) : null;
     if (link) {
       store.environment.link = { rate: link.rate, rate_bits: link.rateBits, server_address: link.serverAddress, namespace: link.namespace, qdisc: 'tbf, both directions' };
       log(`link: servers in network namespace ${link.namespace} at ${link.serverAddress}, ${link.rate} each way (tbf)`);
     }
     // --load-hosts: Tsung's agents run there; netns:N hosts are made here, the servers in a
     // namespace of their own on the same bridge.
-    if (loadHostsAsked) {
-      loadHosts = await setUpLoadHosts(loadHostsAsked, { cpus: pinning.enabled ? [pinning.client_cpu] : null, logRoot: path.join(dir, 'tsung'), log });
+    if (plan.loadHosts) {
+      loadHosts = await setUpLoadHosts(plan.loadHosts, { cpus: pinning.enabled ? [pinning.client_cpu] : null, logRoot: path.join(dir, 'tsung'), log });
       store.environment.load_hosts = loadHostsEnvironment(loadHosts);
     }
-    const ctx = { plan, served, trials, definitions, options, link, loadHosts, pinning, store, signal, wasInterrupted, log, status, serverWidth };
-    await runPlan(ctx);
-    if (lighter && !wasInterrupted()) await againWithLighterEngines({ ...ctx, runnable, runPlan });
+    const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
+    const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace });
+    const session = { plan, start, loadHosts, store, io };
+    await runTrials(plan, session);
+    if (plan.engine.lighter && !aborted(signal)) {
+      const again = runsAgain(plan, store.runs, log);
+      if (again) {
+        await runTrials(again, session);
+        store.setExtra(chooseVerdictEngines(again, store.runs, log));
+      }
+    }
   } catch (err) {
     if (!store.claimed) throw err; // no folder of its own to record anything in
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
@@ -171,23 +164,54 @@ async function runScenarios(options = {}) {
   return finish({ error });
 }
 
-/** The trials of the plan, server by server; appends each run to the store as it ends. */
-async function runPlan({ plan, served, trials, definitions, options, link, loadHosts, pinning, store, signal, wasInterrupted, log, status, serverWidth }) {
+/** Pins this process, the load generator, as planned; returns the pinning in force (off, and why, when taskset failed). */
+function pinLoadGenerator(planned) {
+  if (!planned.enabled) return planned;
+  try {
+    pinProcess(process.pid, planned.client_cpu);
+    return planned;
+  } catch (err) {
+    return { enabled: false, server_cpu: null, client_cpu: null, reason: err.message };
+  }
+}
+
+/** The line that says what the plan runs and how long it should take. */
+function planLine(plan) {
+  const { trials, runnable, served, order } = plan;
+  const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
+  const expectedS = estimatePlanS(order, served) + (plan.engine.lighter ? foreseenAgainS(plan) : 0);
+  return `plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(expectedS)}`;
+}
+
+/**
+ * How the plan's servers are started: (server) => its handle. --target's runs already;
+ * namespace (--link's, or --load-hosts netns:N's): the servers run there, each on LINK_PORT.
+ */
+function serverStarter({ definitions, target, readyTimeoutMs }, { cpu, namespace }) {
+  if (target) return (server) => remoteServer(server, target);
+  const where = namespace ? { host: namespace.address, port: LINK_PORT, prefix: namespace.commandPrefix } : { host: HOST };
+  return (server) => startServer(server, { definitions, ...where, cpu, readyTimeoutMs });
+}
+
+/**
+ * Runs `runs` ({ order, served }: the plan's trials, or the runs again with lighter engines),
+ * server by server, and appends each run to the store as it ends. session: { plan (the
+ * servers' definitions, the trials), start(server) (serverStarter), loadHosts (the set-up load
+ * hosts, for Tsung), store, io: { log, status, signal } }.
+ */
+async function runTrials({ order, served }, { plan, start, loadHosts, store, io }) {
+  const { log, status, signal } = io;
+  const { trials, definitions } = plan;
+  const serverWidth = Math.max(5, ...plan.runnable.map((s) => s.length));
   const fullyChecked = new Set();
-  // --link and --load-hosts netns:N run the servers in a namespace of their own.
-  const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
-  for (const { trial, server } of plan) {
-    if (wasInterrupted()) break;
+  for (const { trial, server } of order) {
+    if (aborted(signal)) break;
     const scenarios = served[server]; // only the scenarios this server can serve
     const ofTrials = trials > 1 ? ` (trial ${trial}/${trials})` : '';
     log(`${server}: starting${ofTrials} (${definitions[server].description || definitions[server].command})`);
     let handle;
     try {
-      const cpu = pinning.enabled ? pinning.server_cpu : null;
-      const readyTimeoutMs = options.readyTimeoutMs || 20000;
-      if (options.target) handle = remoteServer(server, options.target);
-      else if (namespace) handle = await startServer(server, { definitions, host: namespace.address, port: LINK_PORT, prefix: namespace.commandPrefix, cpu, readyTimeoutMs });
-      else handle = await startServer(server, { definitions, host: HOST, cpu, readyTimeoutMs });
+      handle = await start(server);
     } catch (err) {
       log(`${server}: not benchmarked: ${err.message}`);
       for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`, { trial }));
@@ -202,7 +226,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, loadH
     const onInterrupt = () => handle.stop(2000);
     if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
     try {
-      if (wasInterrupted()) break; // while it started: stopped below, unchecked
+      if (aborted(signal)) break; // while it started: stopped below, unchecked
       const short = fullyChecked.has(server); // later trials: a short check
       log(`${server}: pid ${handle.pid} listening on ${handle.url}; checking the contract${short ? ' (short check)' : ''}`);
       let contract;
@@ -215,7 +239,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, loadH
       } catch (err) {
         contract = { ok: false, failure: err.message };
       }
-      if (wasInterrupted()) break;
+      if (aborted(signal)) break;
       if (!contract.ok) {
         log(`${server}: not benchmarked: the contract check failed: ${contract.failure}`);
         for (const s of scenarios) store.addRun(failedRun(server, s, `the server failed the contract check: ${contract.failure}`, { trial }));
@@ -224,7 +248,7 @@ async function runPlan({ plan, served, trials, definitions, options, link, loadH
       fullyChecked.add(server);
       const baselineFds = countFds(handle.pid);
       for (const scenario of scenarios) {
-        if (wasInterrupted()) break;
+        if (aborted(signal)) break;
         if (serverState.hung) {
           store.addRun(failedRun(server, scenario, `not run: the server stopped answering during ${serverState.hung}`, { trial }));
           continue;
@@ -263,4 +287,4 @@ async function runPlan({ plan, served, trials, definitions, options, link, loadH
   }
 }
 
-module.exports = { LinkError, runScenarios, finishLiveRuns, UsageError, HOST };
+module.exports = { runScenarios, finishLiveRuns };

@@ -1,0 +1,215 @@
+'use strict';
+// The plan of a run, resolved once before anything starts: what runScenarios is asked (the
+// command line's options, perf/cli/run.js) and the files it names (perf/servers.json, the
+// scenario files, perf/seeds.json) become one frozen object: the servers and their
+// definitions, the scenarios as run, which server runs which, the trials and their order, the
+// engine, the pinning, the hosts and where the results go (resolvePlan). Each stage of the run
+// (perf/lib/run/) is then given the part of it that it needs. A mistake the caller made is a
+// UsageError (perf/cli/run.js prints it with the usage line, exit 2).
+
+const { loadServerDefinitions } = require('../hosts/server_process');
+const { parseRate, linkUnavailableReason } = require('../hosts/netns');
+const { parseLoadHosts, netnsHostsUnavailableReason } = require('../hosts/load_hosts');
+const { planPinning } = require('../hosts/pinning');
+const { RESULTS_ROOT } = require('../store/results_store');
+const { seedPlan } = require('../judge/seeds');
+const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
+const { DEFAULT_ENGINE, selectEngine } = require('../engines');
+const { missingCapabilities, missingRequirement, trialPlan } = require('./trial_plan');
+
+/** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
+class UsageError extends Error {}
+
+// How long a server may take to print its ready line (or open its port).
+const READY_TIMEOUT_MS = 20000;
+
+/**
+ * The plan of the run runScenarios(options) asks for (its options: perf/lib/run/runner.js),
+ * checked, with its lists and maps frozen (the scenario and definition objects in them are the
+ * engines' and servers' input, read, never changed):
+ *   servers      the servers asked for, in order (--references and --seeds add theirs)
+ *   definitions  { server: definition } of those (perf/servers.json's; --target's says where
+ *                the server already runs: `remote`)
+ *   scenarios    the scenarios selected, as run: --engine and --warmup applied
+ *   served       { server: the scenarios it runs } (those it can serve; with --seeds, its seeds')
+ *   runnable     the servers with a scenario to run
+ *   skipped      [{ server, scenario (null: all of them), reason, unplanned (--seeds: not said) }]
+ *   trials       trials per server and scenario
+ *   order        [{ trial, server }]: the runnable servers' trials in the order they run (trialPlan)
+ *   engine       { name: --engine, skipped: [{ engine, scenario, reason }] (what it cannot run
+ *                faithfully), lighter: whether scenarios are run again with lighter engines }
+ *   pinning      { enabled, server_cpu, client_cpu, reason } (perf/lib/hosts/pinning.js)
+ *   target       --target's URL (a server already running), or null
+ *   link         --link's rate, or null
+ *   loadHosts    --load-hosts parsed ({ kind: 'netns', count } | { kind: 'ssh', hosts }), or null
+ *   readyTimeoutMs  how long a server may take to be ready
+ *   output       { dir: --out, or null for a new folder under root; root }
+ *   seeds        whether --seeds chose the servers and scenarios
+ *   recorded     what results.json records of all this (environment.options); its `out` is
+ *                --out until the run has made its folder
+ */
+function resolvePlan(options) {
+  if (options.seeds && (options.servers || options.scenarios || options.references)) {
+    throw new UsageError('--seeds chooses the servers and scenarios itself (perf/seeds.json): leave out --servers, --scenarios and --references');
+  }
+  // --seeds: each seed study's servers, each on its seeds' scenarios only.
+  const seeds = options.seeds ? seedPlan() : null;
+  let definitions = options.definitions || loadServerDefinitions();
+  const servers = seeds ? seeds.servers : withReferences(options.servers || ['node', 'em'], definitions, options.references);
+  const target = options.target || null;
+  if (target) {
+    // --target URL: one server, already running (here or on another machine), named by --servers.
+    if (servers.length !== 1) throw new UsageError('--target benchmarks one server: name it with --servers NAME (a name of perf/servers.json, or any label)');
+    let url;
+    try {
+      url = new URL(target);
+    } catch {
+      url = null;
+    }
+    if (!url || url.protocol !== 'http:' || !url.port) throw new UsageError(`--target takes http://HOST:PORT, got '${target}'`);
+    const [label] = servers;
+    const known = definitions[label] || { serves: null };
+    definitions = { ...definitions, [label]: { ...known, description: `already running at ${url.origin}`, remote: url.origin } };
+  }
+  const link = options.link || null;
+  if (target && link) throw new UsageError('--link runs servers it starts; it cannot be used with --target');
+  if (link) {
+    try {
+      parseRate(link);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+    const unavailable = linkUnavailableReason();
+    if (unavailable) throw new UsageError(unavailable);
+  }
+  const engineName = options.engine || DEFAULT_ENGINE;
+  const loadHosts = resolveLoadHosts(options.loadHosts ?? null, { engineName, target, link });
+  const unknown = servers.filter((s) => !definitions[s]);
+  if (unknown.length) throw new UsageError(`unknown server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} (known: ${Object.keys(definitions).join(', ')})`);
+  if (servers.length === 0) throw new UsageError('no servers selected');
+  // --engine httperf|wrk: scenarios it cannot run faithfully are skipped (engine.skipped).
+  const names = seeds ? [...new Set(Object.values(seeds.scenariosFor).flat())] : options.scenarios || null;
+  const selected = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names }), engineName);
+  // Only the default engine's runs are ever replaced by a lighter engine's; behind --link the
+  // link is meant to set the pace, which no lighter client changes.
+  const lighter = options.lighterEngines !== false && engineName === DEFAULT_ENGINE && !link;
+  // --warmup SECONDS: every scenario's warm-up, whatever its file says.
+  const warmup = options.warmup ?? null;
+  if (warmup !== null && !(typeof warmup === 'number' && warmup >= 0 && warmup <= MAX_WARMUP_S)) {
+    throw new UsageError(`--warmup must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}, not '${warmup}'`);
+  }
+  const scenarios = warmup === null ? selected.scenarios : selected.scenarios.map((s) => ({ ...s, warmup_s: warmup }));
+  const trials = options.repeat ?? 1; // the CLI's default: DEFAULT_TRIALS (trial_plan.js)
+  if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
+  const { served, skipped } = assignScenarios(servers, scenarios, definitions, seeds && seeds.scenariosFor);
+  const runnable = servers.filter((s) => served[s].length > 0);
+  if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);
+  const pin = options.pin !== false;
+  const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
+  const planned = Object.fromEntries(servers.map((s) => [s, definitions[s]]));
+  const plan = {
+    servers,
+    definitions: planned,
+    scenarios,
+    served,
+    runnable,
+    skipped,
+    trials,
+    order: trialPlan(runnable, trials),
+    engine: { name: engineName, skipped: selected.skipped, lighter },
+    pinning: planPinning({ want: pin }),
+    target,
+    link,
+    loadHosts,
+    readyTimeoutMs: options.readyTimeoutMs || READY_TIMEOUT_MS,
+    output,
+    seeds: Boolean(seeds),
+    recorded: {
+      quick: !!options.quick,
+      servers,
+      scenarios: scenarios.map((s) => s.name),
+      out: output.dir,
+      pin,
+      repeat: trials,
+      target,
+      link,
+      load_hosts: options.loadHosts || null,
+      seeds: Boolean(seeds),
+      engine: engineName,
+      warmup,
+      lighter_engines: lighter,
+    },
+  };
+  return freezeAllBut(plan, new Set([...scenarios, ...Object.values(planned)]));
+}
+
+/** The servers asked for, and with --references every server that is a reference for one of them. */
+function withReferences(asked, definitions, references) {
+  if (!references) return asked;
+  const referencesOf = ([name, def]) => !asked.includes(name) && [].concat(def.reference_for || []).some((target) => asked.includes(target));
+  return [...asked, ...Object.entries(definitions).filter(referencesOf).map(([name]) => name)];
+}
+
+/**
+ * Which scenarios each server runs: { served: { server: [scenario] }, skipped }. A server
+ * that cannot run on this machine (`requires`) runs none, a server runs only the scenarios it
+ * can serve (`serves`), and with --seeds (scenariosFor: { server: [name] }) only its seeds'.
+ */
+function assignScenarios(servers, scenarios, definitions, scenariosFor) {
+  const skipped = [];
+  const served = {};
+  for (const server of servers) {
+    const def = definitions[server];
+    const lacking = missingRequirement(def);
+    if (lacking) skipped.push({ server, scenario: null, reason: lacking });
+    const chosen = scenariosFor ? scenarios.filter((s) => (scenariosFor[server] || []).includes(s.name)) : scenarios;
+    for (const s of scenarios) if (!chosen.includes(s)) skipped.push({ server, scenario: s.name, reason: 'not one of its seeds\' scenarios (--seeds)', unplanned: true });
+    served[server] = lacking ? [] : chosen.filter((s) => {
+      const lacks = missingCapabilities(def, s);
+      if (lacks) skipped.push({ server, scenario: s.name, reason: `needs ${lacks.join(', ')}; ${server} serves ${def.serves.join(', ')}` });
+      return !lacks;
+    });
+    if (!lacking && !served[server].length) skipped.push({ server, scenario: null, reason: scenariosFor ? 'none of its seeds\' scenarios was selected' : 'it serves none of the selected scenarios' });
+  }
+  return { served, skipped };
+}
+
+/**
+ * --load-hosts, where --engine tsung runs its agents: { kind: 'netns', count } (made on this
+ * machine, with the servers in a namespace of their own) or { kind: 'ssh', hosts } (machines
+ * elsewhere, which reach a server given by --target); null for the other engines.
+ */
+function resolveLoadHosts(asked, { engineName, target, link }) {
+  if (asked === null) {
+    if (engineName === 'tsung') throw new UsageError('--engine tsung runs its load on load hosts: add --load-hosts netns:N (made on this machine) or --load-hosts HOST,HOST,… (machines reachable by ssh, with Tsung installed)');
+    return null;
+  }
+  let loadHosts;
+  try {
+    loadHosts = parseLoadHosts(asked);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  if (engineName !== 'tsung') throw new UsageError('--load-hosts is where --engine tsung runs its agents: add --engine tsung');
+  if (link) throw new UsageError('--load-hosts and --link both put the servers behind a network of their own: use one');
+  if (loadHosts.kind === 'netns') {
+    if (target) throw new UsageError('--load-hosts netns:N runs the servers it starts in a namespace of their own; for a server at --target, name load hosts that reach it');
+    const unavailable = netnsHostsUnavailableReason();
+    if (unavailable) throw new UsageError(unavailable);
+  } else if (!target) {
+    throw new UsageError('load hosts on other machines need a server they can reach: start it where they reach it and give --target http://ADDRESS:PORT (or use --load-hosts netns:N on this machine)');
+  }
+  return loadHosts;
+}
+
+/**
+ * Freezes x and every object in it, but those in `inputs`: the scenarios and the server
+ * definitions, which the engines and the server launcher hand to libraries as they are.
+ */
+function freezeAllBut(x, inputs) {
+  if (x === null || typeof x !== 'object' || inputs.has(x) || Object.isFrozen(x)) return x;
+  for (const v of Object.values(x)) freezeAllBut(v, inputs);
+  return Object.freeze(x);
+}
+
+module.exports = { resolvePlan, UsageError };

@@ -1,0 +1,191 @@
+'use strict';
+// The run's plan (perf/lib/plan/run_plan.js), resolved from what runScenarios is asked before
+// anything starts: the servers (--references, --seeds, --target), the scenarios as run
+// (--engine, --warmup), which server runs which, the trials and their order, the hosts, the
+// pinning, what results.json records; every mistake a UsageError in one line; the plan frozen.
+
+const assert = require('node:assert/strict');
+const { resolvePlan, UsageError } = require('../../../perf/lib/plan/run_plan');
+const { seedPlan } = require('../../../perf/lib/judge/seeds');
+const { RESULTS_ROOT } = require('../../../perf/lib/store/results_store');
+const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
+const { standinDefinitions, writeScenarioDir } = require('../../support/runner_helpers');
+
+const scenariosDir = writeScenarioDir({
+  tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },
+  tiny_file: { description: 'a file', kind: 'closed', concurrency: 2, requests: 10, request: { path: '/lipsum100k.txt' } },
+  tiny_open: { description: 'a connection per request, on a schedule', kind: 'open', connections: 20, rate: 100 },
+});
+const definitions = standinDefinitions({ a: {}, b: {} });
+// Two stand-in servers and the scenarios above, unless a test says otherwise.
+const asked = (options) => resolvePlan({ definitions, servers: ['a', 'b'], scenariosDir, ...options });
+const names = (list) => list.map((s) => s.name);
+const usage = (options, message) => assert.throws(() => asked(options), (err) => err instanceof UsageError && message.test(err.message));
+
+describe('the run\'s plan: servers, scenarios, trials', () => {
+  it('by default: node and em, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
+    const plan = resolvePlan({});
+    assert.deepEqual(plan.servers, ['node', 'em']);
+    assert.deepEqual(Object.keys(plan.definitions), ['node', 'em']);
+    assert.deepEqual(plan.definitions.node, loadServerDefinitions().node);
+    assert.equal(plan.trials, 1);
+    assert.deepEqual(plan.engine, { name: 'autocannon', skipped: [], lighter: true });
+    assert.deepEqual(plan.output, { dir: null, root: RESULTS_ROOT });
+    assert.equal(plan.readyTimeoutMs, 20000);
+    assert.deepEqual([plan.target, plan.link, plan.loadHosts, plan.seeds], [null, null, null, false]);
+  });
+
+  it('orders the trials outermost, each server in turn, only the servers with scenarios to run', () => {
+    const plan = resolvePlan({ definitions: { ...definitions, files_only: { ...definitions.a, serves: ['files'] } }, servers: ['a', 'files_only', 'b'], scenarios: ['tiny_closed'], scenariosDir, repeat: 2 });
+    assert.deepEqual(plan.runnable, ['a', 'b']);
+    assert.deepEqual(plan.order.map((o) => `${o.trial}${o.server}`), ['1a', '1b', '2a', '2b']);
+    assert.deepEqual(plan.skipped, [
+      { server: 'files_only', scenario: 'tiny_closed', reason: 'needs hello; files_only serves files' },
+      { server: 'files_only', scenario: null, reason: 'it serves none of the selected scenarios' },
+    ]);
+  });
+
+  it('gives each server the scenarios it can serve, and skips a server that cannot run here, saying why', () => {
+    const plan = resolvePlan({
+      definitions: { ...definitions, hello_only: { ...definitions.a, serves: ['hello'] }, absent: { ...definitions.a, requires: ['no-such-program-xyz'], install_hint: 'apt-get install xyz' } },
+      servers: ['hello_only', 'absent', 'a'],
+      scenariosDir,
+    });
+    assert.deepEqual(names(plan.served.hello_only), ['tiny_closed', 'tiny_open']);
+    assert.deepEqual(names(plan.served.a), ['tiny_closed', 'tiny_file', 'tiny_open']);
+    assert.deepEqual(plan.served.absent, []);
+    assert.deepEqual(plan.runnable, ['hello_only', 'a']);
+    assert.deepEqual(plan.skipped, [
+      { server: 'hello_only', scenario: 'tiny_file', reason: 'needs files; hello_only serves hello' },
+      { server: 'absent', scenario: null, reason: 'no-such-program-xyz is not installed (apt-get install xyz)' },
+    ]);
+  });
+
+  it('no server able to run is an error naming each server\'s reason', () => {
+    const absent = { absent: { ...definitions.a, requires: ['no-such-program-xyz'] } };
+    assert.throws(() => resolvePlan({ definitions: absent, servers: ['absent'], scenariosDir }), (err) => !(err instanceof UsageError) && err.message === 'no server can run: absent: no-such-program-xyz is not installed');
+  });
+
+  it('--references adds the servers that are references for the ones asked for, once', () => {
+    const defs = { ...definitions, a_bare: { ...definitions.a, reference_for: 'a' }, both_bare: { ...definitions.a, reference_for: ['a', 'b'] }, b_bare: { ...definitions.a, reference_for: ['b'] } };
+    assert.deepEqual(resolvePlan({ definitions: defs, servers: ['a'], references: true, scenariosDir }).servers, ['a', 'a_bare', 'both_bare']);
+    assert.deepEqual(resolvePlan({ definitions: defs, servers: ['a', 'both_bare'], references: true, scenariosDir }).servers, ['a', 'both_bare', 'a_bare']);
+    assert.deepEqual(resolvePlan({ definitions: defs, servers: ['a'], scenariosDir }).servers, ['a']);
+  });
+
+  it('--seeds: each seed study\'s servers, each on its seeds\' scenarios; the others skipped unsaid', () => {
+    const seeds = seedPlan();
+    const plan = resolvePlan({ seeds: true });
+    assert.deepEqual(plan.servers, seeds.servers);
+    for (const server of plan.runnable) assert.deepEqual(names(plan.served[server]).sort(), [...seeds.scenariosFor[server]].sort(), server);
+    assert.deepEqual(names(plan.scenarios).sort(), [...new Set(Object.values(seeds.scenariosFor).flat())].sort());
+    const unsaid = plan.skipped.filter((k) => k.unplanned);
+    assert.ok(unsaid.length > 0 && unsaid.every((k) => k.reason === 'not one of its seeds\' scenarios (--seeds)' && !seeds.scenariosFor[k.server].includes(k.scenario)));
+    assert.equal(plan.recorded.seeds, true);
+  });
+
+  it('--seeds chooses the servers and scenarios itself', () => {
+    for (const asked of [{ servers: ['a'] }, { scenarios: ['tiny_closed'] }, { references: true }]) usage({ seeds: true, ...asked }, /^--seeds chooses the servers and scenarios itself/);
+  });
+
+  it('unknown servers, or none, are usage errors', () => {
+    usage({ servers: ['a', 'nope', 'nix'] }, /^unknown servers 'nope', 'nix' \(known: a, b\)$/);
+    usage({ servers: [] }, /^no servers selected$/);
+  });
+});
+
+describe('the run\'s plan: trials, warm-up, engine', () => {
+  it('--repeat: a whole number, 1 or more', () => {
+    assert.equal(asked({ servers: ['a'], repeat: 3 }).order.length, 3);
+    for (const repeat of [0, 1.5, '2']) usage({ repeat }, /^--repeat must be a whole number, 1 or more/);
+  });
+
+  it('--warmup replaces every scenario\'s warm-up; without it each keeps its own', () => {
+    assert.deepEqual(asked({ warmup: 0 }).scenarios.map((s) => s.warmup_s), [0, 0, 0]);
+    const own = asked({ quick: true });
+    assert.ok(own.scenarios.every((s) => s.warmup_s > 0));
+    assert.equal(own.recorded.warmup, null);
+    for (const warmup of [-1, 1e9, '2']) usage({ warmup }, /^--warmup must be a number of seconds from 0 \(none\) to/);
+  });
+
+  it('--engine wrk: the scenarios it can run faithfully run with it, the others are skipped with the reason; no lighter engines', () => {
+    const dir = writeScenarioDir({ counted: { description: 'by count', kind: 'closed', concurrency: 2, requests: 10 }, timed: { description: 'by time', kind: 'closed', concurrency: 2, duration_s: 1 } });
+    const plan = asked({ scenariosDir: dir, engine: 'wrk' });
+    assert.deepEqual(plan.scenarios.map((s) => [s.name, s.engine]), [['timed', 'wrk']]);
+    assert.deepEqual(plan.engine, { name: 'wrk', skipped: [{ engine: 'wrk', scenario: 'counted', reason: 'wrk stops after a duration (-d), not after a number of requests' }], lighter: false });
+    assert.throws(() => asked({ scenariosDir: dir, engine: 'wrk', scenarios: ['counted'] }), (err) => err.usage === true && /^--engine wrk can run none of the selected scenarios/.test(err.message));
+  });
+
+  it('lighter engines only with the default engine, when not turned off', () => {
+    assert.equal(asked({ lighterEngines: false }).engine.lighter, false);
+    assert.equal(asked({ lighterEngines: true }).engine.lighter, true);
+  });
+});
+
+describe('the run\'s plan: hosts, pinning, output, the record', () => {
+  it('--target: one server, already running: its definition says where', () => {
+    const plan = asked({ servers: ['elsewhere'], target: 'http://127.0.0.1:8123' });
+    assert.equal(plan.target, 'http://127.0.0.1:8123');
+    assert.deepEqual(plan.definitions, { elsewhere: { serves: null, description: 'already running at http://127.0.0.1:8123', remote: 'http://127.0.0.1:8123' } });
+    assert.equal(asked({ servers: ['a'], target: 'http://127.0.0.1:8123' }).definitions.a.command, definitions.a.command, 'a known server keeps its definition');
+    usage({ servers: ['a', 'b'], target: 'http://127.0.0.1:8123' }, /^--target benchmarks one server/);
+    for (const target of ['127.0.0.1:8123', 'https://127.0.0.1:8123', 'http://127.0.0.1']) usage({ servers: ['a'], target }, /^--target takes http:\/\/HOST:PORT/);
+    usage({ servers: ['a'], target: 'http://127.0.0.1:8123', link: '1mbit' }, /^--link runs servers it starts; it cannot be used with --target$/);
+  });
+
+  it('--link: a tc rate', () => {
+    usage({ link: 'fast' }, /^--link takes a rate such as 54mbit/);
+  });
+
+  it('--load-hosts: only with --engine tsung, which needs them; hosts elsewhere need --target', () => {
+    usage({ engine: 'tsung' }, /^--engine tsung runs its load on load hosts/);
+    usage({ loadHosts: 'netns:2' }, /^--load-hosts is where --engine tsung runs its agents/);
+    usage({ engine: 'tsung', loadHosts: 'netns:0' }, /^--load-hosts netns:N makes 1 to/);
+    usage({ engine: 'tsung', loadHosts: 'h1,h2' }, /^load hosts on other machines need a server they can reach/);
+    usage({ engine: 'tsung', loadHosts: 'netns:2', link: '1mbit' }, /^--load-hosts and --link both put the servers behind a network of their own/);
+    usage({ engine: 'tsung', loadHosts: 'netns:2', servers: ['a'], target: 'http://127.0.0.1:8123' }, /^--load-hosts netns:N runs the servers it starts in a namespace of their own/);
+    const plan = asked({ servers: ['a'], engine: 'tsung', loadHosts: 'h1,h2', target: 'http://10.0.0.1:8080' });
+    assert.deepEqual(plan.loadHosts, { kind: 'ssh', hosts: ['h1', 'h2'] });
+    assert.equal(plan.recorded.load_hosts, 'h1,h2');
+  });
+
+  it('--no-pin: pinning off, and why', () => {
+    const plan = asked({ pin: false });
+    assert.deepEqual(plan.pinning, { enabled: false, server_cpu: null, client_cpu: null, reason: 'turned off (--no-pin)' });
+    assert.equal(plan.recorded.pin, false);
+  });
+
+  it('--out, the results root, the servers\' readiness deadline', () => {
+    const plan = asked({ outDir: '/tmp/x', resultsRoot: '/tmp/root', readyTimeoutMs: 1500 });
+    assert.deepEqual(plan.output, { dir: '/tmp/x', root: '/tmp/root' });
+    assert.equal(plan.readyTimeoutMs, 1500);
+  });
+
+  it('records what was asked as results.json\'s environment.options, in its order', () => {
+    const plan = asked({ scenarios: ['tiny_open', 'tiny_closed'], quick: true, repeat: 2, warmup: 0.5, pin: false, outDir: '/tmp/x' });
+    assert.deepEqual(Object.entries(plan.recorded), [
+      ['quick', true],
+      ['servers', ['a', 'b']],
+      ['scenarios', ['tiny_open', 'tiny_closed']],
+      ['out', '/tmp/x'],
+      ['pin', false],
+      ['repeat', 2],
+      ['target', null],
+      ['link', null],
+      ['load_hosts', null],
+      ['seeds', false],
+      ['engine', 'autocannon'],
+      ['warmup', 0.5],
+      ['lighter_engines', true],
+    ]);
+  });
+
+  it('is frozen, all but the scenarios and definitions it holds (the engines\' and servers\' input)', () => {
+    const plan = asked({ repeat: 2 });
+    for (const part of [plan, plan.servers, plan.served, plan.served.a, plan.order, plan.order[0], plan.skipped, plan.engine, plan.pinning, plan.output, plan.recorded, plan.definitions]) assert.ok(Object.isFrozen(part));
+    assert.throws(() => plan.order.push({ trial: 3, server: 'a' }), TypeError);
+    assert.ok(!Object.isFrozen(plan.scenarios[0]) && !Object.isFrozen(plan.definitions.a));
+    assert.equal(plan.served.a[0], plan.scenarios[0], 'one object per scenario');
+    assert.ok(!Object.isFrozen(definitions), 'the caller\'s definitions are left alone');
+  });
+});
