@@ -1,0 +1,128 @@
+'use strict';
+// One run's measurement (perf/lib/run/run_one.js): a scenario against a running stand-in
+// server (test/support/standin_server.js, on real sockets; run under the shared lock), its
+// warm-up not counted, the run record with the server's CPU at /proc's clock tick; a server
+// that exits, hangs or is elsewhere (--target); an interrupted run; the deadline and the
+// records of runs that did not measure anything.
+
+const assert = require('node:assert/strict');
+const { runOne, failedRun, runDeadlineMs, settle, describeExit } = require('../../../perf/lib/run/run_one');
+const { normalizeScenario, scenarioParams } = require('../../../perf/lib/plan/scenarios');
+const { clkTck, countFds } = require('../../../perf/lib/measure/proc_stats');
+const { remoteServer } = require('../../../perf/lib/hosts/server_process');
+const { startStandin } = require('../../support/runner_helpers');
+
+const scenario = (name, raw) => normalizeScenario({ description: name, ...raw }, name, name);
+const TINY = scenario('tiny', { kind: 'closed', concurrency: 4, requests: 40, warmup_s: 0.3 });
+
+/** What the runner keeps of a server while its scenarios run (perf/lib/run/runner.js). */
+function watch(handle) {
+  const serverState = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
+  handle.exited.then((info) => {
+    serverState.exit = info;
+    if (serverState.abortRun) serverState.abortRun();
+  });
+  return serverState;
+}
+
+describe('run_one: the deadline and the records without measurements', () => {
+  it('a run may take its expected length and a half, its timeout and 30 s; a count-bounded closed loop 900 s; plus its warm-up\'s', () => {
+    const timed = scenario('timed', { kind: 'closed', concurrency: 2, duration_s: 2, timeout_s: 5, warmup_s: 0 });
+    assert.equal(runDeadlineMs(timed), (2 * 1.5 + 5 + 30) * 1000);
+    assert.equal(runDeadlineMs({ ...timed, warmup_s: 1 }), (2 * 1.5 + 5 + 30) * 1000 + (1 * 1.5 + 5 + 30) * 1000);
+    assert.equal(runDeadlineMs({ ...TINY, warmup_s: 0 }), 900000);
+    const open = scenario('open', { kind: 'open', connections: 100, rate: 50, warmup_s: 0 });
+    assert.equal(runDeadlineMs(open), (2 * 1.5 + 10 + 30) * 1000);
+  });
+
+  it('a failed run: no measurements, not judged, with the reason and the parameters', () => {
+    const run = failedRun('node', TINY, 'the server did not start: boom', { trial: 2 });
+    assert.deepEqual([run.server, run.scenario, run.trial, run.engine, run.ok, run.failure], ['node', 'tiny', 2, 'autocannon', false, 'the server did not start: boom']);
+    assert.deepEqual([run.requests, run.replies, run.throughput_rps, run.latency_ms, run.server_cpu, run.judged], [0, 0, null, null, null, false]);
+    assert.deepEqual(run.not_judged_because, ['failed: the server did not start: boom']);
+    assert.deepEqual(run.params, scenarioParams(TINY));
+    assert.equal(failedRun('node', { ...TINY, engine: 'wrk' }, 'x').engine, 'wrk');
+    assert.equal(failedRun('node', TINY, 'x').trial, null);
+  });
+
+  it('how a server ended, in words', () => {
+    assert.equal(describeExit({ code: 3, signal: null, error: null }), 'exit code 3');
+    assert.equal(describeExit({ code: null, signal: 'SIGKILL', error: null }), 'signal SIGKILL');
+    assert.equal(describeExit({ code: null, signal: null, error: new Error('spawn ENOENT') }), 'spawn ENOENT');
+  });
+});
+
+describe('run_one: a run against a stand-in server', function () {
+  this.timeout(60000);
+  let handle;
+  afterEach(async () => {
+    if (handle) await handle.stop(3000);
+    handle = null;
+  });
+
+  it('warms up, then measures only the scenario\'s requests; the server\'s CPU at the kernel\'s clock tick', async () => {
+    handle = await startStandin();
+    const result = await runOne({ server: 'standin', trial: 2, handle, scenario: TINY, outerSignal: null, serverState: watch(handle) });
+    const { run, samples } = result;
+    assert.equal(run.ok, true, run.failure);
+    assert.deepEqual([run.server, run.scenario, run.trial, run.engine], ['standin', 'tiny', 2, 'autocannon']);
+    assert.deepEqual([run.requests, run.replies, samples.length], [40, 40, 40]);
+    assert.equal(run.status['2xx'], 40);
+    assert.ok(run.warmup.requests > 0 && run.warmup.seconds >= 0.3, JSON.stringify(run.warmup));
+    assert.equal(run.server_measured, true);
+    assert.equal(run.server_cpu.resolution_ms, 1000 / clkTck() / 40);
+    assert.ok(run.server_peak_rss_mb > 0);
+    assert.ok(run.throughput_rps > 0 && run.duration_s > 0);
+    assert.ok(typeof run.client_bound === 'boolean' && typeof run.judged === 'boolean');
+    assert.deepEqual(Object.keys(run.client_loop_delay_ms), ['p99', 'max']);
+    assert.deepEqual(run.params, scenarioParams(TINY));
+    assert.equal(run.superseded_by, null);
+    // Back to near its descriptors before the run: settle returns at once.
+    const started = performance.now();
+    await settle(handle.pid, countFds(handle.pid));
+    assert.ok(performance.now() - started < 500);
+  });
+
+  it('a server already running elsewhere (--target): its CPU and memory are not measured', async () => {
+    handle = await startStandin();
+    const remote = remoteServer('elsewhere', handle.url);
+    const { run } = await runOne({ server: 'elsewhere', handle: remote, scenario: { ...TINY, warmup_s: 0 }, outerSignal: null, serverState: watch(remote) });
+    assert.equal(run.ok, true, run.failure);
+    assert.deepEqual([run.server_measured, run.server_cpu, run.server_peak_rss_mb, run.server_cpu_pct], [false, null, null, null]);
+    assert.equal(run.trial, null);
+  });
+
+  it('a server that exits during the run: the run fails and says how', async () => {
+    handle = await startStandin({ STANDIN_EXIT_AFTER: '20' });
+    const serverState = watch(handle);
+    const { run } = await runOne({ server: 'standin', handle, scenario: scenario('many', { kind: 'closed', concurrency: 2, requests: 2000, warmup_s: 0 }), outerSignal: null, serverState });
+    assert.equal(run.ok, false);
+    assert.match(run.failure, /^the server exited during the run \(exit code 3\)/);
+    assert.deepEqual(serverState.exit, { code: 3, signal: null });
+    assert.equal(run.judged, false);
+  });
+
+  it('a server that stops answering: the run fails as hung, once a GET /hello after it gets no reply', async () => {
+    // The 5th /hello blocks its event loop for 8 s: the run's requests time out after 1 s, the
+    // run ends after 2 s, and the probe after it waits 3 s.
+    handle = await startStandin({ STANDIN_STALL_AT: '5', STANDIN_STALL_MS: '8000' });
+    const serverState = watch(handle);
+    const { run } = await runOne({ server: 'standin', handle, scenario: scenario('stalls', { kind: 'closed', concurrency: 2, duration_s: 2, timeout_s: 1, warmup_s: 0 }), outerSignal: null, serverState });
+    assert.equal(serverState.hung, 'stalls');
+    assert.equal(run.ok, false);
+    assert.match(run.failure, /^the server stopped answering \(hung\): \d+ requests timed out, and a GET \/hello after the run got no reply within 3 s$/);
+  });
+
+  it('interrupted (the outer signal): nothing is recorded, before or during the run', async () => {
+    handle = await startStandin();
+    const before = new AbortController();
+    before.abort();
+    assert.deepEqual(await runOne({ server: 'standin', handle, scenario: TINY, outerSignal: before.signal, serverState: watch(handle) }), { interrupted: true });
+    const during = new AbortController();
+    const long = scenario('long', { kind: 'closed', concurrency: 2, duration_s: 20, warmup_s: 0 });
+    const started = performance.now();
+    const running = runOne({ server: 'standin', handle, scenario: long, outerSignal: during.signal, serverState: watch(handle), progress: () => during.abort() });
+    assert.deepEqual(await running, { interrupted: true });
+    assert.ok(performance.now() - started < 10000, 'stopped well before its 20 s');
+  });
+});
