@@ -1,14 +1,18 @@
 'use strict';
-// The load hosts of the Tsung engine: --load-hosts as written, the name table Tsung's Erlang
-// nodes use, and (as root) netns hosts made for a run: reachable over ssh with the run's own
-// key, their daemons on their own address only, their clocks measured, everything gone after.
+// The load hosts of the Tsung engine (perf/lib/hosts/load_hosts.js): --load-hosts as written,
+// the name table Tsung's Erlang nodes use, the run's epmd port, what results.json records,
+// hosts' clocks measured through a remote shell (here a local script standing in for ssh) and
+// refused when off, processes found by network namespace, and (as root) netns hosts made for a
+// run: reachable over ssh with the run's own key, their daemons on their own address only, their
+// clocks measured, everything gone after.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
-const { parseLoadHosts, createNetnsHosts, removeLoadHosts, checkClocks, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, freeEpmdPort, LoadHostsError } = require('../../../perf/lib/hosts/load_hosts');
-const { namespaceExists } = require('../../../perf/lib/hosts/netns');
+const path = require('node:path');
+const { parseLoadHosts, createNetnsHosts, removeLoadHosts, checkClocks, pidsInNamespace, namespaceId, netnsHostsUnavailableReason, inetrcText, freeEpmdPort, portsInUse, sshHosts, loadHostsEnvironment, LoadHostsError, MAX_CLOCK_OFFSET_MS } = require('../../../perf/lib/hosts/load_hosts');
+const { namespaceExists, linkUnavailableReason } = require('../../../perf/lib/hosts/netns');
 const { readOverRemoteShell } = require('../../../perf/lib/engines/tsung');
 const { alive, makeTmpDir } = require('../../support/runner_helpers');
 
@@ -47,6 +51,119 @@ describe('load hosts: the run\'s epmd port', () => {
     } finally {
       holder.close();
     }
+  });
+});
+
+describe('load hosts: ports in use', () => {
+  /** Listens on address:0; resolves the server. */
+  const listening = (address) => new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject).listen(0, address, () => resolve(server));
+  });
+
+  it('a port held on one of the addresses, or on every address, is in use; one held elsewhere is not', async () => {
+    const [loopback, other, any] = await Promise.all([listening('127.0.0.1'), listening('127.0.0.2'), listening('0.0.0.0')]);
+    try {
+      const used = portsInUse(['127.0.0.1']);
+      assert.ok(used.has(loopback.address().port) && used.has(any.address().port));
+      assert.equal(used.has(other.address().port), false);
+      assert.ok(portsInUse(['127.0.0.2']).has(other.address().port));
+    } finally {
+      for (const server of [loopback, other, any]) server.close();
+    }
+  });
+});
+
+describe('load hosts: named hosts and what results.json records', () => {
+  it('hosts reached with the user\'s own ssh: their names, nothing made for them', () => {
+    const hosts = sshHosts(['load1.example.org', 'load2']);
+    assert.deepEqual(hosts.hosts, [{ name: 'load1.example.org', address: null, namespace: null }, { name: 'load2', address: null, namespace: null }]);
+    assert.deepEqual([hosts.kind, hosts.remoteShell, hosts.server, hosts.dir, hosts.env, hosts.sshdDaemons], ['ssh', 'ssh', null, null, {}, []]);
+  });
+
+  it('each host with its address and its clock (null until measured); the servers\' address when made here', () => {
+    const hosts = sshHosts(['a', 'b']);
+    hosts.clocks = { a: { offset_ms: 1.5, uncertainty_ms: 0.2 } };
+    const env = loadHostsEnvironment(hosts);
+    assert.deepEqual(env.hosts, [{ name: 'a', address: null, clock: { offset_ms: 1.5, uncertainty_ms: 0.2 } }, { name: 'b', address: null, clock: null }]);
+    assert.deepEqual([env.kind, env.server_address, env.controller], ['ssh', null, hosts.controller]);
+    const made = { kind: 'netns', hosts: [{ name: 'evn-h1-1', address: '198.18.0.3' }], server: { address: '198.18.0.2' }, controller: { name: 'vm', address: '198.18.0.1' } };
+    assert.deepEqual(loadHostsEnvironment(made), { kind: 'netns', hosts: [{ name: 'evn-h1-1', address: '198.18.0.3', clock: null }], server_address: '198.18.0.2', controller: { name: 'vm', address: '198.18.0.1' } });
+  });
+});
+
+describe('load hosts: their clocks', function () {
+  this.timeout(30000);
+  // Stands in for ssh: runs the command here, as ssh would on the host. A host named skewN has
+  // a clock N ms ahead of this machine's; 'slow' answers at once the first time and 100 ms late
+  // after that; 'down' cannot be reached (ssh fails after trying).
+  const REMOTE_SHELL = `#!/bin/sh
+host="$1"
+shift
+case "$host" in
+  down) sleep 0.2; echo "ssh: connect to host down port 22: Connection refused" >&2; exit 255 ;;
+  slow) exec sh -c 'n=0; while read -r line; do [ $n -gt 0 ] && sleep 0.1; n=1; date +%s%N; done' ;;
+  skew*) skew="\${host#skew}"; exec sh -c 'while read -r line; do echo $(( $(date +%s%N) + '"$skew"' * 1000000 )); done' ;;
+  *) exec sh -c "$*" ;;
+esac
+`;
+  let remoteShell;
+  before(() => {
+    remoteShell = path.join(makeTmpDir('remote-shell-'), 'remote_shell');
+    fs.writeFileSync(remoteShell, REMOTE_SHELL, { mode: 0o700 });
+  });
+  const hostsNamed = (...names) => ({ ...sshHosts(names), remoteShell });
+
+  it('measures each host\'s offset from this machine\'s clock, within half a round trip', async () => {
+    const hosts = hostsNamed('here', 'skew60');
+    const clocks = await checkClocks(hosts);
+    assert.deepEqual(Object.keys(clocks), ['here', 'skew60']);
+    assert.equal(hosts.clocks, clocks);
+    for (const [name, offset] of [['here', 0], ['skew60', 60]]) {
+      const c = clocks[name];
+      // The offset is measured in whole ms on this side: one more of slack.
+      assert.ok(Math.abs(c.offset_ms - offset) <= c.uncertainty_ms + 1, `${name}: ${JSON.stringify(c)}`);
+    }
+  });
+
+  it('keeps the best of its rounds: the one with the shortest round trip', async () => {
+    const { slow } = await checkClocks(hostsNamed('slow'));
+    assert.ok(slow.uncertainty_ms < 50, JSON.stringify(slow));
+  });
+
+  it(`refuses a host whose clock is more than ${MAX_CLOCK_OFFSET_MS} ms off, in one line`, async () => {
+    await assert.rejects(checkClocks(hostsNamed('here', 'skew300')), (err) => {
+      const m = /^load host skew300's clock is (\d+) ms off this machine's \(more than 100 ms\): .*synchronise the clocks \(NTP\) and run again$/.exec(err.message);
+      return err instanceof LoadHostsError && m && Math.abs(Number(m[1]) - 300) <= 10 && !err.message.includes('\n');
+    });
+  });
+
+  it('refuses a host out of reach, with what its remote shell said', async () => {
+    await assert.rejects(checkClocks(hostsNamed('down')), (err) => err instanceof LoadHostsError && err.message === `cannot reach load host down through its remote shell (${remoteShell}): ssh: connect to host down port 22: Connection refused`);
+  });
+});
+
+describe('load hosts: processes by network namespace (root)', function () {
+  this.timeout(20000);
+  const namespace = `evn-t${process.pid}`.slice(0, 15);
+  let child;
+  before(function () {
+    if (linkUnavailableReason()) this.skip();
+    spawnSync('ip', ['netns', 'add', namespace]);
+  });
+  after(() => {
+    if (child) child.kill('SIGKILL');
+    spawnSync('ip', ['netns', 'del', namespace]);
+  });
+
+  it('finds the processes in a namespace, by the id /proc gives it; none for a namespace that does not exist', async () => {
+    child = spawn('ip', ['netns', 'exec', namespace, process.execPath, '-e', "console.log('in'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    assert.equal(namespaceId(namespace), fs.readlinkSync(`/proc/${child.pid}/ns/net`));
+    assert.notEqual(namespaceId(namespace), fs.readlinkSync('/proc/self/ns/net'));
+    assert.deepEqual(pidsInNamespace(namespace), [child.pid]);
+    assert.equal(namespaceId('evn-no-such-namespace'), null);
+    assert.deepEqual(pidsInNamespace('evn-no-such-namespace'), []);
   });
 });
 

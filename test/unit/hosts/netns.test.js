@@ -1,11 +1,37 @@
 'use strict';
-// --link's network: a namespace behind a veth pair shaped with tbf. Needs root; skipped otherwise.
+// --link's network (perf/lib/hosts/netns.js): rates in tc units, the addresses it takes, its
+// commands' errors, why it cannot be made, and (as root) a namespace behind a veth pair shaped
+// with tbf, removed after; skipped without root.
 
 const assert = require('node:assert/strict');
 const http = require('node:http');
-const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { createLink, removeLink, parseRate, namespaceExists, linkUnavailableReason } = require('../../../perf/lib/hosts/netns');
+const { createLink, removeLink, parseRate, namespaceExists, linkUnavailableReason, run, LinkError } = require('../../../perf/lib/hosts/netns');
+const { makeTmpDir } = require('../../support/runner_helpers');
+
+const NETNS = path.join(__dirname, '..', '..', '..', 'perf', 'lib', 'hosts', 'netns.js');
+
+/**
+ * What `expression` (of the netns module, `n`) gives in a node run by `sh -c` after `setup`
+ * (shell commands), as JSON; with options.netns, in a network namespace of its own (unshare -n)
+ * where only loopback exists, so its addresses are the test's. options: spawnSync's.
+ */
+function inProcess(expression, { setup = 'true', netns = false, ...options } = {}) {
+  const script = `const n = require(${JSON.stringify(NETNS)}); try { console.log(JSON.stringify(${expression})); } catch (err) { console.log(JSON.stringify({ thrown: err.message, link: err instanceof n.LinkError })); }`;
+  const argv = [...(netns ? ['unshare', '-n'] : []), 'sh', '-c', `${setup} && exec "$0" -e "$1"`, process.execPath, script];
+  const res = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', ...options });
+  assert.equal(res.status, 0, res.stderr);
+  return JSON.parse(res.stdout);
+}
+
+/** A directory holding links to these programs only, for a PATH without the others. */
+function binWith(programs) {
+  const dir = makeTmpDir('netns-path-');
+  for (const name of programs) fs.symlinkSync(spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim(), path.join(dir, name));
+  return dir;
+}
 
 const SERVE_BYTES = 1024 * 1024;
 // A server inside the namespace: 1 MiB to every request, then its ready line.
@@ -48,6 +74,55 @@ describe('--link: a rate-limited network namespace', function () {
     assert.equal(parseRate('1gbit'), 1e9);
     assert.equal(parseRate('512kbit'), 512e3);
     for (const bad of ['fast', '54', '-1mbit', '54 furlongs']) assert.throws(() => parseRate(bad), /--link takes a rate such as 54mbit/);
+  });
+
+  it('reads tc\'s byte units and fractions, in any case; a rate of zero is no rate', () => {
+    assert.equal(parseRate('10kbps'), 80e3);
+    assert.equal(parseRate('2MBps'), 16e6);
+    assert.equal(parseRate(' 1.5Mbit '), 1.5e6);
+    assert.throws(() => parseRate('0mbit'), (err) => err instanceof LinkError && err.message === "--link takes a rate such as 54mbit, 1gbit or 512kbit (tc units), got '0mbit'");
+  });
+
+  it('a command that fails: one line with the command and the first line of what it said; quiet, null', () => {
+    assert.throws(() => run(['sh', '-c', 'echo first >&2; echo second >&2; exit 3']), (err) => err instanceof LinkError && err.message === 'sh -c echo first >&2; echo second >&2; exit 3 failed: first');
+    assert.equal(run(['sh', '-c', 'exit 3'], { quiet: true }), null);
+    assert.equal(run(['sh', '-c', 'echo out']), 'out\n');
+  });
+
+  describe('why it cannot be made here', () => {
+    before(function () {
+      if (process.getuid() !== 0) this.skip(); // the cases below start processes as another user or with another PATH
+    });
+
+    it('without root: run as root or leave --link out', () => {
+      assert.equal(inProcess('n.linkUnavailableReason()', { uid: 65534, gid: 65534 }), '--link needs root (it creates a network namespace and tc queues): run as root, or leave --link out');
+    });
+
+    it('without ip, or without tc: install iproute2', () => {
+      assert.equal(inProcess('n.linkUnavailableReason()', { env: { PATH: binWith(['sh']) } }), "--link needs 'ip', which is missing: install Debian's iproute2 (apt-get install iproute2)");
+      assert.equal(inProcess('n.linkUnavailableReason()', { env: { PATH: binWith(['sh', 'ip']) } }), "--link needs 'tc', which is missing: install Debian's iproute2 (apt-get install iproute2)");
+    });
+  });
+
+  describe('its addresses', () => {
+    before(function () {
+      if (linkUnavailableReason() || spawnSync('unshare', ['-n', 'true']).status !== 0) this.skip();
+    });
+
+    it('the first block of 198.18.0.0/24 large enough that no network here overlaps', () => {
+      assert.deepEqual(inProcess('n.freeAddressBlock(2)', { netns: true }), { addresses: ['198.18.0.1', '198.18.0.2'], prefix: 30 });
+      const used = 'ip link set lo up && ip addr add 198.18.0.1/30 dev lo';
+      assert.deepEqual(inProcess('n.freeAddressBlock(2)', { netns: true, setup: used }), { addresses: ['198.18.0.5', '198.18.0.6'], prefix: 30 });
+      // Three addresses (a load host, its server and the bridge) take a block of eight.
+      assert.deepEqual(inProcess('n.freeAddressBlock(3)', { netns: true, setup: used }), { addresses: ['198.18.0.9', '198.18.0.10', '198.18.0.11', '198.18.0.12', '198.18.0.13', '198.18.0.14'], prefix: 29 });
+      // One address used at the very end of the first block is enough to skip it.
+      assert.deepEqual(inProcess('n.freeAddressBlock(2)', { netns: true, setup: 'ip link set lo up && ip addr add 198.18.0.3/32 dev lo' }), { addresses: ['198.18.0.5', '198.18.0.6'], prefix: 30 });
+    });
+
+    it('none left: one line saying how to free some', () => {
+      const taken = inProcess('n.freeAddressBlock(2)', { netns: true, setup: 'ip link set lo up && ip addr add 198.18.0.77/24 dev lo' });
+      assert.deepEqual(taken, { thrown: 'no free block of 4 addresses left in 198.18.0.0/24: remove stale namespaces (ip netns list; ip netns del evn-…)', link: true });
+    });
   });
 
   describe('as root', () => {
