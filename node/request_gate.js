@@ -10,7 +10,7 @@ const HOST_VALUE = new RegExp(contract.host_pattern);
 
 /**
  * Checks that apply before routing; returns an error status or 0. Framing and Host as the
- * contract decides (README "The contract"), in one pass over the raw header lines: one Host, of
+ * contract decides (CONTRACT.md), in one pass over the raw header lines: one Host, of
  * host syntax (required in HTTP/1.1); Transfer-Encoding never with Content-Length, its last
  * coding chunked and chunked only once, and then 411 (the EventMachine parser cannot read
  * chunked bodies). Node's parser has already refused a malformed or repeated Content-Length.

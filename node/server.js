@@ -1,6 +1,6 @@
 'use strict';
 // The Node.js server: Node's own http module, one process, one event loop; routing with
-// httpdispatcher. Behaviour is defined by contract.json and the README's contract table. Its
+// httpdispatcher. Behaviour is defined by contract.json and CONTRACT.md. Its
 // files mirror the EventMachine server's (ruby/em/), and this entry point builds the same parts
 // in the same order as server.rb, handing them down: the settings (config), the document root
 // (static_site), the routes (app), the connection cap (connection_cap), the deadlines

@@ -1,6 +1,6 @@
 'use strict';
 // The document root, loaded into memory once at start (the same strategy as the EventMachine
-// server: see README "How files are served"). Only regular files that were under the root at
+// server: see CONTRACT.md "How files are served"). Only regular files that were under the root at
 // start can ever be served, so no request path can reach outside it.
 
 const fs = require('node:fs');

@@ -246,7 +246,7 @@ module EmVsNode
       StaticSite.decode_path(query_at ? target.byteslice(0, query_at) : target)
     end
 
-    # Framing and Host, as the contract decides (README "The contract"): one Host, of host
+    # Framing and Host, as the contract decides (CONTRACT.md): one Host, of host
     # syntax, required in HTTP/1.1; at most one Content-Length, of digits; Transfer-Encoding
     # never with Content-Length, its last coding chunked and chunked only once, and then 411 on
     # both servers, as the C parser cannot read chunked bodies.

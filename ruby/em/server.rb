@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # The EventMachine server: eventmachine_httpserver on EventMachine, one process, one event loop.
-# Behaviour is defined by contract.json and the README's contract table.
+# Behaviour is defined by contract.json and CONTRACT.md.
 #   ruby em/server.rb                   (inside ruby/)
 #   bundle exec ruby ruby/em/server.rb  (from the project root)
 

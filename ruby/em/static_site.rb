@@ -2,7 +2,7 @@
 
 module EmVsNode
   # The document root, loaded into memory once at start (the same strategy as the Node server:
-  # see README "How files are served"). Only regular files that were under the root at start
+  # see CONTRACT.md "How files are served"). Only regular files that were under the root at start
   # can ever be served, so no request path can reach outside it.
   class StaticSite
     SiteFile = Struct.new(:body, :type)

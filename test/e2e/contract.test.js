@@ -178,7 +178,7 @@ const CASES = [
   },
   { name: 'a non-numeric Content-Length is 400', send: request('POST', '/upload', { 'Content-Length': '+3' }, 'abc'), expect: status(400) },
   { name: 'HTTP/1.1 without Host is 400', send: 'GET /hello HTTP/1.1\r\n\r\n', expect: status(400) },
-  // Where the two parsers disagreed, the contract decides (README "The contract").
+  // Where the two parsers disagreed, the contract decides (CONTRACT.md).
   { name: 'two Host headers are 400', send: 'GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', options: { waitForClose: true }, expect: status(400) },
   { name: 'a Host that is not a host is 400', send: 'GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n', options: { waitForClose: true }, expect: status(400) },
   { name: 'an empty Host is allowed', send: 'GET /hello HTTP/1.1\r\nHost:\r\n\r\n', expect: status(200) },
