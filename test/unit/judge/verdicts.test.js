@@ -1,16 +1,13 @@
 'use strict';
 // Verdicts over trials on known data (perf/lib/judge/verdicts.js): aggregates, comparisons and
 // their limits (client-bound, failed, one trial, below the resolution, set by the rate, n too
-// small), older files brought up to date, the pair the verdicts are about; and the plan the
-// runner makes (perf/lib/plan/trial_plan.js).
+// small), older files brought up to date, the pair the verdicts are about.
 
 const assert = require('node:assert/strict');
 const trials = require('../../../perf/lib/judge/verdicts');
 const { verdictWords } = require('../../../perf/lib/judge/metrics');
 const { orderServers } = require('../../../perf/lib/report/style');
 const { toText } = require('../../../perf/lib/text/summary');
-const plan = require('../../../perf/lib/plan/trial_plan');
-const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
 const { trialRun: run, decoded: results, openLoopTrials } = require('../../support/made_up_results');
 
 const { analyzeRuns, findComparison, overheads } = trials;
@@ -212,40 +209,5 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
     const text = toText(results(openLoopTrials({ replies: 2000 })));
     assert.match(text.split('\n')[2], /^concurrent_2000_20\s+[\d.]+\s+n too small\s/);
     assert.match(text, /^\s+p99 ms\s+n too small\s+n too small\s+–\s+n too small$/m);
-  });
-});
-
-describe('trials: what the runner plans', () => {
-  const scenarios = loadScenarios({ quick: true });
-  const byName = Object.fromEntries(scenarios.map((s) => [s.name, s]));
-
-  it('trials outermost: servers alternate A B A B', () => {
-    assert.deepEqual(plan.trialPlan(['a', 'b'], 2).map((p) => `${p.trial}${p.server}`), ['1a', '1b', '2a', '2b']);
-  });
-
-  it('what each scenario needs, and what a server that serves less skips', () => {
-    assert.deepEqual(plan.scenarioNeeds(byName.sequential_6000), ['hello']);
-    assert.deepEqual(plan.scenarioNeeds(byName.bigfile_100k), ['files']);
-    assert.deepEqual(plan.scenarioNeeds(byName.slow_read), ['hello', 'files']);
-    assert.deepEqual(plan.scenarioNeeds(byName.slow_upload), ['hello', 'upload']);
-    const nginx = { serves: ['hello', 'files'] };
-    assert.equal(plan.missingCapabilities(nginx, byName.slow_read), null);
-    assert.deepEqual(plan.missingCapabilities(nginx, byName.big_upload), ['upload']);
-    assert.equal(plan.missingCapabilities({}, byName.big_upload), null, 'no `serves`: serves everything');
-  });
-
-  it('a server whose command is missing is named with the hint', () => {
-    assert.equal(plan.missingRequirement({ requires: ['node'] }), null);
-    assert.equal(plan.missingRequirement({ requires: ['no-such-program-xyz'], install_hint: 'apt-get install xyz' }), 'no-such-program-xyz is not installed (apt-get install xyz)');
-  });
-
-  it('estimates the length: load × trials + start-up, "about"', () => {
-    const served = { node: [byName.sequential_6000, byName.slow_read], em: [byName.sequential_6000, byName.slow_read] };
-    const one = plan.estimatePlanS(plan.trialPlan(['node', 'em'], 1), served);
-    const three = plan.estimatePlanS(plan.trialPlan(['node', 'em'], 3), served);
-    assert.ok(one > 2 * 6 && one < 30, `${one}`);
-    assert.ok(three > 3 * 2 * 6 && three < 3 * one, `${three}`);
-    assert.equal(plan.fmtDuration(75), '1 min 15 s');
-    assert.equal(plan.fmtDuration(3720), '1 h 2 min');
   });
 });
