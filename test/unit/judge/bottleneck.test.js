@@ -1,0 +1,230 @@
+'use strict';
+// Whether a run counts for a verdict (perf/lib/judge/bottleneck.js): each reason it is left out
+// (failed, client-bound, the load hosts' problems, not server-bound, disturbed) at its threshold
+// and on either side of it, the margins whole clock ticks leave, which scenarios are judged on
+// server-bound, and the CPU shares of a measured window. The /proc/stat readings those shares
+// come from, and a real run that is not server-bound: test/e2e/judging.test.js.
+
+const assert = require('node:assert/strict');
+const { clkTck } = require('../../../perf/lib/measure/proc_stats');
+const {
+  CLIENT_BOUND_PCT,
+  NEAR_CLIENT_BOUND_PCT,
+  SERVER_BOUND_PCT,
+  DISTURBED_PCT,
+  MIN_SERVER_BOUND_LOAD_S,
+  thresholds,
+  isClientBound,
+  saturating,
+  cpuShares,
+  judgeRun,
+} = require('../../../perf/lib/judge/bottleneck');
+
+const CLOSED = { kind: 'closed', concurrency: 32 };
+// A quiet window: the shares judgeRun reads, none of them near a threshold. Resolutions 0
+// unless a test sets them, so that the thresholds themselves are what is tested.
+const QUIET = { server_cpu_pct: 99, server_resolution_pct: 0, steal_pct: 0, foreign_cpu_pct: 0, resolution_pct: 0 };
+/** judgeRun of a run that completed, its load generator far from its ceiling, with these shares. */
+const judge = (shares, more = {}) => judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: { ...QUIET, ...shares }, ...more });
+
+/** Runs fn with PERF_DISTURBED_PCT as given (undefined: unset), then puts back what it was. */
+function withDisturbedPct(value, fn) {
+  const saved = process.env.PERF_DISTURBED_PCT;
+  if (value === undefined) delete process.env.PERF_DISTURBED_PCT;
+  else process.env.PERF_DISTURBED_PCT = value;
+  try {
+    return fn();
+  } finally {
+    if (saved === undefined) delete process.env.PERF_DISTURBED_PCT;
+    else process.env.PERF_DISTURBED_PCT = saved;
+  }
+}
+
+describe('bottleneck: the thresholds', () => {
+  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, disturbed 10 % of a core', () => {
+    assert.deepEqual([CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, MIN_SERVER_BOUND_LOAD_S], [90, 80, 90, 10, 0.25]);
+    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, disturbed_pct: 10 });
+  });
+
+  it('PERF_DISTURBED_PCT raises the disturbed threshold on a machine known to be shared; a value that is not a number leaves it', () => {
+    assert.equal(withDisturbedPct('25', thresholds).disturbed_pct, 25);
+    assert.equal(withDisturbedPct('lots', thresholds).disturbed_pct, DISTURBED_PCT);
+    assert.equal(withDisturbedPct('', thresholds).disturbed_pct, DISTURBED_PCT);
+  });
+});
+
+describe('bottleneck: client-bound', () => {
+  it(`from ${CLIENT_BOUND_PCT} % of the load generator's core on`, () => {
+    assert.equal(isClientBound(CLIENT_BOUND_PCT), true);
+    assert.equal(isClientBound(100), true);
+    assert.equal(isClientBound(CLIENT_BOUND_PCT - 0.1), false);
+  });
+
+  it('not measured (null) is not client-bound', () => {
+    assert.equal(isClientBound(null), false);
+    assert.equal(isClientBound(undefined), false);
+    assert.equal(isClientBound('95'), false);
+  });
+
+  it('a client-bound run is not judged, and says how much of its core the load generator used', () => {
+    const v = judge({}, { clientCpuPct: 93.46, clientBound: true });
+    assert.deepEqual(v, { server_bound: true, disturbed: false, judged: false, not_judged_because: [`client-bound: the load generator used 93.5% of its core (${CLIENT_BOUND_PCT}% or more)`] });
+  });
+
+  it('judgeRun goes by the run\'s client_bound, decided once where the CPU was measured', () => {
+    assert.equal(judge({}, { clientCpuPct: 95, clientBound: false }).judged, true);
+  });
+});
+
+describe('bottleneck: failed runs and the load hosts\' problems', () => {
+  it('a run that did not complete is not judged, with its failure or a word for it', () => {
+    assert.deepEqual(judge({}, { ok: false, failure: 'the server exited during the run (exit code 3)' }).not_judged_because, ['failed: the server exited during the run (exit code 3)']);
+    assert.deepEqual(judge({}, { ok: false }).not_judged_because, ['failed: the run did not complete']);
+  });
+
+  it('each problem of the load (Tsung\'s hosts) is a reason', () => {
+    const v = judge({}, { loadProblems: ['Tsung started 3 of 4 users', '6 of 8 planned requests completed'] });
+    assert.deepEqual(v.not_judged_because, ['load: Tsung started 3 of 4 users', 'load: 6 of 8 planned requests completed']);
+    assert.equal(v.judged, false);
+  });
+});
+
+describe('bottleneck: server-bound', () => {
+  it('only closed loops of several clients are meant to keep the server busy', () => {
+    assert.equal(saturating({ kind: 'closed', concurrency: 2 }), true);
+    assert.equal(saturating({ kind: 'closed', concurrency: 1 }), false, 'one client waits for each reply: the server idles by construction');
+    assert.equal(saturating({ kind: 'open', concurrency: 8 }), false);
+    assert.equal(saturating({ kind: 'slow_clients', concurrency: 8 }), false);
+  });
+
+  it(`a saturating closed loop whose server used less than ${SERVER_BOUND_PCT} % of its core is not judged`, () => {
+    assert.deepEqual(judge({ server_cpu_pct: SERVER_BOUND_PCT }), { server_bound: true, disturbed: false, judged: true, not_judged_because: [] });
+    const held = judge({ server_cpu_pct: SERVER_BOUND_PCT - 0.1 });
+    assert.deepEqual(held, { server_bound: false, disturbed: false, judged: false, not_judged_because: [`not server-bound: the server used 89.9% of its core (under ${SERVER_BOUND_PCT}%), so something else set the pace`] });
+  });
+
+  it('allows for the resolution of the server\'s clock ticks: flagged only when under the threshold by more', () => {
+    assert.equal(judge({ server_cpu_pct: 86, server_resolution_pct: 4 }).server_bound, true);
+    assert.equal(judge({ server_cpu_pct: 85.9, server_resolution_pct: 4 }).server_bound, false);
+  });
+
+  it('without the server\'s own resolution, the window\'s stands in; without either, none', () => {
+    assert.equal(judge({ server_cpu_pct: 87, server_resolution_pct: null, resolution_pct: 3 }).server_bound, true);
+    assert.equal(judge({ server_cpu_pct: 86.9, server_resolution_pct: null, resolution_pct: 3 }).server_bound, false);
+    assert.equal(judge({ server_cpu_pct: 89.9, server_resolution_pct: undefined, resolution_pct: null }).server_bound, false);
+  });
+
+  it('a load shorter than a quarter of a second is mostly its start and end: not told', () => {
+    assert.equal(judge({ server_cpu_pct: 30 }, { loadS: 0.25 }).server_bound, false);
+    const short = judge({ server_cpu_pct: 30 }, { loadS: 0.249 });
+    assert.deepEqual([short.server_bound, short.judged], [null, true]);
+  });
+
+  it('not told for a server not measured (--target), nor for a scenario that sets its own pace', () => {
+    assert.equal(judge({ server_cpu_pct: null }).server_bound, null);
+    for (const scenario of [{ kind: 'closed', concurrency: 1 }, { kind: 'open' }, { kind: 'slow_clients' }]) {
+      const v = judge({ server_cpu_pct: 5 }, { scenario });
+      assert.deepEqual([v.server_bound, v.judged], [null, true], scenario.kind);
+    }
+  });
+});
+
+describe('bottleneck: disturbed', () => {
+  // The threshold a user gets (test/support/quiet_machine.js raises it for the other files).
+  let saved;
+  beforeEach(() => {
+    saved = process.env.PERF_DISTURBED_PCT;
+    delete process.env.PERF_DISTURBED_PCT;
+  });
+  afterEach(() => {
+    if (saved !== undefined) process.env.PERF_DISTURBED_PCT = saved;
+  });
+
+  it(`steal over ${DISTURBED_PCT} % of a core: not judged, with both figures`, () => {
+    assert.equal(judge({ steal_pct: DISTURBED_PCT }).disturbed, false);
+    const v = judge({ steal_pct: DISTURBED_PCT + 0.1, foreign_cpu_pct: 2 });
+    assert.deepEqual(v, { server_bound: true, disturbed: true, judged: false, not_judged_because: [`disturbed: steal 10.1%, other processes 2% of a core (over ${DISTURBED_PCT}%)`] });
+  });
+
+  it(`other processes over ${DISTURBED_PCT} % of a core: the same`, () => {
+    assert.equal(judge({ foreign_cpu_pct: DISTURBED_PCT }).disturbed, false);
+    assert.equal(judge({ foreign_cpu_pct: DISTURBED_PCT + 0.1 }).disturbed, true);
+  });
+
+  it('past the threshold by more than the window\'s resolution only', () => {
+    assert.equal(judge({ steal_pct: DISTURBED_PCT + 4, resolution_pct: 4 }).disturbed, false);
+    assert.equal(judge({ steal_pct: DISTURBED_PCT + 4.1, resolution_pct: 4 }).disturbed, true);
+    assert.equal(judge({ foreign_cpu_pct: DISTURBED_PCT + 4, resolution_pct: 4 }).disturbed, false);
+    assert.equal(judge({ foreign_cpu_pct: DISTURBED_PCT + 4.1, resolution_pct: 4 }).disturbed, true);
+  });
+
+  it('other processes unknown (the server elsewhere): judged on steal, said as "?"', () => {
+    assert.equal(judge({ foreign_cpu_pct: null }).disturbed, false);
+    assert.deepEqual(judge({ steal_pct: 30, foreign_cpu_pct: null }).not_judged_because, [`disturbed: steal 30%, other processes ?% of a core (over ${DISTURBED_PCT}%)`]);
+  });
+
+  it('the machine\'s CPU not read: nothing said about it', () => {
+    const v = judge({ steal_pct: null, foreign_cpu_pct: 50 });
+    assert.deepEqual([v.disturbed, v.judged], [null, true]);
+  });
+
+  it('PERF_DISTURBED_PCT raises the threshold, and the reason says which', () => {
+    process.env.PERF_DISTURBED_PCT = '50';
+    assert.equal(judge({ steal_pct: 40 }).disturbed, false);
+    assert.deepEqual(judge({ steal_pct: 60, foreign_cpu_pct: 0 }).not_judged_because, ['disturbed: steal 60%, other processes 0% of a core (over 50%)']);
+  });
+});
+
+describe('bottleneck: every reason at once', () => {
+  it('in order: failed, client-bound, load, not server-bound, disturbed', () => {
+    const v = withDisturbedPct(undefined, () =>
+      judgeRun({ scenario: CLOSED, ok: false, failure: 'x', clientCpuPct: 99, clientBound: true, shares: { ...QUIET, server_cpu_pct: 50, steal_pct: 20 }, loadProblems: ['y'] }),
+    );
+    assert.deepEqual(v.not_judged_because.map((r) => r.split(':')[0]), ['failed', 'client-bound', 'load', 'not server-bound', 'disturbed']);
+    assert.deepEqual([v.server_bound, v.disturbed, v.judged], [false, true, false]);
+  });
+});
+
+describe('bottleneck: the CPU shares of a window', () => {
+  const hz = clkTck();
+  const machine = { busy_s: 1.7, irq_s: 0.3, steal_s: 0.2, idle_s: 0.1, cpus: 2 };
+
+  it('the server\'s share is of the load, not of the window around it; the machine\'s are of the window', () => {
+    const s = cpuShares({ wallS: 1.25, loadS: 1, serverS: 0.9, clientS: 0.5, machine });
+    assert.equal(s.server_cpu_pct, 90);
+    assert.equal(s.server_resolution_pct, ((2 / hz) / 1) * 100);
+    assert.deepEqual([s.wall_s, s.busy_pct, s.irq_pct, s.steal_pct], [1.25, 136, 24, 16]);
+    // foreign = busy 1.7 + interrupts 0.3 − server 0.9 − client 0.5 = 0.6 s of 1.25 s.
+    assert.equal(s.foreign_cpu_pct, 48);
+    // One tick per CPU of the machine, and one each for the server and the client, over the window.
+    assert.equal(s.resolution_pct, Math.round(((4 / hz) / 1.25) * 100 * 10) / 10);
+  });
+
+  it('a load as long as the window, or longer, or of no length: the window', () => {
+    for (const loadS of [undefined, 1.25, 2, 0]) assert.equal(cpuShares({ wallS: 1.25, loadS, serverS: 0.9, clientS: 0, machine: null }).server_cpu_pct, 72, String(loadS));
+  });
+
+  it('other processes never below zero (the kernel charges a process for interrupts too)', () => {
+    assert.equal(cpuShares({ wallS: 1, serverS: 1.8, clientS: 0.5, machine }).foreign_cpu_pct, 0);
+  });
+
+  it('without /proc/stat: only the server\'s share, and the resolution of one CPU', () => {
+    const s = cpuShares({ wallS: 1, serverS: 0.5, clientS: 0.2, machine: null });
+    assert.deepEqual(s, { wall_s: 1, server_cpu_pct: 50, server_resolution_pct: (2 / hz) * 100, busy_pct: null, irq_pct: null, steal_pct: null, foreign_cpu_pct: null, resolution_pct: (3 / hz) * 100 });
+  });
+
+  it('without the server\'s CPU (--target): no share of its own, and other processes unknown', () => {
+    const s = cpuShares({ wallS: 1, serverS: null, clientS: 0.2, machine });
+    assert.deepEqual([s.server_cpu_pct, s.foreign_cpu_pct, s.steal_pct], [null, null, 20]);
+  });
+
+  it('a window of no length tells nothing', () => {
+    const s = cpuShares({ wallS: 0, serverS: 0.1, clientS: 0, machine });
+    assert.deepEqual([s.server_cpu_pct, s.busy_pct, s.steal_pct, s.foreign_cpu_pct, s.resolution_pct], [null, null, null, null, null]);
+  });
+
+  it('percentages to a tenth, the window to the millisecond', () => {
+    const s = cpuShares({ wallS: 0.33333, serverS: 0.1, clientS: 0, machine: null });
+    assert.deepEqual([s.wall_s, s.server_cpu_pct], [0.333, 30]);
+  });
+});
