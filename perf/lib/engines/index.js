@@ -7,11 +7,11 @@
 // The built-in engines (this process, per-request samples) are chosen by scenario kind:
 // autocannon (closed loops over keep-alive connections), sequential (a new connection per
 // request), open_loop (connections on a schedule), slow_clients. httperf and wrk are external
-// programs, used with --engine or to run a scenario again (perf/lib/run/runner.js); they keep no
-// samples: run() resolves { summary, ...fields } and the summary stands in for the samples'
-// statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md). tsung is
-// external and distributed (ctx.loadHosts: perf/lib/hosts/load_hosts.js); it fills the samples with
-// every request its load hosts made.
+// programs, used with --engine or to run a scenario again (perf/lib/run/lighter_engines.js);
+// they keep no samples: run() resolves { summary, ...fields } and the summary stands in for the
+// samples' statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md). tsung
+// is external and distributed (ctx.loadHosts: perf/lib/hosts/load_hosts.js); it fills the
+// samples with every request its load hosts made.
 //
 // --engine: 'autocannon' (the default) is the built-in choice: autocannon where it is faithful,
 // the other built-in engines elsewhere. 'httperf' and 'wrk' run every scenario they can express
