@@ -151,4 +151,4 @@ function chooseVerdictEngines({ wanted, names }, runs, log) {
   return { verdict_engines: verdictEngines, verdict_engine_reasons: reasons };
 }
 
-module.exports = { lighterEngines, asTimed, againPlan, foreseenAgainS, runsAgain, chooseVerdictEngines, pickLighter };
+module.exports = { lighterEngines, asTimed, foreseenAgainS, runsAgain, chooseVerdictEngines, pickLighter };
