@@ -5,6 +5,7 @@
 // (verdictWords and answerOf: the words of a verdict, which every output renders).
 
 const { fmtFactor, fmtInterval } = require('../text/format');
+const { marginText } = require('./answer');
 
 /** The rounding step of a run's latencies: the engine's (httperf prints 0.1 ms), or null. */
 function latencyStep(r) {
@@ -66,26 +67,35 @@ function leadOf(c) {
 
 /**
  * What a stored comparison says, in parts every output renders alike: { kind, lead, factor,
- * word, ci, why }. kind: 'winner' (lead won: the interval excludes 1), 'no_difference' (an
- * interval that holds 1), 'no_interval' (a side with one usable trial), 'no_verdict' (not
- * judged whatever the numbers: why), 'excluded' (a side's runs could not be used: why),
- * 'not_measured'. lead and factor: the better-looking side and by how much, ci its factor's
- * interval (leadOf); word completes "lead is factor× …".
+ * word, ci, why, margin, more }. kind: the stored decision where it has an interval ('winner':
+ * lead won; 'same': the same within the margin; 'undecided': neither, more: roughly how many
+ * times the measuring so far would decide it; perf/lib/judge/answer.js), else 'no_interval' (a
+ * side with one usable trial), 'no_verdict' (not judged whatever the numbers: why), 'excluded'
+ * (a side's runs could not be used: why), 'not_measured'. lead and factor: the better-looking
+ * side and by how much, ci its factor's interval (leadOf); word completes "lead is factor× …".
  */
 function answerOf(c) {
   if (c.excluded) return { kind: 'excluded', why: c.note, code: c.excluded };
   if (c.no_verdict) return { kind: 'no_verdict', why: c.note, code: c.no_verdict };
   if (c.ratio === null || c.ratio === undefined) return { kind: 'not_measured', why: c.note || 'not measured' };
   const { lead, factor, ci } = leadOf(c);
-  const parts = { lead, factor, ci, word: METRICS[c.metric].word };
+  const parts = { lead, factor, ci, word: METRICS[c.metric].word, margin: c.margin ?? null };
   if (!ci) return { ...parts, kind: 'no_interval', why: c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval' };
-  return { ...parts, kind: c.significant ? 'winner' : 'no_difference' };
+  return { ...parts, kind: c.decision, more: c.more_measuring ?? null };
+}
+
+/** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
+function moreText(more) {
+  if (more === null || more === undefined) return 'more measuring';
+  if (more > 100) return 'over 100× the measuring';
+  return `about ${more < 10 ? Math.max(2, Math.ceil(more * 2) / 2) : Math.ceil(more)}× the measuring`;
 }
 
 /**
- * A stored comparison as words: "node 2.41× faster [2.10–2.77]", "no significant difference
- * (em 1.04× faster [0.93–1.16])", "no verdict (node 1.3× faster; 1 trial: no interval)",
- * "not compared: node client-bound …". The interval is the lead's factor's.
+ * A stored comparison as words: "node 2.41× faster [2.10–2.77]", "same within ±10 % [0.96–1.05]",
+ * "undecided: em 1.04× faster [0.89–1.22]; about 4× the measuring would decide", "no verdict
+ * (node 1.3× faster; 1 trial: no interval)", "not compared: node client-bound …". The interval
+ * of a winner or an undecided one is the lead's factor's; of "same", the ratio's (a ÷ b).
  */
 function verdictWords(c) {
   if (!c) return '–';
@@ -93,12 +103,11 @@ function verdictWords(c) {
   if (a.kind === 'excluded') return `not compared: ${a.why}`;
   if (a.kind === 'no_verdict') return a.code;
   if (a.kind === 'not_measured') return `– (${a.why})`;
-  const same = fmtFactor(a.factor) === '1.0×';
   const text = `${a.lead} ${fmtFactor(a.factor)} ${a.word}`;
-  if (a.kind === 'no_interval') return `no verdict (${same ? '1.0×' : text}; ${a.why})`;
+  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
-  if (same) return `no significant difference (1.0× ${fmtInterval(c.ci95)})`;
-  return `no significant difference (${text} ${fmtInterval(a.ci)})`;
+  if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
+  return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
 }
 
 module.exports = { METRICS, METRIC_NAMES, METRIC_ALIASES, metricName, metricValue, leadOf, answerOf, verdictWords };

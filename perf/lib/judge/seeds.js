@@ -9,6 +9,7 @@ const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, verdictWords } = require('./metrics');
 const { compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./verdicts');
 const { fmtFactor, fmtInterval } = require('../text/format');
+const { DEFAULT_MARGIN, claimOutcome, marginText } = require('./answer');
 
 /** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
 function seedPlan() {
@@ -54,18 +55,28 @@ function foundFactor(c) {
 }
 
 /**
+ * The published claim against this run (perf/lib/judge/answer.js claimOutcome: confirmed, less,
+ * more, gone, reversed, smaller, undecided; for a "really close" claim, published factor null:
+ * confirmed, differ, undecided), or null where the comparison has no interval to judge it by.
+ */
+function outcomeOf(c, found, publishedFactor) {
+  if (!c || !found || !found.ci) return null;
+  return claimOutcome(found.ci, publishedFactor, c.margin ?? DEFAULT_MARGIN);
+}
+
+/**
  * One row per seed: { seed, title, study, claim, published: { a, b, factor }, here (the pair),
- * comparison, found ({ factor, ci } of a over b, or null), says (the verdict in words), holds
- * (true: a wins here too; false: b wins, or no significant difference; null: not judged),
- * not_here }. runs and comparisons: a run's, as perf/lib/store/results_doc.js decodeResults gives them.
+ * comparison, found ({ factor, ci } of a over b, or null), says (the verdict in words), outcome
+ * (outcomeOf; null: not judged), not_here }. runs and comparisons: a run's, as
+ * perf/lib/store/results_doc.js decodeResults gives them.
  */
 function seedRows({ runs, comparisons }) {
   return SEEDS.map((seed) => {
     const c = comparisonOf(seed, runs, comparisons);
     const missing = seed.here.server ? ![seed.here.a, seed.here.b].every((sc) => runs.some((r) => r.server === seed.here.server && r.scenario === sc)) : !c;
-    let holds = null;
-    if (!missing && c && !c.excluded && !c.no_verdict && c.significant !== null && c.significant !== undefined) holds = c.winner === c.a;
     const says = missing ? 'not run' : verdictWords(c);
+    const found = missing ? null : foundFactor(c);
+    const published = { a: seed.published.a, b: seed.published.b, factor: factorOf(seed.metric, seed.published.a.value, seed.published.b.value) };
     return {
       seed: seed.seed,
       title: seed.title,
@@ -73,12 +84,12 @@ function seedRows({ runs, comparisons }) {
       claim: seed.claim,
       metric: seed.metric,
       here_metric: seed.here.metric || seed.metric,
-      published: { a: seed.published.a, b: seed.published.b, factor: factorOf(seed.metric, seed.published.a.value, seed.published.b.value) },
+      published,
       here: seed.here,
       comparison: missing ? null : c,
-      found: missing ? null : foundFactor(c),
+      found,
       says,
-      holds,
+      outcome: missing ? null : outcomeOf(c, found, published.factor),
       not_here: seed.not_here || [],
     };
   });
@@ -110,24 +121,38 @@ function foundText(row) {
   return `${fmtFactor(row.found.factor)} ${fmtInterval(row.found.ci)}${other}`;
 }
 
-/** Whether the published conclusion holds, in words; why not judged, in short. */
-function holdsText(row) {
+/** A claim's outcome in words: "confirmed", "apache still wins, by less", … (a and b: the claim's sides). */
+function outcomeWords(outcome, a, b, margin = DEFAULT_MARGIN) {
+  const words = {
+    confirmed: 'confirmed',
+    less: `${a} still wins, by less`,
+    more: `${a} still wins, by more`,
+    gone: `gone: the same within ${marginText(margin)}`,
+    reversed: `reversed: ${b} wins here`,
+    smaller: 'smaller, size unknown',
+    differ: 'not close: one wins here',
+    undecided: 'undecided',
+  };
+  return words[outcome];
+}
+
+/** The published conclusion against this run, in words; why not judged, in short. */
+function outcomeText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
-  if (row.holds === true) return 'holds';
-  if (row.holds === false) return c.winner ? 'reversed' : 'does not hold (no significant difference)';
+  if (row.outcome) return outcomeWords(row.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN);
   const why = c.excluded ? c.note.split(`: ${CLIENT_BOUND_ADVICE}`).join('') : c.no_verdict || c.note || 'no interval';
   return `not judged (${why})`;
 }
 
-const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (95% CI over the trials); the conclusion holds when the same side wins here significantly.';
+const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (95% CI over the trials), the claim judged against its own number: confirmed where the interval holds it; still wins, by less or by more; gone (the same within the margin); reversed; smaller, size unknown (the interval excludes it but holds 1); undecided (it holds both).';
 const SEEDS_HEAD = ['seed', 'comparison', 'published', 'ratio ×', 'here ×', 'conclusion'];
 
 /** A row of the seeds table: its cells under SEEDS_HEAD. */
 function seedCells(row) {
   const unit = METRICS[row.metric].unit;
   const figures = `${row.published.a.system} ${row.published.a.value.toLocaleString('en-US')} vs ${row.published.b.system} ${row.published.b.value.toLocaleString('en-US')} ${unit}`;
-  return [row.seed, row.title, figures, fmtFactor(row.published.factor), foundText(row), holdsText(row)];
+  return [row.seed, row.title, figures, fmtFactor(row.published.factor), foundText(row), outcomeText(row)];
 }
 
 /** The systems of the rows' seeds that cannot run here, each once: "000: X: why." */
@@ -142,4 +167,4 @@ function seedsMarkdown(rows) {
   return `${lines.join('\n')}\n${notHere.length ? `\nNot run here:\n${notHere.map((l) => `- ${l}`).join('\n')}\n` : ''}`;
 }
 
-module.exports = { SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundText, holdsText };
+module.exports = { SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundFactor, outcomeOf, foundText, outcomeText, outcomeWords };

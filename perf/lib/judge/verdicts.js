@@ -14,6 +14,7 @@
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
 const { reasonCode, reasonLabel } = require('./reasons');
+const { DEFAULT_MARGIN, decide, moreMeasuring } = require('./answer');
 
 
 /**
@@ -126,11 +127,12 @@ function fewestReplies(runs) {
 }
 
 /**
- * Comparisons from a results.json written before `no_verdict` existed, brought up to date:
- * the same rule applied to the runs, so older files read like new ones.
+ * Comparisons from a results.json written before `no_verdict` or `decision` existed, brought up
+ * to date: the same rules applied to the runs and intervals (the default margin where the file
+ * has none), so older files read like new ones.
  */
 function withLimits(comparisons, runs) {
-  return comparisons.map((c) => {
+  return comparisons.map(withDecision).map((c) => {
     if (c.no_verdict !== undefined || c.excluded) return { no_verdict: null, ...c };
     const of = (server) => runs.filter((r) => r.server === server && r.scenario === c.scenario && r.ok && !r.client_bound);
     const ra = of(c.a);
@@ -139,8 +141,16 @@ function withLimits(comparisons, runs) {
     const na = fewestReplies(ra);
     const nb = fewestReplies(rb);
     const limit = noVerdict(c.metric, params, na === null || nb === null ? null : Math.min(na, nb));
-    return limit ? { ...c, ...limit, ratio: null, ci95: null, significant: null, winner: null, factor: null } : { ...c, no_verdict: null };
+    return limit ? { ...c, ...limit, ratio: null, ci95: null, significant: null, winner: null, factor: null, decision: null, more_measuring: null } : { ...c, no_verdict: null };
   });
+}
+
+/** A stored comparison with its decision, margin and more_measuring (decided now when it has none). */
+function withDecision(c) {
+  if (c.decision !== undefined) return c;
+  const margin = DEFAULT_MARGIN;
+  const decision = Array.isArray(c.ci95) ? decide(c.ci95, margin) : null;
+  return { ...c, decision, margin, more_measuring: decision === 'undecided' ? moreMeasuring(c.ratio, c.ci95, margin) : null };
 }
 
 /** What to suggest when every trial was client-bound. */
@@ -258,11 +268,13 @@ const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged':
  * One comparison: ratio = a/b of the metric (geometric means of the usable trials), with
  * Welch's 95% interval when both sides have two or more trials. better says which direction
  * wins; winner is the better server when the interval excludes 1 (else null); factor (>= 1)
- * is how many times better the better-looking side is, e.g. "a is 2.1× faster".
+ * is how many times better the better-looking side is, e.g. "a is 2.1× faster"; decision is
+ * the answer (perf/lib/judge/answer.js: winner, same within the margin, undecided) wherever
+ * there is an interval, with more_measuring for an undecided one.
  */
-function compareOne(scenario, metric, a, b, ca, cb) {
+function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN) {
   const m = METRICS[metric];
-  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, excluded: null, no_verdict: null, note: null };
+  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, decision: null, margin, more_measuring: null, excluded: null, no_verdict: null, note: null };
   const ex = [exclusion(a, ca), exclusion(b, cb)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
   if (ex.length) {
     // Shown for information (e.g. a client-bound run's numbers), never judged.
@@ -302,6 +314,8 @@ function compareOne(scenario, metric, a, b, ca, cb) {
   out.ci95 = cmp.ci95;
   out.significant = cmp.significant;
   if (cmp.significant) out.winner = aLooksBetter ? a : b;
+  out.decision = decide(cmp.ci95, margin);
+  if (out.decision === 'undecided') out.more_measuring = moreMeasuring(cmp.ratio, cmp.ci95, margin);
   return out;
 }
 
@@ -310,7 +324,7 @@ function compareOne(scenario, metric, a, b, ca, cb) {
  * default to the order the runs list them in; comparisons cover every pair of servers (a
  * before b in that order) that both have runs of a scenario, and every metric.
  */
-function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
+function analyzeRuns(runs, { servers = null, scenarios = null, margin = DEFAULT_MARGIN } = {}) {
   const serverList = servers || [...new Set(runs.map((r) => r.server))];
   const scenarioList = scenarios || [...new Set(runs.map((r) => r.scenario))];
   const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario && !isSuperseded(r));
@@ -334,7 +348,7 @@ function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
         // A server that has no run of the scenario (it cannot serve it, or the run was
         // interrupted before it) gives no comparison: there is nothing to judge.
         if (ca.all.length === 0 || cb.all.length === 0) continue;
-        for (const metric of METRIC_NAMES) comparisons.push(compareOne(scenario, metric, a, b, ca, cb));
+        for (const metric of METRIC_NAMES) comparisons.push(compareOne(scenario, metric, a, b, ca, cb, margin));
       }
     }
   }
@@ -346,9 +360,9 @@ function analyzeRuns(runs, { servers = null, scenarios = null } = {}) {
  * e.g. one server's runs in two scenarios (perf/lib/judge/seeds.js: long against short
  * connections). a and b name the sides; superseded runs are left out as analyzeRuns does.
  */
-function compareRunSets(label, metric, a, b, runsA, runsB) {
+function compareRunSets(label, metric, a, b, runsA, runsB, margin = DEFAULT_MARGIN) {
   const kept = (runs) => classify(runs.filter((r) => !isSuperseded(r)));
-  return compareOne(label, metric, a, b, kept(runsA), kept(runsB));
+  return compareOne(label, metric, a, b, kept(runsA), kept(runsB), margin);
 }
 
 /** The comparison of a with b in a scenario and metric, oriented as asked (flips a stored b-vs-a). */

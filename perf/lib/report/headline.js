@@ -8,6 +8,7 @@ const { runsOf } = require('../store/results_doc');
 const { METRIC_NAMES, metricValue } = require('../judge/metrics');
 const { isSuperseded, usableForVerdict } = require('../judge/verdicts');
 const { fmtFactor, trialsLabel } = require('../text/format');
+const { marginText } = require('../judge/answer');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
 
@@ -108,18 +109,19 @@ function headline(results, comps) {
   if (!pair) return `Only ${results.servers[0]} was measured; nothing to compare.`;
   const p50 = comps.filter((c) => c.metric === 'p50_ms' && c.factor !== null);
   const wins = Object.fromEntries(pair.map((s) => [s, []]));
-  let noInterval = 0;
-  let notSignificant = 0;
-  for (const c of p50) if (c.winner) wins[c.winner].push(c); else if (c.significant === false) notSignificant++; else noInterval++;
+  const count = { same: 0, undecided: 0, no_interval: 0 };
+  for (const c of p50) if (c.winner) wins[c.winner].push(c); else count[c.answer.kind]++;
   const where = (cs) => (cs.length ? ` (${[...cs].sort((x, y) => y.factor - x.factor).map((c) => `${c.scenario} ${fmtFactor(c.factor)}`).join(', ')})` : '');
   const parts = pair.map((s) => `${s} in ${wins[s].length}${where(wins[s])}`);
-  const undecided = results.scenarios.filter((sc) => !p50.some((c) => c.scenario === sc));
+  const notComparable = results.scenarios.filter((sc) => !p50.some((c) => c.scenario === sc));
   let text = `Lower median response time: ${parts.join(', ')} of ${results.scenarios.length} scenarios`;
-  if (notSignificant) text += `; no significant difference in ${notSignificant}`;
+  if (count.same) text += `; the same within ${marginText(p50.find((c) => c.answer.kind === 'same').answer.margin)} in ${count.same}`;
+  if (count.undecided) text += `; undecided in ${count.undecided}`;
+  const noInterval = count.no_interval;
   // With several trials, one judged trial on a side means the others were not judged.
   const single = (results.environment.options && results.environment.options.repeat) > 1 ? 'the other trials were not judged' : 'run with --repeat 3';
   if (noInterval) text += `; no winner named from a single judged trial in ${noInterval} (no interval: ${single})`;
-  if (undecided.length) text += `; not comparable in ${undecided.length} (${undecided.map((sc) => `${sc}: ${whyUndecided(comps.find((c) => c.scenario === sc && c.metric === 'p50_ms'))}`).join('; ')})`;
+  if (notComparable.length) text += `; not comparable in ${notComparable.length} (${notComparable.map((sc) => `${sc}: ${whyUndecided(comps.find((c) => c.scenario === sc && c.metric === 'p50_ms'))}`).join('; ')})`;
   return `${text}.`;
 }
 

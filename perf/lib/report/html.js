@@ -8,7 +8,8 @@ const { HEADLINE_METRICS } = require('./headline');
 const { OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS } = require('../judge/metrics');
 const { errorCount } = require('../judge/warnings');
-const { fmtNumber, fmtFactor } = require('../text/format');
+const { fmtNumber, fmtFactor, fmtInterval } = require('../text/format');
+const { marginText } = require('../judge/answer');
 const { runsOf } = require('../store/results_doc');
 const { describeRun } = require('./describe');
 const { QUICK_FACTOR } = require('../plan/scenarios');
@@ -166,7 +167,7 @@ function ciText(c) {
 }
 
 /**
- * "node 2.4× faster 95% CI …", "no significant difference (…)", "no verdict (… 1 trial …)",
+ * "node 2.4× faster 95% CI …", "same within ±10 % …", "undecided (…)", "no verdict (… 1 trial …)",
  * "– (em failed)". compact (the summary table): the short form of the "1 trial" remark.
  */
 function verdictText(c, { compact = false } = {}) {
@@ -187,8 +188,11 @@ function verdictText(c, { compact = false } = {}) {
   }
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
   const { word } = c.answer;
-  if (c.answer.kind === 'no_difference') {
-    return `<span class="ns">no significant difference</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
+  if (c.answer.kind === 'same') {
+    return `<span class="ns">same within ${esc(marginText(c.answer.margin))}</span> <span class="ci">95% CI <span class="nowrap">${fmtInterval(c.ci95).slice(1, -1)}</span></span>${caveat}`;
+  }
+  if (c.answer.kind === 'undecided') {
+    return `<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
   }
   if (c.answer.kind === 'no_interval') {
     // One trial on a side: no interval, so no winner (perf/lib/judge/verdicts.js).
@@ -251,7 +255,7 @@ function skippedServers(results) {
 function trialsNote(results) {
   const { trials } = results;
   if (trials > 1) {
-    return `Values are the centres (geometric means) of up to ${trials} trials; a server is called better only when the 95% confidence interval of the ratio (Student t on the log values, Welch for two servers) excludes 1, otherwise “no significant difference”.`;
+    return `Values are the centres (geometric means) of up to ${trials} trials. Each comparison ends in one of three answers from the 95% confidence interval of the ratio (Student t on the log values, Welch for two servers): a winner where it excludes 1; “same within ±m” where it lies wholly within the margin (an equivalence test); else “undecided”, with roughly how much more measuring would decide.`;
   }
   return 'One trial per server: no confidence intervals, so no winner is named (1 trial: no interval; run with --repeat 3 for them).';
 }
@@ -467,14 +471,20 @@ function readWithCare(serious) {
   return `<details class="care" id="care"${open}><summary><b>Read with care:</b> ${serious.length} warning${serious.length === 1 ? '' : 's'} (${kinds})</summary><ul>${items}</ul></details>`;
 }
 
+/** A claim's outcome cell: bold where confirmed, marked where the claim does not stand here. */
+function outcomeClass(outcome) {
+  if (outcome === 'confirmed') return 'l holds';
+  return ['reversed', 'gone', 'differ'].includes(outcome) ? 'l fails' : 'l';
+}
+
 /** The seed study's four tests then and now: chart, table, and a line per test. */
 function seedSection(seed) {
   if (!seed) return '';
   const ms = (x) => fmtNumber(x, 'ms');
   const nowCell = (n) => (n ? `${ms(n.ms)}${n.ci95 ? ` <span class="ci">[${ms(n.ci95[0])}–${ms(n.ci95[1])}]</span>` : ''}` : '<span class="muted">not run</span>');
   const scenario = (r) => (r.now.node || r.now.em ? `<a href="#s-${esc(slugId(r.scenario))}">${esc(r.scenario)}</a>` : esc(r.scenario));
-  const verdictClass = (h) => (h === true ? 'l holds' : h === false ? 'l fails' : 'l');
-  const body = seed.rows.map((r) => `<tr><td class="l">${r.test}</td><td class="l">${scenario(r)}</td><td>${ms(r.then.em_ms)}</td><td>${ms(r.then.node_ms)}</td><td class="l">${esc(r.said)}</td><td>${nowCell(r.now.em)}</td><td>${nowCell(r.now.node)}</td><td class="l">${esc(r.found)}</td><td class="${verdictClass(r.holds)}">${r.holds === true ? 'holds' : r.holds === false ? 'does not hold' : 'cannot tell'}</td></tr>`).join('\n');
+
+  const body = seed.rows.map((r) => `<tr><td class="l">${r.test}</td><td class="l">${scenario(r)}</td><td>${ms(r.then.em_ms)}</td><td>${ms(r.then.node_ms)}</td><td class="l">${esc(r.said)}</td><td>${nowCell(r.now.em)}</td><td>${nowCell(r.now.node)}</td><td class="l">${esc(r.found)}</td><td class="${outcomeClass(r.outcome)}">${esc(r.conclusion)}</td></tr>`).join('\n');
   return `<section id="seed">
 <h2>The 2011 study, then and now</h2>
 <ul class="seed-lines">${seed.rows.map((r) => `<li>${esc(r.line)}</li>`).join('')}</ul>
@@ -493,10 +503,9 @@ ${body}
 /** Every seed study's headline ratio, published and here (perf/lib/judge/seeds.js), where its pair ran. */
 function seedsReproducedSection(rows) {
   if (!rows || !rows.length) return '';
-  const cls = (r) => (r.holds === true ? 'l holds' : r.holds === false ? 'l fails' : 'l');
   const body = rows.map((r) => {
     const [seed, title, figures, ratio, found, holds] = seedCells(r);
-    return `<tr><td class="l">${esc(seed)}</td><td class="l" title="${esc(r.study)}">${esc(title)}</td><td class="l">${esc(figures)}</td><td>${esc(ratio)}</td><td class="l">${esc(found)}</td><td class="${cls(r)}">${esc(holds)}</td></tr>`;
+    return `<tr><td class="l">${esc(seed)}</td><td class="l" title="${esc(r.study)}">${esc(title)}</td><td class="l">${esc(figures)}</td><td>${esc(ratio)}</td><td class="l">${esc(found)}</td><td class="${outcomeClass(r.outcome)}">${esc(holds)}</td></tr>`;
   }).join('\n');
   const notHere = notHereLines(rows);
   return `<section id="seeds">

@@ -1,11 +1,13 @@
 'use strict';
 // The 2011 study (seed 002, ../shared/seeds/002_…) beside this run: its four tests' mean response
 // times (perf/seeds.json, seed 002's `tests`, the study's own table) against this run's with
-// their 95% intervals, and per test this run's answer on the metric that judges it
-// (perf/seeds.json: test 1 on req/s, as the seeds table judges it, tests 2–4 on mean time), in
-// the words of the stored comparison.
+// their 95% intervals, and per test the study's claim judged against its own number on the
+// metric that judges it here (perf/seeds.json: test 1 on req/s, as the seeds table judges it,
+// tests 2–4 on mean time), by the seeds table's rule (perf/lib/judge/seeds.js outcomeOf): a
+// "really close" is confirmed only by the equivalence test.
 
-const { SEEDS } = require('../judge/seeds');
+const { SEEDS, foundFactor, outcomeOf, outcomeWords } = require('../judge/seeds');
+const { DEFAULT_MARGIN } = require('../judge/answer');
 const { fmtFactor } = require('../text/format');
 
 const STUDY = SEEDS.find((s) => s.seed === '002');
@@ -28,15 +30,24 @@ function saidText(t) {
   return `${NAMES[t.said]} ${fmtFactor(other)} faster`;
 }
 
-/** Does the study's conclusion hold here? true, false, or null (cannot tell). */
-function holds(t, c) {
-  if (!c || !['winner', 'no_difference'].includes(c.answer.kind)) return null;
-  return (c.winner || null) === t.said;
+/**
+ * The study's claim of a test against this run: { outcome, words } (outcome null: not judged).
+ * "node is r× em" where the study found node faster (r from its times), "really close" where it
+ * found neither.
+ */
+function claimHere(t, c) {
+  if (!c) return { outcome: null, words: 'not judged' };
+  const [a, b] = t.said === 'em' ? ['em', 'node'] : ['node', 'em'];
+  const ofNode = foundFactor(c);
+  const found = ofNode && (a === 'node' ? ofNode : { factor: 1 / ofNode.factor, ci: ofNode.ci && [1 / ofNode.ci[1], 1 / ofNode.ci[0]] });
+  const r = t.said ? t[`${b}_ms`] / t[`${a}_ms`] : null;
+  const outcome = outcomeOf(c, found, r);
+  return { outcome, words: outcome ? outcomeWords(outcome, NAMES[a], NAMES[b], c.margin ?? DEFAULT_MARGIN) : 'not judged' };
 }
 
 /**
  * One row per test of the study: { test, scenario, metric, what, then: {node_ms, em_ms}, now:
- * {node, em} (meanNow each), said, found, holds, line }. results: decodeResults' view.
+ * {node, em} (meanNow each), said, found, outcome, conclusion, line }. results: decodeResults' view.
  */
 function seedRows(results) {
   return STUDY.tests.list.map((t) => {
@@ -44,9 +55,8 @@ function seedRows(results) {
     const c = results.comparisons.find((x) => x.scenario === scenario && x.metric === metric && x.a === 'node' && x.b === 'em') || null;
     const now = { node: meanNow(results.aggregates, 'node', scenario), em: meanNow(results.aggregates, 'em', scenario) };
     const ran = Boolean(now.node || now.em);
-    const h = ran ? holds(t, c) : null;
     const found = ran && c ? c.words : 'not run';
-    const verdict = h === true ? 'holds' : h === false ? 'does not hold' : 'cannot tell';
+    const claim = ran ? claimHere(t, c) : { outcome: null, words: 'not run' };
     return {
       test: t.test,
       scenario,
@@ -56,8 +66,9 @@ function seedRows(results) {
       now,
       said: saidText(t),
       found,
-      holds: h,
-      line: `Test ${t.test} (${scenario}): 2011 ${saidText(t)}; this run ${found}: ${verdict}.`,
+      outcome: claim.outcome,
+      conclusion: claim.words,
+      line: `Test ${t.test} (${scenario}): 2011 ${saidText(t)}; this run ${found}: ${claim.words}.`,
     };
   });
 }

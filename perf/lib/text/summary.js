@@ -120,7 +120,8 @@ function verdictRows(s) {
 
 function verdictTitle(s) {
   const [a, b] = s.pair;
-  return `Verdicts, ${a} vs ${b}: ratio = ${a} ÷ ${b}${s.trials > 1 ? ', 95% confidence interval (Student t on log values; Welch for ratios)' : ''}; the factor says who is better: lower times, CPU and memory, higher req/s.`;
+  const how = s.trials > 1 ? ', 95% confidence interval (Student t on log values; Welch for ratios); the answer: a winner where the interval excludes 1, "same" where it lies wholly within the margin, else undecided' : '';
+  return `Verdicts, ${a} vs ${b}: ratio = ${a} ÷ ${b}${how}; the factor says who is better: lower times, CPU and memory, higher req/s.`;
 }
 
 function overheadCell(m) {

@@ -5,9 +5,13 @@
 
 const assert = require('node:assert/strict');
 const { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, verdictWords } = require('../../../perf/lib/judge/metrics');
+const { decide, moreMeasuring } = require('../../../perf/lib/judge/answer');
 
-/** A stored comparison of node (a) with em (b): ratio = node ÷ em. */
-const comparison = (metric, ratio, ci95, more = {}) => ({ scenario: 's', metric, a: 'node', b: 'em', ratio, ci95, significant: ci95 ? ci95[0] > 1 || ci95[1] < 1 : null, excluded: null, no_verdict: null, note: null, ...more });
+/** A stored comparison of node (a) with em (b): ratio = node ÷ em, decided with a ±10 % margin. */
+const comparison = (metric, ratio, ci95, more = {}) => {
+  const decision = ci95 ? decide(ci95, 0.1) : null;
+  return { scenario: 's', metric, a: 'node', b: 'em', ratio, ci95, significant: ci95 ? ci95[0] > 1 || ci95[1] < 1 : null, decision, margin: 0.1, more_measuring: decision === 'undecided' ? moreMeasuring(ratio, ci95, 0.1) : null, excluded: null, no_verdict: null, note: null, ...more };
+};
 
 describe('metrics: names and values', () => {
   it('the metric table names each direction', () => {
@@ -49,21 +53,30 @@ describe('metrics: the side that looks better (leadOf)', () => {
 describe('metrics: what a stored comparison answers, and its words', () => {
   it('a winner: the interval excludes 1 — "node 2.0× faster [1.60–2.50]"', () => {
     const c = comparison('p50_ms', 0.5, [0.4, 0.625]);
-    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', kind: 'winner' });
+    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', margin: 0.1, kind: 'winner', more: null });
     assert.equal(verdictWords(c), 'node 2.0× faster [1.60–2.50]');
     assert.equal(verdictWords(comparison('throughput_rps', 0.8, [0.7, 0.9])), 'em 1.25× more req/s [1.11–1.43]');
   });
 
-  it('no difference: the interval holds 1 — the lead and its factor in brackets, or 1.0× with the ratio\'s interval', () => {
+  it('undecided: the interval holds 1 and reaches past the margin — the lead, its factor and interval, and what would decide it', () => {
     const c = comparison('cpu_ms_per_request', 1.1, [0.9, 1.3]);
-    assert.equal(answerOf(c).kind, 'no_difference');
-    assert.equal(verdictWords(c), 'no significant difference (em 1.1× less CPU/req [0.90–1.30])');
-    assert.equal(verdictWords(comparison('peak_rss_mb', 1.001, [0.98, 1.02])), 'no significant difference (1.0× [0.98–1.02])');
+    assert.equal(answerOf(c).kind, 'undecided');
+    assert.ok(answerOf(c).more > 1);
+    assert.match(verdictWords(c), /^undecided: em 1\.1× less CPU\/req \[0\.90–1\.30\]; about [\d.]+× the measuring would decide$/);
+    assert.equal(verdictWords({ ...c, more_measuring: 250 }), 'undecided: em 1.1× less CPU/req [0.90–1.30]; over 100× the measuring would decide');
+  });
+
+  it('the same within the margin: only where the whole interval lies inside it, said with the margin and the ratio\'s interval', () => {
+    const same = comparison('peak_rss_mb', 1.001, [0.98, 1.02]);
+    assert.equal(answerOf(same).kind, 'same');
+    assert.equal(verdictWords(same), 'same within ±10 % [0.98–1.02]');
+    // No significant difference is not "the same": an interval past the margin stays undecided.
+    assert.equal(answerOf(comparison('peak_rss_mb', 1.001, [0.85, 1.18])).kind, 'undecided');
   });
 
   it('one usable trial on a side: no interval, so no verdict — the runner\'s note where it says so', () => {
     const one = comparison('mean_ms', 1 / 3, null);
-    assert.deepEqual(answerOf(one), { lead: 'node', factor: 3, ci: null, word: 'faster', kind: 'no_interval', why: '1 trial: no interval' });
+    assert.deepEqual(answerOf(one), { lead: 'node', factor: 3, ci: null, word: 'faster', margin: 0.1, kind: 'no_interval', why: '1 trial: no interval' });
     assert.equal(verdictWords(one), 'no verdict (node 3.0× faster; 1 trial: no interval)');
     assert.equal(verdictWords(comparison('mean_ms', 1.004, null, { note: 'em: 1 trial: no interval' })), 'no verdict (1.0×; em: 1 trial: no interval)');
     assert.equal(answerOf(comparison('mean_ms', 1.02, null, { note: 'something else' })).why, '1 trial: no interval');

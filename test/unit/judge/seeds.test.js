@@ -1,11 +1,12 @@
 'use strict';
 // The seed studies' comparisons (perf/seeds.json, perf/lib/judge/seeds.js): what --seeds runs, and
-// each published ratio against made-up runs whose answer is known: a pair that wins as
-// published (holds), one reversed, one with no significant difference, one whose load
-// generator was the bottleneck (not judged), one server in two scenarios, and pairs not run.
+// each published claim judged against its own number with made-up runs whose answer is known:
+// confirmed, reversed, gone (the same within the margin), undecided, still wins by less (one
+// server in two scenarios), not judged (the load generator was the bottleneck), and pairs not
+// run. The rule itself, every outcome: test/unit/judge/answer.test.js.
 
 const assert = require('node:assert/strict');
-const { seedPlan, seedRows, seedsRun, seedsMarkdown, foundText, holdsText, SEEDS } = require('../../../perf/lib/judge/seeds');
+const { seedPlan, seedRows, seedsRun, seedsMarkdown, foundText, outcomeText, SEEDS } = require('../../../perf/lib/judge/seeds');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
 
 const CLOSED = { kind: 'closed', concurrency: 32, keep_alive: true, requests: 10000 };
@@ -44,65 +45,74 @@ describe('seeds: what --seeds runs', () => {
     const rows = seedRows({ runs: [], comparisons: [] });
     assert.equal(rows.find((r) => r.seed === '000').published.factor.toFixed(2), '1.85');
     assert.equal(rows.find((r) => r.seed === '002').published.factor.toFixed(2), '4.86'); // 20.9 ÷ 4.3 ms: lower is better
-    assert.ok(rows.every((r) => r.comparison === null && holdsText(r) === 'not run'));
+    assert.ok(rows.every((r) => r.comparison === null && r.outcome === null && outcomeText(r) === 'not run'));
   });
 });
 
 describe('seeds: published against found', () => {
   const runs = [
-    ...trials('libevhtp', 'keepalive_400x100', 40000),
-    ...trials('libevent', 'keepalive_400x100', 20000), // 2× as published (1.85×): holds
+    ...trials('libevhtp', 'keepalive_400x100', 37000),
+    ...trials('libevent', 'keepalive_400x100', 20000), // 1.85× as published: confirmed
     ...trials('apache', 'index_500', 2000),
     ...trials('node', 'index_500', 2600), // Node ahead: reversed
+    ...trials('node', 'sequential_6000', 5000),
+    ...trials('em', 'sequential_6000', 5000), // within ±10 % of each other: gone
     ...trials('libevent', 'bigfile_100k', 5000, { spread: 0.2 }),
-    ...trials('libevent_rw', 'bigfile_100k', 5050, { spread: 0.2 }), // no significant difference
+    ...trials('libevent_rw', 'bigfile_100k', 5050, { spread: 0.2 }), // holds 1 and 1.51: undecided
     ...trials('nginx', 'long_conn_256', 30000, { clientBound: true }),
     ...trials('nginx', 'short_conn_256', 20000), // long side client-bound: not judged
     ...trials('libevent', 'long_conn_256', 60000),
-    ...trials('libevent', 'short_conn_256', 40000), // one server, two scenarios: 1.5×, holds
+    ...trials('libevent', 'short_conn_256', 40000), // one server, two scenarios: 1.5×, published 1.62×: by less
   ];
   const results = { runs, comparisons: analyzeRuns(runs).comparisons };
   const rows = seedRows(results);
   const row = (seed, title) => rows.find((r) => r.seed === seed && r.title.startsWith(title));
 
-  it('holds where the published side wins significantly, with this machine\'s factor and interval', () => {
+  it('confirmed where the published side wins and the interval holds the published factor', () => {
     const r = row('000', 'libevhtp');
-    assert.equal(r.holds, true);
-    assert.match(foundText(r), /^2\.0× \[1\.9\d–2\.0\d\]$/);
-    assert.equal(holdsText(r), 'holds');
+    assert.equal(r.outcome, 'confirmed');
+    assert.match(foundText(r), /^1\.85× \[1\.8\d–1\.8\d\]$/);
+    assert.equal(outcomeText(r), 'confirmed');
   });
 
-  it('says reversed where the other side wins, and gives the factor of the published side (below 1)', () => {
+  it('reversed where the other side wins, with the factor of the published side (below 1)', () => {
     const r = row('001', 'Apache');
-    assert.equal(r.holds, false);
-    assert.equal(holdsText(r), 'reversed');
+    assert.equal(r.outcome, 'reversed');
+    assert.equal(outcomeText(r), 'reversed: node wins here');
     assert.match(foundText(r), /^0\.77× /);
   });
 
-  it('does not hold without a significant difference', () => {
+  it('gone where the interval lies within the margin: the same here, said with the margin', () => {
+    const r = row('002', 'Node against EventMachine');
+    assert.equal(r.outcome, 'gone');
+    assert.equal(outcomeText(r), 'gone: the same within ±10 %');
+  });
+
+  it('undecided where the interval holds both 1 and the published factor: never "does not hold"', () => {
     const r = row('003', 'sendfile');
-    assert.equal(r.holds, false);
-    assert.equal(holdsText(r), 'does not hold (no significant difference)');
+    assert.equal(r.outcome, 'undecided');
+    assert.equal(outcomeText(r), 'undecided');
   });
 
   it('judges nothing from runs whose load generator set the pace, and says so', () => {
     const r = row('004', 'nginx');
-    assert.equal(r.holds, null);
-    assert.match(holdsText(r), /^not judged \(long_conn_256 client-bound in all 3 trials/);
+    assert.equal(r.outcome, null);
+    assert.match(outcomeText(r), /^not judged \(long_conn_256 client-bound in all 3 trials/);
   });
 
-  it('compares one server in two scenarios by the same rule (long against short connections)', () => {
+  it('compares one server in two scenarios by the same rule: still wins, by less than published', () => {
     const r = row('004', 'libevent (ahttpd.ev), long');
-    assert.equal(r.holds, true);
+    assert.equal(r.outcome, 'less');
+    assert.equal(outcomeText(r), 'long_conn_256 still wins, by less');
     assert.match(foundText(r), /^1\.5× /);
   });
 
   it('lists only the seeds whose pair ran, and what cannot run here once each', () => {
     const ran = seedsRun(results);
-    assert.deepEqual(ran.map((r) => r.seed), ['000', '001', '003', '004', '004', '004']);
+    assert.deepEqual(ran.map((r) => r.seed), ['000', '001', '002', '003', '004', '004', '004']);
     const md = seedsMarkdown(ran);
     assert.match(md, /^\| seed \| comparison \| published \| ratio × \| here × \| conclusion \|$/m);
-    assert.match(md, /^\| 000 \| libevhtp against libevent's evhttp \| .* \| 1\.85× \| 2\.0× \[[\d.–]+\] \| holds \|$/m);
+    assert.match(md, /^\| 000 \| libevhtp against libevent's evhttp \| .* \| 1\.85× \| 1\.85× \[[\d.–]+\] \| confirmed \|$/m);
     assert.equal((md.match(/IncludeOS/g) || []).length, 1);
     assert.match(md, /^- 003: Curly with epoll: never written/m);
   });

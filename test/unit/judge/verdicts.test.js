@@ -52,19 +52,30 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(rps.winner, 'node');
     assert.match(verdictWords(p50), /^node 2\.0× faster \[1\.\d\d–2\.\d\d\]$/);
     assert.match(verdictWords(rps), /^node 2\.0× more req\/s \[1\.\d\d–2\.\d\d\]$/);
-    // RSS is the same in every trial: no significant difference.
+    // RSS is the same in every trial: an interval of width 0 at 1, within the margin: the same.
     const rss = comparisons.find((c) => c.metric === 'peak_rss_mb');
     assert.equal(rss.significant, false);
     assert.equal(rss.winner, null);
-    assert.match(verdictWords(rss), /^no significant difference/);
+    assert.deepEqual([rss.decision, rss.margin, rss.more_measuring], ['same', 0.1, null]);
+    assert.match(verdictWords(rss), /^same within ±10 % \[1\.00–1\.00\]$/);
+    assert.equal(p50.decision, 'winner');
   });
 
-  it('overlapping trials: no significant difference, said plainly', () => {
+  it('overlapping trials, wider than the margin: undecided, with what would decide it; never "the same"', () => {
     const r = analyzeRuns([run('a', 's', 1, 1, 10), run('b', 's', 1, 1.05, 10), run('a', 's', 2, 1.2, 10), run('b', 's', 2, 0.95, 10), run('a', 's', 3, 0.9, 10), run('b', 's', 3, 1.1, 10)]);
     const c = r.comparisons.find((x) => x.metric === 'p50_ms');
     assert.equal(c.significant, false);
     assert.ok(c.ci95[0] < 1 && c.ci95[1] > 1);
-    assert.match(verdictWords(c), /^no significant difference \((a|b) 1\.\d\d× faster \[[\d.]+–[\d.]+\]\)$/);
+    assert.equal(c.decision, 'undecided');
+    assert.ok(c.more_measuring > 1);
+    assert.match(verdictWords(c), /^undecided: (a|b) 1\.\d\d× faster \[[\d.]+–[\d.]+\]; about [\d.]+× the measuring would decide$/);
+  });
+
+  it('the margin is the caller\'s: an interval within ±30 % is the same there, undecided at ±10 %', () => {
+    const runs = [run('a', 's', 1, 1, 10), run('b', 's', 1, 1.05, 10), run('a', 's', 2, 1.1, 10), run('b', 's', 2, 1, 10), run('a', 's', 3, 0.95, 10), run('b', 's', 3, 1.02, 10)];
+    const at = (margin) => analyzeRuns(runs, { margin }).comparisons.find((x) => x.metric === 'p50_ms');
+    assert.equal(at(0.1).decision, 'undecided');
+    assert.deepEqual([at(0.3).decision, at(0.3).margin], ['same', 0.3]);
   });
 
   it('one trial: the ratio without an interval, and it says so', () => {

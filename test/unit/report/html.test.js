@@ -62,10 +62,17 @@ describe('report page: each answer, in the summary table and in its section', ()
     assert.equal(sectionVerdict(html, 'a_win'), r.verdict + VALUES);
   });
 
-  it('no difference: said so, the side that looks better in brackets with the interval; no value bold', () => {
+  it('undecided: said so, the side that looks better in brackets with the interval; no value bold', () => {
     const r = summaryRow(html, 'b_same');
     assert.deepEqual([r.node, r.em], ['1.00', '2.00']);
-    assert.equal(r.verdict, '<span class="ns">no significant difference</span> <span class="ci">(<span class="nowrap">em 1.05×</span> faster)</span> <span class="ci">95% CI <span class="nowrap">0.9–1.2×</span></span>');
+    assert.equal(r.verdict, '<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">em 1.05×</span> faster)</span> <span class="ci">95% CI <span class="nowrap">0.9–1.2×</span></span>');
+  });
+
+  it('the same within the margin: said with the margin and the ratio\'s interval; no value bold', () => {
+    const same = page(pairOf('g_same'), [p50('g_same', { ratio: 1.01, ci95: [0.95, 1.06], significant: false })]);
+    const r = summaryRow(same, 'g_same');
+    assert.deepEqual([r.node, r.em], ['1.00', '2.00']);
+    assert.equal(r.verdict, '<span class="ns">same within ±10 %</span> <span class="ci">95% CI <span class="nowrap">0.95–1.06</span></span>');
   });
 
   it('one trial: no verdict, the side that looks better; why in short in the table, in full in the section', () => {
@@ -117,7 +124,7 @@ describe('report page: the summary table\'s frame', () => {
     const one = page(runs, stored);
     assert.match(one, /One trial per server: no confidence intervals, so no winner is named/);
     const three = page([1, 2, 3].flatMap((trial) => pairOf('s', { em: { trial }, node: { trial } })), null);
-    assert.match(three, /Values are the centres \(geometric means\) of up to 3 trials; a server is called better only when the 95% confidence interval of the ratio/);
+    assert.match(three, /Values are the centres \(geometric means\) of up to 3 trials\. Each comparison ends in one of three answers from the 95% confidence interval of the ratio/);
   });
 
   it('servers measured beside the pair are named under the table', () => {

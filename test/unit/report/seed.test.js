@@ -1,6 +1,7 @@
 'use strict';
 // The 2011 study beside this run (perf/lib/report/seed.js): its four tests as published, and
-// per test whether its conclusion holds here, in the words of the stored comparison.
+// per test the study's claim judged against its own number: "really close" confirmed only by
+// the equivalence test.
 
 const assert = require('node:assert/strict');
 const { decodeResults } = require('../../../perf/lib/store/results_doc');
@@ -20,17 +21,20 @@ describe('report: the 2011 study beside this run', () => {
     assert.equal(STUDY.tests.list[0].here.metric, STUDY.here.metric);
   });
 
-  it('says per test whether the conclusion holds, in the stored comparison\'s words', () => {
-    const aggregates = [agg1('node', 'sequential_6000', 0.2, [0.19, 0.21]), agg1('em', 'sequential_6000', 0.18, [0.17, 0.19]), agg1('node', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('em', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('node', 'concurrent_2000_100', 1, [0.9, 1.1]), agg1('em', 'concurrent_2000_100', 1.5, [1.4, 1.6])];
-    const stored = [cmp('sequential_6000', 'throughput_rps', 1 / 1.14, [1 / 1.3, 1 / 1.01], true), cmp('concurrent_2000_20', 'mean_ms', 1.02, [0.9, 1.1], false), cmp('concurrent_2000_100', 'mean_ms', 1 / 1.5, [0.6, 0.7], true)];
+  it('judges each test\'s claim against its own number, in the stored comparison\'s words', () => {
+    const aggregates = [agg1('node', 'sequential_6000', 0.2, [0.19, 0.21]), agg1('em', 'sequential_6000', 0.18, [0.17, 0.19]), agg1('node', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('em', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('node', 'concurrent_2000_100', 1, [0.9, 1.1]), agg1('em', 'concurrent_2000_100', 1.5, [1.4, 1.6]), agg1('node', 'concurrent_3000_200', 1, [0.9, 1.1]), agg1('em', 'concurrent_3000_200', 1, [0.9, 1.1])];
+    const stored = [cmp('sequential_6000', 'throughput_rps', 1 / 1.14, [1 / 1.3, 1 / 1.01], true), cmp('concurrent_2000_20', 'mean_ms', 1.02, [0.97, 1.07], false), cmp('concurrent_2000_100', 'mean_ms', 1 / 1.5, [0.6, 0.7], true), cmp('concurrent_3000_200', 'mean_ms', 1.02, [0.8, 1.3], false)];
     const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: stored, aggregates });
     const rows = seedRows({ aggregates, comparisons: decorated });
-    assert.deepEqual(rows.map((r) => r.holds), [false, true, false, null]);
-    assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run em 1.14× more req/s [1.01–1.30]: does not hold.');
-    assert.match(rows[1].line, /2011 really close; this run no significant difference \(em 1\.02× faster \[0\.90–1\.10\]\): holds\.$/);
-    assert.match(rows[2].line, /this run node 1\.5× faster \[1\.43–1\.67\]: does not hold\.$/);
-    assert.match(rows[3].line, /this run not run: cannot tell\.$/);
+    assert.deepEqual(rows.map((r) => r.outcome), ['reversed', 'confirmed', 'differ', 'undecided']);
+    assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run em 1.14× more req/s [1.01–1.30]: reversed: EventMachine wins here.');
+    // "Really close" is confirmed by the equivalence test only, and a wide interval is undecided.
+    assert.match(rows[1].line, /2011 really close; this run same within ±10 % \[0\.97–1\.07\]: confirmed\.$/);
+    assert.match(rows[2].line, /this run node 1\.5× faster \[1\.43–1\.67\]: not close: one wins here\.$/);
+    assert.match(rows[3].line, /this run undecided: em 1\.02× faster \[0\.80–1\.30\]; about [\d.]+× the measuring would decide: undecided\.$/);
     assert.deepEqual(rows[0].now.node, { ms: 0.2, ci95: [0.19, 0.21], basis: 'trials' });
+    const notRun = seedRows({ aggregates: aggregates.slice(0, 6), comparisons: decorated })[3];
+    assert.deepEqual([notRun.outcome, notRun.line], [null, 'Test 4 (concurrent_3000_200): 2011 really close; this run not run: not run.']);
   });
 });
 
@@ -56,7 +60,7 @@ describe('report: the 2011 study\'s chart', () => {
     const oneTrial = { scenario: 'sequential_6000', metric: STUDY.tests.list[0].here.metric, a: 'node', b: 'em', ratio: 2, ci95: null, significant: null, excluded: null, no_verdict: null, note: '1 trial: no interval' };
     const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: [oneTrial], aggregates });
     const [row] = seedRows({ aggregates, comparisons: decorated });
-    assert.equal(row.holds, null);
-    assert.equal(row.line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run no verdict (node 2.0× more req/s; 1 trial: no interval): cannot tell.');
+    assert.equal(row.outcome, null);
+    assert.equal(row.line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run no verdict (node 2.0× more req/s; 1 trial: no interval): not judged.');
   });
 });

@@ -132,17 +132,23 @@ describe('results.json: the one reader (decodeResults)', () => {
 
   it('stored verdicts are used as stored, not decided again', () => {
     const { comparisons, aggregates } = analyzeRuns(runs);
-    // As if another run had found node's p50 only 1.1× better, within the interval.
-    const stored = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, ratio: 1 / 1.1, ci95: [0.8, 1.05], significant: false, winner: null } : c));
+    // As if another run had found node's p50 only 1.1× better, within the interval: undecided.
+    const stored = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, ratio: 1 / 1.1, ci95: [0.8, 1.05], significant: false, winner: null, decision: 'undecided', more_measuring: 3 } : c));
     const c = p50Of(decodeResults({ runs, comparisons: stored, aggregates }));
-    assert.deepEqual([c.ratio, c.ci95, c.winner, c.answer.kind, c.words], [1 / 1.1, [0.8, 1.05], null, 'no_difference', 'no significant difference (node 1.1× faster [0.95–1.25])']);
+    assert.deepEqual([c.ratio, c.ci95, c.winner, c.answer.kind, c.words], [1 / 1.1, [0.8, 1.05], null, 'undecided', 'undecided: node 1.1× faster [0.95–1.25]; about 3× the measuring would decide']);
+    // A file written before decisions were stored gets one, with the default margin.
+    const older = { ...stored.find((x) => x.metric === 'p50_ms') };
+    for (const field of ['decision', 'margin', 'more_measuring']) delete older[field];
+    const upgraded = p50Of(decodeResults({ runs, comparisons: [older], aggregates }));
+    assert.deepEqual([upgraded.decision, upgraded.margin, upgraded.answer.kind], ['undecided', 0.1, 'undecided']);
+    assert.ok(upgraded.more_measuring > 1);
   });
 
   it('each comparison carries its answer and words, and names a winner only where its answer is one', () => {
     const { comparisons, aggregates } = analyzeRuns(runs);
-    const claims = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, significant: false, winner: 'node' } : c.metric === 'mean_ms' ? { ...c, winner: undefined } : c));
+    const claims = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, significant: false, decision: 'undecided', winner: 'node' } : c.metric === 'mean_ms' ? { ...c, winner: undefined } : c));
     const decoded = decodeResults({ runs, comparisons: claims, aggregates });
-    assert.equal(p50Of(decoded).winner, null, 'a winner stored beside an interval that holds 1');
+    assert.equal(p50Of(decoded).winner, null, 'a winner stored beside an answer that is none');
     const mean = decoded.comparisons.find((c) => c.metric === 'mean_ms');
     assert.deepEqual([mean.winner, mean.answer.kind, mean.answer.lead], ['node', 'winner', 'node']);
     assert.match(mean.words, /^node 1\.9\d× faster \[1\.\d\d–2\.\d\d\]$/);
@@ -151,9 +157,9 @@ describe('results.json: the one reader (decodeResults)', () => {
   it('an older file (no no_verdict) is brought up to today\'s limits; a newer one is read as it says', () => {
     const open = openLoopTrials();
     const { comparisons, aggregates } = analyzeRuns(open);
-    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node' } : c));
+    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node', decision: 'winner' } : c));
     const rps = decodeResults({ runs: open, comparisons: older, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
-    assert.deepEqual([rps.no_verdict, rps.ratio, rps.winner, rps.words], ['set by the rate', null, null, 'set by the rate']);
+    assert.deepEqual([rps.no_verdict, rps.ratio, rps.winner, rps.decision, rps.words], ['set by the rate', null, null, null, 'set by the rate']);
     const newer = older.map((c) => ({ ...c, no_verdict: null }));
     const kept = decodeResults({ runs: open, comparisons: newer, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
     assert.deepEqual([kept.no_verdict, kept.winner], [null, 'node'], 'a file that has no_verdict decided it');
