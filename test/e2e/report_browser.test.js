@@ -151,7 +151,7 @@ describe('report: in a browser', function () {
 
   it('fits the summary table in a 1280 px wide screen, even with long server names and an interval in every verdict', async () => {
     // The widest the table gets: a pair with long names (servers.json has em_yjit and
-    // em_bare_yjit), and three trials' "no significant difference (…) 95% CI …" in every verdict.
+    // em_bare_yjit), and three trials' "undecided (…) 95% CI …" in every verdict.
     const wide = fs.mkdtempSync(path.join(os.tmpdir(), 'report-wide-'));
     const screen = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
@@ -180,7 +180,7 @@ describe('report: in a browser', function () {
         });
         assert.ok(table <= container, `${what}: the summary table is ${table} px wide, its container ${container} px`);
         assert.ok(pageWidth <= 1280, `${what}: the page scrolls sideways (${pageWidth} px)`);
-        if (what !== 'the fixture') assert.ok(verdicts.includes('no significant difference (em_yjit 1.03× faster) 95% CI 0.75–1.39×'), verdicts.join('\n'));
+        if (what !== 'the fixture') assert.ok(verdicts.includes('undecided (em_yjit 1.03× faster) 95% CI 0.75–1.39×'), verdicts.join('\n'));
       }
       await screen.screenshot({ path: path.join(ARTIFACTS, 'report_wide_1280.png') });
     } finally {
@@ -233,10 +233,10 @@ describe('report: in a browser', function () {
     assert.equal(await table.locator('tbody tr').count(), 4);
     const first = await table.locator('tbody tr').first().innerText();
     assert.match(first, /^1\s+sequential_6000\s+20\.9\s+4\.30\s+Node 4\.86× faster\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+node [\d.]+× more req\/s \[[\d.]+–[\d.]+\]/);
-    assert.match(first, /holds$/);
+    assert.match(first, /Node still wins, by less$/);
     const lines = await page.locator('ul.seed-lines li').allInnerTexts();
     assert.equal(lines.length, 4);
-    assert.match(lines[1], /^Test 2 \(concurrent_2000_20\): 2011 really close; .*cannot tell\.$/);
+    assert.match(lines[1], /^Test 2 \(concurrent_2000_20\): 2011 really close; .*: not judged\.$/);
   });
 
   it('on a 390 px phone, a jumped-to section keeps its heading below the sticky navigation', async () => {

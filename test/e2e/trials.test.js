@@ -171,7 +171,7 @@ describe('trials: the command line', function () {
     assert.deepEqual(doc.environment.options.servers, ['own', 'other', 'own_bare']);
     assert.deepEqual(doc.runs.map((r) => `${r.trial}${r.server}`), ['1own', '1other', '1own_bare', '2own', '2other', '2own_bare']);
     assert.match(res.stdout, /^Verdicts, own vs other: ratio = own ÷ other, 95% confidence interval/m);
-    assert.match(res.stdout, /^sequential_6000\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(no significant difference|own|other)/m);
+    assert.match(res.stdout, /^sequential_6000\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(undecided|same within|own|other)/m);
     assert.match(res.stdout, /^Overhead against references/m);
     assert.match(res.stdout, /^sequential_6000\s+own\s+own_bare\s+[\d.]+× \[[\d.]+–[\d.]+\]/m);
   });
