@@ -1,0 +1,84 @@
+'use strict';
+// The answer first: one short line per scenario with what the comparisons of the pair decided
+// (the winners with factor and interval, what is the same within the margin, what stayed
+// undecided, what was not judged), then a count of what was decided. The terminal ends with
+// it; the full tables are summary.md's and the report's. Formats the decoded results' stored
+// answers (perf/lib/store/results_doc.js); decides nothing.
+
+const { METRICS, METRIC_NAMES } = require('../judge/metrics');
+const { findComparison } = require('../judge/verdicts');
+const { marginText } = require('../judge/answer');
+const { fmtFactor, fmtInterval } = require('./format');
+
+/** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
+function winText(a) {
+  const m = METRICS[a.metric];
+  return `${fmtFactor(a.factor)} ${m.latency ? `faster ${m.short}` : m.word} ${fmtInterval(a.ci)}`;
+}
+
+/**
+ * The pair's answers in one scenario, grouped: { wins: { server: [answer…] }, same: [metric…],
+ * undecided: [metric…], notJudged: [{ metric, why }] } (answers: the comparisons' `answer`,
+ * each with its metric).
+ */
+function scenarioAnswers(results, scenario) {
+  const [a, b] = results.pair;
+  const out = { wins: { [a]: [], [b]: [] }, same: [], undecided: [], notJudged: [], margin: null };
+  for (const metric of METRIC_NAMES) {
+    const c = findComparison(results.comparisons, scenario, metric, a, b);
+    if (!c) continue;
+    // findComparison may flip a stored b-vs-a comparison; the answer is read from its own fields.
+    const answer = c.a === a ? c.answer : results.comparisons.find((x) => x.scenario === scenario && x.metric === metric && x.a === b && x.b === a).answer;
+    if (answer.kind === 'winner') out.wins[answer.lead].push({ ...answer, metric });
+    else if (answer.kind === 'same') {
+      out.same.push(metric);
+      out.margin = answer.margin;
+    } else if (answer.kind === 'undecided' || answer.kind === 'no_interval') out.undecided.push(metric);
+    else out.notJudged.push({ metric, why: answer.code || answer.why });
+  }
+  return out;
+}
+
+/** One scenario's line: "em 1.5× more req/s [1.3–1.7], 1.4× less CPU/req [1.2–1.6]; p50 same ±10 %; p99 undecided". */
+function scenarioLine(results, scenario) {
+  const s = scenarioAnswers(results, scenario);
+  const short = (metrics) => metrics.map((m) => METRICS[m].short).join(', ');
+  const parts = [];
+  for (const [server, wins] of Object.entries(s.wins)) if (wins.length) parts.push(`${server} ${wins.map(winText).join(', ')}`);
+  if (s.same.length) parts.push(`${short(s.same)} same ${marginText(s.margin)}`);
+  if (s.undecided.length) parts.push(`${short(s.undecided)} undecided`);
+  const whys = [...new Set(s.notJudged.map((n) => n.why))];
+  if (s.notJudged.length) parts.push(`not judged: ${whys.map((why) => `${short(s.notJudged.filter((n) => n.why === why).map((n) => n.metric))} (${why})`).join(', ')}`);
+  return parts.join('; ') || 'nothing compared';
+}
+
+/**
+ * How many of the pair's comparisons were decided (a winner, or the same within the margin),
+ * of those that can be judged at all (not set by the schedule, resolved, both sides measured):
+ * { decided, judgeable, undecided }.
+ */
+function decidedShare(results) {
+  const tally = { decided: 0, judgeable: 0, undecided: 0 };
+  for (const scenario of results.scenarios) {
+    const s = scenarioAnswers(results, scenario);
+    const decided = Object.values(s.wins).reduce((n, w) => n + w.length, 0) + s.same.length;
+    tally.decided += decided;
+    tally.undecided += s.undecided.length;
+    tally.judgeable += decided + s.undecided.length;
+  }
+  return tally;
+}
+
+/** The answer block: a line per scenario, then what was decided; [] without a pair. */
+function answerLines(results) {
+  if (!results.pair) return [];
+  const [a, b] = results.pair;
+  const width = Math.max(...results.scenarios.map((s) => s.length));
+  const lines = [`Answers, ${a} vs ${b} (95 % intervals of the factor):`];
+  for (const scenario of results.scenarios) lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario)}`);
+  const t = decidedShare(results);
+  lines.push(`Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}.`);
+  return lines;
+}
+
+module.exports = { answerLines, scenarioLine, decidedShare };

@@ -1,0 +1,45 @@
+'use strict';
+// The answer block the terminal ends with (perf/lib/text/answers.js): a line per scenario with
+// what the pair's comparisons decided, and how many were decided, from made-up trials whose
+// answers are known.
+
+const assert = require('node:assert/strict');
+const { answerLines, scenarioLine, decidedShare } = require('../../../perf/lib/text/answers');
+const { trialRun, decoded, openLoopTrials } = require('../../support/made_up_results');
+
+/** Three trials of node and em in a scenario; each side's values from a (trial → fields) function. */
+function trials(scenario, node, em) {
+  return [1, 2, 3].flatMap((t) => [trialRun('node', scenario, t, ...node(t)), trialRun('em', scenario, t, ...em(t))]);
+}
+
+describe('text: the answers, one line per scenario', () => {
+  // em twice as fast, half the CPU; memory alike to the byte: winners and one "same". A hundred
+  // replies a trial resolve no p99: not judged.
+  const clear = trials('short_conn_256', (t) => [2 + t / 100, 1000 - t], (t) => [1 + t / 100, 2000 + t]);
+  // Wide, overlapping trials: nothing decided.
+  const noisy = trials('keepalive_400x100', (t) => [[1, 1.6, 0.7][t - 1], [1000, 700, 1400][t - 1]], (t) => [[1.3, 0.8, 1.1][t - 1], [800, 1300, 1000][t - 1]]);
+  const results = decoded([...clear, ...noisy, ...openLoopTrials()]);
+
+  it('the winner with each metric it won, its factor and interval; the same within the margin; the undecided', () => {
+    assert.equal(scenarioLine(results, 'short_conn_256'), 'em 1.98× faster mean [1.94–2.02], 1.98× faster p50 [1.94–2.02], 2.01× more req/s [2.00–2.01], 1.98× less CPU/req [1.94–2.02]; RSS same ±10 %; not judged: p99 (n too small)');
+    assert.equal(scenarioLine(results, 'keepalive_400x100'), 'RSS same ±10 %; mean, p50, req/s, CPU/req undecided; not judged: p99 (n too small)');
+  });
+
+  it('says what was not judged and why, grouped by reason', () => {
+    assert.match(scenarioLine(results, 'concurrent_2000_20'), /; not judged: p99 \(n too small\), req\/s \(set by the rate\)$/);
+  });
+
+  it('counts the decided comparisons among those that could be judged', () => {
+    const share = decidedShare(results);
+    // short_conn_256: 5 decided; keepalive: RSS decided, 4 undecided; the open loop: 4 decided.
+    assert.deepEqual(share, { decided: 5 + 1 + 4, judgeable: 5 + 5 + 4, undecided: 4 });
+  });
+
+  it('a block: the heading, a line per scenario in run order, and the share decided', () => {
+    const lines = answerLines(results);
+    assert.equal(lines[0], 'Answers, node vs em (95 % intervals of the factor):');
+    assert.deepEqual(lines.slice(1, 4).map((l) => l.trim().split(/\s+/)[0]), ['short_conn_256', 'keepalive_400x100', 'concurrent_2000_20']);
+    assert.equal(lines[4], 'Decided 10 of 14 comparisons (71 %); undecided 4.');
+    assert.deepEqual(answerLines(decoded(trials('s', (t) => [1, 100 + t], (t) => [1, 100 + t]).filter((r) => r.server === 'node'))), []);
+  });
+});
