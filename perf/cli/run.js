@@ -18,8 +18,11 @@ const { loadServerDefinitions } = require('../lib/hosts/server_process');
 const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
+const { DEFAULT_MARGIN } = require('../lib/judge/answer');
 
 const NAME = 'run_scenarios.sh';
+// Past this, "the same" would say little: a margin of 50 % calls a 1.5× gap a tie.
+const MAX_MARGIN_PCT = 50;
 
 function positiveInt(value) {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number, 1 or more.');
@@ -32,6 +35,12 @@ function warmupSeconds(value) {
   return n;
 }
 
+function marginPercent(value) {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > MAX_MARGIN_PCT) throw new InvalidArgumentError(`must be a percentage above 0 and at most ${MAX_MARGIN_PCT}.`);
+  return n / 100;
+}
+
 function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
@@ -41,6 +50,7 @@ function buildProgram() {
     .option('--repeat <n>', `trials per server and scenario, servers interleaved (default: ${DEFAULT_TRIALS})`, positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
+    .option('--margin <percent>', `how close two servers must be to be called the same: the whole 95 % interval of their ratio within ±PERCENT (default: ${DEFAULT_MARGIN * 100})`, marginPercent)
     .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)
     .option('--target <url>', 'benchmark a server already running at http://HOST:PORT (not started or stopped; its CPU and memory are not measured); name it with --servers NAME')
     .option('--link <rate>', 'run the servers in a network namespace behind a veth pair limited to RATE each way with tbf (e.g. 54mbit, the seed study\'s wireless link); needs root')
@@ -70,7 +80,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -162,6 +172,7 @@ async function main(argv) {
       scenarios: opts.scenarios || null,
       repeat: opts.repeat ?? DEFAULT_TRIALS,
       warmup: opts.warmup ?? null,
+      margin: opts.margin ?? DEFAULT_MARGIN,
       target: opts.target || null,
       link: opts.link || null,
       loadHosts: opts.loadHosts ?? null,

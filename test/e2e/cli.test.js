@@ -121,7 +121,7 @@ describe('perf cli', function () {
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^No run finished\.$/m);
     assert.ok(fs.existsSync(path.join(out, 'summary.csv')));
     assert.match(stdout, /^No run finished\.$/m);
-    assert.deepEqual(fs.readdirSync(out).sort(), ['results.json', 'samples', 'summary.csv', 'summary.md'], 'no reserve or temporary file left');
+    assert.deepEqual(fs.readdirSync(out).sort(), ['results.json', 'samples', 'summary.csv', 'summary.md', 'summary.txt'], 'no reserve or temporary file left');
     if (fs.existsSync(pidfile)) assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false, 'the server is still running');
   });
 });

@@ -31,10 +31,14 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
-  it('exits 0, prints a line per run, the table and the results path', () => {
+  it('exits 0, prints a line per run, the answers, where the tables are, and the results path', () => {
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     for (const server of SERVERS) for (const scenario of SCENARIOS) assert.match(result.stdout, new RegExp(`^${server}\\s+${scenario}\\s+\\d+/\\d+ replies`, 'm'));
-    assert.match(result.stdout, /^scenario\s+mean ms\s+p99 ms\s+req\/s\s+CPU ms\/req\s+mean ms/m);
+    assert.match(result.stdout, /^Answers, node vs em \(95 % intervals of the factor\):$/m);
+    for (const scenario of SCENARIOS) assert.match(result.stdout, new RegExp(`^  ${scenario}\\s+\\S`, 'm'));
+    assert.match(result.stdout, /^Decided \d+ of \d+ comparisons/m);
+    assert.match(result.stdout, /^Tables, every verdict with its interval.*: summary\.txt and summary\.md, beside results\.json\.$/m);
+    assert.match(fs.readFileSync(path.join(out, 'summary.txt'), 'utf8'), /^scenario\s+mean ms\s+p99 ms\s+req\/s\s+CPU ms\/req\s+mean ms/m);
     assert.match(result.stdout, new RegExp(`^results: ${path.join(out, 'results.json')}$`, 'm'));
     assert.ok(result.stdout.trim().endsWith(`report:  ${path.join(out, 'report.html')} (open it in a browser)`), result.stdout.slice(-300));
   });

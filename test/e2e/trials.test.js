@@ -157,6 +157,16 @@ describe('trials: the command line', function () {
     }
   });
 
+  it('--margin is a percentage above 0 and at most 50: else one line, the usage, exit 2', () => {
+    for (const bad of ['0', 'ten', '60', '-5']) {
+      const res = spawnSync(process.execPath, [CLI, '--margin', bad], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 20000 });
+      assert.equal(res.status, 2, res.stderr);
+      const err = res.stderr.trim().split('\n');
+      assert.match(err[0], /^run_scenarios\.sh: option '--margin <percent>' argument '.*' is invalid\. must be a percentage above 0 and at most 50\.$/);
+      assert.equal(err.length, 2);
+    }
+  });
+
   it('--references adds the reference servers; --repeat 2 prints verdicts and overheads with intervals', () => {
     const out = makeTmpDir('trials-cli-');
     const serversFile = path.join(out, 'servers.json');
@@ -165,13 +175,17 @@ describe('trials: the command line', function () {
     defs.own_bare.reference_role = 'bare runtime';
     defs.own_bare.serves = ['hello'];
     fs.writeFileSync(serversFile, JSON.stringify(defs));
-    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
+    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--margin', '20', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
     assert.equal(res.status, 0, res.stdout + res.stderr);
     const doc = readJson(path.join(out, 'results.json'));
     assert.deepEqual(doc.environment.options.servers, ['own', 'other', 'own_bare']);
+    assert.equal(doc.environment.options.margin, 0.2);
+    assert.ok(doc.comparisons.every((c) => c.margin === 0.2), 'every comparison decided with the margin asked for');
     assert.deepEqual(doc.runs.map((r) => `${r.trial}${r.server}`), ['1own', '1other', '1own_bare', '2own', '2other', '2own_bare']);
-    assert.match(res.stdout, /^Verdicts, own vs other: ratio = own ÷ other, 95% confidence interval/m);
-    assert.match(res.stdout, /^sequential_6000\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(undecided|same within|own|other)/m);
+    const table = fs.readFileSync(path.join(out, 'summary.txt'), 'utf8');
+    assert.match(table, /^Verdicts, own vs other: ratio = own ÷ other, 95% confidence interval/m);
+    assert.match(table, /^sequential_6000\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(undecided|same within|own|other)/m);
+    assert.match(res.stdout, /^Answers, own vs other/m);
     assert.match(res.stdout, /^Overhead against references/m);
     assert.match(res.stdout, /^sequential_6000\s+own\s+own_bare\s+[\d.]+× \[[\d.]+–[\d.]+\]/m);
   });

@@ -13,6 +13,7 @@ const { parseLoadHosts, netnsHostsUnavailableReason } = require('../hosts/load_h
 const { planPinning } = require('../hosts/pinning');
 const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('../judge/seeds');
+const { DEFAULT_MARGIN } = require('../judge/answer');
 const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
 const { DEFAULT_ENGINE, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan } = require('./trial_plan');
@@ -45,6 +46,7 @@ const READY_TIMEOUT_MS = 20000;
  *   readyTimeoutMs  how long a server may take to be ready
  *   output       { dir: --out, or null for a new folder under root; root }
  *   seeds        whether --seeds chose the servers and scenarios
+ *   margin       how close two servers must be to be called the same (--margin: 0.1 is ±10 %)
  *   recorded     what results.json records of all this (environment.options); its `out` is
  *                --out until the run has made its folder
  */
@@ -95,6 +97,8 @@ function resolvePlan(options) {
   const lighter = options.lighterEngines !== false && engineName === DEFAULT_ENGINE && !link;
   // --warmup SECONDS: every scenario's warm-up, whatever its file says.
   const warmup = options.warmup ?? null;
+  const margin = options.margin ?? DEFAULT_MARGIN;
+  if (!(margin > 0)) throw new UsageError(`--margin must be a percentage above 0 (not '${options.margin}')`);
   if (warmup !== null && !(typeof warmup === 'number' && warmup >= 0 && warmup <= MAX_WARMUP_S)) {
     throw new UsageError(`--warmup must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}, not '${warmup}'`);
   }
@@ -124,6 +128,7 @@ function resolvePlan(options) {
     readyTimeoutMs: options.readyTimeoutMs || READY_TIMEOUT_MS,
     output,
     seeds: Boolean(seeds),
+    margin,
     recorded: {
       quick: !!options.quick,
       servers,
@@ -137,6 +142,7 @@ function resolvePlan(options) {
       seeds: Boolean(seeds),
       engine: engineName,
       warmup,
+      margin,
       lighter_engines: lighter,
     },
   };

@@ -22,6 +22,7 @@ const { expectedDurationS } = require('../plan/scenarios');
 const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
+const { terminalText } = require('../text/answers');
 const { skippedLine } = require('../engines');
 const { analyzeRuns } = require('../judge/verdicts');
 const { estimatePlanS, fmtDuration } = require('../plan/trial_plan');
@@ -91,7 +92,7 @@ async function runScenarios(options = {}) {
   environment.pinning = pinning;
 
   let ended = null;
-  // Records how the run ended (results.json, summary.md/.csv), once; synchronous, so that a
+  // Records how the run ended (results.json, summary.txt/.md/.csv), once; synchronous, so that a
   // second Ctrl-C can call it (finishLiveRuns) and exit.
   const finish = ({ error = null, cutShort = false } = {}) => {
     if (ended) return ended;
@@ -99,10 +100,10 @@ async function runScenarios(options = {}) {
     const interrupted = cutShort || aborted(signal);
     store.environment.finished_at = new Date().toISOString();
     // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
-    const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios });
+    const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin });
     const { results, unwritten } = store.finish(
       { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis },
-      (written) => ({ 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
+      (written) => ({ 'summary.txt': toText(written), 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
     );
     ended = {
       dir,
@@ -110,7 +111,7 @@ async function runScenarios(options = {}) {
       interrupted,
       error: error ? error.message : null,
       unwritten: unwritten.map((u) => ({ name: u.name, message: u.error.message })),
-      summaryText: toText(results),
+      summaryText: terminalText(results),
       resultsFile: store.resultsFile,
     };
     return ended;

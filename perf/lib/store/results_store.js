@@ -1,6 +1,6 @@
 'use strict';
 // The results directory: results.json (rewritten after every run, so an interrupted run keeps
-// everything finished so far), samples/<server>__<scenario>__t<trial>.csv.gz, summary.md/.csv. Every
+// everything finished so far), samples/<server>__<scenario>__t<trial>.csv.gz, summary.txt/.md/.csv. Every
 // file is written to a temporary name in the same directory and renamed into place, so a
 // reader never sees half a file. Each run claims a directory of its own, and space is kept
 // in reserve so that results.json can record how the run ended even on a full disk.

@@ -9,6 +9,7 @@ const { METRICS, METRIC_NAMES } = require('../judge/metrics');
 const { findComparison } = require('../judge/verdicts');
 const { marginText } = require('../judge/answer');
 const { fmtFactor, fmtInterval } = require('./format');
+const { toText, overheadLines, seedLines } = require('./summary');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
@@ -81,4 +82,17 @@ function answerLines(results) {
   return lines;
 }
 
-module.exports = { answerLines, scenarioLine, decidedShare };
+/**
+ * What the terminal ends with: the answer block, then the overheads against references and the
+ * seeds table where those ran (their answers), and where the rest is. A run without a pair
+ * (one server, or one with its references) gets the whole summary table instead.
+ */
+function terminalText(results) {
+  if (!results.pair) return toText(results);
+  const lines = [...answerLines(results), ...overheadLines(results), ...seedLines(results)];
+  const warnings = results.warnings.filter((w) => w.severity !== 'info').length;
+  lines.push('', `Tables, every verdict with its interval${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);
+  return `${lines.join('\n')}\n`;
+}
+
+module.exports = { answerLines, scenarioLine, decidedShare, terminalText };

@@ -1,6 +1,6 @@
 'use strict';
 // How every output of the project writes a number, a factor, an interval, a list of trials and
-// a table: the terminal, summary.md/.csv, compare, the cross-check, the overhead study and the
+// a table: the terminal, summary.txt/.md/.csv, compare, the cross-check, the overhead study and the
 // report all call these, so that one figure reads the same wherever it is shown.
 
 /**

@@ -1,6 +1,6 @@
 'use strict';
-// The summary of a run, for the terminal (toText), summary.md (toMarkdown) and summary.csv
-// (toCsv): one row per scenario, one column group per server (mean and p99 reply time, req/s,
+// The summary of a run, as aligned text (toText: summary.txt), summary.md (toMarkdown) and
+// summary.csv (toCsv): one row per scenario, one column group per server (mean and p99 reply time, req/s,
 // server CPU ms per request), like seed 002's table; each cell is the centre of the server's
 // trials (geometric mean; the run itself with one trial). Below it the verdicts of the pair of
 // servers (node vs em when both ran), each metric's answer in its words; then, when reference
@@ -234,17 +234,23 @@ function toText(results) {
     });
     out.push('', verdictTitle(s), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
-  if (s.overheads.length) {
-    const tableRows = s.overheads.map((o) => [o.scenario, o.server, o.reference, ...OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m]))]);
-    out.push('', overheadTitle(), ...alignedTable(['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map(overheadHead)], tableRows, ['l', 'l', 'l', 'l', 'l', 'l', 'l']));
-  }
-  if (s.seeds.length) {
-    out.push('', SEEDS_TITLE, ...alignedTable(SEEDS_HEAD, s.seeds.map(seedCells), SEEDS_HEAD.map(() => 'l')));
-    const notHere = notHereLines(s.seeds);
-    if (notHere.length) out.push('Not run here:', ...notHere.map((l) => `  ${l}`));
-  }
+  out.push(...overheadLines(results), ...seedLines(results));
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';
+}
+
+/** The overhead table as aligned text, after a blank line; [] when no reference ran. */
+function overheadLines(results) {
+  if (!results.overheads.length) return [];
+  const tableRows = results.overheads.map((o) => [o.scenario, o.server, o.reference, ...OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m]))]);
+  return ['', overheadTitle(), ...alignedTable(['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map(overheadHead)], tableRows, ['l', 'l', 'l', 'l', 'l', 'l', 'l'])];
+}
+
+/** The seeds table as aligned text, after a blank line; [] when no seed's pair ran. */
+function seedLines(results) {
+  if (!results.seeds.length) return [];
+  const notHere = notHereLines(results.seeds);
+  return ['', SEEDS_TITLE, ...alignedTable(SEEDS_HEAD, results.seeds.map(seedCells), SEEDS_HEAD.map(() => 'l')), ...(notHere.length ? ['Not run here:', ...notHere.map((l) => `  ${l}`)] : [])];
 }
 
 function centre(text, width, fill) {
@@ -253,4 +259,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { toMarkdown, toCsv, toText };
+module.exports = { toMarkdown, toCsv, toText, overheadLines, seedLines };

@@ -176,8 +176,15 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['seeds', false],
       ['engine', 'autocannon'],
       ['warmup', 0.5],
+      ['margin', 0.1],
       ['lighter_engines', true],
     ]);
+  });
+
+  it('--margin: how close two servers must be to be called the same, ±10 % unless asked', () => {
+    assert.equal(asked({}).margin, 0.1);
+    assert.deepEqual([asked({ margin: 0.05 }).margin, asked({ margin: 0.05 }).recorded.margin], [0.05, 0.05]);
+    for (const margin of [0, -0.1]) usage({ margin }, /^--margin must be a percentage above 0/);
   });
 
   it('is frozen, all but the scenarios and definitions it holds (the engines\' and servers\' input)', () => {

@@ -64,7 +64,7 @@ describe('perf results store', function () {
       assert.equal(doc.interrupted, false);
       assert.ok(doc.environment.finished_at);
       assert.ok(fs.statSync(path.join(dir, doc.runs[0].samples_file)).size > 0);
-      assert.deepEqual(fs.readdirSync(dir).sort(), ['results.json', 'samples', 'summary.csv', 'summary.md']);
+      assert.deepEqual(fs.readdirSync(dir).sort(), ['results.json', 'samples', 'summary.csv', 'summary.md', 'summary.txt']);
     }
     assert.ok(dirs.includes(path.resolve(root, fs.readlinkSync(path.join(root, 'latest')))));
     assert.deepEqual(fs.readdirSync(root).filter((f) => f.startsWith('.')), [], 'no temporary link left');

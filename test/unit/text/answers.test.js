@@ -4,7 +4,7 @@
 // answers are known.
 
 const assert = require('node:assert/strict');
-const { answerLines, scenarioLine, decidedShare } = require('../../../perf/lib/text/answers');
+const { answerLines, scenarioLine, decidedShare, terminalText } = require('../../../perf/lib/text/answers');
 const { trialRun, decoded, openLoopTrials } = require('../../support/made_up_results');
 
 /** Three trials of node and em in a scenario; each side's values from a (trial → fields) function. */
@@ -41,5 +41,16 @@ describe('text: the answers, one line per scenario', () => {
     assert.deepEqual(lines.slice(1, 4).map((l) => l.trim().split(/\s+/)[0]), ['short_conn_256', 'keepalive_400x100', 'concurrent_2000_20']);
     assert.equal(lines[4], 'Decided 10 of 14 comparisons (71 %); undecided 4.');
     assert.deepEqual(answerLines(decoded(trials('s', (t) => [1, 100 + t], (t) => [1, 100 + t]).filter((r) => r.server === 'node'))), []);
+  });
+
+  it('the terminal: the answers, then where the tables and the warnings are; without a pair, the whole table', () => {
+    const text = terminalText(results);
+    assert.ok(text.startsWith('Answers, node vs em'));
+    assert.match(text, /\n\nTables, every verdict with its interval: summary\.txt and summary\.md, beside results\.json\.\n$/);
+    assert.doesNotMatch(text, /─/, 'no table');
+    const failed = decoded([...clear, { ...clear[0], trial: 4, ok: false, failure: 'crashed' }]);
+    assert.match(terminalText(failed), /, and 1 warning: summary\.txt/);
+    const alone = decoded(clear.filter((r) => r.server === 'node'));
+    assert.match(terminalText(alone), /^\s+─+ node ─+\n/);
   });
 });
