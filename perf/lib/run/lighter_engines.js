@@ -7,6 +7,7 @@
 // part of the run's plan it needs (perf/lib/plan/run_plan.js): { runnable, served, trials }.
 
 const { ENGINES, DEFAULT_ENGINE, whyNotInstalled } = require('../engines');
+const { reasonText } = require('../judge/reasons');
 const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
 
 /**
@@ -145,7 +146,7 @@ function chooseVerdictEngines({ wanted, names }, runs, log) {
       if (r.scenario !== name || r.engine === pick.engine || !r.ok) continue;
       r.judged = false;
       r.superseded_by = pick.engine;
-      r.not_judged_because.push(`superseded: ${pick.engine} ran ${name} again (${pick.text}); the verdict uses ${pick.engine}'s runs`);
+      r.not_judged_because.push(reasonText('superseded', `${pick.engine} ran ${name} again (${pick.text}); the verdict uses ${pick.engine}'s runs`));
     }
   }
   return { verdict_engines: verdictEngines, verdict_engine_reasons: reasons };

@@ -11,6 +11,7 @@ const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, clkTck } = require('../measure/proc_stats');
 const { isClientBound, cpuShares, judgeRun } = require('../judge/bottleneck');
+const { reasonText } = require('../judge/reasons');
 const { ENGINES, engineFor } = require('../engines');
 
 // After timeouts, how long a GET /hello may take to tell a hung server from a slow run.
@@ -74,7 +75,7 @@ function failedRun(server, scenario, failure, extra = {}) {
     machine_cpu: null,
     disturbed: null,
     judged: false,
-    not_judged_because: [`failed: ${failure}`],
+    not_judged_because: [reasonText('failed', failure)],
     superseded_by: null,
     params: scenarioParams(scenario),
     ...extra,
