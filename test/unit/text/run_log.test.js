@@ -18,7 +18,7 @@ describe('text: a run\'s line', () => {
 
   it('flags what keeps a run from a verdict: errors, client-bound, not server-bound, disturbed, the load hosts', () => {
     const line = runLine(run({ errors: { refused: 0, reset: 3, timeout: 1, other: 0 }, client_bound: true, server_bound: false, server_cpu_pct: 41, disturbed: true, load_hosts: [{ share_pct: 49.6 }, { share_pct: 50.4 }], load_problems: ['late'] }));
-    assert.match(line, / {2}errors 4  CLIENT-BOUND  NOT SERVER-BOUND \(server 41% of its core\)  DISTURBED  hosts 50\/50 %  LOAD NOT AS PLANNED  \(1\.6 s\)$/);
+    assert.match(line, / {2}errors 4 {2}CLIENT-BOUND {2}NOT SERVER-BOUND \(server 41% of its core\) {2}DISTURBED {2}hosts 50\/50 % {2}LOAD NOT AS PLANNED {2}\(1\.6 s\)$/);
   });
 
   it('a failed run: FAILED and why, with its trial', () => {
