@@ -5,12 +5,15 @@
 // and metric: do the engines agree, beyond what the trials' own spread explains?
 //
 // Per metric, with each engine's N trial values: the ratio B / A of their geometric means
-// with Welch's 95% interval on the log scale (perf/lib/judge/confidence.js compareTrials). Verdict:
-//   agree               the interval contains 1
-//   agree (resolution)  the centres are closer than the coarser engine's printed resolution
-//                       (httperf prints times in steps of 0.1 ms; server CPU is counted in
-//                       clock ticks, proc_stats clkTck), even if the interval excludes 1
+// with Welch's 95% interval on the log scale (perf/lib/judge/confidence.js compareTrials), and
+// the project's three answers (perf/lib/judge/answer.js) as the verdict:
+//   agree within ±10 %  the whole interval lies within the margin: an equivalence test
 //   differ              the interval excludes 1
+//   undecided           neither: the interval holds 1 and reaches past the margin
+//   (resolution)        after either of the first and the last: the interval was widened to the
+//                       coarser engine's printed resolution (httperf prints times in steps of
+//                       0.1 ms; server CPU is counted in clock ticks, proc_stats clkTck)
+//   agree: identical    the same values on both sides, every trial (zero errors, say)
 //   n/a                 one engine does not measure it
 //   too few trials      fewer than two usable trials on a side
 // Where the engines define a metric differently (perf/ENGINES.md), the row says so: a
@@ -24,6 +27,15 @@ const { METRICS } = require('./metrics');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
 const { clkTck } = require('../measure/proc_stats');
+const { DEFAULT_MARGIN, decide, marginText } = require('./answer');
+
+/** An interval of B / A as the verdict on the engines' agreement (see the top of this file). */
+function agreementOf(ci, margin, widened) {
+  const decision = decide(ci, margin);
+  if (decision === 'winner') return 'differ';
+  const word = decision === 'same' ? `agree within ${marginText(margin)}` : 'undecided';
+  return widened ? `${word} (resolution)` : word;
+}
 
 
 /** What each engine's latency means (external engines record their own in latency_basis). */
@@ -167,7 +179,7 @@ function plainMean(values) {
  * scenario. Returns a row: { metric, label, a: {...}, b: {...}, ratio (B/A), ci95, significant,
  * verdict, half_step, notes }.
  */
-function compareMetric(m, runsA, runsB) {
+function compareMetric(m, runsA, runsB, margin = DEFAULT_MARGIN) {
   const side = (runs) => {
     const values = runs.map((r) => m.get(r));
     const present = values.filter((v) => v !== null);
@@ -200,36 +212,55 @@ function compareMetric(m, runsA, runsB) {
   const cmp = compareWithSteps(vb, va, b.half_step, a.half_step);
   if (cmp) Object.assign(row, { ratio: cmp.ratio, ci95: cmp.ci95, significant: cmp.significant });
   else row.ratio = a.centre > 0 ? b.centre / a.centre : a.centre === b.centre ? 1 : null;
-  if (a.centre === b.centre) row.verdict = 'agree';
-  else if (cmp) row.verdict = cmp.significant ? 'differ' : cmp.widened ? 'agree (resolution)' : 'agree';
+  const identical = va.length > 0 && [...va, ...vb].every((v) => v === va[0]);
+  if (identical) row.verdict = 'agree: identical';
+  else if (cmp) row.verdict = agreementOf(cmp.ci95, margin, cmp.widened);
   else if (va.length < 2 || vb.length < 2) row.verdict = 'too few trials';
   else {
     // Zeros (no errors, httperf's "0.0 ms") cannot go on a log scale: compare the ranges,
     // each value widened by its reporting step.
     const apart = Math.max(...va) + a.half_step < Math.min(...vb) - b.half_step || Math.max(...vb) + b.half_step < Math.min(...va) - a.half_step;
-    row.verdict = apart ? 'differ' : 'agree';
+    row.verdict = apart ? 'differ' : 'undecided';
     row.notes = ['compared by the trials\' ranges (a zero cannot go on the log scale)', ...row.notes];
   }
   return row;
 }
 
 /** The rows for one server and scenario (metrics neither engine measures are left out). */
-function compareRuns(runsA, runsB) {
+function compareRuns(runsA, runsB, margin = DEFAULT_MARGIN) {
   return CROSSCHECK_METRICS.filter((m) => !m.onlyIf || [...runsA, ...runsB].some(m.onlyIf))
-    .map((m) => compareMetric(m, runsA, runsB))
+    .map((m) => compareMetric(m, runsA, runsB, margin))
     .filter((r) => r.a.n > 0 || r.b.n > 0);
+}
+
+/**
+ * How two engines' answers about the servers relate: 'same winner', 'opposite', 'both the
+ * same within ±m', 'contradict: one a winner, the other the same', 'only <engine> finds a
+ * winner', 'only <engine> finds them the same', 'both undecided', or 'cannot tell' (an engine
+ * without an interval).
+ */
+function answersAgree(a, b, engines, margin) {
+  if (!a.decision || !b.decision) return 'cannot tell';
+  const side = (x) => (x.ratio > 1 ? 1 : -1);
+  const [da, db] = [a.decision, b.decision];
+  if (da === 'winner' && db === 'winner') return side(a) === side(b) ? 'same winner' : 'opposite';
+  if (da === 'same' && db === 'same') return `both the same within ${marginText(margin)}`;
+  if (da === 'undecided' && db === 'undecided') return 'both undecided';
+  if ((da === 'winner' && db === 'same') || (da === 'same' && db === 'winner')) return 'contradict: one a winner, the other the same';
+  const decided = da === 'undecided' ? [engines[1], db] : [engines[0], da];
+  return decided[1] === 'winner' ? `only ${decided[0]} finds a winner` : `only ${decided[0]} finds them the same`;
 }
 
 /** The cross-check's metrics (CROSSCHECK_METRICS keys) on which each engine's verdict about the servers is set beside the other's. */
 const SERVER_VERDICT_KEYS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_start', 'max_ms', 'cpu_ms_per_request'];
 
 /**
- * Do the engines reach the same verdict about the servers? For each scenario and metric, each
- * engine's ratio first server / second server with its 95% interval, and how the two engines'
- * verdicts relate: 'same' (both intervals exclude 1 on the same side, or both contain it),
- * 'one sees a difference', 'opposite', plus whether the two intervals overlap.
+ * Do the engines reach the same answer about the servers? For each scenario and metric, each
+ * engine's ratio first server / second server with its 95% interval and its answer (winner,
+ * same within the margin, undecided: perf/lib/judge/answer.js), and how the two answers
+ * relate (ANSWERS_AGREE), plus whether the two intervals overlap.
  */
-function compareServerVerdicts({ engines, servers, scenarios, runs }) {
+function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEFAULT_MARGIN }) {
   const [S1, S2] = servers;
   const out = [];
   for (const scenario of scenarios) {
@@ -247,17 +278,11 @@ function compareServerVerdicts({ engines, servers, scenarios, runs }) {
         const cmp = compareWithSteps(v1, v2, h(S1), h(S2));
         const c1 = summarizeTrials(v1).centre;
         const c2 = summarizeTrials(v2).centre;
-        per[e] = cmp ? { ratio: cmp.ratio, ci95: cmp.ci95, significant: cmp.significant } : { ratio: c1 && c2 ? c1 / c2 : null, ci95: null, significant: null };
+        per[e] = cmp ? { ratio: cmp.ratio, ci95: cmp.ci95, significant: cmp.significant, decision: decide(cmp.ci95, margin) } : { ratio: c1 && c2 ? c1 / c2 : null, ci95: null, significant: null, decision: null };
       }
       const [a, b] = engines.map((e) => per[e]);
       if (a.ratio === null && b.ratio === null) continue;
-      let agreement = 'cannot tell';
-      if (a.significant !== null && b.significant !== null) {
-        const side = (x) => (!x.significant ? 0 : x.ratio > 1 ? 1 : -1);
-        if (side(a) === side(b)) agreement = 'same';
-        else if (side(a) === -side(b)) agreement = 'opposite';
-        else agreement = `only ${side(a) ? engines[0] : engines[1]} sees a difference`;
-      }
+      const agreement = answersAgree(a, b, engines, margin);
       const overlap = a.ci95 && b.ci95 ? a.ci95[0] <= b.ci95[1] && b.ci95[0] <= a.ci95[1] : null;
       out.push({ scenario, metric: key, label: m.label, ratio: `${S1} / ${S2}`, engines: per, agreement, intervals_overlap: overlap, magnitude: a.ratio && b.ratio ? b.ratio / a.ratio : null });
     }

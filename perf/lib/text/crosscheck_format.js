@@ -35,8 +35,8 @@ function legend(report) {
   const [A, B] = report.engines;
   const lines = [
     `${A} vs ${B}: ${report.repeat} trials each${report.quick ? ' (--quick: counts ÷20)' : ''}, engines interleaved. Columns ${A} and ${B}: geometric mean of the trials (plain mean for counts); ${B}/${A}: ratio with Welch's 95% interval on the log scale.`,
-    `Intervals are widened to cover each engine's reporting step (httperf prints ms with one decimal: ±0.05 ms; server CPU is counted in 10 ms ticks: ±20 ms over the run's replies), so a step-quantised value does not fake precision.`,
-    `Verdict: agree = the interval contains 1; agree (resolution) = it contains 1 only because of the reporting steps; differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); n/a = one engine does not measure it; info = not comparable by design.`,
+    `Intervals are widened to cover each engine's reporting step (httperf prints ms with one decimal: ±0.05 ms; server CPU is counted in clock ticks: ±2 ticks over the run's replies), so a step-quantised value does not fake precision.`,
+    `Verdict: agree within ±10 % = the whole interval lies within the margin (an equivalence test); differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); undecided = neither; (resolution) = the interval was widened to the reporting steps; agree: identical = the same values every trial; n/a = one engine does not measure it; info = not comparable by design.`,
   ];
   if (A === 'autocannon' || B === 'autocannon') lines.push('autocannon here means the built-in engines: autocannon for keep-alive closed loops, the open_loop and sequential engines elsewhere (the run\'s engine is named per scenario below).');
   return lines;
@@ -91,7 +91,7 @@ function verdictText(report) {
   if (!report.server_verdicts.length) return [];
   const head = verdictHead(report);
   const body = report.server_verdicts.map((v) => verdictCells(report, v));
-  return ['', `Server verdicts by engine (ratio ${report.server_verdicts[0].ratio}; same = both engines find the same direction, or both find no difference):`, ...alignedTable(head, body, head.map(() => 'l'))];
+  return ['', `Server verdicts by engine (ratio ${report.server_verdicts[0].ratio}; each engine's answer: a winner, the same within the margin, or undecided; "same winner" and "both the same" agree, "opposite" and "contradict" do not):`, ...alignedTable(head, body, head.map(() => 'l'))];
 }
 
 function mdEscape(s) {
@@ -117,7 +117,7 @@ function toMarkdown(report) {
       ? [
           '## Server verdicts by engine',
           '',
-          `Ratio ${report.server_verdicts[0].ratio}; same = both engines find the same direction, or both find no difference.`,
+          `Ratio ${report.server_verdicts[0].ratio}; each engine's answer: a winner, the same within the margin, or undecided; "same winner" and "both the same" agree, "opposite" and "contradict" do not.`,
           '',
           `| ${verdictHead(report).map(mdEscape).join(' | ')} |`,
           `|${verdictHead(report).map(() => ' --- ').join('|')}|`,

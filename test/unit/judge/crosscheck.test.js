@@ -35,24 +35,28 @@ function run(engine, over = {}) {
 }
 
 describe('crosscheck: verdicts', () => {
-  it('agree when the trials overlap, differ when they do not', () => {
+  it('agree within the margin when the whole interval lies inside it, differ when it excludes 1, else undecided', () => {
     const a = [1000, 1010, 990].map((x) => run('sequential', { throughput_rps: x }));
     const same = [1005, 995, 1000].map((x) => run('httperf', { throughput_rps: x }));
     const faster = [2000, 2020, 1980].map((x) => run('httperf', { throughput_rps: x }));
     const agree = compareMetric(metric('throughput_rps'), a, same);
-    assert.equal(agree.verdict, 'agree');
+    assert.equal(agree.verdict, 'agree within ±10 %');
     assert.ok(agree.ci95[0] < 1 && agree.ci95[1] > 1);
+    // B / A within [0.75, 1.37]: holding 1, past ±10 %, inside ±40 %.
+    const scattered = [900, 1150, 1000].map((x) => run('httperf', { throughput_rps: x }));
+    assert.equal(compareMetric(metric('throughput_rps'), a, scattered).verdict, 'undecided', 'an interval holding 1 is no agreement');
+    assert.equal(compareMetric(metric('throughput_rps'), a, scattered, 0.4).verdict, 'agree within ±40 %');
     const differ = compareMetric(metric('throughput_rps'), a, faster);
     assert.equal(differ.verdict, 'differ');
     assert.ok(Math.abs(differ.ratio - 2) < 0.01);
     assert.equal(differ.a.n, 3);
   });
 
-  it('httperf\'s 0.1 ms steps: a difference within them is agreement by resolution', () => {
+  it('httperf\'s 0.1 ms steps: a difference within them is no difference, and no agreement either: undecided at that resolution', () => {
     const a = [0.2, 0.21, 0.2].map((x) => run('sequential', { latency_ms: { mean: x } }));
     const b = [0.2, 0.2, 0.2].map((x) => run('httperf', { latency_ms: { mean: x } }));
     const row = compareMetric(metric('mean_ms'), a, b);
-    assert.ok(['agree', 'agree (resolution)'].includes(row.verdict), row.verdict);
+    assert.match(row.verdict, /^undecided( \(resolution\))?$/);
     assert.ok(row.ci95[0] < 1 && row.ci95[1] > 1, JSON.stringify(row.ci95));
     assert.ok(row.notes.some((n) => /0\.1 ms steps/.test(n)));
     // Much larger than the step: a real difference.
@@ -67,7 +71,7 @@ describe('crosscheck: verdicts', () => {
     assert.equal(p50.verdict, 'n/a');
     assert.deepEqual(p50.notes, ['httperf does not measure it']);
     const errors = compareMetric(metric('errors'), a, b);
-    assert.equal(errors.verdict, 'agree');
+    assert.equal(errors.verdict, 'agree: identical');
     const someErrors = [3, 4].map((n) => run('httperf', { errors: { refused: n, reset: 0, timeout: 0, other: 0 } }));
     assert.equal(compareMetric(metric('errors'), a, someErrors).verdict, 'differ');
   });
@@ -78,7 +82,7 @@ describe('crosscheck: verdicts', () => {
     const rows = compareRuns(ol, hp);
     const lagless = rows.find((r) => r.metric === 'mean_ms_from_actual_start');
     assert.deepEqual(lagless.a.values, [1, 1.1]);
-    assert.equal(lagless.verdict, 'agree');
+    assert.equal(lagless.verdict, 'undecided', 'two trials a side, 10 % apart: too wide to call agreement');
     assert.ok(rows.find((r) => r.metric === 'mean_ms').notes.some((n) => /scheduled start/.test(n)));
     assert.equal(compareRuns([run('sequential'), run('sequential')], [run('httperf'), run('httperf')]).some((r) => r.metric === 'mean_ms_from_actual_start'), false);
   });
@@ -102,7 +106,7 @@ describe('crosscheck: verdicts', () => {
     }
     const report = buildReport({ engines: ['autocannon', 'httperf'], servers: ['node', 'em'], scenarios: ['sequential_6000'], repeat: 3, quick: true, runs });
     const v = report.server_verdicts.find((x) => x.metric === 'throughput_rps');
-    assert.equal(v.agreement, 'same');
+    assert.equal(v.agreement, 'same winner');
     assert.ok(Math.abs(v.engines.autocannon.ratio - 0.5) < 0.01);
     assert.equal(v.engines.httperf.significant, true);
     const text = toText(report);
@@ -125,7 +129,7 @@ describe('crosscheck end to end: perf/cli/crosscheck.js --quick --repeat 2 on th
   it('exits 0 and prints the table', () => {
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /^server\s+scenario\s+metric\s+autocannon\s+httperf\s+httperf\/autocannon\s+95% CI\s+verdict\s+notes$/m);
-    assert.match(result.stdout, /^node\s+sequential_6000\s+req\/s\s+\S+\s+\S+\s+\d+\.\d{3}\s+\[\d+\.\d{3}, \d+\.\d{3}\]\s+(agree|differ)/m);
+    assert.match(result.stdout, /^node\s+sequential_6000\s+req\/s\s+\S+\s+\S+\s+\d+\.\d{3}\s+\[\d+\.\d{3}, \d+\.\d{3}\]\s+(agree|differ|undecided)/m);
     assert.match(result.stdout, /^crosscheck: .*crosscheck\.md/m);
   });
 
@@ -145,7 +149,7 @@ describe('crosscheck end to end: perf/cli/crosscheck.js --quick --repeat 2 on th
       assert.equal(r.b.engine_run, 'httperf');
     }
     assert.equal(byMetric.p99_ms.verdict, 'n/a'); // httperf has no percentiles
-    assert.ok(['agree', 'agree (resolution)', 'differ'].includes(byMetric.throughput_rps.verdict));
+    assert.match(byMetric.throughput_rps.verdict, /^(agree within ±10 %|differ|undecided)( \(resolution\))?$/);
     assert.equal(byMetric.throughput_rps.ci95.length, 2);
     const group = doc.groups.find((g) => g.server === 'node');
     assert.match(group.commands.httperf, /^httperf --hog --server 127\.0\.0\.1 --port \d+ --uri \/hello --num-conns 2000 --timeout 10$/);

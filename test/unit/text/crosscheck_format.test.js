@@ -65,7 +65,7 @@ describe('crosscheck format: the terminal', () => {
       { scenario: 'sequential_6000', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: { autocannon: { ratio: 0.5, ci95: null }, httperf: null }, agreement: 'cannot tell', intervals_overlap: null },
     ];
     const text = toText(report({ server_verdicts: verdicts }));
-    assert.match(text, /^Server verdicts by engine \(ratio node \/ em; same = both engines find the same direction, or both find no difference\):$/m);
+    assert.match(text, /^Server verdicts by engine \(ratio node \/ em; each engine's answer: a winner, the same within the margin, or undecided; "same winner" and "both the same" agree, "opposite" and "contradict" do not\):$/m);
     assert.match(text, /^scenario\s+metric\s+autocannon: node \/ em \[95% CI\]\s+httperf: node \/ em \[95% CI\]\s+verdicts\s+CIs overlap$/m);
     assert.match(text, /^sequential_6000\s+req\/s\s+2\.010 \[1\.900, 2\.100\]\s+1\.950 \[1\.800, 2\.050\]\s+same\s+yes$/m);
     assert.match(text, /^sequential_6000\s+mean ms\s+0\.500 –\s+–\s+cannot tell\s+–$/m);
@@ -91,7 +91,7 @@ describe('crosscheck format: crosscheck.md', () => {
   it('the servers\' verdicts, skipped scenarios, failed runs and an interruption get their own parts', () => {
     const verdicts = [{ scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only autocannon sees a difference', intervals_overlap: false }];
     const md = toMarkdown(report({ server_verdicts: verdicts, skipped: [{ scenario: 'slow_read', engine: 'httperf', reason: 'no slow clients' }], failures: ['a failure'], interrupted: true }));
-    assert.match(md, /^## Server verdicts by engine\n\nRatio node \/ em; same = /m);
+    assert.match(md, /^## Server verdicts by engine\n\nRatio node \/ em; each engine's answer: /m);
     assert.match(md, /^\| s \| req\/s \| 2\.000 \[1\.900, 2\.100\] \| 1\.000 \[0\.900, 1\.100\] \| only autocannon sees a difference \| no \|$/m);
     assert.match(md, /\n## Skipped\n\n- slow_read: httperf cannot run it faithfully \(no slow clients\)\n\n## Failed runs \(left out\)\n\n- a failure\n\n\*\*Interrupted:\*\* the comparison covers the trials that finished\.\n$/);
   });
