@@ -1,16 +1,20 @@
 'use strict';
 // The open-loop engine (perf/lib/engines/open_loop.js) against a real stand-in server on real
 // sockets: the schedule (a stalled server raises latency, it does not stretch the schedule),
-// latency counted from the scheduled start, error kinds, keep-alive sessions, aborting.
+// latency counted from the scheduled start, error kinds, keep-alive sessions, progress,
+// aborting, and which scenarios it runs.
 
 const assert = require('node:assert/strict');
+const http = require('node:http');
 const net = require('node:net');
-const { openLoopSchedule, runOpenLoop } = require('../../../perf/lib/engines/open_loop');
+const { performance } = require('node:perf_hooks');
+const { openLoopSchedule, runOpenLoop, openLoopEngine } = require('../../../perf/lib/engines/open_loop');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 const { startStandin } = require('../../support/runner_helpers');
 
 const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null };
+const STALLED = { ...HELLO, path: '/delay?ms=5000' };
 const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
 
 describe('perf drivers: open-loop schedule', () => {
@@ -85,5 +89,80 @@ describe('perf drivers: against the stand-in server', function () {
     const sum = summarizeSamples(slow);
     assert.equal(sum.errors.timeout, 3);
     assert.ok(rowsOf(slow).every((r) => r.latency_ms >= 190 && r.latency_ms < 2000));
+  });
+
+  it('keep-alive sessions: each connection\'s requests in a row, the first one timing the connect', async () => {
+    const samples = new Samples();
+    samples.start();
+    const res = await runOpenLoop({ host: server.host, port: server.port, request: HELLO, connections: 4, rate: 100, requestsPerConnection: 3, samples });
+    assert.equal(res.launched, 4);
+    const rows = rowsOf(samples);
+    assert.equal(rows.length, 12);
+    assert.ok(rows.every((r) => r.status === 200));
+    for (let conn = 1; conn <= 4; conn++) {
+      const own = rows.filter((r) => r.conn === conn).sort((a, b) => a.t_ms - b.t_ms);
+      assert.deepEqual(own.map((r) => r.connect_ms !== null), [true, false, false], `conn ${conn}`);
+      assert.ok(Math.abs(own[0].t_ms - (conn - 1) * 10) < 1e-6, 'the first request starts on schedule');
+      for (let i = 1; i < 3; i++) assert.ok(own[i].t_ms >= own[i - 1].t_ms + own[i - 1].latency_ms, 'the next starts when the previous ended');
+    }
+  });
+
+  it('keep-alive sessions: the last request asks the server to close the connection', async () => {
+    const seen = [];
+    const recorder = http.createServer((req, res) => {
+      seen.push(`${req.socket.remotePort} ${req.headers.connection || 'keep-alive'}`);
+      res.end('ok');
+    });
+    await new Promise((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    try {
+      const samples = new Samples();
+      samples.start();
+      await runOpenLoop({ host: '127.0.0.1', port: recorder.address().port, request: HELLO, connections: 2, rate: 100, requestsPerConnection: 3, samples });
+    } finally {
+      recorder.close();
+    }
+    const byConnection = new Map();
+    for (const line of seen) {
+      const [port, connection] = line.split(' ');
+      byConnection.set(port, [...(byConnection.get(port) || []), connection]);
+    }
+    assert.deepEqual([...byConnection.values()], [['keep-alive', 'keep-alive', 'close'], ['keep-alive', 'keep-alive', 'close']]);
+  });
+
+  it('says its progress, each connection done of all', async () => {
+    const samples = new Samples();
+    samples.start();
+    const seen = [];
+    await runOpenLoop({ host: server.host, port: server.port, request: HELLO, connections: 5, rate: 200, samples, onProgress: (p) => seen.push(p) });
+    assert.deepEqual(seen.map((p) => p.done).sort((a, b) => a - b), [1, 2, 3, 4, 5]);
+    assert.ok(seen.every((p) => p.total === 5));
+  });
+
+  it('aborted: opens no more connections, ends those open (as other errors), and resolves', async () => {
+    const controller = new AbortController();
+    const samples = new Samples();
+    samples.start();
+    setTimeout(() => controller.abort(), 300);
+    const t0 = performance.now();
+    const res = await runOpenLoop({ host: server.host, port: server.port, request: STALLED, connections: 100, rate: 20, samples, signal: controller.signal });
+    assert.ok(performance.now() - t0 < 2000, 'it did not wait for the stalled replies');
+    assert.ok(res.launched > 0 && res.launched < 20, `launched ${res.launched} of 100`);
+    assert.equal(samples.length, res.launched);
+    assert.deepEqual(summarizeSamples(samples).errors, { refused: 0, reset: 0, timeout: 0, other: res.launched });
+  });
+
+  it('aborted before it starts: nothing launched', async () => {
+    const samples = new Samples();
+    samples.start();
+    const res = await runOpenLoop({ host: server.host, port: server.port, request: HELLO, connections: 10, rate: 100, samples, signal: AbortSignal.abort() });
+    assert.deepEqual(res, { launched: 0, schedule_lag_ms: { mean: null, max: null } });
+    assert.equal(samples.length, 0);
+  });
+});
+
+describe('open-loop engine: which scenarios it runs', () => {
+  it('the open ones', () => {
+    assert.equal(openLoopEngine.supports({ kind: 'open' }), true);
+    for (const kind of ['closed', 'slow_clients']) assert.equal(openLoopEngine.supports({ kind, keep_alive: false }), false, kind);
   });
 });
