@@ -11,7 +11,7 @@ const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, parseCommandLine, runMain } = require('./support');
 const cr = require('../lib/judge/compare_runs');
-const { compareVerdicts } = require('../lib/judge/compare_verdicts');
+const { compareVerdicts, CONTRADICTIONS } = require('../lib/judge/compare_verdicts');
 const { formatComparison, describeRun, formatVerdictAgreement } = require('../lib/text/compare_format');
 const { RESULTS_ROOT } = require('../lib/store/results_store');
 
@@ -37,14 +37,14 @@ function buildProgram() {
     .argument('<RUN_A>', 'the baseline: a results directory, its results.json, latest, or a directory name under perf/results')
     .argument('<RUN_B>', 'the run to judge, the same way')
     .option('--threshold <pct>', `a regression must be worse by more than this many percent (default ${cr.DEFAULT_THRESHOLD_PCT})`, threshold)
-    .option('--verdicts', 'instead: do A and B name the same winners? (exit 1 when they name opposite ones)')
+    .option('--verdicts', 'instead: do A and B give the same answers? (exit 1 when they contradict: opposite winners, or the same in one where the other has a winner beyond the margin)')
     .option('--metric <list>', `metrics to judge, comma-separated or repeated (default ${cr.DEFAULT_METRICS.join(',')}; also p50_ms, peak_rss_mb)`, metrics)
     .addHelpText('after', `
 Examples:
   scripts/${NAME} perf/results/2026-01-10T08-00-00Z latest
   scripts/${NAME} baseline/results.json latest --threshold 5 --metric p99,rps
   scripts/${NAME} --verdicts quick_1 quick_2        (A/A: two runs in a row name the same winners?)
-Exit status: 0 no significant regression beyond the threshold (--verdicts: no opposite winners), 1 at least one, 2 bad usage or unusable results.`);
+Exit status: 0 no significant regression beyond the threshold (--verdicts: no contradicting answers), 1 at least one, 2 bad usage or unusable results.`);
 }
 
 function main(argv) {
@@ -61,7 +61,7 @@ function main(argv) {
     if (opts.verdicts) {
       const agreement = compareVerdicts(A.comparisons, B.comparisons);
       process.stdout.write([describeRun('A', A), describeRun('B', B), ...formatVerdictAgreement(agreement)].join('\n') + '\n');
-      return agreement.tally.opposite ? 1 : 0;
+      return CONTRADICTIONS.some((k) => agreement.tally[k]) ? 1 : 0;
     }
     const result = cr.compareRuns(A, B, { metrics: metricNames, thresholdPct: opts.threshold ?? cr.DEFAULT_THRESHOLD_PCT });
     process.stdout.write(formatComparison(A, B, result).join('\n') + '\n');

@@ -1,17 +1,50 @@
 'use strict';
-// Do two runs name the same winners? For every scenario, metric and pair of servers that both
-// runs judged (their stored comparisons, perf/lib/judge/verdicts.js), the two verdicts side by side:
-//   same winner       both name the same server
-//   opposite          they name different servers: the verdict does not hold run to run
-//   only A / only B   one names a winner, the other finds no significant difference
-//   neither           neither names one
-// Comparisons one run could not judge (excluded, no_verdict) are counted apart. Used for the
-// A/A check (two quick runs in a row) and for quick against full: scripts/compare.sh --verdicts.
+// Do two runs give the same answers? For every scenario, metric and pair of servers that both
+// runs judged (their stored comparisons, perf/lib/judge/verdicts.js), the two answers side by
+// side (perf/lib/judge/answer.js):
+//   same winner          both name the same server
+//   opposite             they name different servers: the answer does not hold run to run
+//   both same            both find the two the same within the margin
+//   same vs clear winner one finds them the same, the other a winner whose whole interval lies
+//                        beyond the margin: the answers contradict each other
+//   same vs close winner one finds them the same, the other a winner whose interval reaches
+//                        into the margin: both can be true
+//   only A / only B      one decided (a winner or the same), the other is undecided
+//   neither              both undecided
+// Comparisons one run could not judge (excluded, no_verdict, one trial) are counted apart.
+// Used for the A/A check (two quick runs in a row) and for quick against full:
+// scripts/compare.sh --verdicts, which exits 1 on the contradicting kinds (CONTRADICTIONS).
 
-const KINDS = ['same winner', 'opposite', 'only A', 'only B', 'neither', 'not judged in one'];
+const { DEFAULT_MARGIN, decide, withinMargin } = require('./answer');
+const { leadOf } = require('./metrics');
+
+const KINDS = ['same winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only A', 'only B', 'neither', 'not judged in one'];
+const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
 
 function judged(c) {
-  return c && !c.excluded && !c.no_verdict && c.ratio !== null && c.ratio !== undefined;
+  return c && !c.excluded && !c.no_verdict && c.ratio !== null && c.ratio !== undefined && Array.isArray(c.ci95);
+}
+
+/** A judged comparison's answer: its stored decision, or one decided now (older files). */
+function decisionOf(c) {
+  return c.decision || decide(c.ci95, c.margin ?? DEFAULT_MARGIN);
+}
+
+/** Whether a winner's whole interval lies beyond the margin (it cannot be "the same"). */
+function clearWinner(c) {
+  const { ci } = leadOf(c);
+  return !withinMargin([1, ci[0]], c.margin ?? DEFAULT_MARGIN);
+}
+
+/** How two judged comparisons' answers relate: one of KINDS. */
+function kindOf(ca, cb) {
+  const [da, db] = [decisionOf(ca), decisionOf(cb)];
+  if (da === 'winner' && db === 'winner') return ca.winner === cb.winner ? 'same winner' : 'opposite';
+  if (da === 'same' && db === 'same') return 'both same';
+  if (da === 'same' && db === 'winner') return clearWinner(cb) ? 'same vs clear winner' : 'same vs close winner';
+  if (da === 'winner' && db === 'same') return clearWinner(ca) ? 'same vs clear winner' : 'same vs close winner';
+  if (da === 'undecided' && db === 'undecided') return 'neither';
+  return da === 'undecided' ? 'only B' : 'only A';
 }
 
 /** { rows: [{ scenario, metric, a, b, winnerA, winnerB, kind }], tally: { kind: n } }. */
@@ -24,16 +57,11 @@ function compareVerdicts(comparisonsA, comparisonsB) {
     if (!cb) continue;
     const winnerA = judged(ca) ? ca.winner || null : null;
     const winnerB = judged(cb) ? cb.winner || null : null;
-    let kind;
-    if (!judged(ca) || !judged(cb)) kind = 'not judged in one';
-    else if (winnerA && winnerB) kind = winnerA === winnerB ? 'same winner' : 'opposite';
-    else if (winnerA) kind = 'only A';
-    else if (winnerB) kind = 'only B';
-    else kind = 'neither';
+    const kind = judged(ca) && judged(cb) ? kindOf(ca, cb) : 'not judged in one';
     rows.push({ scenario: ca.scenario, metric: ca.metric, a: ca.a, b: ca.b, winnerA, winnerB, kind });
   }
   const tally = Object.fromEntries(KINDS.map((k) => [k, rows.filter((r) => r.kind === k).length]));
   return { rows, tally };
 }
 
-module.exports = { compareVerdicts, KINDS };
+module.exports = { compareVerdicts, KINDS, CONTRADICTIONS };

@@ -1,10 +1,10 @@
 'use strict';
-// Do two runs name the same winners? (perf/lib/judge/compare_verdicts.js, scripts/compare.sh
+// Do two runs give the same answers? (perf/lib/judge/compare_verdicts.js, scripts/compare.sh
 // --verdicts): an A/A pair of made-up runs, one whose winner flips, and each kind of row.
 
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { compareVerdicts, KINDS } = require('../../../perf/lib/judge/compare_verdicts');
+const { compareVerdicts, KINDS, CONTRADICTIONS } = require('../../../perf/lib/judge/compare_verdicts');
 const { makeTrialRun } = require('../../support/make_trial_runs');
 const { makeTmpDir } = require('../../support/runner_helpers');
 const { compare } = require('../../support/compare_sh');
@@ -31,12 +31,24 @@ describe('compare.sh --verdicts: do two runs name the same winners?', function (
     assert.match(res.stdout, /^ {2}opposite {5}keepalive_400x100 CPU ms\/req \(node vs em\): A node, B em$/m);
   });
 
-  it('counts a verdict one run names and the other does not, and what neither could judge', () => {
-    const doc = (winner, extra = {}) => [{ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: 0.5, ci95: [0.4, 0.6], significant: Boolean(winner), winner, ...extra }];
+  it('counts an answer one run decided and the other did not, and what neither could judge', () => {
+    // node's p50 half em's, decided; or an interval from 0.8 to 1.3, undecided.
+    const doc = (winner, extra = {}) => [{ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: winner ? 0.5 : 1, ci95: winner ? [0.4, 0.6] : [0.8, 1.3], significant: Boolean(winner), winner, ...extra }];
     assert.deepEqual(compareVerdicts(doc('node'), doc(null)).tally['only A'], 1);
-    assert.deepEqual(compareVerdicts(doc(null), doc('em')).tally['only B'], 1);
+    assert.deepEqual(compareVerdicts(doc(null), doc('node')).tally['only B'], 1);
     assert.deepEqual(compareVerdicts(doc(null), doc(null)).tally.neither, 1);
     assert.deepEqual(compareVerdicts(doc('node'), doc(null, { excluded: 'client-bound', ratio: null })).tally['not judged in one'], 1);
+  });
+
+  it('"the same" in one run against a winner beyond the margin in the other contradicts it; against a close winner it does not', () => {
+    const same = [{ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: 1, ci95: [0.95, 1.05], significant: false, winner: null }];
+    const clear = [{ ...same[0], ratio: 0.7, ci95: [0.6, 0.8], significant: true, winner: 'node' }];
+    const close = [{ ...same[0], ratio: 0.93, ci95: [0.88, 0.98], significant: true, winner: 'node' }];
+    assert.equal(compareVerdicts(same, clear).rows[0].kind, 'same vs clear winner');
+    assert.equal(compareVerdicts(clear, same).rows[0].kind, 'same vs clear winner');
+    assert.equal(compareVerdicts(same, close).rows[0].kind, 'same vs close winner');
+    assert.equal(compareVerdicts(same, same).rows[0].kind, 'both same');
+    assert.deepEqual(CONTRADICTIONS, ['opposite', 'same vs clear winner']);
   });
 });
 
@@ -53,6 +65,6 @@ describe('compare_verdicts: the rows and the tally', () => {
       { scenario: 's', metric: 'p99_ms', a: 'node', b: 'em', winnerA: null, winnerB: 'em', kind: 'not judged in one' },
     ]);
     assert.deepEqual(Object.keys(tally), KINDS);
-    assert.deepEqual(tally, { 'same winner': 1, opposite: 1, 'only A': 0, 'only B': 0, neither: 0, 'not judged in one': 1 });
+    assert.deepEqual(tally, { 'same winner': 1, opposite: 1, 'both same': 0, 'same vs clear winner': 0, 'same vs close winner': 0, 'only A': 0, 'only B': 0, neither: 0, 'not judged in one': 1 });
   });
 });

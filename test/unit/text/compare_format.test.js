@@ -4,6 +4,7 @@
 // same winners; on made-up runs and results.
 
 const assert = require('node:assert/strict');
+const { KINDS } = require('../../../perf/lib/judge/compare_verdicts');
 const path = require('node:path');
 const { formatComparison, describeRun, formatVerdictAgreement } = require('../../../perf/lib/text/compare_format');
 
@@ -60,14 +61,14 @@ describe('compare format: the changes from A to B', () => {
   });
 });
 
-describe('compare format: do two runs name the same winners?', () => {
-  const agreement = (rows) => ({ rows, tally: Object.fromEntries(['same winner', 'opposite', 'only A', 'only B', 'neither', 'not judged in one'].map((k) => [k, rows.filter((r) => r.kind === k).length])) });
+describe('compare format: do two runs give the same answers?', () => {
+  const agreement = (rows) => ({ rows, tally: Object.fromEntries(KINDS.map((k) => [k, rows.filter((r) => r.kind === k).length])) });
   const verdict = (kind, winnerA, winnerB, metric = 'p50_ms') => ({ scenario: 's', metric, a: 'node', b: 'em', winnerA, winnerB, kind });
 
   it('the tally of every kind, then each row where a run named a winner', () => {
     const lines = formatVerdictAgreement(agreement([verdict('same winner', 'node', 'node'), verdict('only B', null, 'em', 'throughput_rps'), verdict('neither', null, null, 'mean_ms')]));
     assert.deepEqual(lines, [
-      'Verdicts of A and B (scenario × metric × pair of servers, 3 in both): same winner 1, opposite 0, only A 0, only B 1, neither 1, not judged in one 0.',
+      'Verdicts of A and B (scenario × metric × pair of servers, 3 in both): same winner 1, opposite 0, both same 0, same vs clear winner 0, same vs close winner 0, only A 0, only B 1, neither 1, not judged in one 0.',
       '',
       'Where a winner was named:',
       '  same winner  s p50 ms (node vs em): A node, B node',
