@@ -1,12 +1,14 @@
 'use strict';
-// What httperf and wrk share (perf/lib/engines/external.js), and both engines end to end
-// through the runner: a real wrk run against the Node server, and a missing engine, which
-// fails its runs with one line saying how to install it while the runner goes on.
+// What the external engines share (perf/lib/engines/external.js): finding the program, quoting
+// a command line, a tool's complaint, running it (its own CPU, killed when abandoned, its whole
+// process group), and httperf and wrk end to end through the runner: a real wrk run against
+// the Node server, and a missing engine, which fails its runs with one line saying how to
+// install it while the runner goes on.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { findBinary, runEngineProcess, clientCpuFields, EngineUnavailable, shellQuote } = require('../../../perf/lib/engines/external');
+const { findBinary, whichSync, runEngineProcess, clientCpuFields, EngineUnavailable, shellQuote, firstComplaint } = require('../../../perf/lib/engines/external');
 const { allowedCpus } = require('../../../perf/lib/hosts/pinning');
 const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { buildReport } = require('../../../perf/lib/report');
@@ -57,6 +59,62 @@ describe('external engines: binary, process, CPU', () => {
 
   it('quotes a command line for pasting into a shell', () => {
     assert.equal(shellQuote(['wrk', '-H', 'Connection: close', 'http://127.0.0.1:8080/hello']), "wrk -H 'Connection: close' http://127.0.0.1:8080/hello");
+  });
+
+  it('quotes a quote, and leaves the characters a shell reads as they are alone', () => {
+    assert.equal(shellQuote(["it's", 'a=b,c@d%e+f', '$HOME', '']), "'it'\\''s' a=b,c@d%e+f '$HOME' ''");
+  });
+
+  it('finds a program on PATH: the first executable file of that name', () => {
+    const [first, second] = [makeTmpDir('which-a-'), makeTmpDir('which-b-')];
+    fs.writeFileSync(path.join(first, 'tool'), 'not executable', { mode: 0o644 });
+    fs.mkdirSync(path.join(first, 'dir-tool'));
+    fs.writeFileSync(path.join(second, 'tool'), '#!/bin/sh\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(second, 'dir-tool'), '#!/bin/sh\n', { mode: 0o755 });
+    const PATH = ['', first, second].join(path.delimiter);
+    assert.equal(whichSync('tool', PATH), path.join(second, 'tool'));
+    assert.equal(whichSync('dir-tool', PATH), path.join(second, 'dir-tool'));
+    assert.equal(whichSync('nothing', PATH), null);
+    assert.equal(findBinary({ name: 'tool', envVar: 'X_TOOL_BIN', env: { PATH } }), path.join(second, 'tool'));
+    assert.throws(() => findBinary({ name: 'tool', envVar: 'X_TOOL_BIN', env: { X_TOOL_BIN: path.join(first, 'tool'), PATH } }), /^Error: tool not found at .*\/tool \(from \$X_TOOL_BIN\)/);
+  });
+
+  it('no CPU measured, or no time passed: no share, not client-bound', () => {
+    assert.deepEqual(clientCpuFields(null, 1000), { client_cpu_pct: null, client_bound: false });
+    assert.deepEqual(clientCpuFields({ user_s: 1, system_s: 0 }, 0), { client_cpu_pct: null, client_bound: false });
+    assert.deepEqual(clientCpuFields({ user_s: 0.3, system_s: 0.2 }, 1000), { client_cpu_pct: 50, client_bound: false });
+  });
+
+  it("a tool's complaint: the first line of stderr, else of stdout, skipping the lines that are not one", () => {
+    assert.equal(firstComplaint('\n  wrk: bad url\nmore\n', 'out'), 'wrk: bad url');
+    assert.equal(firstComplaint('', '\nhttperf: connection refused\n'), 'httperf: connection refused');
+    assert.equal(firstComplaint('Running 1s test\nunable to connect', '', [/^Running/]), 'unable to connect');
+    assert.equal(firstComplaint('', ''), '');
+  });
+
+  it('runs the engine without taskset when asked, and says when it cannot start it', async () => {
+    const r = await runEngineProcess({ bin: process.execPath, args: ['-e', 'process.stdout.write("ran")'], useTaskset: false });
+    assert.deepEqual([r.argv[0], r.stdout, r.code], [process.execPath, 'ran', 0]);
+    await assert.rejects(runEngineProcess({ bin: '/nonexistent/engine', args: [], useTaskset: false }), /^Error: cannot start engine: spawn \/nonexistent\/engine ENOENT$/);
+  });
+
+  it('abandoned before it started: not started at all', async () => {
+    const started = [];
+    await assert.rejects(runEngineProcess({ bin: process.execPath, args: ['-e', ''], signal: AbortSignal.abort(), onSpawn: (pid) => started.push(pid) }), (err) => err.aborted === true);
+    assert.deepEqual(started, []);
+  });
+
+  it('an engine in a process group of its own is killed whole: what it started goes with it', async () => {
+    const pidFile = path.join(makeTmpDir('engine-group-'), 'pid');
+    const controller = new AbortController();
+    // A launcher that leaves its real process behind, as tsung's script does.
+    const pending = runEngineProcess({ bin: '/bin/sh', args: ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], signal: controller.signal, ownGroup: true });
+    while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, 'utf8').trim()) await new Promise((resolve) => setTimeout(resolve, 10));
+    const left = Number(fs.readFileSync(pidFile, 'utf8'));
+    controller.abort();
+    await assert.rejects(pending, (err) => err.aborted === true);
+    // The kernel delivers the group's SIGKILL before kill() returns; the sleep is gone or a zombie.
+    assert.equal(alive(left), false, `the launcher's child ${left} still runs`);
   });
 });
 
