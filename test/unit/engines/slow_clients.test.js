@@ -66,8 +66,9 @@ describe('perf drivers: against the stand-in server', function () {
     // 32 KiB at 128 KiB/s: about a quarter of a second each, so three or four per client in the second.
     for (const client of [1, 2]) assert.ok(complete.filter((p) => p.client === client).length >= 2, JSON.stringify(slow.active_periods));
     assert.ok(complete.every((p) => p.status === 200 && p.bytes === 32768));
-    // Paced: after the first tenth of a second's bytes, the rest at 128 KiB/s (150 ms and more).
-    assert.ok(complete.every((p) => p.end_ms - p.start_ms >= 140), JSON.stringify(complete));
+    // Paced: never more than two pieces (a tenth of a second's bytes each) ahead of 128 KiB/s, so
+    // 50 ms at least; unpaced, 32 KiB go in a millisecond or two.
+    assert.ok(complete.every((p) => p.end_ms - p.start_ms >= 50), JSON.stringify(complete));
     assert.ok(slow.active_periods.every((p) => p.start_ms >= 190 && p.end_ms <= 1200 + 100), JSON.stringify(slow.active_periods));
     for (const client of [1, 2]) {
       const own = slow.active_periods.filter((p) => p.client === client);
