@@ -14,12 +14,12 @@ const { makeTmpDir } = require('../../support/runner_helpers');
 const NETNS = path.join(__dirname, '..', '..', '..', 'perf', 'lib', 'hosts', 'netns.js');
 
 /**
- * What `expression` (of the netns module, `n`) gives in a node run by `sh -c` after `setup`
- * (shell commands), as JSON; with options.netns, in a network namespace of its own (unshare -n)
- * where only loopback exists, so its addresses are the test's. options: spawnSync's.
+ * What `expression` (of the netns module, `n`, from `module`) gives in a node run by `sh -c`
+ * after `setup` (shell commands), as JSON; with options.netns, in a network namespace of its own
+ * (unshare -n) where only loopback exists, so its addresses are the test's. options: spawnSync's.
  */
-function inProcess(expression, { setup = 'true', netns = false, ...options } = {}) {
-  const script = `const n = require(${JSON.stringify(NETNS)}); try { console.log(JSON.stringify(${expression})); } catch (err) { console.log(JSON.stringify({ thrown: err.message, link: err instanceof n.LinkError })); }`;
+function inProcess(expression, { setup = 'true', netns = false, module = NETNS, ...options } = {}) {
+  const script = `const n = require(${JSON.stringify(module)}); try { console.log(JSON.stringify(${expression})); } catch (err) { console.log(JSON.stringify({ thrown: err.message, link: err instanceof n.LinkError })); }`;
   const argv = [...(netns ? ['unshare', '-n'] : []), 'sh', '-c', `${setup} && exec "$0" -e "$1"`, process.execPath, script];
   const res = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', ...options });
   assert.equal(res.status, 0, res.stderr);
@@ -95,7 +95,12 @@ describe('--link: a rate-limited network namespace', function () {
     });
 
     it('without root: run as root or leave --link out', () => {
-      assert.equal(inProcess('n.linkUnavailableReason()', { uid: 65534, gid: 65534 }), '--link needs root (it creates a network namespace and tc queues): run as root, or leave --link out');
+      // Read by another user: a copy any user can read (the module needs nothing but node's own).
+      const dir = makeTmpDir('netns-copy-');
+      fs.chmodSync(dir, 0o755);
+      const copy = path.join(dir, 'netns.js');
+      fs.copyFileSync(NETNS, copy);
+      assert.equal(inProcess('n.linkUnavailableReason()', { module: copy, uid: 65534, gid: 65534, cwd: '/' }), '--link needs root (it creates a network namespace and tc queues): run as root, or leave --link out');
     });
 
     it('without ip, or without tc: install iproute2', () => {
