@@ -248,6 +248,9 @@ function measureClock(loadHosts, host) {
     let buffer = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+    // A remote shell that exits before it reads makes our writes fail (EPIPE); its close,
+    // below, says why, so the write's own error is not one more.
+    child.stdin.on('error', () => {});
     const ask = () => {
       sentAt = Date.now();
       child.stdin.write('\n');

@@ -116,15 +116,16 @@ async function soakServer({ pid, port, seconds, connections = 32, idleConnection
     baseline_mb: round(baseline),
     peak_mb: round(peak),
     final_mb: round(final),
-    growth_mb: round(final - baseline),
+    growth_mb: final === null || baseline === null ? null : round(final - baseline),
     requests: result.requests.total,
     errors: result.errors + result.timeouts,
     non_2xx: result.non2xx,
   };
 }
 
+/** Tenths of a MB; null stays null (a server whose memory could not be read). */
 function round(x) {
-  return Math.round(x * 10) / 10;
+  return x === null || x === undefined ? null : Math.round(x * 10) / 10;
 }
 
 /** The memory verdict: RSS after the load at most max(50% or 32 MB) above the warmed-up baseline. */

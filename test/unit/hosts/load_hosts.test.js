@@ -96,12 +96,14 @@ describe('load hosts: their clocks', function () {
   this.timeout(30000);
   // Stands in for ssh: runs the command here, as ssh would on the host. A host named skewN has
   // a clock N ms ahead of this machine's; 'slow' answers at once the first time and 100 ms late
-  // after that; 'down' cannot be reached (ssh fails after trying).
+  // after that; 'down' cannot be reached (ssh fails after trying); 'gone' fails at once, before
+  // it reads what it is sent.
   const REMOTE_SHELL = `#!/bin/sh
 host="$1"
 shift
 case "$host" in
   down) sleep 0.2; echo "ssh: connect to host down port 22: Connection refused" >&2; exit 255 ;;
+  gone) echo "ssh: Could not resolve hostname gone" >&2; exit 255 ;;
   slow) exec sh -c 'n=0; while read -r line; do [ $n -gt 0 ] && sleep 0.1; n=1; date +%s%N; done' ;;
   skew*) skew="\${host#skew}"; exec sh -c 'while read -r line; do echo $(( $(date +%s%N) + '"$skew"' * 1000000 )); done' ;;
   *) exec sh -c "$*" ;;
@@ -140,6 +142,12 @@ esac
 
   it('refuses a host out of reach, with what its remote shell said', async () => {
     await assert.rejects(checkClocks(hostsNamed('down')), (err) => err instanceof LoadHostsError && err.message === `cannot reach load host down through its remote shell (${remoteShell}): ssh: connect to host down port 22: Connection refused`);
+  });
+
+  it('a remote shell that exits before it reads: the same one line, never a crash on the pipe (EPIPE), every time', async () => {
+    for (let i = 0; i < 20; i++) {
+      await assert.rejects(checkClocks(hostsNamed('gone')), (err) => err instanceof LoadHostsError && err.message === `cannot reach load host gone through its remote shell (${remoteShell}): ssh: Could not resolve hostname gone`);
+    }
   });
 });
 

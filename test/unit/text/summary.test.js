@@ -179,3 +179,46 @@ describe('summary: what else a run\'s summary says', () => {
     }
   });
 });
+
+describe('perf summary table', () => {
+  const run = (server, scenario, mean, extra = {}) => ({
+    server,
+    scenario,
+    ok: true,
+    failure: null,
+    requests: 100,
+    errors: { refused: 0, reset: 0, timeout: 0, other: 0 },
+    latency_ms: { mean, p99: Math.round(mean * 3000) / 1000 },
+    throughput_rps: 1234.5,
+    server_cpu: { ms_per_request: 0.0421 },
+    client_bound: false,
+    ...extra,
+  });
+  const runs = [
+    run('node', 'a', 4.3),
+    run('em', 'a', 20.9),
+    run('node', 'b', 2.4, { errors: { refused: 3, reset: 0, timeout: 0, other: 0 } }),
+    { ...run('em', 'b', null), ok: false, failure: 'the server exited during the run (exit code 3)', latency_ms: null, server_cpu: null, throughput_rps: null },
+  ];
+
+  it('Markdown: one row per scenario, a column group per server, failures and errors noted', () => {
+    const md = toMarkdown(results(runs));
+    const lines = md.split('\n');
+    assert.equal(lines[0], '| scenario | node mean ms | node p99 ms | node req/s | node CPU ms/req | em mean ms | em p99 ms | em req/s | em CPU ms/req |');
+    assert.equal(lines[2], '| a | 4.30 | 12.9 | 1,235 | 0.042 | 20.9 | 62.7 | 1,235 | 0.042 |');
+    assert.match(lines[3], /^\| b \| 2\.40 .* \| FAILED \|/);
+    assert.match(md, /em b: FAILED: the server exited during the run/);
+    assert.match(md, /node b: 3 of 100 requests failed \(refused 3\)/);
+  });
+
+  it('CSV and text carry the same rows', () => {
+    const csv = toCsv(results(runs)).trim().split('\n');
+    // (then the trials per server and the node/em ratios: test/unit/judge/verdicts.test.js)
+    assert.ok(csv[0].startsWith('scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_request,node_errors,em_ok,em_mean_ms,em_p99_ms,em_rps,em_cpu_ms_per_request,em_errors,node_trials,em_trials,'), csv[0]);
+    assert.ok(csv[1].startsWith('a,true,4.3,12.9,1234.5,0.0421,0,true,20.9,62.7,1234.5,0.0421,0,1,1,'), csv[1]);
+    assert.equal(csv[2].split(',')[7], 'false');
+    const text = toText(results(runs));
+    assert.match(text, /node/);
+    assert.match(text.split('\n')[2], /^a\s+4\.30\s+12\.9\s+1,235\s+0\.042\s+20\.9/);
+  });
+});
