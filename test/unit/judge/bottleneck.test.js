@@ -6,7 +6,9 @@
 // come from, and a real run that is not server-bound: test/e2e/judging.test.js.
 
 const assert = require('node:assert/strict');
-const { clkTck } = require('../../../perf/lib/measure/proc_stats');
+const { clkTck, parseProcStat, machineCpuDelta } = require('../../../perf/lib/measure/proc_stats');
+const { clientCpuFields } = require('../../../perf/lib/engines/external');
+const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
 const {
   CLIENT_BOUND_PCT,
   NEAR_CLIENT_BOUND_PCT,
@@ -226,5 +228,99 @@ describe('bottleneck: the CPU shares of a window', () => {
   it('percentages to a tenth, the window to the millisecond', () => {
     const s = cpuShares({ wallS: 0.33333, serverS: 0.1, clientS: 0, machine: null });
     assert.deepEqual([s.wall_s, s.server_cpu_pct], [0.333, 30]);
+  });
+});
+
+/** /proc/stat text with these CPU seconds (user nice system idle iowait irq softirq steal) on two CPUs. */
+function procStat({ user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0 }) {
+  const t = (s) => Math.round(s * clkTck());
+  const all = [user, nice, system, idle, iowait, irq, softirq, steal, 0, 0].map(t).join(' ');
+  const half = [user, nice, system, idle, iowait, irq, softirq, steal, 0, 0].map((s) => Math.round(t(s) / 2)).join(' ');
+  return `cpu  ${all}\ncpu0 ${half}\ncpu1 ${half}\nintr 1 2 3\nctxt 99\n`;
+}
+
+describe('judging runs: the /proc/stat accounting', () => {
+  // One second of wall time on two CPUs.
+  const before = parseProcStat(procStat({ user: 100, system: 40, idle: 500, softirq: 10, steal: 3 }));
+  const busy = parseProcStat(procStat({ user: 101.2, system: 40.5, idle: 500.0, softirq: 10.3, steal: 3.4, nice: 0 }));
+
+  it('parses the cpu line into seconds and counts the CPUs', () => {
+    assert.equal(before.cpus, 2);
+    assert.equal(before.user_s, 100);
+    assert.equal(before.steal_s, 3);
+    assert.equal(before.guest_s, 0);
+    assert.throws(() => parseProcStat('intr 1 2\n'), /no "cpu" line/);
+  });
+
+  // This file tests the refusal itself, at the threshold a user gets (test/support/quiet_machine.js
+  // raises it for the other files).
+  let savedThreshold;
+  beforeEach(() => {
+    savedThreshold = process.env.PERF_DISTURBED_PCT;
+    delete process.env.PERF_DISTURBED_PCT;
+  });
+  afterEach(() => {
+    if (savedThreshold !== undefined) process.env.PERF_DISTURBED_PCT = savedThreshold;
+  });
+
+  it('splits the machine\'s CPU into the server, the load generator, interrupts, steal and other processes', () => {
+    const machine = machineCpuDelta(before, busy);
+    assert.deepEqual(machine, { busy_s: 1.7, irq_s: 0.3, steal_s: 0.4, idle_s: 0, cpus: 2 });
+    const shares = cpuShares({ wallS: 1, serverS: 0.95, clientS: 0.5, machine });
+    // foreign = busy 1.7 + interrupts 0.3 − server 0.95 − client 0.5 = 0.55 s of 1 s.
+    assert.deepEqual(shares, { wall_s: 1, server_cpu_pct: 95, server_resolution_pct: (2 / clkTck()) * 100, busy_pct: 170, irq_pct: 30, steal_pct: 40, foreign_cpu_pct: 55, resolution_pct: (4 / clkTck()) * 100 });
+    const verdict = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 50, clientBound: false, shares });
+    assert.equal(verdict.server_bound, true);
+    assert.equal(verdict.disturbed, true);
+    assert.equal(verdict.judged, false);
+    assert.deepEqual(verdict.not_judged_because, [`disturbed: steal 40%, other processes 55% of a core (over ${DISTURBED_PCT}%)`]);
+  });
+
+  it('a quiet machine with a busy server is judged; a server not measured (--target) leaves foreign CPU unknown', () => {
+    const quiet = parseProcStat(procStat({ user: 100.7, system: 40.2, idle: 500.9, softirq: 10.1, steal: 3.01 }));
+    const machine = machineCpuDelta(before, quiet);
+    const shares = cpuShares({ wallS: 1, serverS: 0.93, clientS: 0.05, machine });
+    assert.equal(shares.foreign_cpu_pct, 2);
+    assert.deepEqual(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 5, clientBound: false, shares }), { server_bound: true, disturbed: false, judged: true, not_judged_because: [] });
+    const remote = cpuShares({ wallS: 1, serverS: null, clientS: 0.05, machine });
+    assert.equal(remote.foreign_cpu_pct, null);
+    assert.equal(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 5, clientBound: false, shares: remote }).server_bound, null);
+  });
+
+  it('server-bound applies to closed loops of several clients only, and allows for the 10 ms resolution', () => {
+    assert.deepEqual([saturating(CLOSED), saturating({ kind: 'closed', concurrency: 1 }), saturating({ kind: 'open' }), saturating({ kind: 'slow_clients' })], [true, false, false, false]);
+    const shares = (pct, wallS) => ({ ...cpuShares({ wallS, serverS: (pct / 100) * wallS, clientS: 0, machine: null }) });
+    const idle = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(60, 10) });
+    assert.equal(idle.server_bound, false);
+    assert.deepEqual(idle.not_judged_because, [`not server-bound: the server used 60% of its core (under ${SERVER_BOUND_PCT}%), so something else set the pace`]);
+    assert.equal(idle.disturbed, null, 'without /proc/stat nothing is said about the machine');
+    // 87% over 0.5 s is within the resolution of whole ticks (2 ticks of 10 ms: 4%): not flagged.
+    assert.equal(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(87, 0.5), loadS: 0.5 }).server_bound, true);
+    // A load shorter than a quarter of a second is mostly its start and end: not told.
+    assert.equal(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(30, 0.1), loadS: 0.1 }).server_bound, null);
+    for (const scenario of [{ kind: 'open' }, { kind: 'closed', concurrency: 1 }]) {
+      assert.equal(judgeRun({ scenario, ok: true, clientCpuPct: 10, clientBound: false, shares: shares(5, 10) }).server_bound, null);
+    }
+  });
+
+  it('client-bound has one threshold, for the built-in engines and the external engines alike', () => {
+    const cut = CLIENT_BOUND_PCT / 100;
+    assert.equal(clientCpuFields({ user_s: cut, system_s: 0 }, 1000).client_bound, true);
+    assert.equal(clientCpuFields({ user_s: cut - 0.01, system_s: 0 }, 1000).client_bound, false);
+    const v = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 97, clientBound: true, shares: cpuShares({ wallS: 1, serverS: 0.99, clientS: 0.97, machine: null }) });
+    assert.deepEqual(v.not_judged_because, [`client-bound: the load generator used 97% of its core (${CLIENT_BOUND_PCT}% or more)`]);
+  });
+
+  it('verdicts leave out runs that were not judged, and say why; older results without the field still count client_bound', () => {
+    const run = (server, trial, extra) => ({ server, scenario: 's', trial, ok: true, client_bound: false, replies: 100, latency_ms: { mean: server === 'a' ? 1 : 2, p50: 1, p99: 3 }, throughput_rps: 100, server_cpu: null, params: { kind: 'closed', concurrency: 8 }, ...extra });
+    const held = { judged: false, not_judged_because: ['not server-bound: the server used 40% of its core (under 90%), so something else set the pace'] };
+    const { aggregates, comparisons } = analyzeRuns([run('a', 1, held), run('b', 1, { judged: true, not_judged_because: [] }), run('a', 2, held), run('b', 2, {})]);
+    const a = aggregates.find((x) => x.server === 'a');
+    assert.deepEqual([a.basis, a.used_trials, a.not_judged_trials], ['not-judged', [], [1, 2]]);
+    const mean = comparisons.find((c) => c.metric === 'mean_ms');
+    assert.equal(mean.excluded, 'not-judged');
+    assert.equal(mean.note, 'a not judged in all 2 trials (not server-bound)');
+    const old = analyzeRuns([run('a', 1, { client_bound: true }), run('b', 1, {})]).comparisons.find((c) => c.metric === 'mean_ms');
+    assert.equal(old.excluded, 'client-bound');
   });
 });

@@ -5,7 +5,7 @@
 // so that "installed" and "not installed" do not depend on this machine.
 
 const assert = require('node:assert/strict');
-const { lighterEngines, asTimed, foreseenAgainS, runsAgain, chooseVerdictEngines } = require('../../../perf/lib/run/lighter_engines');
+const { lighterEngines, asTimed, foreseenAgainS, runsAgain, chooseVerdictEngines, pickLighter } = require('../../../perf/lib/run/lighter_engines');
 const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
 const { estimatePlanS } = require('../../../perf/lib/plan/trial_plan');
 
@@ -146,5 +146,17 @@ describe('lighter engines: the verdict\'s engine', () => {
     assert.deepEqual(extra.verdict_engines, { one_at_a_time: 'sequential' });
     assert.match(extra.verdict_engine_reasons.one_at_a_time, /^httperf's cycle per request is not shorter than sequential's on every server/);
     assert.deepEqual(slower.map((r) => r.superseded_by), [null, 'sequential', null, 'sequential']);
+  });
+});
+
+describe('lighter engines: one client at a time is judged from the engine with the shorter cycle', () => {
+  const run = (server, engine, rps) => ({ server, scenario: 's', engine, ok: true, throughput_rps: rps });
+
+  it('picks the engine whose cycle per request (1 / req/s) is shorter on every server, and says so with the figures', () => {
+    const runs = [run('a', 'sequential', 2000), run('a', 'sequential', 2500), run('a', 'sequential', 3000), run('a', 'httperf', 4000), run('b', 'sequential', 3000), run('b', 'httperf', 8000)];
+    assert.deepEqual(pickLighter(runs, 's', 'httperf'), { engine: 'httperf', text: "httperf's cycle per request is shorter than sequential's on every server (a 0.250 vs 0.400, b 0.125 vs 0.333 ms)" });
+    // Shorter on one server only: the built-in engine stays.
+    runs.push(run('b', 'httperf', 1000), run('b', 'httperf', 1000));
+    assert.equal(pickLighter(runs, 's', 'httperf').engine, 'sequential');
   });
 });
