@@ -41,7 +41,7 @@ describe('scripts/overhead.sh --rounds 2 --seconds 1 --pairs node:node_bare', fu
     assert.match(result.stdout, /^pair\s+mode\s+CPU µs\/req\s+bare µs\/req\s+CPU ÷ bare \[95% CI\]\s+req\/s\s+bare req\/s\s+req\/s ÷ bare \[95% CI\]\s+socket errors$/m);
     const ratio = '[\\d.]+× \\[[\\d.]+–[\\d.]+\\]';
     for (const mode of ['keep-alive', 'close']) {
-      assert.match(result.stdout, new RegExp(`^node:node_bare\\s+${mode}\\s+[\\d.]+\\s+[\\d.]+\\s+${ratio}\\s+\\d+\\s+\\d+\\s+${ratio}( \\*)?\\s+\\d+ / \\d+$`, 'm'));
+      assert.match(result.stdout, new RegExp(`^node:node_bare\\s+${mode}\\s+[\\d.,]+\\s+[\\d.,]+\\s+${ratio}\\s+[\\d,]+\\s+[\\d,]+\\s+${ratio}( \\*)?\\s+\\d+ / \\d+$`, 'm'));
     }
     assert.match(result.stdout, new RegExp(`^overhead: .*${path.basename(out)}/overhead\\.json$`, 'm'));
   });
