@@ -96,7 +96,8 @@ const usable = (r) => usableForVerdict(r) && !isSuperseded(r);
 function unusable(label, runs) {
   if (!runs.length) return `no run in ${label}`;
   if (runs.some(usable)) return null;
-  if (runs.some((r) => r.ok && r.client_bound)) return `every ${label} trial client-bound`;
+  const finished = runs.filter((r) => r.ok);
+  if (finished.length && finished.every((r) => r.client_bound)) return `every ${label} trial client-bound`;
   const kinds = [...new Set(runs.filter((r) => r.ok).flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
   if (kinds.length) return `every ${label} trial not judged (${kinds.join(', ')})`;
   return `every ${label} trial failed`;
@@ -113,7 +114,7 @@ const NO_VERDICT_NOTES = {
  * { rows, regressions, notes, metrics, thresholdPct } where each row is (metric null: one row
  * for a server and scenario none of whose metrics can be compared)
  * { server, scenario, metric, a, b, n_a, n_b, ratio (B/A), ci95, significant, worse (factor by
- * which B is worse; < 1 = better), regression, no_verdict (trials.js's reason, or null), verdict }.
+ * which B is worse; < 1 = better), regression, no_verdict (verdicts.js's reason, or null), verdict }.
  */
 function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_THRESHOLD_PCT } = {}) {
   const limit = 1 + thresholdPct / 100;
@@ -159,6 +160,7 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
         row.verdict = 'not measured';
       } else if (never) {
         row.no_verdict = never.no_verdict;
+        row.no_verdict_note = never.note;
         row.verdict = `no verdict (${never.no_verdict})`;
       } else if ([...ua, ...ub].some((v) => v === 0)) {
         // A 0 (CPU below /proc's 10 ms resolution in a short run) has no logarithm.
@@ -186,7 +188,8 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
       rows.push(row);
     }
   }
-  for (const kind of [...new Set(rows.map((r) => r.no_verdict).filter(Boolean))]) notes.push(NO_VERDICT_NOTES[kind]);
+  // Each kind once: its general note where there is one, else the first row's own.
+  for (const kind of [...new Set(rows.map((r) => r.no_verdict).filter(Boolean))]) notes.push(NO_VERDICT_NOTES[kind] || `no verdict (${kind}): ${rows.find((r) => r.no_verdict === kind).no_verdict_note}`);
   return { rows, regressions: rows.filter((r) => r.regression), notes, metrics, thresholdPct };
 }
 

@@ -20,7 +20,7 @@
 // "differ" there may be the definition, not the server.
 //
 // This module holds the agreement statistics and the comparison document; running the trials
-// is ./crosscheck_run.js, and its text and Markdown ./crosscheck_format.js.
+// is perf/lib/studies/crosscheck_run.js, and its text and Markdown perf/lib/text/crosscheck_format.js.
 
 const path = require('node:path');
 const { METRICS } = require('./metrics');
@@ -258,7 +258,7 @@ const SERVER_VERDICT_KEYS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_s
  * Do the engines reach the same answer about the servers? For each scenario and metric, each
  * engine's ratio first server / second server with its 95% interval and its answer (winner,
  * same within the margin, undecided: perf/lib/judge/answer.js), and how the two answers
- * relate (ANSWERS_AGREE), plus whether the two intervals overlap.
+ * relate (answersAgree), plus whether the two intervals overlap.
  */
 function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEFAULT_MARGIN }) {
   const [S1, S2] = servers;

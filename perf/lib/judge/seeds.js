@@ -3,7 +3,7 @@
 // (seedPlan), and for each seed its published ratio next to this machine's, with the interval
 // and whether the published conclusion holds (seedRows). A pair of servers in one scenario is
 // the run's own comparison (results.json `comparisons`); one server in two scenarios (long
-// against short connections) goes through the same verdict rule (trials.js compareRunSets).
+// against short connections) goes through the same verdict rule (verdicts.js compareRunSets).
 
 const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, verdictWords } = require('./metrics');
@@ -36,12 +36,12 @@ function factorOf(metric, a, b) {
 }
 
 /** The comparison of one seed's pair in a run (its runs, and its comparisons when stored). */
-function comparisonOf(seed, runs, comparisons) {
+function comparisonOf(seed, runs, comparisons, margin) {
   const { here } = seed;
   const metric = here.metric || seed.metric;
   if (here.server) {
     const of = (scenario) => runs.filter((r) => r.server === here.server && r.scenario === scenario);
-    return compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, of(here.a), of(here.b));
+    return compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, of(here.a), of(here.b), margin);
   }
   return findComparison(comparisons, here.scenario, metric, here.a, here.b) || null;
 }
@@ -70,9 +70,9 @@ function outcomeOf(c, found, publishedFactor) {
  * (outcomeOf; null: not judged), not_here }. runs and comparisons: a run's, as
  * perf/lib/store/results_doc.js decodeResults gives them.
  */
-function seedRows({ runs, comparisons }) {
+function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
   return SEEDS.map((seed) => {
-    const c = comparisonOf(seed, runs, comparisons);
+    const c = comparisonOf(seed, runs, comparisons, margin);
     const missing = seed.here.server ? ![seed.here.a, seed.here.b].every((sc) => runs.some((r) => r.server === seed.here.server && r.scenario === sc)) : !c;
     const says = missing ? 'not run' : verdictWords(c);
     const found = missing ? null : foundFactor(c);
@@ -160,7 +160,7 @@ function notHereLines(rows) {
   return [...new Set(rows.flatMap((r) => r.not_here.map((n) => `${r.seed}: ${n.system}: ${n.why}.`)))];
 }
 
-/** The seeds table as Markdown (README, summary.md). */
+/** The seeds table as Markdown (summary.md). */
 function seedsMarkdown(rows) {
   const lines = [`| ${SEEDS_HEAD.join(' | ')} |`, `|${SEEDS_HEAD.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${seedCells(r).join(' | ')} |`)];
   const notHere = notHereLines(rows);

@@ -407,6 +407,7 @@ const OVERHEAD_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_requ
  *   lower-is-better metrics   server / reference
  *   throughput                reference / server
  * Rows: { scenario, server, reference, role, metrics: { p50_ms: { overhead, ci95, significant,
+ * decision (the comparison's answer: a cost, the same within the margin, undecided), margin,
  * n, note } } }.
  */
 function overheads(comparisons, definitions, servers, scenarios) {
@@ -421,7 +422,7 @@ function overheads(comparisons, definitions, servers, scenarios) {
         const flip = METRICS[metric].better === 'higher';
         const overhead = c.ratio === null ? null : flip ? 1 / c.ratio : c.ratio;
         const ci95 = c.ci95 ? (flip ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : null;
-        metrics[metric] = { overhead, ci95, significant: c.significant, n: Math.min(c.n_a, c.n_b), note: c.note, excluded: c.excluded, no_verdict: c.no_verdict || null };
+        metrics[metric] = { overhead, ci95, significant: c.significant, decision: c.decision ?? null, margin: c.margin ?? null, n: Math.min(c.n_a, c.n_b), note: c.note, excluded: c.excluded, no_verdict: c.no_verdict || null };
         any = true;
       }
       if (any) rows.push({ scenario, server, reference, role, metrics });

@@ -247,7 +247,7 @@ function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, facto
     delete effective.quick;
     const scenario = normalizeScenario(effective, quick ? `${where} (with --quick)` : where, name);
     // A quick run that holds fewer slow clients at once than the full one measures a smaller
-    // memory load: recorded (the run's params), so that its peak RSS is not judged (trials.js).
+    // memory load: recorded (the run's params), so that its peak RSS is not judged (judge/verdicts.js).
     if (scenario.slow && scenario.slow.clients !== full.slow.clients) scenario.full_size = { slow_clients: full.slow.clients };
     scenario.file = file;
     return scenario;

@@ -6,7 +6,7 @@
 
 const { runsOf } = require('../store/results_doc');
 const { METRIC_NAMES, metricValue } = require('../judge/metrics');
-const { isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { isSuperseded, usableForVerdict, findComparison } = require('../judge/verdicts');
 const { fmtFactor, trialsLabel } = require('../text/format');
 const { marginText } = require('../judge/answer');
 
@@ -51,13 +51,12 @@ function comparisons(results) {
   const pair = results.pair;
   if (!pair) return [];
   const [a, b] = pair;
-  const given = new Map();
-  for (const c of results.comparisons) if (c.a === a && c.b === b) given.set(`${c.scenario}|${c.metric}`, c);
   const out = [];
   for (const scenario of results.scenarios) {
     for (const metric of METRIC_NAMES) {
       const shown = uncompared(results, scenario, metric, a, b);
-      const g = given.get(`${scenario}|${metric}`);
+      // Stored either way round (--servers em,node stores em vs node): oriented as the pair.
+      const g = findComparison(results.comparisons, scenario, metric, a, b);
       if (!g) {
         out.push(shown);
         continue;
@@ -74,7 +73,7 @@ function comparisons(results) {
 
 /**
  * Everything a reader must be warned about, one entry per problem: the runs' warnings
- * (perf/lib/text/summary.js runWarnings: failed, missing, errors, client-bound or close to it,
+ * (perf/lib/judge/warnings.js runWarnings: failed, missing, errors, client-bound or close to it,
  * behind schedule) and, for information, the scenarios a server does not serve.
  */
 function flags(results) {

@@ -260,14 +260,14 @@ function trialsNote(results) {
   return 'One trial per server: no confidence intervals, so no winner is named (1 trial: no interval; run with --repeat 3 for them).';
 }
 
-/** Overhead factor with its interval: "1.32× 95% CI 1.2–1.45", "0.98× (n.s.)". */
+/** Overhead factor with its interval and answer: "1.32× 1.2–1.45", "1.0× 0.98–1.02 same ±10 %", "1.1× 0.8–1.4 undecided". */
 function overheadCell(m) {
   if (!m) return '<td class="muted">–</td>';
   if (m.excluded) return `<td class="muted" title="${esc(m.note || '')}">not compared (${esc(m.excluded)})</td>`;
   if (m.no_verdict) return `<td class="muted" title="${esc(m.note || '')}">${esc(m.no_verdict)}</td>`;
   if (m.overhead === null || m.overhead === undefined) return '<td class="muted">–</td>';
   const ci = m.ci95 ? ` <span class="ci">${fmtFactor(m.ci95[0]).replace('×', '')}–${fmtFactor(m.ci95[1])}</span>` : ' <span class="ci">1 trial: no interval</span>';
-  const ns = m.significant === false ? ' <span class="ci ns">n.s.</span>' : '';
+  const ns = m.decision === 'same' ? ` <span class="ci ns">same ${esc(marginText(m.margin))}</span>` : m.decision === 'undecided' ? ' <span class="ci ns">undecided</span>' : '';
   return `<td${m.significant ? ' class="win"' : ''}>${fmtFactor(m.overhead)}${ci}${ns}</td>`;
 }
 
@@ -283,7 +283,7 @@ function overheadSection(results) {
   const body = rows.map((o) => `<tr><td class="l"><a href="#s-${esc(slugId(o.scenario))}">${esc(o.scenario)}</a></td><td class="l">${serverName(o.server)}</td><td class="l">${serverName(o.reference)} <span class="muted">${esc(o.role)}</span></td>${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join('')}</tr>`).join('\n');
   return `<section id="overhead">
 <h2>Overhead against references</h2>
-<p>Each server as a multiple of a reference doing the same work: against its <b>bare runtime</b> (the same runtime answering <code>/hello</code> with nothing else) the factor is what the project's routing, request handling and file layer cost; against <b>nginx</b> (one worker) it is the distance to what this machine can do. 1.00× = no overhead; above 1 the server is slower, serves fewer requests per second or spends more CPU per request. Response times: server ÷ reference; throughput: reference ÷ server. Bold: significantly different from 1 (95% interval); n.s.: not significantly. References serve less than the project servers, so they ran only the scenarios they can serve.</p>
+<p>Each server as a multiple of a reference doing the same work: against its <b>bare runtime</b> (the same runtime answering <code>/hello</code> with nothing else) the factor is what the project's routing, request handling and file layer cost; against <b>nginx</b> (one worker) it is the distance to what this machine can do. 1.00× = no overhead; above 1 the server is slower, serves fewer requests per second or spends more CPU per request. Response times: server ÷ reference; throughput: reference ÷ server. Bold: a cost or a saving (the 95% interval excludes 1); “same”: within the margin of no overhead; undecided: neither. References serve less than the project servers, so they ran only the scenarios they can serve.</p>
 <div class="scroll"><table class="overhead"><thead><tr><th class="l">scenario</th><th class="l">server</th><th class="l">reference</th>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></div>

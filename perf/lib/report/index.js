@@ -352,6 +352,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
     ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, significant: c.significant ?? null, n_a: c.n_a ?? null, n_b: c.n_b ?? null,
     winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: c.note,
+    decision: c.decision ?? null, margin: c.margin ?? null, more_measuring: c.more_measuring ?? null, answer: c.words ?? null,
   }))));
 
   const html = renderHtml({

@@ -8,6 +8,7 @@
 
 const { SEEDS, foundFactor, outcomeOf, outcomeWords } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
+const { findComparison } = require('../judge/verdicts');
 const { fmtFactor } = require('../text/format');
 
 const STUDY = SEEDS.find((s) => s.seed === '002');
@@ -52,7 +53,7 @@ function claimHere(t, c) {
 function seedRows(results) {
   return STUDY.tests.list.map((t) => {
     const { scenario, metric } = t.here;
-    const c = results.comparisons.find((x) => x.scenario === scenario && x.metric === metric && x.a === 'node' && x.b === 'em') || null;
+    const c = findComparison(results.comparisons, scenario, metric, 'node', 'em');
     const now = { node: meanNow(results.aggregates, 'node', scenario), em: meanNow(results.aggregates, 'em', scenario) };
     const ran = Boolean(now.node || now.em);
     const found = ran && c ? c.words : 'not run';

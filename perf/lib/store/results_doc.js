@@ -15,6 +15,7 @@ const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines } = requ
 const { answerOf, verdictWords } = require('../judge/metrics');
 const { runWarnings } = require('../judge/warnings');
 const { seedsRun } = require('../judge/seeds');
+const { DEFAULT_MARGIN } = require('../judge/answer');
 
 const RESULTS_FILE = 'results.json';
 const SCHEMA_VERSION = 1;
@@ -127,8 +128,9 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
   const environment = doc.environment && typeof doc.environment === 'object' ? doc.environment : {};
   const definitions = environment.servers || {};
   const skipped = Array.isArray(doc.skipped) ? doc.skipped : [];
+  const margin = (environment.options && environment.options.margin) || DEFAULT_MARGIN;
   const stored = Array.isArray(doc.comparisons) && Array.isArray(doc.aggregates);
-  const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios });
+  const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin });
   const comparisons = analysis.comparisons.map(withAnswer);
   return {
     dir,
@@ -144,7 +146,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     comparisons,
     pair: primaryPair(servers, definitions),
     overheads: overheads(comparisons, definitions, servers, scenarios),
-    seeds: seedsRun({ runs, comparisons }),
+    seeds: seedsRun({ runs, comparisons, margin }),
     engines: verdictEngines(runs),
     warnings: runWarnings(runs, { skipped }),
     interrupted: Boolean(doc.interrupted),

@@ -28,14 +28,15 @@ function scenarioAnswers(results, scenario) {
   for (const metric of METRIC_NAMES) {
     const c = findComparison(results.comparisons, scenario, metric, a, b);
     if (!c) continue;
-    // findComparison may flip a stored b-vs-a comparison; the answer is read from its own fields.
-    const answer = c.a === a ? c.answer : results.comparisons.find((x) => x.scenario === scenario && x.metric === metric && x.a === b && x.b === a).answer;
+    // The answer names its lead by server, so a flipped (b-vs-a) comparison reads the same.
+    const { answer } = c;
     if (answer.kind === 'winner') out.wins[answer.lead].push({ ...answer, metric });
     else if (answer.kind === 'same') {
       out.same.push(metric);
       out.margin = answer.margin;
-    } else if (answer.kind === 'undecided' || answer.kind === 'no_interval') out.undecided.push(metric);
-    else out.notJudged.push({ metric, why: answer.code || answer.why });
+    } else if (answer.kind === 'undecided') out.undecided.push(metric);
+    // One trial on a side has no interval: "1 trial: no interval", as verdictWords says it.
+    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? answer.why : answer.code || answer.why });
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // terminal and as Markdown: the table, its legend and notes, and the servers' verdicts by engine.
 
 const { fmtNumber, alignedTable } = require('./format');
+const { DEFAULT_MARGIN, marginText } = require('../judge/answer');
 
 function fmtRatio(x) {
   return x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3);
@@ -36,7 +37,7 @@ function legend(report) {
   const lines = [
     `${A} vs ${B}: ${report.repeat} trials each${report.quick ? ' (--quick: counts ÷20)' : ''}, engines interleaved. Columns ${A} and ${B}: geometric mean of the trials (plain mean for counts); ${B}/${A}: ratio with Welch's 95% interval on the log scale.`,
     `Intervals are widened to cover each engine's reporting step (httperf prints ms with one decimal: ±0.05 ms; server CPU is counted in clock ticks: ±2 ticks over the run's replies), so a step-quantised value does not fake precision.`,
-    `Verdict: agree within ±10 % = the whole interval lies within the margin (an equivalence test); differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); undecided = neither; (resolution) = the interval was widened to the reporting steps; agree: identical = the same values every trial; n/a = one engine does not measure it; info = not comparable by design.`,
+    `Verdict: agree within ${marginText(DEFAULT_MARGIN)} = the whole interval lies within the margin (an equivalence test); differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); undecided = neither; (resolution) = the interval was widened to the reporting steps; agree: identical = the same values every trial; n/a = one engine does not measure it; info = not comparable by design.`,
   ];
   if (A === 'autocannon' || B === 'autocannon') lines.push('autocannon here means the built-in engines: autocannon for keep-alive closed loops, the open_loop and sequential engines elsewhere (the run\'s engine is named per scenario below).');
   return lines;

@@ -12,6 +12,7 @@ const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
 const { errorCount } = require('../judge/warnings');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines } = require('./format');
+const { marginText } = require('../judge/answer');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },
@@ -89,7 +90,7 @@ function cellTexts(cell) {
 
 function trialsLine(s) {
   if (s.trials <= 1) return 'One trial per server and scenario: ratios without confidence intervals (1 trial: no interval; use --repeat 3).';
-  return `Each cell is the centre (geometric mean) of up to ${s.trials} trials; failed and client-bound trials left out.`;
+  return `Each cell is the centre (geometric mean) of up to ${s.trials} trials; failed trials and trials not judged (client-bound, not server-bound, disturbed, superseded) left out.`;
 }
 
 /** Rows of the verdict table: [{ scenario, metric, a value, b value, ratio, ci, verdict }]. */
@@ -130,14 +131,20 @@ function overheadCell(m) {
   if (m.no_verdict) return m.no_verdict;
   if (m.overhead === null) return '–';
   const ci = m.ci95 ? ` ${fmtInterval(m.ci95)}` : ' (no interval)';
-  return `${fmtFactor(m.overhead)}${ci}${m.significant === false ? ' n.s.' : ''}`;
+  return `${fmtFactor(m.overhead)}${ci}${overheadAnswer(m)}`;
 }
 
 /** Overhead columns are factors, whatever the metric's own unit. */
 const overheadHead = (m) => `${METRICS[m].label.split(' ')[0]} ×`;
 
+/** What an overhead's interval answers, after it: " same ±10 %", " undecided", or nothing for a cost or a saving (the interval excludes 1). */
+function overheadAnswer(m) {
+  if (m.decision === 'same') return ` same ${marginText(m.margin)}`;
+  return m.decision === 'undecided' ? ' undecided' : '';
+}
+
 function overheadTitle() {
-  return 'Overhead against references: how many times the reference\'s cost (time, 1/throughput, CPU per request); 1.00× = no overhead; n.s. = not significantly different from 1.';
+  return 'Overhead against references: how many times the reference\'s cost (time, 1/throughput, CPU per request); 1.00× = no overhead; "same" = within the margin of no overhead; undecided = the interval holds 1 and reaches past the margin.';
 }
 
 /** summary.md: the tables of toText as Markdown. */

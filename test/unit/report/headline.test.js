@@ -25,6 +25,15 @@ describe('report: verdicts', () => {
     assert.match(headline(r, comps), /node in 1 \(s1 2\.5×\), em in 1 \(s2 2\.0×\) of 2 scenarios\.$/);
   });
 
+  it('finds the pair\'s comparisons whichever way they were stored (--servers em,node stores em vs node)', () => {
+    const r = judged([...threeTrials('em', 's1', 2.5, 1000), ...threeTrials('node', 's1', 1, 2000)]);
+    assert.deepEqual([r.pair, r.comparisons[0].a, r.comparisons[0].b], [['node', 'em'], 'em', 'node']);
+    const p50 = comparisons(r).find((c) => c.metric === 'p50_ms');
+    assert.deepEqual([p50.a, p50.b, p50.winner, p50.lead, p50.answer.kind], ['node', 'em', 'node', 'node', 'winner']);
+    assert.ok(Math.abs(p50.ratio - 0.4) < 1e-9, String(p50.ratio));
+    assert.match(headline(r, comparisons(r)), /^Lower median response time: node in 1 \(s1 2\.5×\), em in 0 of 1 scenarios\.$/);
+  });
+
   it('names no winner from a single trial, however large the difference looks, and says so', () => {
     const r = results([run('node', 's1', 1, 2000), run('em', 's1', 2.5, 1000), run('node', 's2', 4, 100), run('em', 's2', 2, 100)]);
     const comps = comparisons(r);
@@ -65,7 +74,7 @@ describe('report: verdicts', () => {
     assert.equal(c.ratio, 0.6);
     assert.deepEqual(c.ci95, [0.5, 0.7]);
     assert.deepEqual([c.winner, c.lead], ['node', 'node']);
-    // The stored verdict is rendered, not decided again: no winner where trials.js named none.
+    // The stored verdict is rendered, not decided again: no winner where verdicts.js named none.
     const mean = comparisons(r).find((x) => x.metric === 'mean_ms');
     assert.deepEqual([mean.winner, mean.lead], [null, 'node']);
   });

@@ -64,11 +64,13 @@ describe('report: built from results.json alone', function () {
 
   it('every comparison of the pair as CSV: values, ratio and interval, the answer', () => {
     const [head, ...rows] = fs.readFileSync(path.join(charts, 'comparisons.csv'), 'utf8').trim().split('\n');
-    assert.equal(head, 'scenario,metric,a,b,value_a,value_b,ratio_a_over_b,ci95_lo,ci95_hi,significant,n_a,n_b,winner,factor,excluded,no_verdict,note');
+    assert.equal(head, 'scenario,metric,a,b,value_a,value_b,ratio_a_over_b,ci95_lo,ci95_hi,significant,n_a,n_b,winner,factor,excluded,no_verdict,note,decision,margin,more_measuring,answer');
     assert.deepEqual(rows.map((r) => r.split(',').slice(0, 4).join(' ')), ['mean_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'].map((m) => `sequential_6000 ${m} node em`));
     const rps = rows.find((r) => r.includes(',throughput_rps,')).split(',');
     assert.deepEqual([rps[9], rps[10], rps[11], rps[12]], ['true', '3', '3', 'node']);
     assert.ok(Math.abs(Number(rps[13]) - 2) < 1e-9, rps[13]);
+    assert.deepEqual([rps[17], rps[18]], ['winner', '0.1']);
+    assert.match(rps.slice(20).join(','), /^node 2\.0× more req\/s \[[\d.]+–[\d.]+\]$/);
   });
 
   it('the ratio chart: how many times better the winner is, in each headline metric both sides measured, whichever way the metric points', () => {

@@ -130,6 +130,12 @@ describe('results.json: the one reader (decodeResults)', () => {
     assert.equal(p50Of(decodeResults({ runs, comparisons: [] })).winner, 'node');
   });
 
+  it('a document without verdicts is judged with the margin its run asked for (--margin)', () => {
+    const decoded = decodeResults({ environment: { options: { margin: 0.3 } }, runs });
+    assert.ok(decoded.comparisons.every((c) => c.margin === 0.3));
+    assert.equal(decodeResults({ environment: {}, runs }).comparisons[0].margin, 0.1);
+  });
+
   it('stored verdicts are used as stored, not decided again', () => {
     const { comparisons, aggregates } = analyzeRuns(runs);
     // As if another run had found node's p50 only 1.1× better, within the interval: undecided.

@@ -53,4 +53,10 @@ describe('text: the answers, one line per scenario', () => {
     const alone = decoded(clear.filter((r) => r.server === 'node'));
     assert.match(terminalText(alone), /^\s+─+ node ─+\n/);
   });
+
+  it('one trial a side has no interval: not judged, "1 trial: no interval", neither decided nor undecided', () => {
+    const one = decoded([trialRun('node', 's', 1, 1, 1000), trialRun('em', 's', 1, 2, 500)]);
+    assert.match(scenarioLine(one, 's'), /^not judged: mean, p50, req\/s, CPU\/req, RSS \(1 trial: no interval\), p99 \(n too small\)$/);
+    assert.deepEqual(decidedShare(one), { decided: 0, judgeable: 0, undecided: 0 });
+  });
 });

@@ -155,12 +155,12 @@ describe('summary: what else a run\'s summary says', () => {
     assert.equal(toCsv(one).split('\n')[0], 'scenario,node_ok,node_mean_ms,node_p99_ms,node_rps,node_cpu_ms_per_request,node_errors,node_trials,node_p99_note,verdict_engine');
   });
 
-  it('each server against its reference, as a factor of the reference\'s cost, n.s. where not significantly 1', () => {
+  it('each server against its reference, as a factor of the reference\'s cost, with the answer where it is not a cost', () => {
     const runs = [...threeTrials('node', 's', 1.5, 800), ...threeTrials('node_bare', 's', 1, 800)];
     const r = decodeResults({ environment: { servers: REFERENCES }, runs });
     assert.match(toText(r), /^Overhead against references: how many times the reference's cost/m);
-    assert.match(toText(r), /^s\s+node\s+node_bare\s+1\.49× \[1\.4\d–1\.5\d\]\s+n too small\s+1\.0× \[1\.00–1\.00\] n\.s\.\s+1\.49× \[1\.4\d–1\.5\d\]$/m);
-    assert.match(toMarkdown(r), /^\| s \| node \| node_bare \(bare runtime\) \| 1\.49× \[1\.4\d–1\.5\d\] \| n too small \| 1\.0× \[1\.00–1\.00\] n\.s\. \| 1\.49× \[1\.4\d–1\.5\d\] \|$/m);
+    assert.match(toText(r), /^s\s+node\s+node_bare\s+1\.49× \[1\.4\d–1\.5\d\]\s+n too small\s+1\.0× \[1\.00–1\.00\] same ±10 %\s+1\.49× \[1\.4\d–1\.5\d\]$/m);
+    assert.match(toMarkdown(r), /^\| s \| node \| node_bare \(bare runtime\) \| 1\.49× \[1\.4\d–1\.5\d\] \| n too small \| 1\.0× \[1\.00–1\.00\] same ±10 % \| 1\.49× \[1\.4\d–1\.5\d\] \|$/m);
   });
 
   it('a failed server\'s cells say FAILED; every trial client-bound, slow clients\' probe, servers not run: each said under the tables', () => {
