@@ -33,4 +33,4 @@ function rawErrorReply(status) {
   );
 }
 
-module.exports = { sendReply, sendError, rawErrorReply, ERROR_TYPE };
+module.exports = { sendReply, sendError, rawErrorReply };

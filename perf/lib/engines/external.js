@@ -228,8 +228,6 @@ module.exports = {
   whichSync,
   debianVersion,
   shellQuote,
-  readChildrenCpu,
-  engineCpus,
   runEngineProcess,
   clientCpuFields,
   firstComplaint,

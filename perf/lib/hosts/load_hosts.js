@@ -415,4 +415,4 @@ function removeLoadHosts(state) {
   liveHosts.delete(state);
 }
 
-module.exports = { parseLoadHosts, createNetnsHosts, sshHosts, setUpLoadHosts, loadHostsEnvironment, removeLoadHosts, checkClocks, namespaceId, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, portsInUse, freeEpmdPort, LoadHostsError, MAX_NETNS_HOSTS, MAX_CLOCK_OFFSET_MS };
+module.exports = { parseLoadHosts, createNetnsHosts, sshHosts, setUpLoadHosts, loadHostsEnvironment, removeLoadHosts, checkClocks, namespaceId, pidsInNamespace, netnsHostsUnavailableReason, inetrcText, portsInUse, freeEpmdPort, LoadHostsError, MAX_CLOCK_OFFSET_MS };

@@ -341,4 +341,4 @@ function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped
   };
 }
 
-module.exports = { buildReport, compareServerVerdicts, compareMetric, compareRuns, definitionNotes, CROSSCHECK_METRICS, BUILTIN_BASIS };
+module.exports = { buildReport, compareMetric, compareRuns, CROSSCHECK_METRICS };

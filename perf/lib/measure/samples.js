@@ -203,4 +203,4 @@ async function readSamples(file) {
   return { ...cols.trimmed(), skipped, file };
 }
 
-module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, CSV_HEADER, ERROR_CODES, ROLES, ROLE };
+module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, CSV_HEADER, ROLE };

@@ -161,4 +161,4 @@ function summarizeSamples(samples, { role = null, rows = null } = {}) {
   };
 }
 
-module.exports = { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, HISTOGRAM_FORMAT, selectRows, emptyErrors, emptyStatus, round3, PERCENTILES };
+module.exports = { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, selectRows, round3 };

@@ -338,7 +338,6 @@ module.exports = {
   warmupScenario,
   scenarioParams,
   ScenarioError,
-  SCENARIOS_DIR,
   QUICK_FACTOR,
   ORDER,
   MAX_WARMUP_S,

@@ -15,9 +15,6 @@ const { PROJECT_ROOT } = require('../hosts/server_process');
  */
 const DEFAULT_TRIALS = 3;
 
-/** What a server may say it serves; a server without `serves` serves everything. */
-const CAPABILITIES = ['hello', 'files', 'upload', 'delay'];
-
 /** Rates assumed for count-bounded closed loops, whose length depends on the server: rough, hence "about". */
 const ESTIMATE_RPS = { keep_alive: 8000, per_connection: 1500 };
 /** Start-up, contract check and stop of one server (s): the first trial checks everything. */
@@ -110,7 +107,6 @@ function fmtDuration(s) {
 
 module.exports = {
   DEFAULT_TRIALS,
-  CAPABILITIES,
   ESTIMATE_RPS,
   requestNeeds,
   scenarioNeeds,

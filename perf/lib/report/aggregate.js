@@ -184,10 +184,7 @@ function round(x, digits) {
 }
 
 module.exports = {
-  MIN_MS,
-  quantileSorted,
   sortedLatencies,
-  resolvedX,
   percentileCurve,
   percentileCurveFromHistogram,
   percentileCurveFromSummary,

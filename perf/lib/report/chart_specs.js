@@ -406,4 +406,4 @@ function seedSpec({ servers, tests, eras, values }) {
   };
 }
 
-module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, CONFIG, FONT, PERCENTILE_TICKS };
+module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec };

@@ -378,4 +378,4 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   };
 }
 
-module.exports = { buildReport, ResultsError, REPORT_FILE, CHARTS_DIR, MAX_POINTS };
+module.exports = { buildReport, ResultsError };

@@ -137,4 +137,4 @@ function svgToPng(svg, { scale = 2 } = {}) {
   return r.render().asPng();
 }
 
-module.exports = { renderSvg, svgToPng, fontInfo, loadLibs, compactNumbers, namespaceIds, hoistSharedAttributes };
+module.exports = { renderSvg, svgToPng, fontInfo, compactNumbers, namespaceIds, hoistSharedAttributes };

@@ -56,4 +56,4 @@ function serverScales(servers) {
   };
 }
 
-module.exports = { serverStyle, orderServers, serverScales, KNOWN_SERVERS: Object.keys(KNOWN) };
+module.exports = { serverStyle, orderServers, serverScales };

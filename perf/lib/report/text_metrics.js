@@ -130,4 +130,4 @@ function installTextMetrics(vega) {
   tm.width = width;
 }
 
-module.exports = { installTextMetrics, measure, readAdvanceWidths };
+module.exports = { installTextMetrics, measure };

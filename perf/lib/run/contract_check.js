@@ -183,4 +183,4 @@ async function checkContract(target, scenarios = [], { serves = null, short = fa
   return { ok: true, checks, failure: null };
 }
 
-module.exports = { checkContract, send, HELLO_BODY, KNOWN_SIZES };
+module.exports = { checkContract, send, HELLO_BODY };

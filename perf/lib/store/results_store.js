@@ -235,4 +235,4 @@ class ResultsStore {
   }
 }
 
-module.exports = { ResultsStore, WriteError, writeFileAtomic, createResultsDir, linkLatest, systemCause, RESULTS_ROOT };
+module.exports = { ResultsStore, writeFileAtomic, createResultsDir, linkLatest, systemCause, RESULTS_ROOT };
