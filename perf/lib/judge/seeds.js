@@ -8,7 +8,7 @@
 const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, verdictWords } = require('./metrics');
 const { compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./verdicts');
-const { fmtFactor, fmtInterval } = require('../text/format');
+const { fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('../text/format');
 const { DEFAULT_MARGIN, claimOutcome, marginText } = require('./answer');
 
 /** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
@@ -100,12 +100,6 @@ function seedsRun(results) {
   return seedRows(results).filter((r) => r.comparison);
 }
 
-/** A value in the metric's unit, as the tables print it. */
-function valueText(metric, v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  return METRICS[metric].unit === 'req/s' ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)));
-}
-
 /**
  * A row's finding in a few words: a's factor over b with its interval ("1.62× [1.40–1.88]"),
  * or, where no verdict is possible, the two sides' values ("37,615 vs 35,904 req/s").
@@ -115,7 +109,7 @@ function foundText(row) {
   if (!c) return 'not run';
   const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
   if (!row.found || !row.found.ci) {
-    if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${valueText(row.here_metric, c.value_a)} vs ${valueText(row.here_metric, c.value_b)} ${METRICS[row.here_metric].unit}`;
+    if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${fmtNumber(c.value_a, METRICS[row.here_metric].unit)} vs ${fmtNumber(c.value_b, METRICS[row.here_metric].unit)} ${METRICS[row.here_metric].unit}`;
     return row.says;
   }
   return `${fmtFactor(row.found.factor)} ${fmtInterval(row.found.ci)}${other}`;
@@ -162,7 +156,7 @@ function notHereLines(rows) {
 
 /** The seeds table as Markdown (summary.md). */
 function seedsMarkdown(rows) {
-  const lines = [`| ${SEEDS_HEAD.join(' | ')} |`, `|${SEEDS_HEAD.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${seedCells(r).join(' | ')} |`)];
+  const lines = markdownTable(SEEDS_HEAD, rows.map(seedCells), SEEDS_HEAD.map(() => 'l'));
   const notHere = notHereLines(rows);
   return `${lines.join('\n')}\n${notHere.length ? `\nNot run here:\n${notHere.map((l) => `- ${l}`).join('\n')}\n` : ''}`;
 }
