@@ -6,6 +6,7 @@
 
 const { decodeResults } = require('../../perf/lib/store/results_doc');
 const { analyzeRuns } = require('../../perf/lib/judge/verdicts');
+const { Samples } = require('../../perf/lib/measure/samples');
 
 /** A finished run of a server in a scenario: p50 (mean p50, p99 3 × p50) and req/s; more overrides. */
 function madeUpRun(server, scenario, p50, rps, more = {}) {
@@ -37,6 +38,20 @@ function openLoopTrials({ replies = 2000 } = {}) {
   })));
 }
 
+/** Seven recorded requests of every kind (replies, a 404, refused, a timeout, a probe's 503, a cut slow transfer), in a Samples made tiny so that it must grow. */
+function sampleSet() {
+  const s = new Samples(2);
+  s.start(1000);
+  s.add({ startAt: 1000, endAt: 1002, connectMs: 0.5, status: 200, conn: 1 });
+  s.add({ startAt: 1010, endAt: 1014, connectMs: null, status: 200, conn: 1 });
+  s.add({ startAt: 1020, endAt: 1021, status: 404, conn: 2 });
+  s.add({ startAt: 1005, endAt: 1006, error: 'refused', conn: 3 });
+  s.add({ startAt: 1030, endAt: 2030, error: 'timeout', conn: 4 });
+  s.add({ startAt: 1040, endAt: 1041, status: 503, role: 'probe', conn: 5 });
+  s.add({ startAt: 1050, endAt: 5000, error: 'cut', role: 'slow', conn: 6 });
+  return s;
+}
+
 /**
  * Samples as readSamples gives them, counts[i] replies in second i, evenly spread, of 1 to 100
  * ms (a hundred each per 10,000).
@@ -49,4 +64,4 @@ function samplesOfCounts(counts) {
   return s;
 }
 
-module.exports = { madeUpRun, trialRun, decoded, openLoopTrials, samplesOfCounts };
+module.exports = { madeUpRun, trialRun, decoded, openLoopTrials, sampleSet, samplesOfCounts };

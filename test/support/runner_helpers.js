@@ -30,6 +30,25 @@ function startStandin(env = {}) {
   return startServer('standin', { definitions: standinDefinitions({ standin: env }), readyTimeoutMs: 10000 });
 }
 
+/**
+ * One stand-in server for the mocha block this is called in: started before its tests, stopped
+ * after them. Returns its handle, filled in once it has started (host, port, pid, stop …).
+ */
+function useStandin() {
+  const server = {};
+  before(async () => {
+    Object.assign(server, await startStandin());
+  });
+  after(() => server.stop && server.stop());
+  return server;
+}
+
+/** The request most engine tests send: GET /hello, nothing else. */
+const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null };
+
+/** A Samples' rows as objects, in the order they were recorded. */
+const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
+
 function makeTmpDir(prefix = 'perf-test-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -135,4 +154,4 @@ function runCommand(command, args, { env = {}, timeoutMs = 150000 } = {}) {
   });
 }
 
-module.exports = { runCommand, watchCommand, standinDefinitions, startStandin, makeTmpDir, writeScenarioDir, alive, mountTmpfs, STANDIN };
+module.exports = { runCommand, watchCommand, standinDefinitions, startStandin, useStandin, HELLO, rowsOf, makeTmpDir, writeScenarioDir, alive, mountTmpfs, STANDIN };

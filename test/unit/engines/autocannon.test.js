@@ -9,18 +9,11 @@ const net = require('node:net');
 const { runAutocannon, autocannonEngine } = require('../../../perf/lib/engines/autocannon');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
-const { startStandin } = require('../../support/runner_helpers');
-
-const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null };
-const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
+const { startStandin, useStandin, HELLO, rowsOf } = require('../../support/runner_helpers');
 
 describe('perf drivers: against the stand-in server', function () {
   this.timeout(30000);
-  let server;
-  before(async () => {
-    server = await startStandin();
-  });
-  after(() => server && server.stop());
+  const server = useStandin();
 
   it('autocannon: every request recorded, one connect time per connection', async () => {
     const samples = new Samples();

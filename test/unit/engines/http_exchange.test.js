@@ -9,7 +9,7 @@ const net = require('node:net');
 const zlib = require('node:zlib');
 const { performance } = require('node:perf_hooks');
 const { HttpConnection, ResponseParser, buildRequestHead, classifyError, kindError, payloadSource } = require('../../../perf/lib/engines/http_exchange');
-const { startStandin } = require('../../support/runner_helpers');
+const { useStandin } = require('../../support/runner_helpers');
 
 /** The parser fed these chunks (strings are latin1); { parser, bodies: what each feed returned }. */
 function parse(chunks, { isHead = false } = {}) {
@@ -141,11 +141,7 @@ describe('http exchange: framing replies', () => {
 
 describe('perf drivers: against the stand-in server', function () {
   this.timeout(30000);
-  let server;
-  before(async () => {
-    server = await startStandin();
-  });
-  after(() => server && server.stop());
+  const server = useStandin();
 
   it('reads a reply no faster than readBytesPerS', async () => {
     const conn = new HttpConnection({ host: server.host, port: server.port });

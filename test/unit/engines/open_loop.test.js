@@ -11,11 +11,9 @@ const { performance } = require('node:perf_hooks');
 const { openLoopSchedule, runOpenLoop, openLoopEngine } = require('../../../perf/lib/engines/open_loop');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
-const { startStandin } = require('../../support/runner_helpers');
+const { startStandin, useStandin, HELLO, rowsOf } = require('../../support/runner_helpers');
 
-const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null };
 const STALLED = { ...HELLO, path: '/delay?ms=5000' };
-const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
 
 describe('perf drivers: open-loop schedule', () => {
   it('openLoopSchedule: i / rate, from the offset', () => {
@@ -65,11 +63,7 @@ describe('perf drivers: open-loop schedule', () => {
 
 describe('perf drivers: against the stand-in server', function () {
   this.timeout(30000);
-  let server;
-  before(async () => {
-    server = await startStandin();
-  });
-  after(() => server && server.stop());
+  const server = useStandin();
 
   it('error kinds: refused (nobody listening) and timeout (no reply in time)', async () => {
     const closedPort = await new Promise((resolve) => {

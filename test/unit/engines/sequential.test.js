@@ -7,18 +7,11 @@ const assert = require('node:assert/strict');
 const { performance } = require('node:perf_hooks');
 const { runSequential, sequentialEngine } = require('../../../perf/lib/engines/sequential');
 const { Samples } = require('../../../perf/lib/measure/samples');
-const { startStandin } = require('../../support/runner_helpers');
-
-const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null };
-const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
+const { useStandin, HELLO, rowsOf } = require('../../support/runner_helpers');
 
 describe('perf drivers: against the stand-in server', function () {
   this.timeout(30000);
-  let server;
-  before(async () => {
-    server = await startStandin();
-  });
-  after(() => server && server.stop());
+  const server = useStandin();
 
   it('sequential: each connection opens after the previous one is done', async () => {
     const samples = new Samples();

@@ -8,17 +8,11 @@ const assert = require('node:assert/strict');
 const { runSlowClients, probePhases, slowClientsEngine } = require('../../../perf/lib/engines/slow_clients');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
-const { startStandin } = require('../../support/runner_helpers');
-
-const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
+const { useStandin, rowsOf } = require('../../support/runner_helpers');
 
 describe('perf drivers: against the stand-in server', function () {
   this.timeout(30000);
-  let server;
-  before(async () => {
-    server = await startStandin();
-  });
-  after(() => server && server.stop());
+  const server = useStandin();
 
   it('slow clients: probe samples, slow transfers cut at the window end, active periods, phases', async () => {
     const scenario = normalizeScenario(

@@ -4,6 +4,7 @@
 // classes; and the summary table (perf/lib/text/summary.js).
 
 const assert = require('node:assert/strict');
+const { sampleSet } = require('../../support/made_up_results');
 const { latencySummary, summarizeSamples, selectRows, encodeLatencies, mergeLatencyHistograms, histogramPercentiles } = require('../../../perf/lib/measure/stats');
 const { Samples } = require('../../../perf/lib/measure/samples');
 
@@ -87,19 +88,6 @@ describe('perf stats: the stored histogram', () => {
 });
 
 describe('perf stats: samples and their summary', () => {
-  function sampleSet() {
-    const s = new Samples(2); // tiny, so it must grow
-    s.start(1000);
-    s.add({ startAt: 1000, endAt: 1002, connectMs: 0.5, status: 200, conn: 1 });
-    s.add({ startAt: 1010, endAt: 1014, connectMs: null, status: 200, conn: 1 });
-    s.add({ startAt: 1020, endAt: 1021, status: 404, conn: 2 });
-    s.add({ startAt: 1005, endAt: 1006, error: 'refused', conn: 3 });
-    s.add({ startAt: 1030, endAt: 2030, error: 'timeout', conn: 4 });
-    s.add({ startAt: 1040, endAt: 1041, status: 503, role: 'probe', conn: 5 });
-    s.add({ startAt: 1050, endAt: 5000, error: 'cut', role: 'slow', conn: 6 });
-    return s;
-  }
-
   it('counts requests = replies + errors, status classes, latency of replies only', () => {
     const sum = summarizeSamples(sampleSet(), { role: 'main' });
     assert.equal(sum.requests, 5);
