@@ -72,4 +72,24 @@ function claimOutcome(ci, r, margin = DEFAULT_MARGIN) {
   return r > ci[1] ? 'smaller' : 'undecided';
 }
 
-module.exports = { DEFAULT_MARGIN, decide, withinMargin, moreMeasuring, marginText, claimOutcome };
+/**
+ * How two answers about the same question relate (two runs, or two engines): each { decision,
+ * lead (the winner's side, for a winner), clear (a winner whose whole interval lies beyond the
+ * margin) }. One of: 'same winner', 'opposite', 'both same', 'same vs clear winner' (they
+ * contradict each other), 'same vs close winner' (both can be true), 'only first' / 'only second'
+ * (one decided, the other undecided), 'neither'.
+ */
+function relate(first, second) {
+  const [a, b] = [first.decision, second.decision];
+  if (a === 'winner' && b === 'winner') return first.lead === second.lead ? 'same winner' : 'opposite';
+  if (a === 'same' && b === 'same') return 'both same';
+  if (a === 'same' && b === 'winner') return second.clear ? 'same vs clear winner' : 'same vs close winner';
+  if (a === 'winner' && b === 'same') return first.clear ? 'same vs clear winner' : 'same vs close winner';
+  if (a === 'undecided' && b === 'undecided') return 'neither';
+  return a === 'undecided' ? 'only second' : 'only first';
+}
+
+/** The relations that contradict: the two answers cannot both be true. */
+const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
+
+module.exports = { DEFAULT_MARGIN, decide, withinMargin, moreMeasuring, marginText, claimOutcome, relate, CONTRADICTIONS };

@@ -15,36 +15,25 @@
 // Used for the A/A check (two quick runs in a row) and for quick against full:
 // scripts/compare.sh --verdicts, which exits 1 on the contradicting kinds (CONTRADICTIONS).
 
-const { DEFAULT_MARGIN, decide, withinMargin } = require('./answer');
+const { DEFAULT_MARGIN, withinMargin, relate, CONTRADICTIONS } = require('./answer');
 const { leadOf } = require('./metrics');
 
 const KINDS = ['same winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only A', 'only B', 'neither', 'not judged in one'];
-const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
 
 function judged(c) {
   return c && !c.excluded && !c.no_verdict && c.ratio !== null && c.ratio !== undefined && Array.isArray(c.ci95);
 }
 
-/** A judged comparison's answer: its stored decision, or one decided now (older files). */
-function decisionOf(c) {
-  return c.decision || decide(c.ci95, c.margin ?? DEFAULT_MARGIN);
-}
-
-/** Whether a winner's whole interval lies beyond the margin (it cannot be "the same"). */
-function clearWinner(c) {
+/** A judged comparison as relate() reads it: its decision, winner, and whether the winner is clear of the margin. */
+function answerFor(c) {
   const { ci } = leadOf(c);
-  return !withinMargin([1, ci[0]], c.margin ?? DEFAULT_MARGIN);
+  return { decision: c.decision, lead: c.winner, clear: !withinMargin([1, ci[0]], c.margin ?? DEFAULT_MARGIN) };
 }
 
 /** How two judged comparisons' answers relate: one of KINDS. */
 function kindOf(ca, cb) {
-  const [da, db] = [decisionOf(ca), decisionOf(cb)];
-  if (da === 'winner' && db === 'winner') return ca.winner === cb.winner ? 'same winner' : 'opposite';
-  if (da === 'same' && db === 'same') return 'both same';
-  if (da === 'same' && db === 'winner') return clearWinner(cb) ? 'same vs clear winner' : 'same vs close winner';
-  if (da === 'winner' && db === 'same') return clearWinner(ca) ? 'same vs clear winner' : 'same vs close winner';
-  if (da === 'undecided' && db === 'undecided') return 'neither';
-  return da === 'undecided' ? 'only B' : 'only A';
+  const kind = relate(answerFor(ca), answerFor(cb));
+  return { 'only first': 'only A', 'only second': 'only B' }[kind] || kind;
 }
 
 /** { rows: [{ scenario, metric, a, b, winnerA, winnerB, kind }], tally: { kind: n } }. */

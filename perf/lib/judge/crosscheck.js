@@ -27,7 +27,7 @@ const { METRICS } = require('./metrics');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
 const { clkTck } = require('../measure/proc_stats');
-const { DEFAULT_MARGIN, decide, marginText } = require('./answer');
+const { DEFAULT_MARGIN, decide, marginText, relate, withinMargin } = require('./answer');
 
 /** An interval of B / A as the verdict on the engines' agreement (see the top of this file). */
 function agreementOf(ci, margin, widened) {
@@ -234,21 +234,29 @@ function compareRuns(runsA, runsB, margin = DEFAULT_MARGIN) {
 }
 
 /**
- * How two engines' answers about the servers relate: 'same winner', 'opposite', 'both the
- * same within ±m', 'contradict: one a winner, the other the same', 'only <engine> finds a
- * winner', 'only <engine> finds them the same', 'both undecided', or 'cannot tell' (an engine
- * without an interval).
+ * How two engines' answers about the servers relate (perf/lib/judge/answer.js relate), in the
+ * cross-check's words: 'same winner', 'opposite', 'both the same within ±m', 'contradict: one a
+ * clear winner, the other the same', 'one a close winner, the other the same', 'only <engine>
+ * decided', 'both undecided', or 'cannot tell' (an engine without an interval).
  */
 function answersAgree(a, b, engines, margin) {
   if (!a.decision || !b.decision) return 'cannot tell';
-  const side = (x) => (x.ratio > 1 ? 1 : -1);
-  const [da, db] = [a.decision, b.decision];
-  if (da === 'winner' && db === 'winner') return side(a) === side(b) ? 'same winner' : 'opposite';
-  if (da === 'same' && db === 'same') return `both the same within ${marginText(margin)}`;
-  if (da === 'undecided' && db === 'undecided') return 'both undecided';
-  if ((da === 'winner' && db === 'same') || (da === 'same' && db === 'winner')) return 'contradict: one a winner, the other the same';
-  const decided = da === 'undecided' ? [engines[1], db] : [engines[0], da];
-  return decided[1] === 'winner' ? `only ${decided[0]} finds a winner` : `only ${decided[0]} finds them the same`;
+  // A winner's side: the server its ratio favours; clear: the factor's lower bound beyond the margin.
+  const asAnswer = (x) => {
+    const factorLow = x.ratio > 1 ? x.ci95[0] : 1 / x.ci95[1];
+    return { decision: x.decision, lead: x.ratio > 1 ? 'first' : 'second', clear: !withinMargin([1, factorLow], margin) };
+  };
+  const words = {
+    'same winner': 'same winner',
+    opposite: 'opposite',
+    'both same': `both the same within ${marginText(margin)}`,
+    'same vs clear winner': 'contradict: one a clear winner, the other the same',
+    'same vs close winner': 'one a close winner, the other the same',
+    'only first': `only ${engines[0]} decided`,
+    'only second': `only ${engines[1]} decided`,
+    neither: 'both undecided',
+  };
+  return words[relate(asAnswer(a), asAnswer(b))];
 }
 
 /** The cross-check's metrics (CROSSCHECK_METRICS keys) on which each engine's verdict about the servers is set beside the other's. */

@@ -2,7 +2,7 @@
 // The three answers (perf/lib/judge/answer.js) and a published claim against its own number.
 
 const assert = require('node:assert/strict');
-const { decide, withinMargin, moreMeasuring, marginText, claimOutcome, DEFAULT_MARGIN } = require('../../../perf/lib/judge/answer');
+const { decide, withinMargin, moreMeasuring, marginText, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('../../../perf/lib/judge/answer');
 
 describe('answer: winner, the same within a margin, or undecided', () => {
   it('a winner where the interval excludes 1, on either side', () => {
@@ -53,5 +53,30 @@ describe('answer: a published claim judged against its own number', () => {
     assert.equal(claimOutcome([0.95, 1.05], null), 'confirmed');
     assert.equal(claimOutcome([0.217, 11.8], null), 'undecided');
     assert.equal(claimOutcome([1.2, 1.5], null), 'differ');
+  });
+});
+
+describe('answer: how two answers to one question relate (two runs, or two engines)', () => {
+  const winner = (lead, clear = true) => ({ decision: 'winner', lead, clear });
+  const same = { decision: 'same' };
+  const undecided = { decision: 'undecided' };
+
+  it('the same winner, opposite winners, both the same, neither', () => {
+    assert.equal(relate(winner('a'), winner('a')), 'same winner');
+    assert.equal(relate(winner('a'), winner('b')), 'opposite');
+    assert.equal(relate(same, same), 'both same');
+    assert.equal(relate(undecided, undecided), 'neither');
+  });
+
+  it('"the same" against a winner: a contradiction only when the winner is clear of the margin, either way round', () => {
+    assert.equal(relate(same, winner('a', true)), 'same vs clear winner');
+    assert.equal(relate(winner('a', true), same), 'same vs clear winner');
+    assert.equal(relate(same, winner('a', false)), 'same vs close winner');
+    assert.deepEqual(CONTRADICTIONS, ['opposite', 'same vs clear winner']);
+  });
+
+  it('one decided, the other undecided: which one', () => {
+    assert.equal(relate(winner('a'), undecided), 'only first');
+    assert.equal(relate(undecided, same), 'only second');
   });
 });

@@ -5,6 +5,10 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { compareVerdicts, KINDS, CONTRADICTIONS } = require('../../../perf/lib/judge/compare_verdicts');
+const { decide } = require('../../../perf/lib/judge/answer');
+
+/** A stored comparison as the reader hands it out: its decision made from its interval (±10 %). */
+const decided = (c) => ({ margin: 0.1, ...c, decision: c.ci95 ? decide(c.ci95, 0.1) : null });
 const { makeTrialRun } = require('../../support/make_trial_runs');
 const { makeTmpDir } = require('../../support/runner_helpers');
 const { compare } = require('../../support/compare_sh');
@@ -33,7 +37,7 @@ describe('compare.sh --verdicts: do two runs name the same winners?', function (
 
   it('counts an answer one run decided and the other did not, and what neither could judge', () => {
     // node's p50 half em's, decided; or an interval from 0.8 to 1.3, undecided.
-    const doc = (winner, extra = {}) => [{ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: winner ? 0.5 : 1, ci95: winner ? [0.4, 0.6] : [0.8, 1.3], significant: Boolean(winner), winner, ...extra }];
+    const doc = (winner, extra = {}) => [decided({ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: winner ? 0.5 : 1, ci95: winner ? [0.4, 0.6] : [0.8, 1.3], significant: Boolean(winner), winner, ...extra })];
     assert.deepEqual(compareVerdicts(doc('node'), doc(null)).tally['only A'], 1);
     assert.deepEqual(compareVerdicts(doc(null), doc('node')).tally['only B'], 1);
     assert.deepEqual(compareVerdicts(doc(null), doc(null)).tally.neither, 1);
@@ -41,9 +45,9 @@ describe('compare.sh --verdicts: do two runs name the same winners?', function (
   });
 
   it('"the same" in one run against a winner beyond the margin in the other contradicts it; against a close winner it does not', () => {
-    const same = [{ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: 1, ci95: [0.95, 1.05], significant: false, winner: null }];
-    const clear = [{ ...same[0], ratio: 0.7, ci95: [0.6, 0.8], significant: true, winner: 'node' }];
-    const close = [{ ...same[0], ratio: 0.93, ci95: [0.88, 0.98], significant: true, winner: 'node' }];
+    const same = [decided({ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: 1, ci95: [0.95, 1.05], significant: false, winner: null })];
+    const clear = [decided({ ...same[0], ratio: 0.7, ci95: [0.6, 0.8], significant: true, winner: 'node' })];
+    const close = [decided({ ...same[0], ratio: 0.93, ci95: [0.88, 0.98], significant: true, winner: 'node' })];
     assert.equal(compareVerdicts(same, clear).rows[0].kind, 'same vs clear winner');
     assert.equal(compareVerdicts(clear, same).rows[0].kind, 'same vs clear winner');
     assert.equal(compareVerdicts(same, close).rows[0].kind, 'same vs close winner');
@@ -53,7 +57,7 @@ describe('compare.sh --verdicts: do two runs name the same winners?', function (
 });
 
 describe('compare_verdicts: the rows and the tally', () => {
-  const c = (scenario, metric, winner, extra = {}) => ({ scenario, metric, a: 'node', b: 'em', ratio: 0.5, ci95: [0.4, 0.6], significant: Boolean(winner), winner, ...extra });
+  const c = (scenario, metric, winner, extra = {}) => decided({ scenario, metric, a: 'node', b: 'em', ratio: 0.5, ci95: [0.4, 0.6], significant: Boolean(winner), winner, ...extra });
 
   it('a row per scenario, metric and pair both runs judged, each winner side by side; a tally of every kind', () => {
     const A = [c('s', 'p50_ms', 'node'), c('s', 'mean_ms', 'node'), c('s', 'p99_ms', null, { no_verdict: 'n too small', ratio: null }), c('only_in_a', 'p50_ms', 'node'), { ...c('s', 'p50_ms', 'nginx'), b: 'nginx' }];
