@@ -110,4 +110,4 @@ function verdictWords(c) {
   return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
 }
 
-module.exports = { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, verdictWords };
+module.exports = { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, moreText, verdictWords };

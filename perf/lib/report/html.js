@@ -6,7 +6,7 @@
 const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
 const { OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
-const { METRICS } = require('../judge/metrics');
+const { METRICS, moreText } = require('../judge/metrics');
 const { errorCount } = require('../judge/warnings');
 const { fmtNumber, fmtFactor, fmtInterval } = require('../text/format');
 const { marginText } = require('../judge/answer');
@@ -192,7 +192,9 @@ function verdictText(c, { compact = false } = {}) {
     return `<span class="ns">same within ${esc(marginText(c.answer.margin))}</span> <span class="ci">95% CI <span class="nowrap">${fmtInterval(c.ci95).slice(1, -1)}</span></span>${caveat}`;
   }
   if (c.answer.kind === 'undecided') {
-    return `<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${caveat}`;
+    // In its section, with what would decide it; the table keeps to the interval.
+    const more = compact ? '' : ` <span class="ci">${esc(moreText(c.answer.more))} would decide</span>`;
+    return `<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${more}${caveat}`;
   }
   if (c.answer.kind === 'no_interval') {
     // One trial on a side: no interval, so no winner (perf/lib/judge/verdicts.js).

@@ -66,6 +66,8 @@ describe('report page: each answer, in the summary table and in its section', ()
     const r = summaryRow(html, 'b_same');
     assert.deepEqual([r.node, r.em], ['1.00', '2.00']);
     assert.equal(r.verdict, '<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">em 1.05×</span> faster)</span> <span class="ci">95% CI <span class="nowrap">0.9–1.2×</span></span>');
+    // Its section says what would decide it.
+    assert.match(sectionVerdict(html, 'b_same'), /^<span class="ns">undecided<\/span> .*95% CI .* <span class="ci">about [\d.]+× the measuring would decide<\/span>/);
   });
 
   it('the same within the margin: said with the margin and the ratio\'s interval; no value bold', () => {
