@@ -7,17 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { analyzeRuns } = require('../../perf/lib/judge/verdicts');
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mulberry32 } = require('./seeded_random');
 
 const BASE = {
   node: { sequential_6000: { mean_ms: 0.25, p50_ms: 0.2, p99_ms: 1.8, throughput_rps: 3800, cpu_ms_per_request: 0.13, peak_rss_mb: 55 }, keepalive_400x100: { mean_ms: 14, p50_ms: 12, p99_ms: 110, throughput_rps: 27000, cpu_ms_per_request: 0.021, peak_rss_mb: 70 } },

@@ -4,19 +4,7 @@
 
 const assert = require('node:assert/strict');
 const { summarizeTrials, compareTrials } = require('../../../perf/lib/judge/confidence');
-
-/** A seeded generator (mulberry32) and standard normals from it (Box-Muller). */
-function normalSource(seed) {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-}
+const { seededNormals: normalSource } = require('../../support/seeded_random');
 
 const logNormalTrials = (normal, n, median, sigma) => Array.from({ length: n }, () => median * Math.exp(sigma * normal()));
 

@@ -6,29 +6,15 @@
 
 const assert = require('node:assert/strict');
 const { status, runSequential, lookLevel, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+const { seededNormals } = require('../../support/seeded_random');
 
-/** A seeded uniform generator (mulberry32): the simulations give the same figures every run. */
-function uniform(seed) {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(t ^ (t >>> 15), 1 | t);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Standard normal draws from a uniform generator (Box–Muller). */
-function normal(rand) {
-  return () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-}
 
 /**
  * A source of rounds: [a, b] with log a − log b = log(ratio) on average, each side's log value
  * varying by sd, the two sides of a round correlated by rho (what the machine did to both).
  */
 function rounds(ratio, { sd = 0.15, rho = 0.4, seed }) {
-  const z = normal(uniform(seed));
+  const z = seededNormals(seed);
   return () => {
     const shared = z();
     const a = Math.sqrt(rho) * shared + Math.sqrt(1 - rho) * z();
