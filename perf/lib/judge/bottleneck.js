@@ -61,13 +61,14 @@ function saturating(s) {
 /**
  * The CPU of one measured window, each as % of one core: { wall_s, server_cpu_pct,
  * server_resolution_pct, busy_pct, irq_pct, steal_pct, foreign_cpu_pct, resolution_pct }.
- * The resolutions are what whole ticks can tell: 2 of the server's (utime, stime) over the load,
+ * The resolutions are what the counters can tell: 2 steps of the server's over the load,
  * and one per CPU of the machine's plus the server's and the client's over the window.
  *   wallS     the window's length, between the readings of the counters
  *   loadS     how long the load lasted within it (default wallS): the server's share is of
  *             that, since an engine may notice the end only later (autocannon: up to 100 ms)
  *             while the server idles
  *   serverS   the server's CPU seconds (null when not measured: --target)
+ *   serverStepS  the step serverS is measured in (default one clock tick; schedstat's 1 ns)
  *   clientS   the load generator's CPU seconds (this process, plus an external engine's)
  *   machine   machineCpuDelta() of /proc/stat over the window, or null
  * foreign = busy + irq - server - client: what the CPUs did that neither the server nor the
@@ -76,14 +77,14 @@ function saturating(s) {
  * core here), while /proc/stat files it under softirq, not under the process's system time.
  * Without the server's CPU it cannot be told (the server may run on this machine): null.
  */
-function cpuShares({ wallS, loadS = wallS, serverS, clientS, machine }) {
+function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), clientS, machine }) {
   const share = (s, over = wallS) => (s === null || s === undefined || !(over > 0) ? null : round1((s / over) * 100));
   const cpus = machine ? machine.cpus : 1;
   const load = loadS > 0 && loadS < wallS ? loadS : wallS;
   return {
     wall_s: Math.round(wallS * 1000) / 1000,
     server_cpu_pct: share(serverS, load),
-    server_resolution_pct: share(2 / clkTck(), load),
+    server_resolution_pct: share(2 * serverStepS, load),
     busy_pct: machine ? share(machine.busy_s) : null,
     irq_pct: machine ? share(machine.irq_s) : null,
     steal_pct: machine ? share(machine.steal_s) : null,

@@ -9,7 +9,10 @@ const { expectedDurationS, scenarioParams, warmupScenario } = require('../plan/s
 const { send } = require('./contract_check');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
-const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, clkTck } = require('../measure/proc_stats');
+
+// CPU per request in ms to the nanosecond of schedstat (0.000001 ms).
+const round6 = (x) => Math.round(x * 1e6) / 1e6;
+const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('../measure/proc_stats');
 const { isClientBound, cpuShares, judgeRun } = require('../judge/bottleneck');
 const { reasonText } = require('../judge/reasons');
 const { ENGINES, engineFor } = require('../engines');
@@ -215,10 +218,12 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
       ? {
           user_s: cpu.user_s,
           system_s: cpu.system_s,
-          ms_per_request: allReplies > 0 ? round3(((cpu.user_s + cpu.system_s) * 1000) / allReplies) : null,
-          // The kernel counts CPU time in clock ticks (10 ms at USER_HZ 100): one tick over the
-          // replies is the step of ms_per_request (perf/lib/judge/verdicts.js leaves coarser ones unjudged).
-          resolution_ms: allReplies > 0 ? 1000 / clkTck() / allReplies : null,
+          total_s: cpu.total_s,
+          ms_per_request: allReplies > 0 ? round6((cpu.total_s * 1000) / allReplies) : null,
+          // The step of ms_per_request: schedstat's nanosecond, or where it could not be used one
+          // clock tick (10 ms at USER_HZ 100) over the replies (perf/lib/judge/verdicts.js leaves
+          // coarser ones unjudged).
+          resolution_ms: allReplies > 0 ? (cpu.resolution_s * 1000) / allReplies : null,
         }
       : null,
     server_peak_rss_mb: peakKb ? Math.round((peakKb / 1024) * 10) / 10 : null,
@@ -242,7 +247,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu } = cpuShares({
     wallS: wallMs / 1000,
     loadS: durationS,
-    serverS: cpu ? cpu.user_s + cpu.system_s : null,
+    serverS: cpu ? cpu.total_s : null,
+    serverStepS: cpu ? cpu.resolution_s : undefined,
     clientS: clientS + engineCpu,
     machine: machineCpuDelta(before.machine, after.machine),
   });

@@ -98,7 +98,7 @@ function normaliseRun(raw, index) {
     latency_ms: numbers(raw.latency_ms, ['min', 'mean', 'p50', 'p90', 'p99', 'p999', 'max']),
     connect_ms: numbers(raw.connect_ms, ['mean', 'p99']),
     duration_s: num(raw.duration_s),
-    server_cpu: numbers(raw.server_cpu, ['user_s', 'system_s', 'ms_per_request', 'resolution_ms']),
+    server_cpu: numbers(raw.server_cpu, ['user_s', 'system_s', 'total_s', 'ms_per_request', 'resolution_ms']),
     server_peak_rss_mb: num(raw.server_peak_rss_mb),
     client_cpu_pct: num(raw.client_cpu_pct),
     trial: raw.trial ?? null,

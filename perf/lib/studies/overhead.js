@@ -89,7 +89,7 @@ async function measure(handle, scenario, signal) {
   const cpu = cpuDelta(before, readCpu(handle.pid));
   if (!cpu) throw new Error(`${handle.name} (pid ${handle.pid}) is gone: its CPU time cannot be read`);
   const requests = run.engine_totals.requests;
-  const cpuS = cpu.user_s + cpu.system_s;
+  const cpuS = cpu.total_s;
   const wallS = run.summary.last_end_ms / 1000;
   return {
     requests,

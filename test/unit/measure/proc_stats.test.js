@@ -85,10 +85,20 @@ describe('proc stats: the parsers', () => {
     assert.equal(machineCpuDelta(before, null), null);
   });
 
-  it('cpuDelta: user and system time between two readings, to the millisecond; null without both', () => {
-    assert.deepEqual(cpuDelta({ user_s: 1.01, system_s: 0.2 }, { user_s: 1.3449, system_s: 0.25 }), { user_s: 0.335, system_s: 0.05 });
+  it('cpuDelta: user and system time between two readings (ticks), to the millisecond; null without both', () => {
+    assert.deepEqual(cpuDelta({ user_s: 1.01, system_s: 0.2 }, { user_s: 1.3449, system_s: 0.25 }), { user_s: 0.335, system_s: 0.05, total_s: 0.385, resolution_s: 0.01 });
     assert.equal(cpuDelta(null, { user_s: 1, system_s: 1 }), null);
     assert.equal(cpuDelta({ user_s: 1, system_s: 1 }, null), null);
+  });
+
+  it('cpuDelta: the total to the nanosecond from schedstat where it agrees with the ticks, else the ticks', () => {
+    const at = (user, system, ranNs) => ({ user_s: user, system_s: system, ran_ns: ranNs });
+    // 31.234567 ms ran; the ticks say 30 ms: within two ticks, so schedstat's figure stands.
+    assert.deepEqual(cpuDelta(at(1, 0, 5e9), at(1.02, 0.01, 5e9 + 31234567)), { user_s: 0.02, system_s: 0.01, total_s: 0.031234567, resolution_s: 1e-9 });
+    // A thread that ended took 200 ms out of schedstat's sum: the ticks (250 ms) are used.
+    assert.deepEqual(cpuDelta(at(1, 0, 5e9), at(1.2, 0.05, 5e9 + 50e6)), { user_s: 0.2, system_s: 0.05, total_s: 0.25, resolution_s: 0.01 });
+    // No schedstat (an older kernel): the ticks.
+    assert.equal(cpuDelta(at(1, 0, null), at(1.1, 0, null)).resolution_s, 0.01);
   });
 });
 
@@ -105,6 +115,9 @@ describe('proc stats: a real process', function () {
     await child.tell('burn');
     const used = cpuDelta(before, readCpu(child.pid));
     assert.ok(used.user_s + used.system_s >= 0.1, `300 ms of busy loop showed as ${JSON.stringify(used)}`);
+    // This kernel has schedstat: the total comes at nanosecond resolution, and agrees with the ticks.
+    assert.equal(used.resolution_s, 1e-9, JSON.stringify(used));
+    assert.ok(Math.abs(used.total_s - (used.user_s + used.system_s)) <= 0.03, JSON.stringify(used));
   });
 
   it('processTable: every process with its parent', () => {
