@@ -35,6 +35,18 @@ function warmupSeconds(value) {
   return n;
 }
 
+// --budget: what --quick and a full run measure for, by default (issue 20: about 3 and 20 minutes).
+const DEFAULT_BUDGET_S = { quick: 150, full: 1200 };
+const BUDGET_UNITS = { s: 1, sec: 1, min: 60, m: 60, h: 3600 };
+
+/** "3min", "90s", "1.5h", "200" (seconds) → seconds. */
+function budgetSeconds(value) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?$/.exec(String(value).trim());
+  const s = m ? Number(m[1]) * BUDGET_UNITS[m[2] || 's'] : NaN;
+  if (!(s >= 10 && s <= 24 * 3600)) throw new InvalidArgumentError('must be a time from 10 s to 24 h, e.g. 3min, 90s or 1h.');
+  return s;
+}
+
 function marginPercent(value) {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > MAX_MARGIN_PCT) throw new InvalidArgumentError(`must be a percentage above 0 and at most ${MAX_MARGIN_PCT}.`);
@@ -44,10 +56,11 @@ function marginPercent(value) {
 function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
-    .option('--quick', `smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's own quick values), rates kept: every scenario on both servers, ${DEFAULT_TRIALS} trials, in about three minutes`)
+    .option('--quick', `smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's own quick values), rates kept: every scenario on both servers in paired rounds, in about three minutes`)
     .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', commaList)
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
-    .option('--repeat <n>', `trials per server and scenario, servers interleaved (default: ${DEFAULT_TRIALS})`, positiveInt)
+    .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
+    .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
     .option('--margin <percent>', `how close two servers must be to be called the same: the whole 95 % interval of their ratio within ±PERCENT (default: ${DEFAULT_MARGIN * 100})`, marginPercent)
@@ -80,7 +93,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--repeat N] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--budget TIME | --repeat N] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -170,7 +183,8 @@ async function main(argv) {
       references: !!opts.references,
       seeds: !!opts.seeds,
       scenarios: opts.scenarios || null,
-      repeat: opts.repeat ?? DEFAULT_TRIALS,
+      repeat: opts.repeat ?? null,
+      budget: opts.budget ?? (opts.repeat ? null : DEFAULT_BUDGET_S[opts.quick ? 'quick' : 'full']),
       warmup: opts.warmup ?? null,
       margin: opts.margin ?? DEFAULT_MARGIN,
       target: opts.target || null,

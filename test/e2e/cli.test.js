@@ -39,6 +39,8 @@ describe('perf cli', function () {
     [['--engine', 'tsung', '--load-hosts', 'h1,h2'], /^run_scenarios\.sh: load hosts on other machines need a server they can reach: start it where they reach it and give --target/],
     [['--engine', 'tsung', '--load-hosts', 'netns:2', '--target', 'http://127.0.0.1:9', '--servers', 'x'], /^run_scenarios\.sh: --load-hosts netns:N runs the servers it starts in a namespace of their own/],
     [['--engine', 'tsung', '--load-hosts', 'netns:2', '--link', '1mbit'], /^run_scenarios\.sh: --load-hosts and --link both put the servers behind a network of their own: use one$/],
+    [['--budget', 'soon'], /^run_scenarios\.sh: option '--budget <time>' argument 'soon' is invalid\. must be a time from 10 s to 24 h, e\.g\. 3min, 90s or 1h\.$/],
+    [['--budget', '5min', '--repeat', '3'], /^run_scenarios\.sh: --budget measures in paired rounds until each comparison is decided; --repeat runs a fixed number of trials: use one$/],
   ]) {
     it(`${args.join(' ')}: one line, the usage, exit 2`, () => {
       const res = cli(args);

@@ -98,9 +98,10 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * server_bound: true/false for a saturating closed loop whose server was measured and whose load
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
  * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons
- * (perf/lib/judge/reasons.js: failed, client-bound, load, not-server-bound, disturbed).
+ * (perf/lib/judge/reasons.js: failed, client-bound, load, not-server-bound, disturbed; not
+ * disturbed for a paired run, whose disturbance is recorded in `disturbed` and kept).
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [] }) {
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [], paired = false }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
@@ -116,7 +117,9 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, sha
     const threshold = disturbedPct();
     const over = (v) => v !== null && v - margin > threshold;
     disturbed = over(shares.steal_pct) || over(shares.foreign_cpu_pct);
-    if (disturbed) reasons.push(reasonText('disturbed', `steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`));
+    // In a paired round what disturbed this run disturbed the other side too: it cancels in
+    // their difference (perf/lib/judge/sequential.js), so the run is kept, flagged.
+    if (disturbed && !paired) reasons.push(reasonText('disturbed', `steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`));
   }
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }

@@ -80,6 +80,16 @@ function status(pairs, { looks = DEFAULT_LOOKS, margin = DEFAULT_MARGIN } = {}) 
 }
 
 /**
+ * The look at which an undecided comparison would likely be decided: its interval narrows as
+ * the square root of the rounds, so `more` times the measuring (answer.js moreMeasuring) means
+ * rounds × more rounds; the first look at or past that, or null when it lies beyond the last.
+ */
+function lookToDecide(rounds, more, looks = DEFAULT_LOOKS) {
+  if (!(rounds > 0) || !Number.isFinite(more)) return null;
+  return looks.find((n) => n >= rounds * more && n > rounds) ?? null;
+}
+
+/**
  * Runs a sequential comparison on a source of rounds (round(i) → [a, b]), stopping at the first
  * deciding look: the final status. For simulations and tests; the runner drives status itself.
  */
@@ -93,4 +103,4 @@ function runSequential(round, options = {}) {
   }
 }
 
-module.exports = { LEVEL, DEFAULT_LOOKS, lookLevel, pairedInterval, status, runSequential };
+module.exports = { LEVEL, DEFAULT_LOOKS, lookLevel, pairedInterval, status, lookToDecide, runSequential };

@@ -15,6 +15,7 @@ const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
 const { reasonCode, reasonLabel } = require('./reasons');
 const { DEFAULT_MARGIN, decide, moreMeasuring } = require('./answer');
+const { status, pairedInterval } = require('./sequential');
 
 
 /**
@@ -272,9 +273,9 @@ const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged':
  * the answer (perf/lib/judge/answer.js: winner, same within the margin, undecided) wherever
  * there is an interval, with more_measuring for an undecided one.
  */
-function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN) {
+function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN, looks = null) {
   const m = METRICS[metric];
-  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, decision: null, margin, more_measuring: null, excluded: null, no_verdict: null, note: null };
+  const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, decision: null, margin, more_measuring: null, method: looks ? 'paired' : 'welch', rounds: null, excluded: null, no_verdict: null, note: null };
   const ex = [exclusion(a, ca), exclusion(b, cb)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
   if (ex.length) {
     // Shown for information (e.g. a client-bound run's numbers), never judged.
@@ -294,6 +295,7 @@ function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN) {
   const resolution = step && { ...step, smallest_ms: Math.min(sa.centre, sb.centre) };
   const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb), resolution);
   if (limit) return { ...out, ...limit };
+  if (looks) return { ...out, ...pairedAnswer(ca.usable, cb.usable, metric, aLooksBetterAt(m), { a, b, margin, looks }) };
   if (sa.zero || sb.zero) {
     // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
     const ratio = sa.centre > 0 && sb.centre > 0 ? sa.centre / sb.centre : null;
@@ -319,12 +321,46 @@ function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN) {
   return out;
 }
 
+/** Whether a ratio a/b says a is better, for a metric's direction. */
+const aLooksBetterAt = (m) => (ratio) => (m.better === 'lower' ? ratio < 1 : ratio > 1);
+
+/**
+ * The answer from paired rounds (perf/lib/judge/sequential.js): the runs of each side are
+ * paired by round (a run's trial number), the rounds both sides ran usably give the log
+ * differences, and the interval is the one at the last look reached. Before the first look
+ * there is an interval but no answer yet (undecided: the looks are what keeps 95 %).
+ */
+function pairedAnswer(runsA, runsB, metric, aBetter, { a, b, margin, looks }) {
+  const byRound = (runs) => new Map(runs.map((r) => [r.trial, metricValue(r, metric)]));
+  const va = byRound(runsA);
+  const vb = byRound(runsB);
+  const pairs = [...va].filter(([round, x]) => x > 0 && vb.get(round) > 0).map(([round, x]) => [x, vb.get(round)]);
+  const s = status(pairs, { looks, margin });
+  const early = s.look === null ? pairedInterval(pairs.map(([x, y]) => Math.log(x) - Math.log(y)), s.level) : null;
+  const { ratio, ci } = early || s;
+  if (!ci) return { note: `${pairs.length} paired round${pairs.length === 1 ? '' : 's'}: no interval`, rounds: pairs.length };
+  const significant = ci[0] > 1 || ci[1] < 1;
+  const decision = early ? 'undecided' : s.decision;
+  return {
+    ratio,
+    factor: ratio >= 1 ? ratio : 1 / ratio,
+    ci95: ci,
+    significant,
+    winner: significant ? (aBetter(ratio) ? a : b) : null,
+    decision,
+    more_measuring: decision === 'undecided' ? moreMeasuring(ratio, ci, margin) : null,
+    rounds: early ? pairs.length : looks[s.look],
+    note: early ? `${pairs.length} paired rounds, short of the first look (${looks[0]}): no answer yet` : null,
+  };
+}
+
 /**
  * aggregates and comparisons of a list of runs (results.json's `runs`). servers and scenarios
- * default to the order the runs list them in; comparisons cover every pair of servers (a
+ * default to the order the runs list them in; looks: the runs are paired rounds judged at these
+ * looks (pairedAnswer), else trials (Welch); comparisons cover every pair of servers (a
  * before b in that order) that both have runs of a scenario, and every metric.
  */
-function analyzeRuns(runs, { servers = null, scenarios = null, margin = DEFAULT_MARGIN } = {}) {
+function analyzeRuns(runs, { servers = null, scenarios = null, margin = DEFAULT_MARGIN, looks = null } = {}) {
   const serverList = servers || [...new Set(runs.map((r) => r.server))];
   const scenarioList = scenarios || [...new Set(runs.map((r) => r.scenario))];
   const runsOf = (server, scenario) => runs.filter((r) => r.server === server && r.scenario === scenario && !isSuperseded(r));
@@ -348,7 +384,7 @@ function analyzeRuns(runs, { servers = null, scenarios = null, margin = DEFAULT_
         // A server that has no run of the scenario (it cannot serve it, or the run was
         // interrupted before it) gives no comparison: there is nothing to judge.
         if (ca.all.length === 0 || cb.all.length === 0) continue;
-        for (const metric of METRIC_NAMES) comparisons.push(compareOne(scenario, metric, a, b, ca, cb, margin));
+        for (const metric of METRIC_NAMES) comparisons.push(compareOne(scenario, metric, a, b, ca, cb, margin, looks));
       }
     }
   }

@@ -16,7 +16,8 @@ const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
 const { DEFAULT_ENGINE, selectEngine } = require('../engines');
-const { missingCapabilities, missingRequirement, trialPlan } = require('./trial_plan');
+const { missingCapabilities, missingRequirement, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
+const { DEFAULT_LOOKS } = require('../judge/sequential');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -35,8 +36,13 @@ const READY_TIMEOUT_MS = 20000;
  *   served       { server: the scenarios it runs } (those it can serve; with --seeds, its seeds')
  *   runnable     the servers with a scenario to run
  *   skipped      [{ server, scenario (null: all of them), reason, unplanned (--seeds: not said) }]
- *   trials       trials per server and scenario
+ *   trials       trials per server and scenario (1 with rounds)
  *   order        [{ trial, server }]: the runnable servers' trials in the order they run (trialPlan)
+ *   rounds       { budgetS, looks } with a budget (--budget): the servers measured in paired
+ *                rounds until each comparison is decided or the budget spent
+ *                (perf/lib/run/rounds.js); null: fixed trials
+ *   unpaired     why a budget could not be used (one server, --target, --link, --load-hosts:
+ *                then DEFAULT_TRIALS trials), or null
  *   engine       { name: --engine, skipped: [{ engine, scenario, reason }] (what it cannot run
  *                faithfully), lighter: whether scenarios are run again with lighter engines }
  *   pinning      { enabled, server_cpu, client_cpu, reason } (perf/lib/hosts/pinning.js)
@@ -103,11 +109,19 @@ function resolvePlan(options) {
     throw new UsageError(`--warmup must be a number of seconds from 0 (none) to ${MAX_WARMUP_S}, not '${warmup}'`);
   }
   const scenarios = warmup === null ? selected.scenarios : selected.scenarios.map((s) => ({ ...s, warmup_s: warmup }));
-  const trials = options.repeat ?? 1; // the CLI's default: DEFAULT_TRIALS (trial_plan.js)
-  if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
+  const budget = options.budget ?? null;
+  if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError(`--budget must be a time above 0, e.g. 3min or 180s (not '${options.budget}')`);
+  if (budget !== null && options.repeat !== null && options.repeat !== undefined) throw new UsageError('--budget measures in paired rounds until each comparison is decided; --repeat runs a fixed number of trials: use one');
   const { served, skipped } = assignScenarios(servers, scenarios, definitions, seeds && seeds.scenariosFor);
   const runnable = servers.filter((s) => served[s].length > 0);
   if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);
+  // A budget measures in paired rounds where servers can be up side by side: two or more, on
+  // this machine's loopback (--link and netns load hosts put them on one address and port).
+  const unpaired = budget === null ? null : runnable.length < 2 ? 'one server: nothing to pair' : target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
+  const rounds = budget !== null && !unpaired ? { budgetS: budget, looks: DEFAULT_LOOKS } : null;
+  // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.
+  const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
+  if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
   const pin = options.pin !== false;
   const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
   const planned = Object.fromEntries(servers.map((s) => [s, definitions[s]]));
@@ -120,6 +134,8 @@ function resolvePlan(options) {
     skipped,
     trials,
     order: trialPlan(runnable, trials),
+    rounds,
+    unpaired,
     engine: { name: engineName, skipped: selected.skipped, lighter },
     pinning: planPinning({ want: pin }),
     target,
@@ -135,7 +151,10 @@ function resolvePlan(options) {
       scenarios: scenarios.map((s) => s.name),
       out: output.dir,
       pin,
-      repeat: trials,
+      repeat: rounds ? null : trials,
+      design: rounds ? 'rounds' : 'trials',
+      budget_s: rounds ? budget : null,
+      looks: rounds ? rounds.looks : null,
       target,
       link,
       load_hosts: options.loadHosts || null,

@@ -114,9 +114,11 @@ async function warmUp({ handle, scenario, signal }) {
 
 /**
  * Runs one scenario against a running server: its warm-up (not counted), then the measured run.
+ * paired: the run is one side of a paired round (./rounds.js), where a disturbance is recorded
+ * but cancels against the other side rather than leaving the run out.
  * Resolves { run, samples } or, when the outer signal interrupted it, { interrupted: true }.
  */
-async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null }) {
+async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null, paired = false }) {
   const engine = engineFor(scenario);
   const controller = new AbortController();
   const abort = (reason) => {
@@ -254,7 +256,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   });
   run.server_cpu_pct = serverCpuPct;
   run.machine_cpu = machineCpu;
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [] }));
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired }));
   return { run, samples };
 }
 

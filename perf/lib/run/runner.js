@@ -23,13 +23,14 @@ const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
 const { terminalText } = require('../text/answers');
-const { skippedLine } = require('../engines');
+const { skippedLine, whyNotInstalled } = require('../engines');
 const { analyzeRuns } = require('../judge/verdicts');
 const { estimatePlanS, fmtDuration } = require('../plan/trial_plan');
 const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
-const { foreseenAgainS, runsAgain, chooseVerdictEngines } = require('./lighter_engines');
+const { measureInRounds, estimateFirstLookS } = require('./rounds');
+const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
 
 const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
 // Inside --link's namespace nothing else listens, so every server can have the same port.
@@ -100,7 +101,7 @@ async function runScenarios(options = {}) {
     const interrupted = cutShort || aborted(signal);
     store.environment.finished_at = new Date().toISOString();
     // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
-    const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin });
+    const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin, looks: plan.rounds ? plan.rounds.looks : null });
     const { results, unwritten } = store.finish(
       { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis },
       (written) => ({ 'summary.txt': toText(written), 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
@@ -145,8 +146,12 @@ async function runScenarios(options = {}) {
     const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
     const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace });
     const session = { plan, start, loadHosts, store, io };
-    await runTrials(plan, session);
-    if (plan.engine.lighter && !aborted(signal)) {
+    if (plan.rounds) {
+      await runPairedRounds(session);
+    } else {
+      await runTrials(plan, session);
+    }
+    if (!plan.rounds && plan.engine.lighter && !aborted(signal)) {
       const again = runsAgain(plan, store.runs, log);
       if (again) {
         await runTrials(again, session);
@@ -176,9 +181,19 @@ function pinLoadGenerator(planned) {
   }
 }
 
-/** The line that says what the plan runs and how long it should take. */
+/** The line that says what the plan runs and how long it should take (with a budget: what it buys). */
 function planLine(plan) {
   const { trials, runnable, served, order } = plan;
+  if (plan.rounds) {
+    const { looks, budgetS } = plan.rounds;
+    // The scenarios whose first round runs two engines to choose one (one client at a time).
+    const probed = plan.engine.lighter ? Object.entries(lighterEngines(plan, [])).filter(([, w]) => !whyNotInstalled(w.engine)).map(([name]) => name) : [];
+    const firstS = estimateFirstLookS(plan.scenarios.map((scenario) => ({ scenario, servers: runnable.filter((s) => served[s].includes(scenario)).length, probe: probed.includes(scenario.name) })), looks);
+    const rest = firstS < budgetS
+      ? `the other ${fmtDuration(budgetS - firstS)} go to the comparisons still undecided, up to ${looks[looks.length - 1]} rounds`
+      : 'more than the budget: every scenario gets its first look, and no more';
+    return `plan: paired rounds of ${runnable.join(', ')} (all up, in a random order each round), ${plan.scenarios.length} scenario${plan.scenarios.length > 1 ? 's' : ''}, a budget of ${fmtDuration(budgetS)}: the first look (${looks[0]} rounds each) should take about ${fmtDuration(firstS)}; ${rest} (looks at ${looks.join(', ')} rounds)`;
+  }
   const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
   const expectedS = estimatePlanS(order, served) + (plan.engine.lighter ? foreseenAgainS(plan) : 0);
   return `plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(expectedS)}`;
@@ -200,56 +215,22 @@ function serverStarter({ definitions, target, readyTimeoutMs }, { cpu, namespace
  * servers' definitions, the trials), start(server) (serverStarter), loadHosts (the set-up load
  * hosts, for Tsung), store, io: { log, status, signal } }.
  */
-async function runTrials({ order, served }, { plan, start, loadHosts, store, io }) {
+async function runTrials({ order, served }, session) {
+  const { plan, loadHosts, store, io } = session;
   const { log, status, signal } = io;
-  const { trials, definitions } = plan;
+  const { trials } = plan;
   const serverWidth = Math.max(5, ...plan.runnable.map((s) => s.length));
   const fullyChecked = new Set();
   for (const { trial, server } of order) {
     if (aborted(signal)) break;
     const scenarios = served[server]; // only the scenarios this server can serve
-    const ofTrials = trials > 1 ? ` (trial ${trial}/${trials})` : '';
-    log(`${server}: starting${ofTrials} (${definitions[server].description || definitions[server].command})`);
-    let handle;
+    const u = await bringUp(server, scenarios, session, { trial, short: fullyChecked.has(server) });
+    if (!u) continue;
+    fullyChecked.add(server);
     try {
-      handle = await start(server);
-    } catch (err) {
-      log(`${server}: not benchmarked: ${err.message}`);
-      for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`, { trial }));
-      continue;
-    }
-    const serverState = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
-    handle.exited.then((info) => {
-      serverState.exit = info;
-      serverState.diedDuring = serverState.current;
-      if (serverState.abortRun) serverState.abortRun();
-    });
-    const onInterrupt = () => handle.stop(2000);
-    if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
-    try {
-      if (aborted(signal)) break; // while it started: stopped below, unchecked
-      const short = fullyChecked.has(server); // later trials: a short check
-      log(`${server}: pid ${handle.pid} listening on ${handle.url}; checking the contract${short ? ' (short check)' : ''}`);
-      let contract;
-      try {
-        contract = await Promise.race([
-          checkContract({ host: handle.host, port: handle.port }, scenarios, { serves: definitions[server].serves || null, short }),
-          new Promise((resolve) => setTimeout(() => resolve({ ok: false, failure: `contract checks did not finish within ${CONTRACT_DEADLINE_MS / 1000} s` }), CONTRACT_DEADLINE_MS).unref()),
-          handle.exited.then((info) => ({ ok: false, failure: `the server exited during the contract checks (${describeExit(info)})` })),
-        ]);
-      } catch (err) {
-        contract = { ok: false, failure: err.message };
-      }
-      if (aborted(signal)) break;
-      if (!contract.ok) {
-        log(`${server}: not benchmarked: the contract check failed: ${contract.failure}`);
-        for (const s of scenarios) store.addRun(failedRun(server, s, `the server failed the contract check: ${contract.failure}`, { trial }));
-        continue;
-      }
-      fullyChecked.add(server);
-      const baselineFds = countFds(handle.pid);
       for (const scenario of scenarios) {
         if (aborted(signal)) break;
+        const serverState = u.state;
         if (serverState.hung) {
           store.addRun(failedRun(server, scenario, `not run: the server stopped answering during ${serverState.hung}`, { trial }));
           continue;
@@ -270,7 +251,7 @@ async function runTrials({ order, served }, { plan, start, loadHosts, store, io 
           lastStatus = now;
           status(`${label} ${done}${total ? `/${total}` : ''} done`);
         };
-        const result = await runOne({ server, trial, handle, scenario, outerSignal: signal, serverState, progress, loadHosts });
+        const result = await runOne({ server, trial, handle: u.handle, scenario, outerSignal: signal, serverState, progress, loadHosts });
         status(null);
         if (result.interrupted) {
           log(`${label} interrupted; not recorded`);
@@ -278,13 +259,91 @@ async function runTrials({ order, served }, { plan, start, loadHosts, store, io 
         }
         store.addRun(result.run, result.samples);
         log(runLine(result.run, { serverWidth, trials }));
-        if (!serverState.exit && !serverState.hung) await settle(handle.pid, baselineFds);
+        if (!serverState.exit && !serverState.hung) await settle(u.handle.pid, u.baselineFds);
       }
     } finally {
-      if (signal) signal.removeEventListener('abort', onInterrupt);
-      await handle.stop(3000);
-      log(`${server}: stopped`);
+      await u.bringDown();
     }
+  }
+}
+
+/**
+ * Starts a server and checks the contract on it (short: a later trial's shorter check):
+ * { handle, state, baselineFds, bringDown() }, with state following what happens to it (exit,
+ * diedDuring, hung: set by runOne; abortRun, current). null when it did not start, failed the
+ * check or Ctrl-C came: each of its scenarios is then recorded as a failed run (trial).
+ */
+async function bringUp(server, scenarios, { plan, start, store, io }, { trial, short }) {
+  const { log, signal } = io;
+  const { trials, definitions } = plan;
+  const ofTrials = trials > 1 ? ` (trial ${trial}/${trials})` : '';
+  log(`${server}: starting${ofTrials} (${definitions[server].description || definitions[server].command})`);
+  let handle;
+  try {
+    handle = await start(server);
+  } catch (err) {
+    log(`${server}: not benchmarked: ${err.message}`);
+    for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`, { trial }));
+    return null;
+  }
+  const state = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
+  handle.exited.then((info) => {
+    state.exit = info;
+    state.diedDuring = state.current;
+    if (state.abortRun) state.abortRun();
+  });
+  const onInterrupt = () => handle.stop(2000);
+  if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
+  const bringDown = async () => {
+    if (signal) signal.removeEventListener('abort', onInterrupt);
+    await handle.stop(3000);
+    log(`${server}: stopped`);
+  };
+  let contract = { ok: false, failure: 'interrupted' };
+  if (!aborted(signal)) {
+    log(`${server}: pid ${handle.pid} listening on ${handle.url}; checking the contract${short ? ' (short check)' : ''}`);
+    try {
+      contract = await Promise.race([
+        checkContract({ host: handle.host, port: handle.port }, scenarios, { serves: definitions[server].serves || null, short }),
+        new Promise((resolve) => setTimeout(() => resolve({ ok: false, failure: `contract checks did not finish within ${CONTRACT_DEADLINE_MS / 1000} s` }), CONTRACT_DEADLINE_MS).unref()),
+        handle.exited.then((info) => ({ ok: false, failure: `the server exited during the contract checks (${describeExit(info)})` })),
+      ]);
+    } catch (err) {
+      contract = { ok: false, failure: err.message };
+    }
+  }
+  if (aborted(signal)) {
+    await bringDown(); // while it started: stopped, unchecked
+    return null;
+  }
+  if (!contract.ok) {
+    log(`${server}: not benchmarked: the contract check failed: ${contract.failure}`);
+    for (const s of scenarios) store.addRun(failedRun(server, s, `the server failed the contract check: ${contract.failure}`, { trial }));
+    await bringDown();
+    return null;
+  }
+  return { handle, state, baselineFds: countFds(handle.pid), bringDown };
+}
+
+/**
+ * The plan's scenarios in paired rounds (./rounds.js): every server started and checked once,
+ * all up while the rounds alternate between them, stopped at the end. Records in results.json
+ * what the budget bought (rounds_budget).
+ */
+async function runPairedRounds(session) {
+  const { plan, store, io } = session;
+  const up = new Map();
+  try {
+    for (const server of plan.runnable) {
+      if (aborted(io.signal)) return;
+      const u = await bringUp(server, plan.served[server], session, { trial: 1, short: false });
+      if (u) up.set(server, u);
+    }
+    if (!up.size || aborted(io.signal)) return;
+    const { budget } = await measureInRounds(up, session);
+    store.setExtra({ rounds_budget: budget });
+  } finally {
+    for (const u of up.values()) await u.bringDown();
   }
 }
 

@@ -130,7 +130,8 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
   const skipped = Array.isArray(doc.skipped) ? doc.skipped : [];
   const margin = (environment.options && environment.options.margin) || DEFAULT_MARGIN;
   const stored = Array.isArray(doc.comparisons) && Array.isArray(doc.aggregates);
-  const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin });
+  const looks = (environment.options && environment.options.design === 'rounds' && environment.options.looks) || null;
+  const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
   const comparisons = analysis.comparisons.map(withAnswer);
   return {
     dir,

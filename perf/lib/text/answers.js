@@ -6,8 +6,10 @@
 // answers (perf/lib/store/results_doc.js); decides nothing.
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
-const { findComparison } = require('../judge/verdicts');
+const { findComparison, isSuperseded } = require('../judge/verdicts');
 const { marginText } = require('../judge/answer');
+const { lookToDecide } = require('../judge/sequential');
+const { fmtDuration } = require('../plan/trial_plan');
 const { fmtFactor, fmtInterval } = require('./format');
 const { toText, overheadLines, seedLines } = require('./summary');
 
@@ -80,7 +82,46 @@ function answerLines(results) {
   for (const scenario of results.scenarios) lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario)}`);
   const t = decidedShare(results);
   lines.push(`Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}.`);
+  const advice = budgetAdvice(results);
+  if (advice) lines.push(advice);
   return lines;
+}
+
+/**
+ * With paired rounds, what a larger budget would likely buy: the pair's undecided comparisons,
+ * each at the look where its interval would likely be narrow enough (lookToDecide), costed at
+ * its scenario's seconds per round so far; "" without rounds or undecided ones.
+ */
+function budgetAdvice(results) {
+  const options = results.environment.options || {};
+  const spent = results.doc.rounds_budget;
+  if (options.design !== 'rounds' || !spent || !results.pair) return '';
+  const [a, b] = results.pair;
+  let extraS = 0;
+  let likely = 0;
+  let beyond = 0;
+  for (const scenario of results.scenarios) {
+    const open = METRIC_NAMES.map((m) => findComparison(results.comparisons, scenario, m, a, b)).filter((c) => c && c.decision === 'undecided');
+    if (!open.length) continue;
+    const rounds = Math.max(...open.map((c) => c.rounds || 0));
+    const to = open.map((c) => lookToDecide(c.rounds, c.more_measuring, options.looks));
+    likely += to.filter((n) => n !== null).length;
+    beyond += to.filter((n) => n === null).length;
+    const furthest = Math.max(0, ...to.filter((n) => n !== null));
+    if (furthest > rounds) extraS += (furthest - rounds) * secondsPerRound(results.runs, scenario, rounds);
+  }
+  if (!likely && !beyond) return '';
+  const parts = [];
+  if (likely) parts.push(`--budget ${Math.ceil((spent.spent_s + extraS) / 60)}min would likely decide ${likely} of the ${likely + beyond} undecided (this one: ${fmtDuration(spent.budget_s)}, ${fmtDuration(spent.spent_s)} spent)`);
+  if (beyond) parts.push(`${beyond} would need more than ${options.looks[options.looks.length - 1]} rounds: a gap smaller than this machine's noise can show`);
+  return `${parts.join('; ')}.`;
+}
+
+/** Seconds one round of a scenario took: its judged engine's runs, with warm-ups, over its rounds. */
+function secondsPerRound(runs, scenario, rounds) {
+  const mine = runs.filter((r) => r.scenario === scenario && !isSuperseded(r));
+  const total = mine.reduce((t, r) => t + (r.duration_s || 0) + ((r.warmup && r.warmup.seconds) || 0) + 0.1, 0);
+  return rounds > 0 ? total / rounds : 0;
 }
 
 /**

@@ -222,3 +222,48 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
     assert.match(text, /^\s+p99 ms\s+n too small\s+n too small\s+–\s+n too small$/m);
   });
 });
+
+describe('paired rounds: comparisons from the rounds both servers ran (looks)', () => {
+  const { DEFAULT_LOOKS, status } = require('../../../perf/lib/judge/sequential');
+  const { seededNormals } = require('../../support/seeded_random');
+  // Rounds in which the machine's state moves both sides together (a common factor) and node
+  // is 1.5× faster: unpaired, the common factor would widen the interval; paired, it cancels.
+  const noise = Array.from({ length: 40 }, seededNormals(7));
+  const own = (t) => 1 + 0.01 * ((t % 3) - 1); // each round's own difference: −1 %, 0, +1 %
+  const rounds = (n, gap) => Array.from({ length: n }, (_, i) => i + 1).flatMap((t) => {
+    const machine = Math.exp(0.8 * noise[t - 1]);
+    return [run('node', 's', t, machine, 1000 / machine), run('em', 's', t, machine * gap * own(t), 1000 / (machine * gap))];
+  });
+
+  it('pairs runs by round: a gap far larger than the rounds\' common swings is a winner at the first look', () => {
+    const { comparisons } = analyzeRuns(rounds(5, 1.5), { looks: DEFAULT_LOOKS });
+    const c = findComparison(comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.deepEqual([c.method, c.rounds, c.decision, c.winner], ['paired', 5, 'winner', 'node']);
+    assert.ok(c.ci95[0] > 0.6 && c.ci95[1] < 0.7, JSON.stringify(c.ci95));
+    // The same runs as trials (Welch) cannot tell: the swings land in the interval.
+    const welch = findComparison(analyzeRuns(rounds(5, 1.5)).comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.deepEqual([welch.method, welch.decision], ['welch', 'undecided']);
+  });
+
+  it('the interval is the last look\'s: rounds past it wait for the next look', () => {
+    const c = findComparison(analyzeRuns(rounds(9, 1.02), { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.equal(c.rounds, 5);
+    const pairs = [1, 2, 3, 4, 5].map((t) => [1, 1.02 * own(t)]);
+    const s = status(pairs, { looks: DEFAULT_LOOKS });
+    assert.ok(close(c.ci95[0], s.ci[0]) && close(c.ci95[1], s.ci[1]));
+    assert.equal(c.decision, s.decision);
+  });
+
+  it('equal servers within a tight spread: the same within the margin', () => {
+    const c = findComparison(analyzeRuns(rounds(10, 1.0), { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.deepEqual([c.decision, c.winner, c.rounds], ['same', null, 10]);
+  });
+
+  it('a round one side could not use is left out of the pairs; short of the first look: undecided, and why', () => {
+    const runs = rounds(5, 1.5).map((r) => (r.server === 'em' && r.trial === 3 ? { ...r, client_bound: true, not_judged_because: ['client-bound: made up'] } : r));
+    const c = findComparison(analyzeRuns(runs, { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.deepEqual([c.decision, c.rounds], ['undecided', 4]);
+    assert.match(c.note, /4 paired rounds, short of the first look \(5\): no answer yet/);
+    assert.ok(c.more_measuring > 0);
+  });
+});

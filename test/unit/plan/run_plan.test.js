@@ -100,6 +100,18 @@ describe('the run\'s plan: trials, warm-up, engine', () => {
     for (const repeat of [0, 1.5, '2']) usage({ repeat }, /^--repeat must be a whole number, 1 or more/);
   });
 
+  it('--budget: paired rounds with the looks where two or more servers can be up side by side; recorded', () => {
+    const { DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+    const plan = asked({ budget: 90 });
+    assert.deepEqual([plan.rounds, plan.unpaired, plan.trials], [{ budgetS: 90, looks: DEFAULT_LOOKS }, null, 1]);
+    assert.deepEqual([plan.recorded.design, plan.recorded.budget_s, plan.recorded.looks, plan.recorded.repeat], ['rounds', 90, DEFAULT_LOOKS, null]);
+    // One server has nothing to pair with: 3 trials instead, and why.
+    const one = asked({ servers: ['a'], budget: 90 });
+    assert.deepEqual([one.rounds, one.unpaired, one.trials, one.recorded.design], [null, 'one server: nothing to pair', 3, 'trials']);
+    for (const budget of [0, -5, 'soon']) usage({ budget }, /^--budget must be a time above 0/);
+    usage({ budget: 90, repeat: 3 }, /^--budget measures in paired rounds .*--repeat runs a fixed number of trials: use one$/);
+  });
+
   it('--warmup replaces every scenario\'s warm-up; without it each keeps its own', () => {
     assert.deepEqual(asked({ warmup: 0 }).scenarios.map((s) => s.warmup_s), [0, 0, 0]);
     const own = asked({ quick: true });
@@ -170,6 +182,9 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['out', '/tmp/x'],
       ['pin', false],
       ['repeat', 2],
+      ['design', 'trials'],
+      ['budget_s', null],
+      ['looks', null],
       ['target', null],
       ['link', null],
       ['load_hosts', null],

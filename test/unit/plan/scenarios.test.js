@@ -68,7 +68,7 @@ describe('perf scenarios: the shipped files', () => {
     assert.equal(quick.slow_read.slow.bytes_per_s, full.slow_read.slow.bytes_per_s);
     assert.equal(quick.slow_read.probe.rate, full.slow_read.probe.rate);
     // the slow scenarios' own quick blocks
-    assert.deepEqual([quick.slow_read.probe.duration_s, quick.slow_read.slow.clients, quick.slow_read.slow.active_s], [3, 10, 2.5]);
+    assert.deepEqual([quick.slow_read.probe.duration_s, quick.slow_read.slow.clients, quick.slow_read.slow.active_s], [1.5, 10, 1.2]);
   });
 });
 

@@ -1,0 +1,265 @@
+'use strict';
+// Paired rounds: the measuring design built to decide on a noisy shared machine. Every server
+// of the plan is started once and stays up and warm (all pinned to the servers' CPU; only the
+// one under load uses it); then, scenario by scenario, the load alternates between them in
+// rounds: one run of each server, back to back, in a random order. Whatever the machine does
+// during a round (another tenant, the hypervisor's steal) hits both sides of it, and cancels in
+// their paired difference (perf/lib/judge/sequential.js); a disturbed run is recorded as such
+// and kept, not thrown away. Each scenario is measured up to a look (5, 10, 20, 40 rounds),
+// judged, and measured on to the next look only while one of its comparisons is still
+// undecided and the time budget allows: the budget goes where the answer is still open
+// (nextVisits). Where a lighter load generator should give the verdict (./lighter_engines.js),
+// the scenario's first round decides it, and the rounds go on with that engine.
+
+const { runOne, failedRun, settle } = require('./run_one');
+const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
+const { whyNotInstalled } = require('../engines');
+const { expectedDurationS } = require('../plan/scenarios');
+const { estimateScenarioS, fmtDuration } = require('../plan/trial_plan');
+const { analyzeRuns, isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { runLine } = require('../text/run_log');
+
+/**
+ * How many rounds a scenario may run beyond its looks to replace rounds a side could not use:
+ * enough for the odd disturbed or client-bound run, not for a side that is never usable.
+ */
+const REPLACED_ROUNDS = 2;
+
+/** The rounds of a scenario in which every server's run can be used for a verdict. */
+function usableRounds(st, runs) {
+  const mine = runs.filter((r) => r.scenario === st.name && !isSuperseded(r));
+  const rounds = new Set(mine.map((r) => r.trial));
+  return [...rounds].filter((t) => st.servers.every((server) => mine.some((r) => r.trial === t && r.server === server && usableForVerdict(r)))).length;
+}
+
+/** Seconds one round of a scenario should take before any was measured: each server's load and warm-up, and settling. */
+function estimateRoundS(scenario, servers) {
+  return servers * (estimateScenarioS(scenario) + 0.1);
+}
+
+/**
+ * Seconds the first look should take: every scenario's first looks[0] rounds, each server's
+ * warm-up once per scenario, and a round to choose a lighter engine where one may be wanted.
+ * scenarios: [{ scenario, servers (how many run it), probe (whether its first round is
+ * doubled to choose an engine) }].
+ */
+function estimateFirstLookS(scenarios, looks) {
+  return scenarios.reduce((t, { scenario, servers, probe }) => t + (looks[0] + (probe ? 1 : 0)) * estimateRoundS(scenario, servers) + servers * (scenario.warmup_s || 0), 0);
+}
+
+/**
+ * Which scenarios to measure on to the next look, in the plan's order: each open one (a
+ * comparison still undecided, the last look not reached) whose rounds up to that look fit in
+ * what is left of the budget, a scenario's first look always (nothing measured is no answer).
+ * states: [{ name, rounds (done), open, roundS (seconds one round takes) }]; leftS: budget
+ * left. Returns [{ name, to (rounds), costS }], and the ones left out for the budget.
+ */
+function nextVisits(states, looks, leftS) {
+  const visits = [];
+  const priced = [];
+  let left = leftS;
+  for (const st of states) {
+    if (!st.open) continue;
+    const to = looks.find((n) => n > st.rounds);
+    if (to === undefined) continue;
+    const costS = (to - st.rounds) * st.roundS;
+    if (st.rounds > 0 && costS > left) {
+      priced.push({ name: st.name, to, costS });
+      continue;
+    }
+    visits.push({ name: st.name, to, costS });
+    left -= costS;
+  }
+  return { visits, priced };
+}
+
+/** servers in a random order (Fisher–Yates); random() in [0, 1). */
+function shuffled(servers, random = Math.random) {
+  const out = [...servers];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * Whether a scenario's comparisons are all settled: each pair's metric decided (a winner, the
+ * same), or beyond measuring (not judged, excluded, not measured). Undecided ones keep it open.
+ */
+function settled(comparisons) {
+  return comparisons.every((c) => c.decision !== 'undecided');
+}
+
+/**
+ * Measures the plan's scenarios in paired rounds on servers already up: up is a Map server →
+ * { handle, state (exit, hung…: see runner.js), baselineFds }. session: { plan, store, io }.
+ * Resolves { interrupted, budget: { budget_s, spent_s, left_out: [{ scenario, to, cost_s }] } }.
+ */
+async function measureInRounds(up, { plan, store, io }) {
+  const { log, signal } = io;
+  const { looks, budgetS } = plan.rounds;
+  const startedAt = performance.now();
+  const spentS = () => (performance.now() - startedAt) / 1000;
+  const verdictEngines = { verdict_engines: {}, verdict_engine_reasons: {} };
+  const states = plan.scenarios
+    .map((scenario) => ({ name: scenario.name, scenario, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, open: true, roundS: null, engineChosen: !plan.engine.lighter, watchBottleneck: false, replaced: 0 }))
+    .filter((st) => st.servers.length > 0);
+  for (const st of states) st.roundS = estimateRoundS(st.scenario, st.servers.length);
+  let leftOut = [];
+  const interrupted = () => Boolean(signal && signal.aborted);
+
+  for (let look = 0; look < looks.length && !interrupted(); look++) {
+    const { visits, priced } = nextVisits(states, looks, budgetS - spentS());
+    leftOut = priced;
+    for (const visit of visits) {
+      if (interrupted()) break;
+      const st = states.find((s) => s.name === visit.name);
+      const visitStart = performance.now();
+      const roundsBefore = st.rounds;
+      if (!st.engineChosen) {
+        const outcome = await chooseEngine(st, up, { store, io, verdictEngines });
+        if (outcome === 'interrupted') break;
+      }
+      let warm = true; // the first round of each visit warms each server up
+      while (st.rounds < visit.to && !interrupted()) {
+        const r = await oneRound(st, st.rounds + 1, up, { store, io, warm });
+        if (r === 'interrupted') break;
+        st.rounds += 1;
+        warm = false;
+        if (st.watchBottleneck) lighterAfterRound(st, { store, io, verdictEngines });
+        // A round a side could not use (client-bound, not server-bound, failed) gives no pair:
+        // replaced, up to REPLACED_ROUNDS, so that the look has its rounds.
+        if (st.rounds === visit.to && st.replaced < REPLACED_ROUNDS) {
+          const lost = visit.to - usableRounds(st, store.runs);
+          if (lost > 0 && lost <= REPLACED_ROUNDS - st.replaced) {
+            visit.to += 1;
+            st.replaced += 1;
+          }
+        }
+      }
+      const measured = st.rounds - roundsBefore;
+      if (measured > 0) st.roundS = (performance.now() - visitStart) / 1000 / measured;
+      const comparisons = scenarioComparisons(st, store.runs, plan);
+      st.open = !settled(comparisons) && st.rounds < looks[looks.length - 1];
+      log(visitLine(st, comparisons, { spentS: spentS(), budgetS }));
+    }
+  }
+  store.setExtra(verdictEngines);
+  return {
+    interrupted: interrupted(),
+    budget: {
+      budget_s: budgetS,
+      spent_s: Math.round(spentS()),
+      left_out: leftOut.map((v) => ({ scenario: v.name, to: v.to, cost_s: Math.round(v.costS) })),
+    },
+  };
+}
+
+/** The comparisons of one scenario so far, judged as the end will judge them. */
+function scenarioComparisons(st, runs, plan) {
+  const mine = runs.filter((r) => r.scenario === st.name);
+  return analyzeRuns(mine, { servers: st.servers, scenarios: [st.name], margin: plan.margin, looks: plan.rounds.looks }).comparisons;
+}
+
+/** "keepalive_400x100   10 rounds: 5 of 6 decided (open: p99); 1 min 10 s of 3 min". */
+function visitLine(st, comparisons, { spentS, budgetS }) {
+  const judged = comparisons.filter((c) => c.decision);
+  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => c.metric.replace(/_(ms|rps|mb)$/, '').replace('cpu_ms_per_request', 'cpu')))];
+  const decided = judged.length - comparisons.filter((c) => c.decision === 'undecided').length;
+  const engine = st.scenario.engine ? ` (${st.scenario.engine})` : '';
+  return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: ${decided} of ${judged.length} decided${open.length ? ` (open: ${open.join(', ')})` : ''}; ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
+}
+
+/**
+ * One round: each server of the scenario once, in a random order. Records every run (failed
+ * ones said in a line); resolves 'interrupted' when Ctrl-C cut a run short.
+ */
+async function oneRound(st, round, up, { store, io, warm, engines = null }) {
+  const { log, status, signal } = io;
+  for (const server of shuffled(st.servers)) {
+    for (const scenario of engines ? engines.map((e) => e(st.scenario)) : [st.scenario]) {
+      const u = up.get(server);
+      const unavailable = u.state.hung ? `not run: the server stopped answering during ${u.state.hung}` : u.state.exit ? `not run: the server exited during ${u.state.diedDuring || 'an earlier scenario'}` : null;
+      if (unavailable) {
+        store.addRun(failedRun(server, scenario, unavailable, { trial: round }));
+        continue;
+      }
+      u.state.current = scenario.name;
+      // (No "running" in it: a log that is no terminal gets the visit lines only.)
+      const expected = expectedDurationS(scenario);
+      status(`${st.name}  round ${round}  ${server}${scenario.engine ? ` (${scenario.engine})` : ''}${expected ? ` (~${Math.ceil(expected)} s)` : ''}`);
+      const run = warm ? scenario : { ...scenario, warmup_s: 0 };
+      const result = await runOne({ server, trial: round, handle: u.handle, scenario: run, outerSignal: signal, serverState: u.state, paired: true });
+      status(null);
+      if (result.interrupted) return 'interrupted';
+      if (run !== scenario) result.run.params.warmup_s = scenario.warmup_s; // warmed up in the visit's first round
+      store.addRun(result.run, result.samples);
+      if (!result.run.ok) log(runLine(result.run, { serverWidth: 5, trials: 2 }));
+      if (!u.state.exit && !u.state.hung) await settle(u.handle.pid, u.baselineFds);
+    }
+  }
+  return 'done';
+}
+
+/**
+ * Where a lighter engine should give a scenario's verdict (./lighter_engines.js). One client at
+ * a time (httperf): round 1 runs both engines, and the rounds go on with the one whose cycle
+ * per request is shorter (its round-1 runs are round 1). A closed loop: after each round with
+ * the built-in engine (lighterAfterRound), where its load generator was the bottleneck, the
+ * rounds start again with wrk. The runs not chosen stay in results.json, superseded. Sets
+ * st.scenario (the engine chosen) and st.rounds; resolves 'interrupted' or 'done'.
+ */
+async function chooseEngine(st, up, { store, io, verdictEngines }) {
+  st.engineChosen = true;
+  const foreseen = lighterEngines(alone(st), [])[st.name];
+  if (!foreseen) {
+    st.watchBottleneck = true;
+    return 'done';
+  }
+  const missing = whyNotInstalled(foreseen.engine);
+  if (missing) {
+    io.log(`${foreseen.engine}: does not run ${st.name} (${foreseen.why}): ${missing}`);
+    return 'done';
+  }
+  const withEngine = (s) => ({ ...s, engine: foreseen.engine });
+  const r = await oneRound(st, 1, up, { store, io, warm: true, engines: [(s) => s, withEngine] });
+  if (r === 'interrupted') return r;
+  st.rounds = 1;
+  const pick = pickLighter(store.runs, st.name, foreseen.engine);
+  if (pick.engine === foreseen.engine) st.scenario = withEngine(st.scenario);
+  mergeEngines(verdictEngines, chooseVerdictEngines({ wanted: { [st.name]: { engine: pick.engine, why: pick.text } }, names: [st.name] }, store.runs, io.log));
+  return 'done';
+}
+
+/** The plan's part lighterEngines needs, for one scenario. */
+function alone(st) {
+  return { runnable: st.servers, served: Object.fromEntries(st.servers.map((s) => [s, [st.scenario]])) };
+}
+
+/**
+ * After a round with the built-in engine: where its load generator was the bottleneck in a run
+ * of the scenario so far and wrk can run it, supersedes the built-in runs and goes on with wrk
+ * from round 0 (true). Said once where wrk is not installed.
+ */
+function lighterAfterRound(st, { store, io, verdictEngines }) {
+  const wanted = lighterEngines(alone(st), store.runs.filter((r) => r.scenario === st.name))[st.name];
+  if (!wanted) return false;
+  st.watchBottleneck = false;
+  const missing = whyNotInstalled(wanted.engine);
+  if (missing) {
+    io.log(`${wanted.engine}: does not run ${st.name} (${wanted.why}): ${missing}`);
+    return false;
+  }
+  mergeEngines(verdictEngines, chooseVerdictEngines({ wanted: { [st.name]: wanted }, names: [st.name] }, store.runs, io.log));
+  st.scenario = { ...st.scenario, ...wanted.as, engine: wanted.engine };
+  st.rounds = 0;
+  return true;
+}
+
+function mergeEngines(into, { verdict_engines: engines, verdict_engine_reasons: reasons }) {
+  Object.assign(into.verdict_engines, engines);
+  Object.assign(into.verdict_engine_reasons, reasons);
+}
+
+module.exports = { measureInRounds, nextVisits, estimateRoundS, estimateFirstLookS, shuffled, settled };
