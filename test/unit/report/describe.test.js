@@ -11,7 +11,7 @@ describe('report: scenarios described at the size they ran', () => {
     assert.match(quick.sequential_6000, /^2,000 connections one after another/);
     assert.match(quick.concurrent_2000_20, /^50 connections opened at 20 per second/);
     assert.match(quick.keepalive_400x100, /25 requests each \(10,000 in all\)/);
-    assert.match(quick.slow_read, /^10 slow readers .* during 3 s/);
+    assert.match(quick.slow_read, /^10 slow readers .* during 1.5 s/);
     const full = Object.fromEntries(loadScenarios().map((s) => [s.name, describeRun(s)]));
     assert.match(full.sequential_6000, /^6,000 connections/);
     assert.equal(describeRun({ description: 'from another runner' }), null);
