@@ -19,6 +19,8 @@ const DEFAULT_TRIALS = 3;
 const ESTIMATE_RPS = { keep_alive: 8000, per_connection: 1500 };
 /** Start-up, contract check and stop of one server (s): the first trial checks everything. */
 const ESTIMATE_START_S = { full: 0.8, short: 0.4 };
+/** Seconds between two runs for the server's connections to settle (run_one.js settle), as estimated. */
+const SETTLE_S = 0.1;
 /** Directories searched for a required command besides PATH (Debian keeps nginx in sbin). */
 const SBIN = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
 
@@ -91,7 +93,7 @@ function estimatePlanS(plan, served) {
   let total = 0;
   for (const { trial, server } of plan) {
     total += trial === 1 ? ESTIMATE_START_S.full : ESTIMATE_START_S.short;
-    for (const s of served[server] || []) total += (s.warmup_s || 0) + estimateScenarioS(s) + 0.1; // warm-up, load, settling
+    for (const s of served[server] || []) total += (s.warmup_s || 0) + estimateScenarioS(s) + SETTLE_S;
   }
   return total;
 }
@@ -108,6 +110,7 @@ function fmtDuration(s) {
 module.exports = {
   DEFAULT_TRIALS,
   ESTIMATE_RPS,
+  SETTLE_S,
   requestNeeds,
   scenarioNeeds,
   missingCapabilities,

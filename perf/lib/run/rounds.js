@@ -15,7 +15,8 @@ const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
 const { whyNotInstalled } = require('../engines');
 const { expectedDurationS } = require('../plan/scenarios');
-const { estimateScenarioS, fmtDuration } = require('../plan/trial_plan');
+const { estimateScenarioS, fmtDuration, SETTLE_S } = require('../plan/trial_plan');
+const { METRICS } = require('../judge/metrics');
 const { analyzeRuns, isSuperseded, usableForVerdict } = require('../judge/verdicts');
 const { runLine } = require('../text/run_log');
 
@@ -34,7 +35,7 @@ function usableRounds(st, runs) {
 
 /** Seconds one round of a scenario should take before any was measured: each server's load and warm-up, and settling. */
 function estimateRoundS(scenario, servers) {
-  return servers * (estimateScenarioS(scenario) + 0.1);
+  return servers * (estimateScenarioS(scenario) + SETTLE_S);
 }
 
 /**
@@ -165,7 +166,7 @@ function scenarioComparisons(st, runs, plan) {
 /** "keepalive_400x100   10 rounds: 5 of 6 decided (open: p99); 1 min 10 s of 3 min". */
 function visitLine(st, comparisons, { spentS, budgetS }) {
   const judged = comparisons.filter((c) => c.decision);
-  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => c.metric.replace(/_(ms|rps|mb)$/, '').replace('cpu_ms_per_request', 'cpu')))];
+  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => METRICS[c.metric].short))];
   const decided = judged.length - comparisons.filter((c) => c.decision === 'undecided').length;
   const engine = st.scenario.engine ? ` (${st.scenario.engine})` : '';
   return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: ${decided} of ${judged.length} decided${open.length ? ` (open: ${open.join(', ')})` : ''}; ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
@@ -195,7 +196,7 @@ async function oneRound(st, round, up, { store, io, warm, engines = null }) {
       if (result.interrupted) return 'interrupted';
       if (run !== scenario) result.run.params.warmup_s = scenario.warmup_s; // warmed up in the visit's first round
       store.addRun(result.run, result.samples);
-      if (!result.run.ok) log(runLine(result.run, { serverWidth: 5, trials: 2 }));
+      if (!result.run.ok) log(`round ${round}: ${runLine(result.run)}`);
       if (!u.state.exit && !u.state.hung) await settle(u.handle.pid, u.baselineFds);
     }
   }
