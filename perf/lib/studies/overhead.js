@@ -169,7 +169,7 @@ function formatTable(rows) {
   lines.push(
     '',
     'pair = PROJECT:BARE; ratios are project ÷ bare (centres: geometric means of the rounds; 95% CI: Welch\'s t on log values).',
-    'CPU: the server process\'s user + system time (/proc/<pid>/stat) per request wrk completed; socket errors: wrk\'s, project / bare.',
+    'CPU: the server process\'s CPU time (its threads\' schedstat, ns) per request wrk completed; socket errors: wrk\'s, project / bare.',
   );
   for (const r of rows.filter(heldBackRounds)) {
     const of = (counts) => `${counts.project} ${r.project}, ${counts.bare} ${r.bare}`;
