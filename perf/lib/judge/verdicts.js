@@ -265,6 +265,9 @@ function exclusion(server, c) {
 
 const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged': 3 };
 
+/** Whether a ratio a/b says a is better, for a metric's direction. */
+const aLooksBetterAt = (m) => (ratio) => (m.better === 'lower' ? ratio < 1 : ratio > 1);
+
 /**
  * One comparison: ratio = a/b of the metric (geometric means of the usable trials), with
  * Welch's 95% interval when both sides have two or more trials. better says which direction
@@ -303,7 +306,7 @@ function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN, loo
     return single;
   }
   out.ratio = sa.centre / sb.centre;
-  const aLooksBetter = m.better === 'lower' ? out.ratio < 1 : out.ratio > 1;
+  const aLooksBetter = aLooksBetterAt(m)(out.ratio);
   out.factor = out.ratio >= 1 ? out.ratio : 1 / out.ratio;
   const cmp = compareTrials(va, vb);
   if (!cmp) {
@@ -320,9 +323,6 @@ function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN, loo
   if (out.decision === 'undecided') out.more_measuring = moreMeasuring(cmp.ratio, cmp.ci95, margin);
   return out;
 }
-
-/** Whether a ratio a/b says a is better, for a metric's direction. */
-const aLooksBetterAt = (m) => (ratio) => (m.better === 'lower' ? ratio < 1 : ratio > 1);
 
 /**
  * The answer from paired rounds (perf/lib/judge/sequential.js): the runs of each side are

@@ -117,7 +117,7 @@ async function measureInRounds(up, { plan, store, io }) {
       if (interrupted()) break;
       const st = states.find((s) => s.name === visit.name);
       const visitStart = performance.now();
-      const roundsBefore = st.rounds;
+      let ran = 0; // rounds run in this visit (st.rounds starts again at 0 where wrk takes over)
       if (!st.engineChosen) {
         const outcome = await chooseEngine(st, up, { store, io, verdictEngines });
         if (outcome === 'interrupted') break;
@@ -127,6 +127,7 @@ async function measureInRounds(up, { plan, store, io }) {
         const r = await oneRound(st, st.rounds + 1, up, { store, io, warm });
         if (r === 'interrupted') break;
         st.rounds += 1;
+        ran += 1;
         warm = false;
         if (st.watchBottleneck) lighterAfterRound(st, { store, io, verdictEngines });
         // A round a side could not use (client-bound, not server-bound, failed) gives no pair:
@@ -139,8 +140,7 @@ async function measureInRounds(up, { plan, store, io }) {
           }
         }
       }
-      const measured = st.rounds - roundsBefore;
-      if (measured > 0) st.roundS = (performance.now() - visitStart) / 1000 / measured;
+      if (ran > 0) st.roundS = (performance.now() - visitStart) / 1000 / ran;
       const comparisons = scenarioComparisons(st, store.runs, plan);
       st.open = !settled(comparisons) && st.rounds < looks[looks.length - 1];
       log(visitLine(st, comparisons, { spentS: spentS(), budgetS }));
