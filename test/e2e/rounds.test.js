@@ -8,13 +8,17 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { runScenarios } = require('../../perf/lib/run/runner');
+const { REPLACED_ROUNDS } = require('../../perf/lib/run/rounds');
+const { usableForVerdict } = require('../../perf/lib/judge/verdicts');
+const { SHARED_LOAD_PCT } = require('../../perf/lib/judge/bottleneck');
+const { reasonCode } = require('../../perf/lib/judge/reasons');
 const { schemaProblem, loadResults } = require('../../perf/lib/store/results_doc');
 const { DEFAULT_LOOKS } = require('../../perf/lib/judge/sequential');
 const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('../support/runner_helpers');
 
 const SCENARIOS = {
   tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },
-  tiny_open: { description: 'a connection per request', kind: 'open', rate: 200, connections: 20 },
+  tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 },
 };
 
 describe('rounds: both servers up, the load alternating between them', function () {
@@ -25,14 +29,22 @@ describe('rounds: both servers up, the load alternating between them', function 
   let doc;
   let results;
 
+  const pidsFile = path.join(out, 'a.pids');
+
   before(async () => {
-    await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, budget: 10, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    await runScenarios({ definitions: standinDefinitions({ a: { STANDIN_PIDS_FILE: pidsFile }, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, budget: 10, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
     results = loadResults(out);
   });
 
-  it('starts each server once, before the first round, and stops it after the last', () => {
+  it('starts and checks each server before the first round, starts it afresh for each visit of a scenario, stops it after the last', () => {
     assert.deepEqual(lines.filter((l) => / starting| stopped$/.test(l)).map((l) => l.split(' (')[0]), ['a: starting', 'b: starting', 'a: stopped', 'b: stopped']);
+    // One start for the contract check, one per visit (a line each), a new process each time, none left.
+    const pids = fs.readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number);
+    const visits = lines.filter((l) => /^tiny_\w+ +\d+ rounds/.test(l)).length;
+    assert.ok(visits >= 2);
+    assert.equal(new Set(pids).size, 1 + visits);
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' });
     assert.equal(doc.environment.options.design, 'rounds');
     assert.equal(doc.environment.options.budget_s, 10);
     assert.deepEqual(doc.environment.options.looks, DEFAULT_LOOKS);
@@ -43,7 +55,10 @@ describe('rounds: both servers up, the load alternating between them', function 
     for (const scenario of Object.keys(SCENARIOS)) {
       const runs = doc.runs.filter((r) => r.scenario === scenario);
       const rounds = Math.max(...runs.map((r) => r.trial));
-      assert.ok(DEFAULT_LOOKS.includes(rounds), `${scenario}: ${rounds} rounds, not a look`);
+      // A look, plus a round for each one a side could not use (replaced, up to REPLACED_ROUNDS).
+      const look = Math.max(...DEFAULT_LOOKS.filter((n) => n <= rounds));
+      const unusable = new Set(runs.filter((r) => !usableForVerdict(r)).map((r) => r.trial)).size;
+      assert.ok(rounds - look <= Math.min(REPLACED_ROUNDS, unusable), `${scenario}: ${rounds} rounds, not a look (${unusable} rounds not usable)`);
       for (let round = 1; round <= rounds; round++) {
         // Each round holds one run of each server, back to back.
         const i = runs.findIndex((r) => r.trial === round);
@@ -64,6 +79,22 @@ describe('rounds: both servers up, the load alternating between them', function 
     assert.deepEqual([...firsts].sort(), ['a', 'b']);
   });
 
+  it('runs a light open loop on both servers at the same time, each run measuring the other\'s CPU', () => {
+    const at = (r) => Date.parse(r.started_at);
+    for (let round = 1; round <= 5; round++) {
+      const [x, y] = doc.runs.filter((r) => r.scenario === 'tiny_open' && r.trial === round);
+      assert.deepEqual(x.beside.map((b) => b.server), [y.server]);
+      assert.deepEqual(y.beside.map((b) => b.server), [x.server]);
+      for (const r of [x, y]) assert.ok(r.judged && r.beside[0].cpu_pct <= SHARED_LOAD_PCT, JSON.stringify(r.beside));
+      // Measured together: each run started before the other ended.
+      assert.ok(Math.abs(at(x) - at(y)) < 1000 * Math.min(x.duration_s, y.duration_s), `round ${round}: ${x.started_at}, ${y.started_at}`);
+      // A closed loop saturates its server: one after the other.
+      const [c, d] = doc.runs.filter((r) => r.scenario === 'tiny_closed' && r.trial === round);
+      assert.ok(!('beside' in c) && !('beside' in d));
+      assert.ok(at(d) >= at(c) + 1000 * c.duration_s, `tiny_closed round ${round} overlaps`);
+    }
+  });
+
   it('judges each comparison on the rounds paired, and says so', () => {
     const judged = doc.comparisons.filter((c) => c.decision);
     assert.ok(judged.length > 0);
@@ -82,5 +113,33 @@ describe('rounds: both servers up, the load alternating between them', function 
     // A line per scenario and look: its rounds, what is decided, the budget spent.
     assert.ok(lines.some((l) => /^tiny_closed +\d+ rounds: \d+ of \d+ decided/.test(l)), lines.join('\n'));
     assert.equal(results.environment.options.design, 'rounds');
+  });
+});
+
+describe('rounds: a server too busy to share the core', function () {
+  this.timeout(120000);
+  const scenariosDir = writeScenarioDir({ tiny_open: SCENARIOS.tiny_open });
+  const out = makeTmpDir('rounds-shared-');
+  const lines = [];
+  let runs;
+
+  before(async () => {
+    // b spends 5 ms of CPU on each of 50 requests a second: 25 % of its core.
+    await runScenarios({ definitions: standinDefinitions({ a: {}, b: { STANDIN_BUSY_MS: '5' } }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, budget: 10, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    runs = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).runs;
+  });
+
+  it('leaves the round it shared unjudged, says so, and takes the servers one after the other from then on', () => {
+    // Round 1 ran together: a's run, beside b's heavy load, is not judged; b's, beside a's light one, is.
+    const a1 = runs.find((r) => r.server === 'a' && r.trial === 1);
+    const b1 = runs.find((r) => r.server === 'b' && r.trial === 1);
+    assert.ok(a1.beside[0].cpu_pct > SHARED_LOAD_PCT && b1.beside[0].cpu_pct <= SHARED_LOAD_PCT, JSON.stringify([a1.beside, b1.beside]));
+    assert.deepEqual(a1.not_judged_because.map(reasonCode), ['shared']);
+    assert.ok(b1.judged);
+    assert.ok(lines.some((l) => /^tiny_open: one server after the other from round 2 \(measured beside b, whose load used [\d.]+% of the servers' core/.test(l)), lines.join('\n'));
+    const later = runs.filter((r) => r.trial > 1);
+    assert.ok(later.length >= 8 && later.every((r) => !('beside' in r)));
+    // The shared round is replaced: the first look still has its five usable rounds.
+    assert.equal(Math.max(...runs.map((r) => r.trial)), DEFAULT_LOOKS[0] + 1);
   });
 });

@@ -183,7 +183,7 @@ describe('trials: the command line', function () {
     assert.ok(doc.comparisons.every((c) => c.margin === 0.2), 'every comparison decided with the margin asked for');
     assert.deepEqual(doc.runs.map((r) => `${r.trial}${r.server}`), ['1own', '1other', '1own_bare', '2own', '2other', '2own_bare']);
     const table = fs.readFileSync(path.join(out, 'summary.txt'), 'utf8');
-    assert.match(table, /^Verdicts, own vs other: ratio = own ÷ other, 95% confidence interval/m);
+    assert.match(table, /^Verdicts, own vs other: ratio = own ÷ other, 95 % confidence intervals over the trials/m);
     assert.match(table, /^sequential_6000\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(undecided|same within|own|other)/m);
     assert.match(res.stdout, /^Answers, own vs other/m);
     assert.match(res.stdout, /^Overhead against references/m);

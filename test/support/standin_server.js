@@ -4,9 +4,11 @@
 //   STANDIN_HELLO_BODY   answer /hello with this body (a contract violation)
 //   STANDIN_EXIT_AFTER   exit (code 3) on the Nth request to /hello (a server dying mid-run)
 //   STANDIN_STALL_AT     on the Nth request to /hello, block the event loop for STANDIN_STALL_MS
+//   STANDIN_BUSY_MS      spend this many ms of CPU on each request to /hello (a heavy server)
 //   STANDIN_FILL_AT      on the Nth request to /hello, fill the disk holding STANDIN_FILL_FILE
 //                        (writes it until ENOSPC) before answering: a disk that fills mid-run
 //   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
+//   STANDIN_PIDS_FILE    append the pid here, a line each start (tests count the restarts)
 //   STANDIN_PEERS_FILE   append the address of each connection's client here, a line each
 // Usage: node standin_server.js --host H --port P
 
@@ -26,6 +28,7 @@ const exitAfter = Number(process.env.STANDIN_EXIT_AFTER || 0);
 const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
 const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
 const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
+const busyMs = Number(process.env.STANDIN_BUSY_MS || 0);
 const index = Buffer.from('<!doctype html><title>stand-in</title><p>stand-in server</p>\n');
 const files = {
   '/lipsum100k.txt': Buffer.alloc(102400, 'lorem ipsum '),
@@ -67,6 +70,7 @@ const server = http.createServer((req, res) => {
     if (exitAfter && hellos >= exitAfter) process.exit(3);
     if (stallAt && hellos === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
     if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
+    for (const until = performance.now() + busyMs; performance.now() < until; );
     reply(res, 200, 'text/plain', helloBody);
     return;
   }
@@ -85,6 +89,7 @@ if (process.env.STANDIN_PEERS_FILE) {
 
 server.listen(port, host, () => {
   if (process.env.STANDIN_PIDFILE) fs.writeFileSync(process.env.STANDIN_PIDFILE, String(process.pid));
+  if (process.env.STANDIN_PIDS_FILE) fs.appendFileSync(process.env.STANDIN_PIDS_FILE, `${process.pid}\n`);
   console.log(`stand-in listening on http://${host}:${port}`);
 });
 const stop = () => {

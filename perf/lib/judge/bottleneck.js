@@ -10,6 +10,9 @@
 //                    bigfile_100k "tie" of issue 11 had each server at 77-84 % of its core.
 //   disturbed        the hypervisor took CPU (steal), or processes other than the server and
 //                    the load generator used it, more than DISTURBED_PCT of one core
+//   shared core      in a simultaneous round (light open loops, perf/lib/run/rounds.js) another
+//                    server under its own load beside this one used more than SHARED_LOAD_PCT
+//                    of the servers' core: enough to delay this server's replies
 // Open-loop and slow-client runs set their own pace (a schedule), so they are never judged on
 // server-bound; their load generator's lateness is their schedule_lag_ms.
 // The thresholds are written here and nowhere else.
@@ -27,6 +30,10 @@ const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
 const NEAR_CLIENT_BOUND_PCT = 80;
 const SERVER_BOUND_PCT = 90; // % of one core used by the server in a saturating closed loop
 const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
+// % of the servers' core another server may use while measured beside this one. Below it a
+// request finds the other server busy in under 1 of 10 arrivals, and then waits at most that
+// one reply's CPU (0.2-0.8 ms on /hello): under 1 % of a 1.3 ms latency on average.
+const SHARED_LOAD_PCT = 10;
 // On a machine known to be shared, PERF_DISTURBED_PCT raises it (the runs stay flagged in
 // machine_cpu either way); the harness's own tests set it, since they check what the runner does
 // with its trials, not whether the machine was quiet while they ran.
@@ -34,7 +41,7 @@ const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_P
 
 /** The thresholds this run judges by (results.json's environment.thresholds). */
 function thresholds() {
-  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, disturbed_pct: disturbedPct() };
+  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT };
 }
 
 // A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
@@ -70,6 +77,8 @@ function saturating(s) {
  *   serverS   the server's CPU seconds (null when not measured: --target)
  *   serverStepS  the step serverS is measured in (default one clock tick; schedstat's 1 ns)
  *   clientS   the load generator's CPU seconds (this process, plus an external engine's)
+ *   besideS   the CPU seconds of the other servers measured at the same time (simultaneous
+ *             rounds), not foreign: the run's own design put them there
  *   machine   machineCpuDelta() of /proc/stat over the window, or null
  * foreign = busy + irq - server - client: what the CPUs did that neither the server nor the
  * load generator was charged for. Interrupts count: the kernel charges a process for the
@@ -77,7 +86,7 @@ function saturating(s) {
  * core here), while /proc/stat files it under softirq, not under the process's system time.
  * Without the server's CPU it cannot be told (the server may run on this machine): null.
  */
-function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), clientS, machine }) {
+function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), clientS, besideS = 0, machine }) {
   const share = (s, over = wallS) => (s === null || s === undefined || !(over > 0) ? null : round1((s / over) * 100));
   const cpus = machine ? machine.cpus : 1;
   const load = loadS > 0 && loadS < wallS ? loadS : wallS;
@@ -88,7 +97,7 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
     busy_pct: machine ? share(machine.busy_s) : null,
     irq_pct: machine ? share(machine.irq_s) : null,
     steal_pct: machine ? share(machine.steal_s) : null,
-    foreign_cpu_pct: machine && serverS !== null ? share(Math.max(0, machine.busy_s + machine.irq_s - serverS - clientS)) : null,
+    foreign_cpu_pct: machine && serverS !== null ? share(Math.max(0, machine.busy_s + machine.irq_s - serverS - clientS - besideS)) : null,
     resolution_pct: share((cpus + 2) / clkTck()),
   };
 }
@@ -99,14 +108,19 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
  * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons
  * (perf/lib/judge/reasons.js: failed, client-bound, load, not-server-bound, disturbed; not
- * disturbed for a paired run, whose disturbance is recorded in `disturbed` and kept).
+ * disturbed for a paired run, whose disturbance is recorded in `disturbed` and kept; shared
+ * where a server of beside, [{ server, cpu_pct }] measured at the same time, used more than
+ * SHARED_LOAD_PCT of the servers' core).
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [], paired = false }) {
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
   if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
   for (const problem of loadProblems) reasons.push(reasonText('load', problem));
+  for (const other of beside) {
+    if (other.cpu_pct !== null && other.cpu_pct > SHARED_LOAD_PCT) reasons.push(reasonText('shared', `measured beside ${other.server}, whose load used ${other.cpu_pct}% of the servers' core (over ${SHARED_LOAD_PCT}%)`));
+  }
   let serverBound = null;
   if (saturating(scenario) && shares.server_cpu_pct !== null && loadS >= MIN_SERVER_BOUND_LOAD_S) {
     serverBound = shares.server_cpu_pct + (shares.server_resolution_pct ?? margin) >= SERVER_BOUND_PCT;
@@ -124,4 +138,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, sha
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

@@ -7,6 +7,8 @@
 //   load              the load hosts could not keep the schedule or lost requests (Tsung)
 //   not-server-bound  a saturating closed loop whose server was not busy
 //   disturbed         steal or other processes took CPU
+//   shared            measured together with another server whose load was too heavy to share
+//                     the servers' core (perf/lib/run/rounds.js: simultaneous rounds)
 //   superseded        another engine ran the scenario again and gave the verdict
 
 const LABELS = {
@@ -15,6 +17,7 @@ const LABELS = {
   load: 'load',
   'not-server-bound': 'not server-bound',
   disturbed: 'disturbed',
+  shared: 'shared core',
   superseded: 'superseded',
 };
 const CODE_OF_LABEL = Object.fromEntries(Object.entries(LABELS).map(([code, label]) => [label, code]));

@@ -7,7 +7,7 @@
 
 const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, verdictWords } = require('./metrics');
-const { compareRunSets, findComparison, CLIENT_BOUND_ADVICE } = require('./verdicts');
+const { compareRunSets, findComparison, withoutAdvice } = require('./verdicts');
 const { fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('../text/format');
 const { DEFAULT_MARGIN, claimOutcome, marginText } = require('./answer');
 
@@ -135,11 +135,11 @@ function outcomeText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
   if (row.outcome) return outcomeWords(row.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN);
-  const why = c.excluded ? c.note.split(`: ${CLIENT_BOUND_ADVICE}`).join('') : c.no_verdict || c.note || 'no interval';
+  const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || c.note || 'no interval';
   return `not judged (${why})`;
 }
 
-const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (95% CI over the trials), the claim judged against its own number: confirmed where the interval holds it; still wins, by less or by more; gone (the same within the margin); reversed; smaller, size unknown (the interval excludes it but holds 1); undecided (it holds both).';
+const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (its 95 % interval), the claim judged against its own number: confirmed where the interval holds it; still wins, by less or by more; gone (the same within the margin); reversed; smaller, size unknown (the interval excludes it but holds 1); undecided (it holds both).';
 const SEEDS_HEAD = ['seed', 'comparison', 'published', 'ratio ×', 'here ×', 'conclusion'];
 
 /** A row of the seeds table: its cells under SEEDS_HEAD. */
@@ -161,4 +161,5 @@ function seedsMarkdown(rows) {
   return `${lines.join('\n')}\n${notHere.length ? `\nNot run here:\n${notHere.map((l) => `- ${l}`).join('\n')}\n` : ''}`;
 }
 
-module.exports = { SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundFactor, outcomeOf, foundText, outcomeText, outcomeWords };
+module.exports = {
+  SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundFactor, outcomeOf, foundText, outcomeText, outcomeWords };

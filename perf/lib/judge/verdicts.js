@@ -156,6 +156,19 @@ function withDecision(c) {
 
 /** What to suggest when every trial was client-bound. */
 const CLIENT_BOUND_ADVICE = 'the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk';
+/** What to suggest when even the lightest engine here (wrk, httperf: one core) was the bottleneck. */
+const CLIENT_BOUND_LIGHTEST = 'the load generator set the pace even with the lightest engine here on one core; more load cores would decide (--engine tsung --load-hosts)';
+const EXTERNAL_LOAD = ['wrk', 'httperf'];
+
+/** An exclusion's note without its advice: "node client-bound in all 5 trials". */
+function withoutAdvice(note) {
+  return [CLIENT_BOUND_ADVICE, CLIENT_BOUND_LIGHTEST].reduce((text, advice) => text.split(`: ${advice}`).join(''), note);
+}
+
+/** The advice for runs that were all client-bound: a lighter engine, or more cores where the lightest ran them. */
+function clientBoundAdvice(runs) {
+  return runs.every((r) => EXTERNAL_LOAD.includes(r.engine)) ? CLIENT_BOUND_LIGHTEST : CLIENT_BOUND_ADVICE;
+}
 
 
 /**
@@ -249,18 +262,18 @@ function aggregateOne(server, scenario, runs) {
   };
 }
 
-/** Why a side of a comparison cannot be used, or null. */
-function exclusion(server, c) {
+/** Why a side of a comparison cannot be used, or null; unit: what its runs are ('trial', or 'round' in paired rounds). */
+function exclusion(server, c, unit = 'trial') {
   if (c.all.length === 0) return { reason: 'missing', text: `no ${server} run` };
   if (c.usable.length > 0) return null;
   if (c.notJudged.length > 0) {
-    const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} trials`) : ` in every trial that finished`;
-    if (c.notJudged.every((r) => r.client_bound)) return { reason: 'client-bound', text: `${server} client-bound${all}: ${CLIENT_BOUND_ADVICE}` };
+    const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} ${unit}s`) : ` in every ${unit} that finished`;
+    if (c.notJudged.every((r) => r.client_bound)) return { reason: 'client-bound', text: `${server} client-bound${all}: ${clientBoundAdvice(c.notJudged)}` };
     // The kinds of reason ("not server-bound", "disturbed", …), once each.
     const kinds = [...new Set(c.notJudged.flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
     return { reason: 'not-judged', text: `${server} not judged${all} (${kinds.join(', ')})` };
   }
-  return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} trials` };
+  return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} ${unit}s` };
 }
 
 const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged': 3 };
@@ -279,7 +292,8 @@ const aLooksBetterAt = (m) => (ratio) => (m.better === 'lower' ? ratio < 1 : rat
 function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN, looks = null) {
   const m = METRICS[metric];
   const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, decision: null, margin, more_measuring: null, method: looks ? 'paired' : 'welch', rounds: null, excluded: null, no_verdict: null, note: null };
-  const ex = [exclusion(a, ca), exclusion(b, cb)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
+  const unit = looks ? 'round' : 'trial';
+  const ex = [exclusion(a, ca, unit), exclusion(b, cb, unit)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);
   if (ex.length) {
     // Shown for information (e.g. a client-bound run's numbers), never judged.
     const okCentre = (c) => summarize(c.all.filter((r) => r.ok).map((r) => metricValue(r, metric))).centre;
@@ -338,7 +352,7 @@ function pairedAnswer(runsA, runsB, metric, aBetter, { a, b, margin, looks }) {
   const s = status(pairs, { looks, margin });
   const early = s.look === null ? pairedInterval(pairs.map(([x, y]) => Math.log(x) - Math.log(y)), s.level) : null;
   const { ratio, ci } = early || s;
-  if (!ci) return { note: `${pairs.length} paired round${pairs.length === 1 ? '' : 's'}: no interval`, rounds: pairs.length };
+  if (!ci) return { note: pairs.length === 0 ? 'no round in which both sides could be used: no interval' : `${pairs.length} round in which both sides could be used: no interval`, rounds: pairs.length };
   const significant = ci[0] > 1 || ci[1] < 1;
   const decision = early ? 'undecided' : s.decision;
   return {
@@ -499,6 +513,8 @@ function verdictEngines(runs) {
 module.exports = {
   OVERHEAD_METRICS,
   CLIENT_BOUND_ADVICE,
+  CLIENT_BOUND_LIGHTEST,
+  withoutAdvice,
   MIN_TAIL_SAMPLES,
   RATE_SET,
   TOO_FEW,

@@ -10,6 +10,8 @@ const { METRICS, moreText } = require('../judge/metrics');
 const { errorCount } = require('../judge/warnings');
 const { fmtNumber, fmtFactor, fmtInterval } = require('../text/format');
 const { marginText } = require('../judge/answer');
+const { intervalMethodText } = require('../judge/sequential');
+const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
 const { describeRun } = require('./describe');
 const { QUICK_FACTOR } = require('../plan/scenarios');
@@ -77,6 +79,8 @@ p.engine { border-left: 5px solid #7aa0c8; background: var(--info-bg); padding: 
 .seed table td.holds { font-weight: 700; }
 .seed table td.fails { font-weight: 700; color: var(--bad); }
 ul.seed-lines { margin: 0.4em 0; padding-left: 1.2em; }
+ul.answers { margin: 0.4em 0; padding-left: 1.2em; }
+ul.answers b { display: inline-block; min-width: 11em; }
 .servers { margin: 0.4em 0; }
 .chip { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #333; vertical-align: -0.1em; margin-right: 0.3em; background: var(--c); }
 .server { white-space: nowrap; margin-right: 1.2em; }
@@ -253,11 +257,27 @@ function skippedServers(results) {
   return `<p class="muted">Not run: ${list.map((k) => `${esc(k.server)} (${esc(k.reason)})`).join('; ')}.</p>`;
 }
 
+/**
+ * The answers first, as the terminal ends with them (perf/lib/text/answers.js): a line per
+ * scenario, what was decided, what a larger budget would likely decide. '' without a pair.
+ */
+function answersSection(results) {
+  if (!results.pair) return '';
+  const [a, b] = results.pair;
+  const t = decidedShare(results);
+  const advice = budgetAdvice(results);
+  return `<section id="answers">
+<h2>Answers, ${esc(a)} vs ${esc(b)}</h2>
+<ul class="answers">${results.scenarios.map((scenario) => `<li><b>${esc(scenario)}</b> ${esc(scenarioLine(results, scenario))}</li>`).join('\n')}</ul>
+<p>Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}: a winner where the ${esc(intervalMethodText(results.looks).replace(/^95 % confidence intervals/, '95 % interval'))} excludes 1, the same where it lies within the margin. ${esc(advice)}</p>
+</section>`;
+}
+
 /** How the verdicts were reached: over trials with intervals, or from one run each. */
 function trialsNote(results) {
   const { trials } = results;
   if (trials > 1) {
-    return `Values are the centres (geometric means) of up to ${trials} trials. Each comparison ends in one of three answers from the 95% confidence interval of the ratio (Student t on the log values, Welch for two servers): a winner where it excludes 1; “same within ±m” where it lies wholly within the margin (an equivalence test); else “undecided”, with roughly how much more measuring would decide.`;
+    return `Values are the centres (geometric means) of up to ${trials} ${results.looks ? 'rounds' : 'trials'}. Each comparison ends in one of three answers from the ${intervalMethodText(results.looks).replace(/^95 % confidence intervals/, '95 % confidence interval of the ratio')}: a winner where it excludes 1; “same within ±m” where it lies wholly within the margin (an equivalence test); else “undecided”, with roughly how much more measuring would decide.`;
   }
   return 'One trial per server: no confidence intervals, so no winner is named (1 trial: no interval; run with --repeat 3 for them).';
 }
@@ -498,7 +518,7 @@ ${seed.figure ? figure(seed.figure) : ''}
 ${body}
 </tbody></table></div>
 </div>
-<p class="muted">The 2011 study measured the mean response time of each server in four tests (${esc(STUDY.tests.setup)}) and concluded: “${esc(STUDY.tests.conclusion)}” Source: <code>${esc(STUDY.tests.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with 95% intervals over the trials: the absolute times are not comparable (a wireless LAN then), the gap between the servers is. Each test's answer is on ${esc(STUDY.tests.list.map((t) => `${t.test}: ${METRICS[t.here.metric].long}`).join(', '))}.</p>
+<p class="muted">The 2011 study measured the mean response time of each server in four tests (${esc(STUDY.tests.setup)}) and concluded: “${esc(STUDY.tests.conclusion)}” Source: <code>${esc(STUDY.tests.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with their 95 % intervals: the absolute times are not comparable (a wireless LAN then), the gap between the servers is. Each test's answer is on ${esc(STUDY.tests.list.map((t) => `${t.test}: ${METRICS[t.here.metric].long}`).join(', '))}.</p>
 </section>`;
 }
 
@@ -544,7 +564,9 @@ function renderHtml(model) {
   const seedHtml = seedSection(model.seed);
   const seedsHtml = seedsReproducedSection(results.seeds);
   const overheadHtml = overheadSection(results);
+  const answersHtml = answersSection(results);
   const nav = [
+    answersHtml ? '<a href="#answers">Answers</a>' : '',
     '<a href="#summary">Summary</a>',
     seedHtml ? '<a href="#seed">2011 study</a>' : '',
     seedsHtml ? '<a href="#seeds">Seeds reproduced</a>' : '',
@@ -599,6 +621,7 @@ ${results.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTE
 ${readWithCare(serious)}
 </header>
 <nav aria-label="sections">${nav}</nav>
+${answersHtml}
 <section id="summary">
 <h2>Summary</h2>
 ${summaryTable(model)}

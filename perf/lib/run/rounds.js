@@ -1,11 +1,14 @@
 'use strict';
 // Paired rounds: the measuring design built to decide on a noisy shared machine. Every server
-// of the plan is started once and stays up and warm (all pinned to the servers' CPU; only the
-// one under load uses it); then, scenario by scenario, the load alternates between them in
-// rounds: one run of each server, back to back, in a random order. Whatever the machine does
+// of the plan is up at once (all pinned to the servers' CPU; only the one under load uses it),
+// started afresh (0.1-0.2 s) for each visit of a scenario, so that no memory a server kept from
+// an earlier scenario counts as this one's; then the load alternates between them in rounds: one run of each server, back to back, in a random order. Whatever the machine does
 // during a round (another tenant, the hypervisor's steal) hits both sides of it, and cancels in
 // their paired difference (perf/lib/judge/sequential.js); a disturbed run is recorded as such
-// and kept, not thrown away. Each scenario is measured up to a look (5, 10, 20, 40 rounds),
+// and kept, not thrown away. A light open loop (a schedule that leaves each server mostly
+// idle) runs its servers at the same time instead, their arrivals interleaved: the same moment
+// for both sides, half the seconds a round (togetherRound), for as long as each server's load
+// stays light enough not to delay the other's replies (SHARED_LOAD_PCT). Each scenario is measured up to a look (5, 10, 20, 40 rounds),
 // judged, and measured on to the next look only while one of its comparisons is still
 // undecided and the time budget allows: the budget goes where the answer is still open
 // (nextVisits). Where a lighter load generator should give the verdict (./lighter_engines.js),
@@ -13,7 +16,8 @@
 
 const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
-const { whyNotInstalled } = require('../engines');
+const { whyNotInstalled, engineFor } = require('../engines');
+const { reasonCode } = require('../judge/reasons');
 const { expectedDurationS } = require('../plan/scenarios');
 const { estimateScenarioS, fmtDuration, SETTLE_S } = require('../plan/trial_plan');
 const { METRICS } = require('../judge/metrics');
@@ -33,19 +37,24 @@ function usableRounds(st, runs) {
   return [...rounds].filter((t) => st.servers.every((server) => mine.some((r) => r.trial === t && r.server === server && usableForVerdict(r)))).length;
 }
 
-/** Seconds one round of a scenario should take before any was measured: each server's load and warm-up, and settling. */
+/** How many runs of a round go one after the other: one where the servers run together (mayRunTogether). */
+function runsInTurn(scenario, servers) {
+  return servers > 1 && mayRunTogether(scenario) ? 1 : servers;
+}
+
+/** Seconds one round of a scenario should take before any was measured: each run's load and warm-up, and settling. */
 function estimateRoundS(scenario, servers) {
-  return servers * (estimateScenarioS(scenario) + SETTLE_S);
+  return runsInTurn(scenario, servers) * (estimateScenarioS(scenario) + SETTLE_S);
 }
 
 /**
- * Seconds the first look should take: every scenario's first looks[0] rounds, each server's
+ * Seconds the first look should take: every scenario's first looks[0] rounds, each run's
  * warm-up once per scenario, and a round to choose a lighter engine where one may be wanted.
  * scenarios: [{ scenario, servers (how many run it), probe (whether its first round is
  * doubled to choose an engine) }].
  */
 function estimateFirstLookS(scenarios, looks) {
-  return scenarios.reduce((t, { scenario, servers, probe }) => t + (looks[0] + (probe ? 1 : 0)) * estimateRoundS(scenario, servers) + servers * (scenario.warmup_s || 0), 0);
+  return scenarios.reduce((t, { scenario, servers, probe }) => t + (looks[0] + (probe ? 1 : 0)) * estimateRoundS(scenario, servers) + runsInTurn(scenario, servers) * (scenario.warmup_s || 0), 0);
 }
 
 /**
@@ -94,19 +103,24 @@ function settled(comparisons) {
 
 /**
  * Measures the plan's scenarios in paired rounds on servers already up: up is a Map server →
- * { handle, state (exit, hung…: see runner.js), baselineFds }. session: { plan, store, io }.
+ * { handle, state (exit, hung, notStarted…: see runner.js), baselineFds }. session: { plan,
+ * store, io, restart(server, scenario) }: restart replaces a server's entry in up with the
+ * same server started afresh (each visit of a scenario starts on its own servers).
  * Resolves { interrupted, budget: { budget_s, spent_s, left_out: [{ scenario, to, cost_s }] } }.
  */
-async function measureInRounds(up, { plan, store, io }) {
+async function measureInRounds(up, { plan, store, io, restart }) {
   const { log, signal } = io;
   const { looks, budgetS } = plan.rounds;
   const startedAt = performance.now();
   const spentS = () => (performance.now() - startedAt) / 1000;
   const verdictEngines = { verdict_engines: {}, verdict_engine_reasons: {} };
   const states = plan.scenarios
-    .map((scenario) => ({ name: scenario.name, scenario, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, open: true, roundS: null, engineChosen: !plan.engine.lighter, watchBottleneck: false, replaced: 0 }))
+    .map((scenario) => ({ name: scenario.name, scenario, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, open: true, roundS: null, engineChosen: !plan.engine.lighter, watchBottleneck: false, together: null }))
     .filter((st) => st.servers.length > 0);
-  for (const st of states) st.roundS = estimateRoundS(st.scenario, st.servers.length);
+  for (const st of states) {
+    st.together = st.servers.length > 1 && mayRunTogether(st.scenario);
+    st.roundS = estimateRoundS(st.scenario, st.servers.length);
+  }
   let leftOut = [];
   const interrupted = () => Boolean(signal && signal.aborted);
 
@@ -116,7 +130,10 @@ async function measureInRounds(up, { plan, store, io }) {
     for (const visit of visits) {
       if (interrupted()) break;
       const st = states.find((s) => s.name === visit.name);
+      visit.look = visit.to;
       const visitStart = performance.now();
+      for (const server of st.servers) await restart(server, st.scenario);
+      if (interrupted()) break;
       let ran = 0; // rounds run in this visit (st.rounds starts again at 0 where wrk takes over)
       if (!st.engineChosen) {
         const outcome = await chooseEngine(st, up, { store, io, verdictEngines });
@@ -130,14 +147,11 @@ async function measureInRounds(up, { plan, store, io }) {
         ran += 1;
         warm = false;
         if (st.watchBottleneck) lighterAfterRound(st, { store, io, verdictEngines });
-        // A round a side could not use (client-bound, not server-bound, failed) gives no pair:
-        // replaced, up to REPLACED_ROUNDS, so that the look has its rounds.
-        if (st.rounds === visit.to && st.replaced < REPLACED_ROUNDS) {
-          const lost = visit.to - usableRounds(st, store.runs);
-          if (lost > 0 && lost <= REPLACED_ROUNDS - st.replaced) {
-            visit.to += 1;
-            st.replaced += 1;
-          }
+        // A round a side could not use (client-bound, not server-bound, shared, failed) gives
+        // no pair: replaced, up to REPLACED_ROUNDS beyond the look, so that the look has its pairs.
+        if (st.rounds === visit.to) {
+          const lost = visit.look - usableRounds(st, store.runs);
+          if (lost > 0 && lost <= REPLACED_ROUNDS - (visit.to - visit.look)) visit.to += 1;
         }
       }
       if (ran > 0) st.roundS = (performance.now() - visitStart) / 1000 / ran;
@@ -173,34 +187,92 @@ function visitLine(st, comparisons, { spentS, budgetS }) {
 }
 
 /**
- * One round: each server of the scenario once, in a random order. Records every run (failed
- * ones said in a line); resolves 'interrupted' when Ctrl-C cut a run short.
+ * One round: each server of the scenario once, in a random order, one after the other; or, in a
+ * simultaneous round (st.together), all at once. Records every run (failed ones said in a line);
+ * resolves 'interrupted' when Ctrl-C cut a run short.
  */
 async function oneRound(st, round, up, { store, io, warm, engines = null }) {
-  const { log, status, signal } = io;
+  if (st.together && !engines) return togetherRound(st, round, up, { store, io, warm });
   for (const server of shuffled(st.servers)) {
     for (const scenario of engines ? engines.map((e) => e(st.scenario)) : [st.scenario]) {
-      const u = up.get(server);
-      const unavailable = u.state.hung ? `not run: the server stopped answering during ${u.state.hung}` : u.state.exit ? `not run: the server exited during ${u.state.diedDuring || 'an earlier scenario'}` : null;
-      if (unavailable) {
-        store.addRun(failedRun(server, scenario, unavailable, { trial: round }));
-        continue;
-      }
-      u.state.current = scenario.name;
-      // (No "running" in it: a log that is no terminal gets the visit lines only.)
+      if (notAvailable(server, scenario, round, up, store)) continue;
       const expected = expectedDurationS(scenario);
-      status(`${st.name}  round ${round}  ${server}${scenario.engine ? ` (${scenario.engine})` : ''}${expected ? ` (~${Math.ceil(expected)} s)` : ''}`);
-      const run = warm ? scenario : { ...scenario, warmup_s: 0 };
-      const result = await runOne({ server, trial: round, handle: u.handle, scenario: run, outerSignal: signal, serverState: u.state, paired: true });
-      status(null);
+      io.status(`${st.name}  round ${round}  ${server}${scenario.engine ? ` (${scenario.engine})` : ''}${expected ? ` (~${Math.ceil(expected)} s)` : ''}`);
+      const result = await measure(server, scenario, round, up, { io, warm });
+      io.status(null);
       if (result.interrupted) return 'interrupted';
-      if (run !== scenario) result.run.params.warmup_s = scenario.warmup_s; // warmed up in the visit's first round
-      store.addRun(result.run, result.samples);
-      if (!result.run.ok) log(`round ${round}: ${runLine(result.run)}`);
-      if (!u.state.exit && !u.state.hung) await settle(u.handle.pid, u.baselineFds);
+      await record(server, result, round, up, { store, io });
     }
   }
   return 'done';
+}
+
+/**
+ * A simultaneous round: every server of a light open loop under its own load at the same time,
+ * their schedules interleaved (each server's arrivals offset by an equal share of the interval
+ * between two), so that whatever the machine does hits both at once, and a round costs one
+ * run's time. Each run measures the others' CPU over its window (run.beside); where one used
+ * more than SHARED_LOAD_PCT of the servers' core the round's runs are not judged ('shared
+ * core') and the scenario's later rounds take the servers one after the other.
+ */
+async function togetherRound(st, round, up, { store, io, warm }) {
+  const servers = shuffled(st.servers).filter((server) => !notAvailable(server, st.scenario, round, up, store));
+  const stepMs = arrivalIntervalMs(st.scenario) / servers.length;
+  const expected = expectedDurationS(st.scenario);
+  io.status(`${st.name}  round ${round}  ${servers.join(' + ')} together${expected ? ` (~${Math.ceil(expected)} s)` : ''}`);
+  const results = await Promise.all(
+    servers.map(async (server, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * stepMs));
+      const beside = servers.filter((other) => other !== server).map((other) => ({ server: other, pid: up.get(other).handle.pid }));
+      return measure(server, st.scenario, round, up, { io, warm, beside });
+    }),
+  );
+  io.status(null);
+  if (results.some((r) => r.interrupted)) return 'interrupted';
+  for (const [i, server] of servers.entries()) await record(server, results[i], round, up, { store, io });
+  const shared = results.flatMap((r) => r.run.not_judged_because).find((why) => reasonCode(why) === 'shared');
+  if (shared) {
+    st.together = false;
+    io.log(`${st.name}: one server after the other from round ${round + 1} (${shared.slice(shared.indexOf(': ') + 2)})`);
+  }
+  return 'done';
+}
+
+/** Whether a scenario's rounds may run its servers at the same time: an open loop of the built-in engines, which a light load leaves mostly idle. */
+function mayRunTogether(scenario) {
+  return !scenario.engine && ['open_loop', 'slow_clients'].includes(engineFor(scenario));
+}
+
+/** The time between two scheduled arrivals of an open loop (its probe's, with slow clients), in ms. */
+function arrivalIntervalMs(scenario) {
+  return 1000 / (scenario.kind === 'slow_clients' ? scenario.probe.rate : scenario.rate);
+}
+
+/** Records a failed run where a server cannot be measured any more (exited, hung); true then. */
+function notAvailable(server, scenario, round, up, store) {
+  const { state } = up.get(server);
+  const why = state.notStarted ? `not run: ${state.notStarted}` : state.hung ? `not run: the server stopped answering during ${state.hung}` : state.exit ? `not run: the server exited during ${state.diedDuring || 'an earlier scenario'}` : null;
+  if (why) store.addRun(failedRun(server, scenario, why, { trial: round }));
+  return Boolean(why);
+}
+
+/** One server's run of a round, warmed up in the visit's first round only. */
+function measure(server, scenario, round, up, { io, warm, beside = [] }) {
+  const u = up.get(server);
+  u.state.current = scenario.name;
+  const run = warm ? scenario : { ...scenario, warmup_s: 0 };
+  return runOne({ server, trial: round, handle: u.handle, scenario: run, outerSignal: io.signal, serverState: u.state, paired: true, beside }).then((result) => {
+    if (!result.interrupted && run !== scenario) result.run.params.warmup_s = scenario.warmup_s; // warmed up in the visit's first round
+    return result;
+  });
+}
+
+/** Stores a run (said in a line where it failed), and lets the server settle before the next. */
+async function record(server, result, round, up, { store, io }) {
+  const u = up.get(server);
+  store.addRun(result.run, result.samples);
+  if (!result.run.ok) io.log(`round ${round}: ${runLine(result.run)}`);
+  if (!u.state.exit && !u.state.hung) await settle(u.handle.pid, u.baselineFds);
 }
 
 /**
@@ -263,4 +335,4 @@ function mergeEngines(into, { verdict_engines: engines, verdict_engine_reasons: 
   Object.assign(into.verdict_engine_reasons, reasons);
 }
 
-module.exports = { measureInRounds, nextVisits, estimateRoundS, estimateFirstLookS, shuffled, settled };
+module.exports = { measureInRounds, nextVisits, estimateRoundS, estimateFirstLookS, shuffled, settled, REPLACED_ROUNDS };

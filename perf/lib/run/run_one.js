@@ -12,6 +12,7 @@ const { summarizeSamples, round3 } = require('../measure/stats');
 
 // CPU per request in ms to the nanosecond of schedstat (0.000001 ms).
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
+const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('../measure/proc_stats');
 const { isClientBound, cpuShares, judgeRun } = require('../judge/bottleneck');
 const { reasonText } = require('../judge/reasons');
@@ -96,9 +97,12 @@ async function settle(pid, baseline, maxMs = 3000) {
   }
 }
 
-/** The counters a run's window is measured between: the server's CPU, this process's (the load generator), the machine's. */
-function cpuSnapshot(pid) {
-  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu() };
+/**
+ * The counters a run's window is measured between: the server's CPU, this process's (the load
+ * generator), the machine's, and that of the servers measured beside it (besidePids).
+ */
+function cpuSnapshot(pid, besidePids = []) {
+  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu(), beside: besidePids.map(readCpu) };
 }
 
 /**
@@ -115,10 +119,13 @@ async function warmUp({ handle, scenario, signal }) {
 /**
  * Runs one scenario against a running server: its warm-up (not counted), then the measured run.
  * paired: the run is one side of a paired round (./rounds.js), where a disturbance is recorded
- * but cancels against the other side rather than leaving the run out.
+ * but cancels against the other side rather than leaving the run out. beside: the servers
+ * under their own load at the same time ([{ server, pid }]: a simultaneous round), whose CPU
+ * is measured over this run's window (run.beside) and judged (SHARED_LOAD_PCT); this process's
+ * CPU is then both loads' (one load generator).
  * Resolves { run, samples } or, when the outer signal interrupted it, { interrupted: true }.
  */
-async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null, paired = false }) {
+async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null, paired = false, beside = [] }) {
   const engine = engineFor(scenario);
   const controller = new AbortController();
   const abort = (reason) => {
@@ -150,7 +157,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const rss = startRssSampler(pid);
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const before = cpuSnapshot(pid);
+  const besidePids = beside.map((b) => b.pid);
+  const before = cpuSnapshot(pid, besidePids);
   samples.start();
   let extra = {};
   try {
@@ -165,10 +173,11 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     serverState.abortRun = null;
     if (outerSignal) outerSignal.removeEventListener('abort', onOuter);
   }
-  const after = cpuSnapshot(pid);
+  const after = cpuSnapshot(pid, besidePids);
   const wallMs = after.at - before.at;
   loopDelay.disable();
   const cpu = cpuDelta(before.server, after.server);
+  const besideCpu = beside.map((b, i) => ({ server: b.server, cpu: cpuDelta(before.beside[i], after.beside[i]) }));
   const peakKb = rss.stop();
 
   const reason = controller.signal.aborted ? controller.signal.reason : null;
@@ -252,11 +261,13 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     serverS: cpu ? cpu.total_s : null,
     serverStepS: cpu ? cpu.resolution_s : undefined,
     clientS: clientS + engineCpu,
+    besideS: besideCpu.reduce((t, b) => t + (b.cpu ? b.cpu.total_s : 0), 0),
     machine: machineCpuDelta(before.machine, after.machine),
   });
   run.server_cpu_pct = serverCpuPct;
   run.machine_cpu = machineCpu;
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired }));
+  if (beside.length) run.beside = besideCpu.map((b) => ({ server: b.server, cpu_pct: b.cpu ? round1((b.cpu.total_s * 100000) / wallMs) : null }));
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
   return { run, samples };
 }
 

@@ -273,8 +273,12 @@ async function runTrials({ order, served }, session) {
  * diedDuring, hung: set by runOne; abortRun, current). null when it did not start, failed the
  * check or Ctrl-C came: each of its scenarios is then recorded as a failed run (trial).
  */
-async function bringUp(server, scenarios, { plan, start, store, io }, { trial, short }) {
-  const { log, signal } = io;
+async function bringUp(server, scenarios, { plan, start, store, io }, { trial, short, restart = false }) {
+  const { signal } = io;
+  // A restart between paired rounds says only what failed, and records no run: each round
+  // records its own failed one.
+  const log = (line) => !restart && io.log(line);
+  const addFailed = (s, why) => !restart && store.addRun(failedRun(server, s, why, { trial }));
   const { trials, definitions } = plan;
   const ofTrials = trials > 1 ? ` (trial ${trial}/${trials})` : '';
   log(`${server}: starting${ofTrials} (${definitions[server].description || definitions[server].command})`);
@@ -282,8 +286,8 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
   try {
     handle = await start(server);
   } catch (err) {
-    log(`${server}: not benchmarked: ${err.message}`);
-    for (const s of scenarios) store.addRun(failedRun(server, s, `the server did not start: ${err.message}`, { trial }));
+    io.log(`${server}: not benchmarked: ${err.message}`);
+    for (const s of scenarios) addFailed(s, `the server did not start: ${err.message}`);
     return null;
   }
   const state = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
@@ -294,10 +298,10 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
   });
   const onInterrupt = () => handle.stop(2000);
   if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
-  const bringDown = async () => {
+  const bringDown = async ({ quiet = false } = {}) => {
     if (signal) signal.removeEventListener('abort', onInterrupt);
     await handle.stop(3000);
-    log(`${server}: stopped`);
+    if (!quiet) io.log(`${server}: stopped`);
   };
   let contract = { ok: false, failure: 'interrupted' };
   if (!aborted(signal)) {
@@ -313,13 +317,13 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
     }
   }
   if (aborted(signal)) {
-    await bringDown(); // while it started: stopped, unchecked
+    await bringDown({ quiet: restart }); // while it started: stopped, unchecked
     return null;
   }
   if (!contract.ok) {
-    log(`${server}: not benchmarked: the contract check failed: ${contract.failure}`);
-    for (const s of scenarios) store.addRun(failedRun(server, s, `the server failed the contract check: ${contract.failure}`, { trial }));
-    await bringDown();
+    io.log(`${server}: not benchmarked: the contract check failed: ${contract.failure}`);
+    for (const s of scenarios) addFailed(s, `the server failed the contract check: ${contract.failure}`);
+    await bringDown({ quiet: restart });
     return null;
   }
   return { handle, state, baselineFds: countFds(handle.pid), bringDown };
@@ -340,7 +344,14 @@ async function runPairedRounds(session) {
       if (u) up.set(server, u);
     }
     if (!up.size || aborted(io.signal)) return;
-    const { budget } = await measureInRounds(up, session);
+    // Each visit of a scenario on servers started for it (a short check): memory a server kept
+    // from an earlier scenario (em's heap after big_upload: 86 MB) is never this one's peak RSS.
+    const restart = async (server, scenario) => {
+      await up.get(server).bringDown({ quiet: true });
+      const u = await bringUp(server, [scenario], session, { trial: null, short: true, restart: true });
+      up.set(server, u || { state: { notStarted: 'the server did not start again for this scenario (see the line above)' }, bringDown: async () => {} });
+    };
+    const { budget } = await measureInRounds(up, { ...session, restart });
     store.setExtra({ rounds_budget: budget });
   } finally {
     for (const u of up.values()) await u.bringDown();

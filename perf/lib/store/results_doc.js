@@ -113,7 +113,8 @@ function withAnswer(c) {
 
 /**
  * What every output reads of a results document: { dir, file, environment, definitions,
- * runs, servers, scenarios, skipped, trials (the most of any server and scenario), aggregates,
+ * runs, servers, scenarios, skipped, trials (the most of any server and scenario; rounds in
+ * paired rounds), looks (paired rounds' looks, or null for trials), aggregates,
  * comparisons (every pair of servers, each with its answer and words), pair (the pair the
  * verdicts are about), overheads (servers against their references), seeds (the seed studies'
  * rows whose pair ran), engines (the engine each verdict came from, where not the built-in
@@ -143,6 +144,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     scenarios,
     skipped,
     trials: Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1))),
+    looks,
     aggregates: analysis.aggregates,
     comparisons,
     pair: primaryPair(servers, definitions),

@@ -111,7 +111,10 @@ async function soakServer({ pid, port, seconds, connections = 32, idleConnection
     idle.forEach((s) => s.destroy());
   }
   const final = await settledRss(pid);
+  // A short soak may end before a sample after the warm-up: the final reading is then the
+  // baseline, and every reading counts toward the peak.
   if (baseline === null) baseline = final;
+  if (final !== null) peak = Math.max(peak, final);
   return {
     baseline_mb: round(baseline),
     peak_mb: round(peak),

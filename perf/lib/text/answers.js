@@ -6,7 +6,7 @@
 // answers (perf/lib/store/results_doc.js); decides nothing.
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
-const { findComparison, isSuperseded } = require('../judge/verdicts');
+const { findComparison, isSuperseded, withoutAdvice } = require('../judge/verdicts');
 const { marginText } = require('../judge/answer');
 const { lookToDecide } = require('../judge/sequential');
 const { fmtDuration } = require('../plan/trial_plan');
@@ -37,8 +37,9 @@ function scenarioAnswers(results, scenario) {
       out.same.push(metric);
       out.margin = answer.margin;
     } else if (answer.kind === 'undecided') out.undecided.push(metric);
-    // One trial on a side has no interval: "1 trial: no interval", as verdictWords says it.
-    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? answer.why : answer.code || answer.why });
+    // Why in a few words: what verdictWords says, an exclusion's note without its advice ("em
+    // client-bound in all 5 trials"), a rule's code ("n too small", "set by the rate").
+    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? answer.why : answer.kind === 'excluded' ? withoutAdvice(answer.why) : answer.code || answer.why });
   }
   return out;
 }
@@ -117,10 +118,13 @@ function budgetAdvice(results) {
   return `${parts.join('; ')}.`;
 }
 
-/** Seconds one round of a scenario took: its judged engine's runs, with warm-ups, over its rounds. */
+/**
+ * Seconds one round of a scenario took: its judged engine's runs, with warm-ups, over its
+ * rounds; runs measured together (beside) share their seconds.
+ */
 function secondsPerRound(runs, scenario, rounds) {
   const mine = runs.filter((r) => r.scenario === scenario && !isSuperseded(r));
-  const total = mine.reduce((t, r) => t + (r.duration_s || 0) + ((r.warmup && r.warmup.seconds) || 0) + 0.1, 0);
+  const total = mine.reduce((t, r) => t + ((r.duration_s || 0) + ((r.warmup && r.warmup.seconds) || 0) + 0.1) / (r.beside ? r.beside.length + 1 : 1), 0);
   return rounds > 0 ? total / rounds : 0;
 }
 
@@ -137,4 +141,4 @@ function terminalText(results) {
   return `${lines.join('\n')}\n`;
 }
 
-module.exports = { answerLines, scenarioLine, decidedShare, terminalText };
+module.exports = { answerLines, scenarioLine, decidedShare, budgetAdvice, terminalText };

@@ -7,6 +7,7 @@
 // servers ran, each server's overhead against them; the seeds table; the warnings. Everything
 // here formats what perf/lib/store/results_doc.js decodeResults read; nothing is decided here.
 
+const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, findComparison, percentileResolved, tooFewText, fewestReplies, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
 const { errorCount } = require('../judge/warnings');
@@ -90,7 +91,8 @@ function cellTexts(cell) {
 
 function trialsLine(s) {
   if (s.trials <= 1) return 'One trial per server and scenario: ratios without confidence intervals (1 trial: no interval; use --repeat 3).';
-  return `Each cell is the centre (geometric mean) of up to ${s.trials} trials; failed trials and trials not judged (client-bound, not server-bound, disturbed, superseded) left out.`;
+  const unit = s.looks ? 'rounds' : 'trials';
+  return `Each cell is the centre (geometric mean) of up to ${s.trials} ${unit}; failed ${unit} and ${unit} not judged (client-bound, not server-bound, ${s.looks ? 'shared core' : 'disturbed'}, superseded) left out.`;
 }
 
 /** Rows of the verdict table: [{ scenario, metric, a value, b value, ratio, ci, verdict }]. */
@@ -121,7 +123,7 @@ function verdictRows(s) {
 
 function verdictTitle(s) {
   const [a, b] = s.pair;
-  const how = s.trials > 1 ? ', 95% confidence interval (Student t on log values; Welch for ratios); the answer: a winner where the interval excludes 1, "same" where it lies wholly within the margin, else undecided' : '';
+  const how = s.trials > 1 ? `, ${intervalMethodText(s.looks)}; the answer: a winner where the interval excludes 1, "same" where it lies wholly within the margin, else undecided` : '';
   return `Verdicts, ${a} vs ${b}: ratio = ${a} ÷ ${b}${how}; the factor says who is better: lower times, CPU and memory, higher req/s.`;
 }
 

@@ -14,6 +14,7 @@ const {
   NEAR_CLIENT_BOUND_PCT,
   SERVER_BOUND_PCT,
   DISTURBED_PCT,
+  SHARED_LOAD_PCT,
   MIN_SERVER_BOUND_LOAD_S,
   thresholds,
   isClientBound,
@@ -43,9 +44,9 @@ function withDisturbedPct(value, fn) {
 }
 
 describe('bottleneck: the thresholds', () => {
-  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, disturbed 10 % of a core', () => {
-    assert.deepEqual([CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, MIN_SERVER_BOUND_LOAD_S], [90, 80, 90, 10, 0.25]);
-    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, disturbed_pct: 10 });
+  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, disturbed 10 % of a core, another server beside it 10 %', () => {
+    assert.deepEqual([CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S], [90, 80, 90, 10, 10, 0.25]);
+    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, disturbed_pct: 10, shared_load_pct: 10 });
   });
 
   it('PERF_DISTURBED_PCT raises the disturbed threshold on a machine known to be shared; a value that is not a number leaves it', () => {
@@ -174,6 +175,27 @@ describe('bottleneck: disturbed', () => {
     process.env.PERF_DISTURBED_PCT = '50';
     assert.equal(judge({ steal_pct: 40 }).disturbed, false);
     assert.deepEqual(judge({ steal_pct: 60, foreign_cpu_pct: 0 }).not_judged_because, ['disturbed: steal 60%, other processes 0% of a core (over 50%)']);
+  });
+});
+
+describe('bottleneck: another server measured beside this one (simultaneous rounds)', () => {
+  const OPEN = { kind: 'open', rate: 100, connections: 100 };
+  const beside = (pct) => judgeRun({ scenario: OPEN, ok: true, clientCpuPct: 5, clientBound: false, shares: { ...QUIET, server_cpu_pct: 4 }, paired: true, beside: [{ server: 'em', cpu_pct: pct }] });
+
+  it(`a light load beside it (up to ${SHARED_LOAD_PCT} % of the servers' core) leaves the run judged`, () => {
+    for (const pct of [0, 3.5, SHARED_LOAD_PCT, null]) assert.equal(beside(pct).judged, true, String(pct));
+  });
+
+  it(`a heavier one is "shared core": not judged, naming the server and its share`, () => {
+    const v = beside(38.8);
+    assert.equal(v.judged, false);
+    assert.deepEqual(v.not_judged_because, [`shared core: measured beside em, whose load used 38.8% of the servers' core (over ${SHARED_LOAD_PCT}%)`]);
+  });
+
+  it('the other server\'s CPU is not another process\'s: not counted as foreign', () => {
+    const machine = { busy_s: 1.7, irq_s: 0.3, steal_s: 0, idle_s: 0.1, cpus: 2 };
+    // 2.0 − server 0.9 − client 0.5 − the server beside it 0.4 = 0.2 s of 1.25 s.
+    assert.equal(cpuShares({ wallS: 1.25, serverS: 0.9, clientS: 0.5, besideS: 0.4, machine }).foreign_cpu_pct, 16);
   });
 });
 

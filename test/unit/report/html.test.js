@@ -126,7 +126,7 @@ describe('report page: the summary table\'s frame', () => {
     const one = page(runs, stored);
     assert.match(one, /One trial per server: no confidence intervals, so no winner is named/);
     const three = page([1, 2, 3].flatMap((trial) => pairOf('s', { em: { trial }, node: { trial } })), null);
-    assert.match(three, /Values are the centres \(geometric means\) of up to 3 trials\. Each comparison ends in one of three answers from the 95% confidence interval of the ratio/);
+    assert.match(three, /Values are the centres \(geometric means\) of up to 3 trials\. Each comparison ends in one of three answers from the 95 % confidence interval of the ratio over the trials \(Student t on log values; Welch for ratios\)/);
   });
 
   it('servers measured beside the pair are named under the table', () => {

@@ -46,9 +46,18 @@ describe('rounds: where the budget goes', () => {
   });
 
   it('the first look\'s time: each server\'s load and settling per round, a warm-up per server, a round more to choose an engine', () => {
-    const s = { kind: 'open', rate: 100, connections: 100, warmup_s: 1 }; // 1 s of load
+    const s = { kind: 'closed', concurrency: 10, duration_s: 1, warmup_s: 1 }; // 1 s of load
     assert.ok(Math.abs(estimateRoundS(s, 2) - 2.2) < 1e-9);
     assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: false }], LOOKS) - (5 * 2.2 + 2)) < 1e-9);
     assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: true }], LOOKS) - (6 * 2.2 + 2)) < 1e-9);
+  });
+
+  it('a light open loop\'s servers run together: a round and a warm-up cost one run\'s time', () => {
+    const s = { kind: 'open', rate: 100, connections: 100, warmup_s: 1 }; // 1 s of load
+    assert.ok(Math.abs(estimateRoundS(s, 2) - 1.1) < 1e-9);
+    assert.ok(Math.abs(estimateRoundS(s, 1) - 1.1) < 1e-9);
+    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: false }], LOOKS) - (5 * 1.1 + 1)) < 1e-9);
+    // Not where an external engine runs it.
+    assert.ok(Math.abs(estimateRoundS({ ...s, engine: 'httperf' }, 2) - 2.2) < 1e-9);
   });
 });

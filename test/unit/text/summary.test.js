@@ -22,7 +22,7 @@ describe('trials: the summary table shows ratios with their intervals', () => {
   it('terminal: centres, then the verdicts with intervals', () => {
     const text = toText(decoded(runs));
     assert.match(text, /^Each cell is the centre \(geometric mean\) of up to 3 trials/m);
-    assert.match(text, /^Verdicts, node vs em: ratio = node ÷ em, 95% confidence interval/m);
+    assert.match(text, /^Verdicts, node vs em: ratio = node ÷ em, 95 % confidence intervals over the trials/m);
     assert.match(text, /^sequential\s+mean ms\s+[\d.]+\s+[\d.]+\s+0\.\d+\s+\[0\.\d+–0\.\d+\]\s+node 1\.\d\d× faster \[[\d.]+–[\d.]+\]$/m);
     assert.match(text, /^\s+RSS MB\s+50\.0\s+50\.0\s+1\.000\s+\[1\.00–1\.00\]\s+same within ±10 % \[1\.00–1\.00\]$/m);
   });
