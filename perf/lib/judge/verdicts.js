@@ -312,7 +312,13 @@ function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN, loo
   const resolution = step && { ...step, smallest_ms: Math.min(sa.centre, sb.centre) };
   const limit = noVerdict(metric, [...ca.usable, ...cb.usable].map((r) => r.params).find(Boolean), na === null || nb === null ? null : Math.min(na, nb), resolution);
   if (limit) return { ...out, ...limit };
-  if (looks) return { ...out, ...pairedAnswer(ca.usable, cb.usable, metric, aLooksBetterAt(m), { a, b, margin, looks }) };
+  if (looks) {
+    const paired = pairedAnswer(ca.usable, cb.usable, metric, aLooksBetterAt(m), { a, b, margin, looks });
+    // Too few rounds with both sides usable: what made the others unusable, once each.
+    const kinds = [...new Set([...ca.notJudged, ...cb.notJudged].flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
+    if (!paired.ci95 && kinds.length) paired.note = `${paired.note.replace(/: no interval$/, '')} (the others: ${kinds.join(', ')}): no interval`;
+    return { ...out, ...paired };
+  }
   if (sa.zero || sb.zero) {
     // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
     const ratio = sa.centre > 0 && sb.centre > 0 ? sa.centre / sb.centre : null;

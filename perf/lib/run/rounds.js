@@ -21,7 +21,7 @@ const { reasonCode } = require('../judge/reasons');
 const { expectedDurationS } = require('../plan/scenarios');
 const { estimateScenarioS, fmtDuration, SETTLE_S } = require('../plan/trial_plan');
 const { METRICS } = require('../judge/metrics');
-const { analyzeRuns, isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { analyzeRuns, isSuperseded, usableForVerdict, withoutAdvice } = require('../judge/verdicts');
 const { runLine } = require('../text/run_log');
 
 /**
@@ -183,6 +183,8 @@ function visitLine(st, comparisons, { spentS, budgetS }) {
   const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => METRICS[c.metric].short))];
   const decided = judged.length - comparisons.filter((c) => c.decision === 'undecided').length;
   const engine = st.scenario.engine ? ` (${st.scenario.engine})` : '';
+  // Nothing to judge (each side's runs unusable, or never in the same round): why, in short.
+  if (!judged.length && comparisons.length) return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: nothing judged (${withoutAdvice(comparisons[0].note || 'not measured')}); ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
   return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: ${decided} of ${judged.length} decided${open.length ? ` (open: ${open.join(', ')})` : ''}; ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
 }
 

@@ -266,4 +266,11 @@ describe('paired rounds: comparisons from the rounds both servers ran (looks)', 
     assert.match(c.note, /4 paired rounds, short of the first look \(5\): no answer yet/);
     assert.ok(c.more_measuring > 0);
   });
+
+  it('one usable round or none: no interval, and what made the other rounds unusable', () => {
+    const unusable = (r) => (r.trial === 1 ? r : r.server === 'em' ? { ...r, client_bound: true, not_judged_because: ['client-bound: made up'] } : { ...r, server_bound: false, not_judged_because: ['not server-bound: made up'] });
+    const c = findComparison(analyzeRuns(rounds(5, 1.5).map(unusable), { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.deepEqual([c.decision, c.ci95, c.rounds], [null, null, 1]);
+    assert.equal(c.note, '1 round in which both sides could be used (the others: not server-bound, client-bound): no interval');
+  });
 });
