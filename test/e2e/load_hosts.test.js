@@ -42,7 +42,7 @@ describe('runner: --engine tsung --load-hosts netns:2', function () {
     assert.equal(schemaProblem(doc), null);
     assert.equal(doc.environment.load_hosts.kind, 'netns');
     assert.equal(doc.environment.load_hosts.hosts.length, 2);
-    const planned = { concurrent_2000_100: 100, keepalive_400x100: 40000 }; // the quick sizes
+    const planned = { concurrent_2000_100: 100, keepalive_400x100: 10000 }; // the quick sizes
     assert.equal(doc.runs.length, 4);
     for (const r of doc.runs) {
       assert.equal(r.ok, true, r.failure);

@@ -50,7 +50,7 @@ describe('httperf engine: command lines', () => {
 
   it('--quick scales the counts, not the shape', () => {
     assert.deepEqual(plan(scenario('sequential_6000', true), at).args.slice(-4), ['--num-conns', '2000', '--timeout', '10']);
-    assert.deepEqual(plan(scenario('concurrent_2000_100', true), at).args.slice(-6), ['--num-conns', '100', '--rate', '100', '--timeout', '10']);
+    assert.deepEqual(plan(scenario('keepalive_400x100', true), at).args.slice(-6), ['--wsess', '400,25,0', '--rate', '1e6', '--timeout', '10']);
   });
 
   it('skips, with a reason, what it cannot express faithfully', () => {

@@ -62,7 +62,7 @@ describe('perf scenarios: the shipped files', () => {
     assert.equal(quick.sequential_6000.requests, 2000);
     assert.deepEqual([quick.concurrent_2000_20.connections, quick.concurrent_2000_20.rate], [50, 20]);
     assert.deepEqual([quick.concurrent_3000_200.connections, quick.concurrent_3000_200.rate], [200, 200]);
-    assert.deepEqual([quick.keepalive_400x100.concurrency, quick.keepalive_400x100.requests_per_connection], [400, 100]);
+    assert.deepEqual([quick.keepalive_400x100.concurrency, quick.keepalive_400x100.requests_per_connection], [400, 25]);
     assert.deepEqual([quick.bigfile_100k.concurrency, quick.bigfile_100k.requests], [32, 5000]);
     assert.equal(quick.long_conn_256.duration_s, 1);
     assert.equal(quick.slow_read.slow.bytes_per_s, full.slow_read.slow.bytes_per_s);
