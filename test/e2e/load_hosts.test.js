@@ -42,7 +42,7 @@ describe('runner: --engine tsung --load-hosts netns:2', function () {
     assert.equal(schemaProblem(doc), null);
     assert.equal(doc.environment.load_hosts.kind, 'netns');
     assert.equal(doc.environment.load_hosts.hosts.length, 2);
-    const planned = { concurrent_2000_100: 100, keepalive_400x100: 10000 }; // the quick sizes
+    const planned = { concurrent_2000_100: 50, keepalive_400x100: 10000 }; // the quick sizes
     assert.equal(doc.runs.length, 4);
     for (const r of doc.runs) {
       assert.equal(r.ok, true, r.failure);
@@ -62,7 +62,7 @@ describe('runner: --engine tsung --load-hosts netns:2', function () {
       assert.deepEqual(r.load_problems, []);
       assert.ok(fs.existsSync(path.join(out, r.tsung_log, 'tsung.log')), r.tsung_log);
     }
-    assert.match(result.stdout, /concurrent_2000_100 +100\/100 replies .* hosts \d+\/\d+ %/);
+    assert.match(result.stdout, /concurrent_2000_100 +50\/50 replies .* hosts \d+\/\d+ %/);
     const namespaces = namespacesIn(result.stdout);
     assert.equal(namespaces.length, 3, result.stdout);
     for (const ns of namespaces) assert.equal(namespaceExists(ns), false, ns);

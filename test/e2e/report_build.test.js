@@ -176,7 +176,7 @@ describe('report: built from the small fixture', () => {
   });
 
   it('describes each scenario at the size it ran (--quick), beside the full size', () => {
-    has(html, /<p class="about">As run: 800 requests over 20 concurrent connections \(keep-alive\), GET \/lipsum100k\.txt\. <span class="muted">\(--quick: counts ÷ 20 of the full scenario, “GET \/lipsum100k\.txt \(102400 bytes\), 32 concurrent keep-alive connections, 10000 requests”\)/);
+    has(html, /<p class="about">As run: 800 requests over 20 concurrent connections \(keep-alive\), GET \/lipsum100k\.txt\. <span class="muted">\(--quick: a shorter load than the full scenario, “GET \/lipsum100k\.txt \(102400 bytes\), 32 concurrent keep-alive connections, 10000 requests”\)/);
     has(html, /As run: 10 slow readers take GET \/data\/random-1m\.bin at 64 KiB\/s each from 1 s for 4 s, while a probe opens 50 connections\/s/);
   });
 

@@ -27,7 +27,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
   let doc;
 
   before(async () => {
-    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--repeat', '1', '--servers', SERVERS.join(','), '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
+    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--repeat', '1', '--no-lighter-engines', '--servers', SERVERS.join(','), '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
@@ -54,10 +54,12 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     for (const scenario of SCENARIOS) {
       assert.ok(html.includes(`<section id="s-${scenario}">`), scenario);
       for (const ext of ['svg', 'png']) {
-        const charts = fs.readdirSync(path.join(out, 'charts')).filter((f) => f.startsWith(scenario) && f.endsWith(`.${ext}`));
-        assert.ok(charts.length >= 2, `${scenario}: ${charts.length} ${ext} charts`);
+        const charts = fs.readdirSync(path.join(out, 'charts')).filter((f) => f.startsWith(scenario) && f.endsWith(`.${ext}`)).sort();
+        // A quick open loop's 50 requests are too few for a percentile curve: said instead of drawn.
+        assert.deepEqual(charts, scenario === 'concurrent_2000_100' ? [`${scenario}_timeline.${ext}`] : [`${scenario}_percentiles.${ext}`, `${scenario}_timeline.${ext}`]);
       }
     }
+    assert.match(html, /<p class="muted">No percentile curve: node: 50 requests, too few for a percentile curve \(n too small: it needs 100\)\. em: 50 requests, too few/);
   });
 
   it('results.json: the environment', () => {
@@ -88,7 +90,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.deepEqual(Object.keys(r.status), ['1xx', '2xx', '3xx', '4xx', '5xx']);
       const errors = Object.values(r.errors).reduce((a, b) => a + b, 0);
       assert.equal(r.requests, r.replies + errors, what);
-      assert.equal(r.requests, r.scenario === 'keepalive_400x100' ? 10000 : 100, what);
+      assert.equal(r.requests, r.scenario === 'keepalive_400x100' ? 10000 : 50, what);
       assert.equal(Object.values(r.status).reduce((a, b) => a + b, 0), r.replies);
       const l = r.latency_ms;
       assert.ok([l.min, l.mean, l.p50, l.p90, l.p99, l.p999, l.max].every(isNum), what);
@@ -104,9 +106,9 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.equal(r.samples_file, `samples/${r.server}__${r.scenario}__t1.csv.gz`);
       assert.equal(r.trial, 1);
     }
-    // open loop keeps its rate: 100 connections at 100/s take about a second
+    // open loop keeps its rate: 50 connections at 100/s take about half a second
     for (const r of doc.runs.filter((x) => x.scenario === 'concurrent_2000_100')) {
-      assert.ok(r.duration_s >= 0.99 && r.duration_s < 5, `${r.server}: ${r.duration_s} s`);
+      assert.ok(r.duration_s >= 0.49 && r.duration_s < 5, `${r.server}: ${r.duration_s} s`);
       assert.ok(r.schedule_lag_ms.max < 1000);
     }
   });
@@ -123,7 +125,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       assert.ok(Math.abs(maxLatency - r.latency_ms.max) < 0.002);
       assert.equal(mergeLatencyHistograms([r.latency_histogram]).totalCount, r.replies, 'the stored histogram holds every reply');
       if (r.scenario === 'concurrent_2000_100') {
-        assert.deepEqual(rows.map((x) => x.t_ms), Array.from({ length: 100 }, (_, i) => i * 10));
+        assert.deepEqual(rows.map((x) => x.t_ms), Array.from({ length: 50 }, (_, i) => i * 10));
       } else {
         assert.equal(new Set(rows.map((x) => x.conn)).size, 400);
       }

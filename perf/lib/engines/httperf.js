@@ -3,9 +3,16 @@
 // maps httperf's summary into the runner's result fields. What each number means, and what
 // httperf cannot say, is in perf/ENGINES.md.
 //
-//   one connection at a time      httperf --hog --num-conns N                 (seed 002 test 1, seed 001)
-//   open loop                     httperf --hog --num-conns N --rate R        (seed 002 tests 2-4)
-//   keep-alive, C connections     httperf --hog --wsess C,K,0 --rate 1e6      (seed 000)
+//   one connection at a time      httperf --num-conns N                 (seed 002 test 1, seed 001)
+//   open loop                     httperf --num-conns N --rate R        (seed 002 tests 2-4)
+//   keep-alive, C connections     httperf --wsess C,K,0 --rate 1e6      (seed 000)
+//
+// Without the seeds' --hog: with it httperf bind()s each connection to a port of its own choosing
+// and, once earlier runs have left about 30,000 client sockets in TIME-WAIT (a quick run's
+// rounds do), it searches the ports in the kernel for a minute or more while the server idles
+// (2000 sequential connections took 55 and 121 s instead of 0.2 s, at 36 and 16 req/s). Left
+// to connect(), the kernel reuses a TIME-WAIT port on loopback (net.ipv4.tcp_tw_reuse=2, the
+// default), and the same loads take 0.3 s however many came before.
 //
 // httperf prints aggregates only: no per-request samples and, for latency, averages (plus a
 // median from 1 ms bins, which says nothing about sub-millisecond replies), each printed with
@@ -48,7 +55,7 @@ function plan(s, { host, port }) {
   const reason = whyNot(s);
   if (reason) throw new Error(`httperf cannot run ${s.name}: ${reason}`);
   const req = s.request;
-  const args = ['--hog', '--server', host, '--port', fmt(port), '--uri', req.path];
+  const args = ['--server', host, '--port', fmt(port), '--uri', req.path];
   if (req.method !== 'GET') args.push('--method', req.method);
   for (const [k, v] of Object.entries(req.headers || {})) args.push('--add-header', `${k}: ${v}\\n`);
   let calls = 1;

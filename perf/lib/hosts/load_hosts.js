@@ -305,7 +305,7 @@ async function checkClocks(loadHosts) {
 }
 
 // The run's own epmd port. epmd binds its port without SO_REUSEADDR, so a client socket of an
-// earlier load (httperf --hog takes any local port) left in TIME-WAIT on 127.0.0.1:4369 keeps
+// earlier load (httperf, the Tsung agents) left in TIME-WAIT on 127.0.0.1:4369 keeps
 // the default epmd from starting for a minute ("register/listen error: econnrefused"). A port
 // no socket of this machine uses on those addresses, in any state, is taken instead.
 const EPMD_PORTS = { first: 4369, count: 200 };

@@ -25,6 +25,18 @@ class UsageError extends Error {}
 // How long a server may take to print its ready line (or open its port).
 const READY_TIMEOUT_MS = 20000;
 
+// In paired rounds an open loop runs this many seconds of its schedule per round, not its whole
+// count: its connections are independent of one another, so the seed's 2000 at 20/s (100 s) are
+// measured as rounds of 100, and a first look costs 25 s instead of 8 min. A round's cost is its
+// length, while an interval narrows with the requests over all rounds and the number of rounds.
+const ROUND_SLICE_S = 5;
+
+/** An open loop as one paired round runs it: at most ROUND_SLICE_S of its schedule. */
+function roundSlice(s) {
+  if (s.kind !== 'open' || s.connections <= s.rate * ROUND_SLICE_S) return s;
+  return { ...s, connections: Math.round(s.rate * ROUND_SLICE_S), full_connections: s.connections };
+}
+
 /**
  * The plan of the run runScenarios(options) asks for (its options: perf/lib/run/runner.js),
  * checked, with its lists and maps frozen (the scenario and definition objects in them are the
@@ -32,7 +44,9 @@ const READY_TIMEOUT_MS = 20000;
  *   servers      the servers asked for, in order (--references and --seeds add theirs)
  *   definitions  { server: definition } of those (perf/servers.json's; --target's says where
  *                the server already runs: `remote`)
- *   scenarios    the scenarios selected, as run: --engine and --warmup applied
+ *   scenarios    the scenarios selected, as run: --engine and --warmup applied; in paired
+ *                rounds an open loop's round is a slice of its schedule (roundSlice:
+ *                `connections` of its `full_connections`)
  *   served       { server: the scenarios it runs } (those it can serve; with --seeds, its seeds')
  *   runnable     the servers with a scenario to run
  *   skipped      [{ server, scenario (null: all of them), reason, unplanned (--seeds: not said) }]
@@ -119,6 +133,8 @@ function resolvePlan(options) {
   // this machine's loopback (--link and netns load hosts put them on one address and port).
   const unpaired = budget === null ? null : runnable.length < 2 ? 'one server: nothing to pair' : target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
   const rounds = budget !== null && !unpaired ? { budgetS: budget, looks: DEFAULT_LOOKS } : null;
+  const asRun = new Map(scenarios.map((sc) => [sc.name, rounds ? roundSlice(sc) : sc]));
+  const servedAsRun = Object.fromEntries(Object.entries(served).map(([server, list]) => [server, list.map((sc) => asRun.get(sc.name))]));
   // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.
   const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
@@ -128,8 +144,8 @@ function resolvePlan(options) {
   const plan = {
     servers,
     definitions: planned,
-    scenarios,
-    served,
+    scenarios: [...asRun.values()],
+    served: servedAsRun,
     runnable,
     skipped,
     trials,
@@ -165,7 +181,7 @@ function resolvePlan(options) {
       lighter_engines: lighter,
     },
   };
-  return freezeAllBut(plan, new Set([...scenarios, ...Object.values(planned)]));
+  return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned)]));
 }
 
 /** The servers asked for, and with --references every server that is a reference for one of them. */

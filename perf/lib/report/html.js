@@ -14,7 +14,6 @@ const { intervalMethodText } = require('../judge/sequential');
 const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
 const { describeRun } = require('./describe');
-const { QUICK_FACTOR } = require('../plan/scenarios');
 const { STUDY } = require('./seed');
 
 function esc(s) {
@@ -352,9 +351,11 @@ function environment(env) {
 function aboutScenario(params, quick) {
   const asRun = describeRun(params) || params.description;
   if (!asRun) return '';
-  const full = quick && params.description ? ` <span class="muted">(--quick: counts ÷ ${QUICK_FACTOR} of the full scenario, “${esc(params.description)}”)</span>` : '';
+  const sliced = Number.isFinite(params.full_connections);
+  const whole = sliced ? `each paired round a slice of ${+(params.connections / params.rate).toFixed(2)} s of the schedule, of the scenario's ${fmtNumber(params.full_connections, 'count')} connections` : '';
+  const full = (quick || sliced) && params.description ? ` <span class="muted">(${[quick ? '--quick: a shorter load than the full scenario' : '', whole].filter(Boolean).join('; ')}: “${esc(params.description)}”)</span>` : '';
   const source = params.source ? ` <span class="muted">Source: ${esc(params.source)}.</span>` : '';
-  return `<p class="about">${quick ? 'As run: ' : ''}${esc(asRun)}.${full}${source}</p>`;
+  return `<p class="about">${quick || sliced ? 'As run: ' : ''}${esc(asRun)}.${full}${source}</p>`;
 }
 
 /** Slow-client scenarios: the probe's latency before, during and after the slow clients. */
@@ -580,6 +581,7 @@ function renderHtml(model) {
     const runs = results.runs.filter((r) => r.scenario === s.scenario);
     const sFlags = flags.filter((f) => f.scenario === s.scenario);
     const figs = s.figures.length ? `<div class="figs">${s.figures.map(figure).join('\n')}</div>` : `<p class="muted">No chart: ${esc(s.notes.join('; ') || 'no data')}.</p>`;
+    const noCurve = s.figures.length && s.noCurve && s.noCurve.length ? `<p class="muted">No percentile curve: ${esc(s.noCurve.join(' '))}</p>` : '';
     const params = runs.map((r) => r.params).find((p) => p && typeof p === 'object');
     const about = params ? aboutScenario(params, env.options && env.options.quick) : '';
     return `<section id="s-${esc(slugId(s.scenario))}">
@@ -588,7 +590,7 @@ ${about}
 ${engineNote(results.engines[s.scenario], runs)}
 ${scenarioVerdicts(comps, s.scenario)}
 ${flagList(sFlags, { withScenario: false })}
-${figs}
+${figs}${noCurve}
 <h3>Numbers</h3>
 ${runsTable(runs, { withScenario: false })}
 ${loadHostsTable(runs)}

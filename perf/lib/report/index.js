@@ -208,7 +208,8 @@ function scenarioCharts(results, scenario, loaded) {
   }
   const missing = servers.filter((s) => !charts.some((c) => c.servers.includes(s)));
   for (const c of charts) c.missing = servers.filter((s) => !c.servers.includes(s));
-  return { charts, slow, missing };
+  // Where no server has a curve, why (too few requests) is said beside the other charts.
+  return { charts, slow, missing, noCurve: curveRows.length ? [] : curveNotes };
 }
 
 /** Charts across scenarios: head-to-head ratios and one bar chart per metric. */
@@ -342,10 +343,10 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   for (const [i, scenario] of results.scenarios.entries()) {
     log(`scenario ${i + 1}/${results.scenarios.length}: ${scenario}`);
     const loaded = await loadScenario(results, scenario, log);
-    const { charts, slow } = scenarioCharts(results, scenario, loaded);
+    const { charts, slow, noCurve } = scenarioCharts(results, scenario, loaded);
     const figures = [];
     for (const chart of charts) figures.push(await render(chart));
-    sections.push({ scenario, slow, figures, notes: loaded.filter((d) => d.note).map((d) => d.note) });
+    sections.push({ scenario, slow, figures, noCurve, notes: loaded.filter((d) => d.note).map((d) => d.note) });
   }
 
   fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({

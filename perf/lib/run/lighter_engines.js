@@ -17,16 +17,19 @@ const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
  *     of every figure, so it is run again with httperf (C, the seed's own tool); the verdict
  *     then uses whichever engine's cycle per request is shorter (pickLighter)
  *   a closed loop where the built-in load generator was the bottleneck in some run
- *     (client-bound, or the server not saturated): run again with wrk (C, one thread)
+ *     (client-bound, or the server not saturated): run again with wrk (C, one thread); where
+ *     wrk cannot run it (a count of requests per connection: keepalive_400x100), with httperf
+ *     (--wsess), whose runs then count only where the server was saturated (bottleneck.js)
+ * byCycle marks the choice chooseVerdictEngines makes only after both engines ran (pickLighter).
  */
 function lighterEngines({ runnable, served }, runs) {
-  const bottlenecked = (r) => r.ok && r.engine !== 'wrk' && (r.client_bound || r.server_bound === false);
+  const bottlenecked = (r) => r.ok && !ENGINES[r.engine]?.external && (r.client_bound || r.server_bound === false);
   const wanted = {};
   for (const s of runnable.flatMap((server) => served[server])) {
     if (wanted[s.name]) continue;
     const why = 'the built-in load generator was the bottleneck';
     if (oneClientAtATime(s) && ENGINES.httperf.whyNot(s) === null) {
-      wanted[s.name] = { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure' };
+      wanted[s.name] = { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure', byCycle: true };
     } else if (!runs.some((r) => r.scenario === s.name && bottlenecked(r))) {
       continue;
     } else if (ENGINES.wrk.whyNot(s) === null) {
@@ -35,6 +38,8 @@ function lighterEngines({ runnable, served }, runs) {
       const timed = asTimed(s, runs);
       if (timed && ENGINES.wrk.whyNot({ ...s, ...timed }) === null) {
         wanted[s.name] = { engine: 'wrk', why: `${why}; wrk stops after a duration, so it runs for ${timed.duration_s} s, the time the built-in runs took, instead of ${s.requests} requests`, as: timed };
+      } else if (s.kind === 'closed' && ENGINES.httperf.whyNot(s) === null) {
+        wanted[s.name] = { engine: 'httperf', why: `${why}; wrk cannot run it (${ENGINES.wrk.whyNot(s)})` };
       }
     }
   }
@@ -137,8 +142,8 @@ function chooseVerdictEngines({ wanted, names }, runs, log) {
   const verdictEngines = {};
   const reasons = {};
   for (const name of names) {
-    const { engine, why } = wanted[name];
-    const pick = engine === 'httperf' ? pickLighter(runs, name, engine) : { engine, text: why };
+    const { engine, why, byCycle } = wanted[name];
+    const pick = byCycle ? pickLighter(runs, name, engine) : { engine, text: why };
     verdictEngines[name] = pick.engine;
     reasons[name] = pick.text;
     log(`${name}: the verdict uses ${pick.engine}'s runs (${pick.text})`);

@@ -134,7 +134,7 @@ async function measureInRounds(up, { plan, store, io, restart }) {
       const visitStart = performance.now();
       for (const server of st.servers) await restart(server, st.scenario);
       if (interrupted()) break;
-      let ran = 0; // rounds run in this visit (st.rounds starts again at 0 where wrk takes over)
+      let ran = 0; // rounds run in this visit (st.rounds starts again at 0 where a lighter engine takes over)
       if (!st.engineChosen) {
         const outcome = await chooseEngine(st, up, { store, io, verdictEngines });
         if (outcome === 'interrupted') break;
@@ -282,7 +282,8 @@ async function record(server, result, round, up, { store, io }) {
  * a time (httperf): round 1 runs both engines, and the rounds go on with the one whose cycle
  * per request is shorter (its round-1 runs are round 1). A closed loop: after each round with
  * the built-in engine (lighterAfterRound), where its load generator was the bottleneck, the
- * rounds start again with wrk. The runs not chosen stay in results.json, superseded. Sets
+ * rounds start again with wrk (httperf where wrk cannot keep the scenario's count of requests per
+ * connection). The runs not chosen stay in results.json, superseded. Sets
  * st.scenario (the engine chosen) and st.rounds; resolves 'interrupted' or 'done'.
  */
 async function chooseEngine(st, up, { store, io, verdictEngines }) {
@@ -314,8 +315,9 @@ function alone(st) {
 
 /**
  * After a round with the built-in engine: where its load generator was the bottleneck in a run
- * of the scenario so far and wrk can run it, supersedes the built-in runs and goes on with wrk
- * from round 0 (true). Said once where wrk is not installed.
+ * of the scenario so far and a lighter engine can run it (wrk, else httperf), supersedes the
+ * built-in runs and goes on with that engine from round 0 (true). Said once where it is not
+ * installed.
  */
 function lighterAfterRound(st, { store, io, verdictEngines }) {
   const wanted = lighterEngines(alone(st), store.runs.filter((r) => r.scenario === st.name))[st.name];

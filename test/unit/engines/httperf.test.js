@@ -19,7 +19,7 @@ function scenario(name, quick = false) {
 describe('httperf engine: command lines', () => {
   it('sequential_6000: one connection at a time (seed 002 test 1)', () => {
     const p = plan(scenario('sequential_6000'), at);
-    assert.deepEqual(p.args, ['--hog', '--server', '127.0.0.1', '--port', '8080', '--uri', '/hello', '--num-conns', '6000', '--timeout', '10']);
+    assert.deepEqual(p.args, ['--server', '127.0.0.1', '--port', '8080', '--uri', '/hello', '--num-conns', '6000', '--timeout', '10']);
     assert.equal(p.mode, 'connection');
     assert.equal(p.planned_requests, 6000);
   });
@@ -27,14 +27,14 @@ describe('httperf engine: command lines', () => {
   it('concurrent_*: open loop with --rate (seed 002 tests 2-4)', () => {
     for (const [name, conns, rate] of [['concurrent_2000_20', 2000, 20], ['concurrent_2000_100', 2000, 100], ['concurrent_3000_200', 3000, 200]]) {
       const p = plan(scenario(name), at);
-      assert.deepEqual(p.args, ['--hog', '--server', '127.0.0.1', '--port', '8080', '--uri', '/hello', '--num-conns', String(conns), '--rate', String(rate), '--timeout', '10'], name);
+      assert.deepEqual(p.args, ['--server', '127.0.0.1', '--port', '8080', '--uri', '/hello', '--num-conns', String(conns), '--rate', String(rate), '--timeout', '10'], name);
       assert.equal(p.mode, 'connection');
     }
   });
 
   it('keepalive_400x100: seed 000\'s sessions, all at once', () => {
     const p = plan(scenario('keepalive_400x100'), at);
-    assert.deepEqual(p.args.slice(7), ['--wsess', '400,100,0', '--rate', '1e6', '--timeout', '10']);
+    assert.deepEqual(p.args.slice(6), ['--wsess', '400,100,0', '--rate', '1e6', '--timeout', '10']);
     assert.equal(p.mode, 'calls');
     assert.equal(p.planned_requests, 40000);
     assert.equal(p.note, null);
@@ -42,8 +42,8 @@ describe('httperf engine: command lines', () => {
 
   it('bigfile_100k: sessions that cover the requests, saying so when they do not divide', () => {
     const p = plan(scenario('bigfile_100k'), at);
-    assert.deepEqual(p.args.slice(3, 7), ['--port', '8080', '--uri', '/lipsum100k.txt']);
-    assert.deepEqual(p.args.slice(7), ['--wsess', '32,313,0', '--rate', '1e6', '--timeout', '10']);
+    assert.deepEqual(p.args.slice(2, 6), ['--port', '8080', '--uri', '/lipsum100k.txt']);
+    assert.deepEqual(p.args.slice(6), ['--wsess', '32,313,0', '--rate', '1e6', '--timeout', '10']);
     assert.equal(p.planned_requests, 10016);
     assert.match(p.note, /32 sessions × 313 calls = 10016 requests \(the scenario asks 10000/);
   });
@@ -68,7 +68,7 @@ describe('httperf engine: command lines', () => {
   it('passes method and headers the way httperf wants them', () => {
     const s = { ...scenario('sequential_6000'), request: { method: 'HEAD', path: '/', headers: { 'X-A': '1' }, upload_bytes: null } };
     const p = plan(s, at);
-    assert.deepEqual(p.args.slice(6, 12), ['/', '--method', 'HEAD', '--add-header', 'X-A: 1\\n', '--num-conns']);
+    assert.deepEqual(p.args.slice(5, 11), ['/', '--method', 'HEAD', '--add-header', 'X-A: 1\\n', '--num-conns']);
   });
 });
 

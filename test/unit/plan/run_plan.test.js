@@ -112,6 +112,22 @@ describe('the run\'s plan: trials, warm-up, engine', () => {
     usage({ budget: 90, repeat: 3 }, /^--budget measures in paired rounds .*--repeat runs a fixed number of trials: use one$/);
   });
 
+  it('paired rounds: an open loop longer than 5 s of its schedule runs 5 s of it per round, its whole count recorded; trials run it whole', () => {
+    const dir = writeScenarioDir({
+      long_open: { description: '2000 at 20/s', kind: 'open', connections: 2000, rate: 20 },
+      short_open: { description: '100 at 100/s', kind: 'open', connections: 100, rate: 100 },
+      closed: { description: 'keep-alive', kind: 'closed', concurrency: 4, requests: 4000 },
+    });
+    const inRounds = asked({ budget: 90, scenariosDir: dir });
+    const long = inRounds.scenarios.find((sc) => sc.name === 'long_open');
+    assert.deepEqual([long.connections, long.rate, long.full_connections], [100, 20, 2000]);
+    for (const server of ['a', 'b']) assert.equal(inRounds.served[server].find((sc) => sc.name === 'long_open'), long, 'each server runs the slice');
+    assert.equal(inRounds.scenarios.find((sc) => sc.name === 'short_open').full_connections, undefined, 'within 5 s: whole');
+    assert.equal(inRounds.scenarios.find((sc) => sc.name === 'closed').requests, 4000, 'a closed loop: whole');
+    const inTrials = asked({ repeat: 3, scenariosDir: dir });
+    assert.deepEqual([inTrials.scenarios.find((sc) => sc.name === 'long_open').connections, inTrials.scenarios.find((sc) => sc.name === 'long_open').full_connections], [2000, undefined]);
+  });
+
   it('--warmup replaces every scenario\'s warm-up; without it each keeps its own', () => {
     assert.deepEqual(asked({ warmup: 0 }).scenarios.map((s) => s.warmup_s), [0, 0, 0]);
     const own = asked({ quick: true });

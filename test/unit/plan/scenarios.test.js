@@ -56,12 +56,12 @@ describe('perf scenarios: the shipped files', () => {
     assert.equal(engines.slow_read, 'slow_clients');
   });
 
-  it('--quick divides counts by twenty and keeps rates and concurrency; a scenario\'s quick block asks for about a second of load where ÷20 left a tenth', () => {
-    assert.equal(quick.concurrent_2000_100.connections, 100);
+  it('--quick divides counts by twenty and keeps rates and concurrency; a scenario\'s quick block asks for about a second of load where ÷20 left a tenth, and half-second rounds of the open loops', () => {
+    assert.equal(quick.concurrent_2000_100.connections, 50);
     assert.equal(quick.concurrent_2000_100.rate, 100);
     assert.equal(quick.sequential_6000.requests, 2000);
-    assert.deepEqual([quick.concurrent_2000_20.connections, quick.concurrent_2000_20.rate], [50, 20]);
-    assert.deepEqual([quick.concurrent_3000_200.connections, quick.concurrent_3000_200.rate], [200, 200]);
+    assert.deepEqual([quick.concurrent_2000_20.connections, quick.concurrent_2000_20.rate], [20, 20]);
+    assert.deepEqual([quick.concurrent_3000_200.connections, quick.concurrent_3000_200.rate], [100, 200]);
     assert.deepEqual([quick.keepalive_400x100.concurrency, quick.keepalive_400x100.requests_per_connection], [400, 25]);
     assert.deepEqual([quick.bigfile_100k.concurrency, quick.bigfile_100k.requests], [32, 5000]);
     assert.equal(quick.long_conn_256.duration_s, 1);

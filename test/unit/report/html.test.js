@@ -15,7 +15,7 @@ function page(runs, stored, { environment = {}, title = null } = {}) {
   const d = decoded(runs, { comparisons: stored, environment });
   const results = { ...d, servers: orderServers(d.servers) };
   const comps = comparisons(results);
-  const sections = results.scenarios.map((scenario) => ({ scenario, slow: false, figures: [], notes: [] }));
+  const sections = results.scenarios.map((scenario) => ({ scenario, slow: false, figures: [], notes: [], noCurve: [] }));
   return renderHtml({ results, comparisons: comps, flags: flags(results), headline: title ?? headline(results, comps), seed: null, overview: [], sections, fonts: {}, generatedAt: '2026-01-01T00:00:00Z' });
 }
 
@@ -132,5 +132,20 @@ describe('report page: the summary table\'s frame', () => {
   it('servers measured beside the pair are named under the table', () => {
     const html = page([...pairOf('s'), run('nginx', 's', 0.5, 400)], null);
     assert.match(html, /<p class="muted">Also measured \(in the charts and the table of all runs\): <span class="server"><span class="chip" style="--c:#009E73" aria-hidden="true"><\/span>nginx<\/span><\/p>/);
+  });
+});
+
+describe('report page: each scenario at the size it ran', () => {
+  const open = (params) => [run('em', 'o', 2, 100, { params }), run('node', 'o', 1, 200, { params })];
+  const base = { name: 'o', kind: 'open', rate: 20, requests_per_connection: 1, description: '2000 connections opened at 20 per second', request: { path: '/hello' } };
+
+  it('an open loop run in slices of paired rounds: as run, and the slice of the whole count', () => {
+    const html = page(open({ ...base, connections: 100, full_connections: 2000 }), null);
+    assert.match(html, /<p class="about">As run: 100 connections opened at 20 per second whatever the server does \(open loop\), one request each, GET \/hello\. <span class="muted">\(each paired round a slice of 5 s of the schedule, of the scenario's 2,000 connections: “2000 connections opened at 20 per second”\)<\/span>/);
+  });
+
+  it('a whole run: its own description, no "as run"', () => {
+    const html = page(open({ ...base, connections: 2000 }), null);
+    assert.match(html, /<p class="about">2,000 connections opened at 20 per second whatever the server does \(open loop\), one request each, GET \/hello\.( <span class="muted">Source|<\/p>)/);
   });
 });

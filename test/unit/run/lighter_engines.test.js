@@ -39,7 +39,7 @@ function withBinaries({ httperf, wrk }, fn) {
 
 describe('lighter engines: what is run again, and with what', () => {
   it('one client at a time: httperf, before any run', () => {
-    assert.deepEqual(lighterEngines(planOf([ONE_AT_A_TIME]), []), { one_at_a_time: { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure' } });
+    assert.deepEqual(lighterEngines(planOf([ONE_AT_A_TIME]), []), { one_at_a_time: { engine: 'httperf', why: 'one client at a time: the load generator\'s own time per request is part of every figure', byCycle: true } });
   });
 
   it('a closed loop: wrk, only where the built-in engine was the bottleneck in a run that finished', () => {
@@ -58,9 +58,16 @@ describe('lighter engines: what is run again, and with what', () => {
     });
   });
 
-  it('no lighter engine where none runs the scenario faithfully: a count per connection, an open loop', () => {
-    const runs = [run('a', 'per_connection', { client_bound: true }), run('a', 'open', { client_bound: true })];
-    assert.deepEqual(lighterEngines(planOf([PER_CONNECTION, OPEN]), runs), {});
+  it('a count of requests per connection, which wrk cannot keep: httperf\'s sessions, only where the built-in engine was the bottleneck', () => {
+    assert.deepEqual(lighterEngines(planOf([PER_CONNECTION]), [run('a', 'per_connection')]), {}, 'the server set the pace');
+    assert.deepEqual(lighterEngines(planOf([PER_CONNECTION]), [run('a', 'per_connection', { server_bound: false })]), {
+      per_connection: { engine: 'httperf', why: 'the built-in load generator was the bottleneck; wrk cannot run it (wrk stops after a duration (-d), not after a number of requests)' },
+    });
+    assert.deepEqual(lighterEngines(planOf([PER_CONNECTION]), [run('a', 'per_connection', { server_bound: false, engine: 'httperf' })]), {}, 'httperf\'s own runs are judged on whether the server was saturated, not run again');
+  });
+
+  it('no lighter engine where none runs the scenario faithfully: an open loop', () => {
+    assert.deepEqual(lighterEngines(planOf([OPEN]), [run('a', 'open', { client_bound: true })]), {});
   });
 
   it('as a run bounded by time: the median of the built-in runs that finished, rounded up, at least 1 s', () => {
@@ -136,7 +143,7 @@ describe('lighter engines: the verdict\'s engine', () => {
   });
 
   it('httperf: the engine with the shorter cycle per request on every server; the other\'s runs superseded', () => {
-    const wanted = { one_at_a_time: { engine: 'httperf', why: 'one client at a time' } };
+    const wanted = { one_at_a_time: { engine: 'httperf', why: 'one client at a time', byCycle: true } };
     const runsWhere = (httperfRps) => ['a', 'b'].flatMap((server) => [run(server, 'one_at_a_time', { engine: 'sequential', throughput_rps: 2000 }), run(server, 'one_at_a_time', { engine: 'httperf', throughput_rps: httperfRps })]);
     const faster = runsWhere(4000);
     assert.deepEqual(chooseVerdictEngines({ wanted, names: ['one_at_a_time'] }, faster, () => {}).verdict_engines, { one_at_a_time: 'httperf' });

@@ -23,7 +23,7 @@ function report(over = {}) {
       { server: 'node', scenario: 'keepalive_400x100', metric: null, label: null, verdict: 'no data', notes: ['ok trials: autocannon 3, httperf 0'] },
     ],
     tally: { agree: 1, 'agree (resolution)': 1 },
-    groups: [{ server: 'node', scenario: 'sequential_6000', engine_runs: { autocannon: 'sequential', httperf: 'httperf' }, commands: { autocannon: null, httperf: 'httperf --hog --num-conns 2000' }, latency_basis: { autocannon: 'request sent to reply read', httperf: 'connection time' } }],
+    groups: [{ server: 'node', scenario: 'sequential_6000', engine_runs: { autocannon: 'sequential', httperf: 'httperf' }, commands: { autocannon: null, httperf: 'httperf --num-conns 2000' }, latency_basis: { autocannon: 'request sent to reply read', httperf: 'connection time' } }],
     server_verdicts: [],
     skipped: [],
     failures: [],
@@ -49,7 +49,7 @@ describe('crosscheck format: the terminal', () => {
     assert.match(text, /^autocannon here means the built-in engines/m);
     assert.match(text, /\nnotes:\n {2}1\. httperf prints 0\.1 ms steps\n {2}2\. a \| in a note\n {2}3\. httperf does not measure it\n {2}4\. ok trials: autocannon 3, httperf 0\n/);
     assert.match(text, /\nlatency, by engine:\n {2}sequential: request sent to reply read\n {2}httperf: connection time\n/);
-    assert.match(text, /\nruns:\n {2}node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --hog --num-conns 2000\)\n$/);
+    assert.match(text, /\nruns:\n {2}node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --num-conns 2000\)\n$/);
     assert.doesNotMatch(text, /skipped:|failed runs|INTERRUPTED|Server verdicts/);
     assert.equal(toText(report({ tally: {} })).split('\n').find((l) => l.startsWith('comparable rows')), 'comparable rows: none');
   });
@@ -82,7 +82,7 @@ describe('crosscheck format: crosscheck.md', () => {
     assert.equal(lines[4], '| node | sequential_6000 | req/s | 1,000 | 1,020 (n=2) | 1.020 | [0.981, 1.061] | agree |  |');
     assert.match(md, /^- autocannon vs httperf: 3 trials each/m);
     assert.match(md, /^## Notes\n\n1\. httperf prints 0\.1 ms steps\n2\. a \| in a note\n/m);
-    assert.match(md, /^## Runs\n\n- node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --hog --num-conns 2000\)$/m);
+    assert.match(md, /^## Runs\n\n- node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --num-conns 2000\)$/m);
     assert.doesNotMatch(md, /## Server verdicts|## Skipped|## Failed|Interrupted/);
     const [first] = report().rows;
     assert.match(toMarkdown(report({ rows: [{ ...first, label: 'req|s' }] })), /^\| node \| sequential_6000 \| req\\\|s \| 1,000 \|/m, 'a | in a cell does not end it');
