@@ -353,7 +353,8 @@ function aboutScenario(params, quick) {
   if (!asRun) return '';
   const sliced = Number.isFinite(params.full_connections);
   const whole = sliced ? `each paired round a slice of ${+(params.connections / params.rate).toFixed(2)} s of the schedule, of the scenario's ${fmtNumber(params.full_connections, 'count')} connections` : '';
-  const full = (quick || sliced) && params.description ? ` <span class="muted">(${[quick ? '--quick: a shorter load than the full scenario' : '', whole].filter(Boolean).join('; ')}: “${esc(params.description)}”)</span>` : '';
+  // "the full scenario, “…”" names it; "of the scenario's N connections: “…”" then says what they are.
+  const full = (quick || sliced) && params.description ? ` <span class="muted">(${[quick ? '--quick: a shorter load than the full scenario' : '', whole].filter(Boolean).join('; ')}${sliced ? ':' : ','} “${esc(params.description)}”)</span>` : '';
   const source = params.source ? ` <span class="muted">Source: ${esc(params.source)}.</span>` : '';
   return `<p class="about">${quick || sliced ? 'As run: ' : ''}${esc(asRun)}.${full}${source}</p>`;
 }
