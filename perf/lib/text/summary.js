@@ -30,7 +30,7 @@ const fmtMetric = (metric, v) => fmtNumber(v, METRICS[metric].unit);
 /**
  * The tables' content: { servers, scenarios, rows: [{ scenario, cells: { server: { ok, mean,
  * p99, rps, cpu, errors, trials, used, basis, replies, p99Resolved } } }], notes, and the
- * decoded results' comparisons, overheads, pair, trials, engines, seeds }.
+ * decoded results' comparisons, overheads, pair, trials, engines, seeds, looks }.
  */
 function summarize(results) {
   const { runs, servers, scenarios } = results;
@@ -73,8 +73,8 @@ function summarize(results) {
   }
   const smallP99 = rows.flatMap((row) => Object.entries(row.cells).filter(([, c]) => c.ok && !c.p99Resolved).map(([server]) => `${server} ${row.scenario}`));
   if (smallP99.length) notes.push(`p99 needs ${fmtNumber(MIN_TAIL_SAMPLES / 0.01, 'count')} requests (${MIN_TAIL_SAMPLES} above it); with fewer it is the slowest few, not a p99 (n too small, not judged): ${smallP99.join(', ')}.`);
-  const { comparisons, overheads, pair, trials, engines, seeds } = results;
-  return { servers, scenarios, rows, notes, comparisons, overheads, pair, trials, engines, seeds };
+  const { comparisons, overheads, pair, trials, engines, seeds, looks } = results;
+  return { servers, scenarios, rows, notes, comparisons, overheads, pair, trials, engines, seeds, looks };
 }
 
 /** A scenario's name in the tables: "short_conn_256 (verdict from wrk)" where another engine gave its verdict. */

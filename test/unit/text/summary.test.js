@@ -41,6 +41,15 @@ describe('trials: the summary table shows ratios with their intervals', () => {
     assert.ok(Number(row.node_over_em_p50_ms_lo) < Number(row.node_over_em_p50_ms) && Number(row.node_over_em_p50_ms) < Number(row.node_over_em_p50_ms_hi));
   });
 
+  it('paired rounds: the cells are centres of rounds, the intervals from the paired differences', () => {
+    const paired = decoded(runs, { environment: { options: { design: 'rounds', looks: [5, 10, 20, 40] } } });
+    for (const out of [toText(paired), toMarkdown(paired)]) {
+      assert.match(out, /^Each cell is the centre \(geometric mean\) of up to 3 rounds/m);
+      assert.match(out, /95 % confidence intervals from paired rounds \(Student t on the rounds' paired log differences, looked at after 5, 10, 20, 40 rounds at 98\.75 % each, Bonferroni\)/);
+      assert.doesNotMatch(out, /Welch/);
+    }
+  });
+
   it('one trial: "1 trial: no interval"', () => {
     const text = toText(decoded([run('node', 's', 1, 1, 100), run('em', 's', 1, 2, 100)]));
     assert.match(text, /^One trial per server and scenario/m);
