@@ -142,6 +142,19 @@ describe('warm-up before every run', function () {
     assert.equal(runs.warm_slow.slow_clients.transfers, 1);
   });
 
+  it('goes through the engine that measures: httperf\'s count-bound run again and again until warmup_s has passed', async () => {
+    const out = makeTmpDir('warmup-httperf-');
+    const dir = writeScenarioDir({ warm_httperf: { description: 'one at a time', kind: 'closed', concurrency: 1, keep_alive: false, requests: 50, warmup_s: 0.3 } });
+    await runScenarios({ ...defaults, scenariosDir: dir, engine: 'httperf', outDir: out });
+    const [run] = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).runs;
+    assert.equal(run.ok, true, run.failure);
+    assert.equal(run.engine, 'httperf');
+    assert.equal(run.warmup.engine, 'httperf');
+    assert.ok(run.warmup.seconds >= 0.3, JSON.stringify(run.warmup));
+    assert.ok(run.warmup.requests > 50 && run.warmup.requests % 50 === 0, `whole runs of 50, more than one: ${JSON.stringify(run.warmup)}`);
+    assert.equal(run.requests, 50);
+  });
+
   it('--warmup 0 (the runner option) turns it off for every scenario, and is recorded', async () => {
     const out = makeTmpDir('warmup-off-');
     await runScenarios({ ...defaults, scenarios: ['warm_closed'], outDir: out, warmup: 0 });

@@ -143,3 +143,21 @@ describe('rounds: a server too busy to share the core', function () {
     assert.equal(Math.max(...runs.map((r) => r.trial)), DEFAULT_LOOKS[0] + 1);
   });
 });
+
+describe('rounds: a lighter engine that takes over warms the servers up with its own exchange', function () {
+  this.timeout(120000);
+
+  it('warms the visit\'s first built-in round, then the first wrk round with wrk, and no other', async function () {
+    if (require('node:child_process').spawnSync('sh', ['-c', 'command -v wrk']).status !== 0) this.skip(); // scripts/setup.sh installs it
+    // Two clients whose every reply waits 25 ms: the built-in engine's run is not server-bound, so wrk takes over.
+    const scenariosDir = writeScenarioDir({ held_1s: { description: 'held back', kind: 'closed', concurrency: 2, duration_s: 1, warmup_s: 0.5, request: { path: '/delay?ms=25' } } });
+    const out = makeTmpDir('rounds-lighter-');
+    const lines = [];
+    await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, budget: 5, log: (l) => lines.push(l) });
+    const { runs } = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.ok(lines.includes("held_1s: the verdict uses wrk's runs (the built-in load generator was the bottleneck)"), lines.join('\n'));
+    const warmed = runs.filter((r) => r.warmup.seconds > 0).map((r) => `${r.server} ${r.engine} ${r.trial} ${r.warmup.engine}`).sort();
+    assert.deepEqual(warmed, ['a autocannon 1 autocannon', 'a wrk 1 wrk', 'b autocannon 1 autocannon', 'b wrk 1 wrk']);
+    assert.ok(runs.filter((r) => r.engine === 'wrk').length >= 2 * DEFAULT_LOOKS[0]);
+  });
+});

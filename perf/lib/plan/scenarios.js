@@ -294,17 +294,26 @@ function expectedDurationS(s) {
 
 /**
  * The load that warms the server up before scenario s is measured, for warmup_s seconds, or
- * null when there is none. It is the scenario's own request at its own concurrency (closed
- * loop, bounded by time instead of its count) or rate (open loop). A slow-client scenario is
- * warmed by its probe alone: the slow clients are the disturbance measured before, during and
- * after their window, and warming with them would leave their after-effects (buffers, memory)
- * in the 'before'. The runner runs it with the built-in engine whatever --engine says: it is
- * not measured, only sent.
+ * null when there is none. It is the scenario's own request, through the engine that measures
+ * it: a runtime's JIT warms to the exchange it is served, and Node served httperf's first 2,000
+ * connections at half its speed after 15,000 of the built-in engine's, which ask for
+ * Connection: close (RESULTS.md, "Warm-up"). A closed loop runs at its concurrency, bounded by
+ * that time instead of its count where its engine can stop after a time (the built-in ones,
+ * wrk in whole seconds); httperf stops only after a count, so its warm-up is the scenario
+ * itself, which the runner repeats until warmup_s has passed (run_one.js warmUp). An open loop
+ * runs at its rate. A slow-client scenario is warmed by its probe alone: the slow clients are
+ * the disturbance measured before, during and after their window, and warming with them would
+ * leave their after-effects (buffers, memory) in the 'before'. Tsung's load hosts are not set
+ * up for a warm-up: the built-in engine sends it. It is not measured, only sent.
  */
 function warmupScenario(s) {
   if (!(s.warmup_s > 0)) return null;
-  const base = { ...s, name: `${s.name} (warm-up)`, engine: null, warmup_s: 0 };
-  if (s.kind === 'closed') return { ...base, requests: null, requests_per_connection: null, duration_s: s.warmup_s };
+  const engine = s.engine === 'httperf' || s.engine === 'wrk' ? s.engine : null;
+  const base = { ...s, name: `${s.name} (warm-up)`, engine, warmup_s: 0 };
+  if (s.kind === 'closed') {
+    if (engine === 'httperf') return base;
+    return { ...base, requests: null, requests_per_connection: null, duration_s: engine === 'wrk' ? Math.ceil(s.warmup_s) : s.warmup_s };
+  }
   const open = s.kind === 'open' ? base : { ...base, kind: 'open', request: s.probe.request, rate: s.probe.rate, requests_per_connection: 1, probe: undefined, slow: undefined };
   // (- 1e-9: 50/s × 0.2 s is 10 connections, whatever the floating point says.)
   return { ...open, connections: Math.max(1, Math.ceil(open.rate * s.warmup_s - 1e-9)) };

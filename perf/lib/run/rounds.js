@@ -146,7 +146,8 @@ async function measureInRounds(up, { plan, store, io, restart }) {
         st.rounds += 1;
         ran += 1;
         warm = false;
-        if (st.watchBottleneck) lighterAfterRound(st, { store, io, verdictEngines });
+        // A lighter engine taking over warms the servers up again, with its own exchange.
+        if (st.watchBottleneck && lighterAfterRound(st, { store, io, verdictEngines })) warm = true;
         // A round a side could not use (client-bound, not server-bound, shared, failed) gives
         // no pair: replaced, up to REPLACED_ROUNDS beyond the look, so that the look has its pairs.
         if (st.rounds === visit.to) {

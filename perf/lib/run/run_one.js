@@ -106,14 +106,21 @@ function cpuSnapshot(pid, besidePids = []) {
 }
 
 /**
- * Sends scenario's warm-up load (warmupScenario) through the built-in engine and forgets its
- * replies; resolves { seconds, requests } (requests sent, errors included).
+ * Sends a warm-up load (warmupScenario) for `seconds` and forgets its replies; a count-bound
+ * one (httperf's closed loop) is sent again until they have passed. Resolves { seconds,
+ * requests, engine } (requests sent, errors included: the built-in engines' samples, or the external
+ * engine's own count).
  */
-async function warmUp({ handle, scenario, signal }) {
+async function warmUp({ handle, scenario, seconds, signal }) {
   const samples = new Samples();
   const started = samples.start();
-  await ENGINES[engineFor(scenario)].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
-  return { seconds: round3((performance.now() - started) / 1000), requests: samples.length };
+  const countBound = scenario.kind === 'closed' && scenario.duration_s === null;
+  let counted = 0;
+  do {
+    const extra = await ENGINES[engineFor(scenario)].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
+    if (extra && extra.summary) counted += extra.summary.requests;
+  } while (countBound && !signal.aborted && performance.now() - started < seconds * 1000);
+  return { seconds: round3((performance.now() - started) / 1000), requests: samples.length + counted, engine: engineFor(scenario) };
 }
 
 /**
@@ -147,7 +154,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   let engineError = null;
   if (warm) {
     try {
-      warmup = await warmUp({ handle, scenario: warm, signal: controller.signal });
+      warmup = await warmUp({ handle, scenario: warm, seconds: scenario.warmup_s, signal: controller.signal });
     } catch (err) {
       engineError = new Error(`during the warm-up: ${err.message}`, { cause: err });
     }

@@ -173,10 +173,14 @@ describe('perf scenarios: warm-up', () => {
     }
   });
 
-  it('sends the scenario\'s own request at its own concurrency or rate, for warmup_s, through the built-in engine', () => {
+  it('sends the scenario\'s own request at its own concurrency or rate, for warmup_s, through the engine that measures it', () => {
     const n = (raw) => normalizeScenario({ description: 'x', ...raw }, 'f.json', 'f');
-    const closed = warmupScenario({ ...n({ kind: 'closed', concurrency: 400, requests_per_connection: 100, request: { path: '/' } }), engine: 'wrk' });
-    assert.deepEqual([closed.kind, closed.concurrency, closed.requests, closed.requests_per_connection, closed.duration_s, closed.request.path, closed.engine, closed.warmup_s], ['closed', 400, null, null, 2, '/', null, 0]);
+    const keepAlive = n({ kind: 'closed', concurrency: 400, requests_per_connection: 100, request: { path: '/' }, warmup_s: 1.5 });
+    const pick = (w) => [w.kind, w.concurrency, w.requests, w.requests_per_connection, w.duration_s, w.request.path, w.engine, w.warmup_s];
+    assert.deepEqual(pick(warmupScenario(keepAlive)), ['closed', 400, null, null, 1.5, '/', null, 0], 'built-in: bounded by the time');
+    assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'wrk' })), ['closed', 400, null, null, 2, '/', 'wrk', 0], 'wrk: whole seconds');
+    assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'httperf' })), ['closed', 400, null, 100, null, '/', 'httperf', 0], 'httperf: the scenario itself, which the runner repeats');
+    assert.equal(warmupScenario({ ...keepAlive, engine: 'tsung' }).engine, null, 'no load hosts for a warm-up');
     const open = warmupScenario(n({ kind: 'open', connections: 2000, rate: 100, warmup_s: 0.2 }));
     assert.deepEqual([open.kind, open.rate, open.connections], ['open', 100, 20]);
     const slow = warmupScenario(n({ kind: 'slow_clients', probe: { rate: 50, duration_s: 6 }, slow: { mode: 'read', clients: 10, start_s: 1, active_s: 4 } }));
