@@ -5,6 +5,8 @@
 //   STANDIN_EXIT_AFTER   exit (code 3) on the Nth request to /hello (a server dying mid-run)
 //   STANDIN_STALL_AT     on the Nth request to /hello, block the event loop for STANDIN_STALL_MS
 //   STANDIN_BUSY_MS      spend this many ms of CPU on each request to /hello (a heavy server)
+//   STANDIN_COLD_FOR     spend up to STANDIN_COLD_MS of CPU on each of the first N requests to
+//                        /hello, less and less (a server that speeds up under load, as a JIT)
 //   STANDIN_FILL_AT      on the Nth request to /hello, fill the disk holding STANDIN_FILL_FILE
 //                        (writes it until ENOSPC) before answering: a disk that fills mid-run
 //   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
@@ -29,6 +31,8 @@ const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
 const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
 const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
 const busyMs = Number(process.env.STANDIN_BUSY_MS || 0);
+const coldFor = Number(process.env.STANDIN_COLD_FOR || 0);
+const coldMs = Number(process.env.STANDIN_COLD_MS || 0);
 const index = Buffer.from('<!doctype html><title>stand-in</title><p>stand-in server</p>\n');
 const files = {
   '/lipsum100k.txt': Buffer.alloc(102400, 'lorem ipsum '),
@@ -70,7 +74,7 @@ const server = http.createServer((req, res) => {
     if (exitAfter && hellos >= exitAfter) process.exit(3);
     if (stallAt && hellos === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
     if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
-    for (const until = performance.now() + busyMs; performance.now() < until; );
+    for (const until = performance.now() + busyMs + (hellos <= coldFor ? coldMs * (1 - hellos / coldFor) : 0); performance.now() < until; );
     reply(res, 200, 'text/plain', helloBody);
     return;
   }

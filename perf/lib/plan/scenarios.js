@@ -23,6 +23,13 @@ const MAX_WARMUP_S = SCHEMA.properties.warmup_s.maximum;
 // JIT settles within the first second of load (measured: perf/README.md, results.json,
 // "Warm-up"); 2 s leaves a margin. --quick scales it as it scales durations (1 s).
 const DEFAULT_WARMUP_S = 2;
+// A closed loop's warm-up goes in slices, and on past warmup_s until a slice's rate is no more
+// than WARMUP_STEADY above the one before (a fresh Node needs 2-3 s of bigfile_100k's load to
+// reach its steady rate: RESULTS.md, "Warm-up"), for at most WARMUP_CAP times warmup_s. wrk
+// takes whole seconds.
+const WARMUP_SLICE_S = { builtin: 0.5, wrk: 1 };
+const WARMUP_STEADY = 0.1;
+const WARMUP_CAP = 4;
 
 class ScenarioError extends Error {}
 
@@ -293,18 +300,18 @@ function expectedDurationS(s) {
 }
 
 /**
- * The load that warms the server up before scenario s is measured, for warmup_s seconds, or
- * null when there is none. It is the scenario's own request, through the engine that measures
- * it: a runtime's JIT warms to the exchange it is served, and Node served httperf's first 2,000
- * connections at half its speed after 15,000 of the built-in engine's, which ask for
- * Connection: close (RESULTS.md, "Warm-up"). A closed loop runs at its concurrency, bounded by
- * that time instead of its count where its engine can stop after a time (the built-in ones,
- * wrk in whole seconds); httperf stops only after a count, so its warm-up is the scenario
- * itself, which the runner repeats until warmup_s has passed (run_one.js warmUp). An open loop
- * runs at its rate. A slow-client scenario is warmed by its probe alone: the slow clients are
- * the disturbance measured before, during and after their window, and warming with them would
- * leave their after-effects (buffers, memory) in the 'before'. Tsung's load hosts are not set
- * up for a warm-up: the built-in engine sends it. It is not measured, only sent.
+ * The load that warms the server up before scenario s is measured, or null when there is none.
+ * It is the scenario's own request, through the engine that measures it: a runtime's JIT warms
+ * to the exchange it is served, and Node served httperf's first 2,000 connections at half its
+ * speed after 15,000 of the built-in engine's, which ask for Connection: close (RESULTS.md,
+ * "Warm-up"). A closed loop runs at its concurrency in slices the runner repeats for warmup_s
+ * and on until its rate stops rising (run_one.js warmUp): bounded by a time where its engine can
+ * stop after one (WARMUP_SLICE_S: the built-in ones, wrk), else the scenario itself (httperf
+ * stops only after a count). An open loop runs once, at its rate for warmup_s. A slow-client
+ * scenario is warmed by its probe alone: the slow clients are the disturbance measured before,
+ * during and after their window, and warming with them would leave their after-effects
+ * (buffers, memory) in the 'before'. Tsung's load hosts are not set up for a warm-up: the
+ * built-in engine sends it. It is not measured, only sent.
  */
 function warmupScenario(s) {
   if (!(s.warmup_s > 0)) return null;
@@ -312,7 +319,7 @@ function warmupScenario(s) {
   const base = { ...s, name: `${s.name} (warm-up)`, engine, warmup_s: 0 };
   if (s.kind === 'closed') {
     if (engine === 'httperf') return base;
-    return { ...base, requests: null, requests_per_connection: null, duration_s: engine === 'wrk' ? Math.ceil(s.warmup_s) : s.warmup_s };
+    return { ...base, requests: null, requests_per_connection: null, duration_s: engine === 'wrk' ? WARMUP_SLICE_S.wrk : Math.min(WARMUP_SLICE_S.builtin, s.warmup_s) };
   }
   const open = s.kind === 'open' ? base : { ...base, kind: 'open', request: s.probe.request, rate: s.probe.rate, requests_per_connection: 1, probe: undefined, slow: undefined };
   // (- 1e-9: 50/s × 0.2 s is 10 connections, whatever the floating point says.)
@@ -351,4 +358,6 @@ module.exports = {
   ORDER,
   MAX_WARMUP_S,
   DEFAULT_WARMUP_S,
+  WARMUP_STEADY,
+  WARMUP_CAP,
 };

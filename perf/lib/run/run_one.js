@@ -5,7 +5,7 @@
 // orchestrates the runs; this module measures one.
 
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
-const { expectedDurationS, scenarioParams, warmupScenario } = require('../plan/scenarios');
+const { expectedDurationS, scenarioParams, warmupScenario, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
 const { send } = require('./contract_check');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
@@ -17,6 +17,7 @@ const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpu
 const { isClientBound, cpuShares, judgeRun } = require('../judge/bottleneck');
 const { reasonText } = require('../judge/reasons');
 const { ENGINES, engineFor } = require('../engines');
+const { EngineUnavailable } = require('../engines/external');
 
 // After timeouts, how long a GET /hello may take to tell a hung server from a slow run.
 const HUNG_PROBE_MS = 3000;
@@ -37,7 +38,8 @@ function runDeadlineMs(s) {
   const expected = expectedDurationS(s);
   // A count-bounded closed loop's speed depends on the server: 900 s.
   const measured = expected === null ? 900000 : Math.round((expected * 1.5 + s.timeout_s + 30) * 1000);
-  return measured + (warm ? runDeadlineMs(warm) : 0);
+  // A closed loop's warm-up: slices for up to WARMUP_CAP × warmup_s, the last one begun before then.
+  return measured + (warm ? runDeadlineMs(warm) + (warm.kind === 'closed' ? WARMUP_CAP * s.warmup_s * 1000 : 0) : 0);
 }
 
 function describeExit({ code, signal, error }) {
@@ -106,21 +108,32 @@ function cpuSnapshot(pid, besidePids = []) {
 }
 
 /**
- * Sends a warm-up load (warmupScenario) for `seconds` and forgets its replies; a count-bound
- * one (httperf's closed loop) is sent again until they have passed. Resolves { seconds,
- * requests, engine } (requests sent, errors included: the built-in engines' samples, or the external
- * engine's own count).
+ * Sends a warm-up load (warmupScenario) for `seconds` and forgets its replies. A closed loop's
+ * is sent slice after slice, past `seconds` until the last slice's rate is no more than
+ * WARMUP_STEADY above the one before, for at most WARMUP_CAP × `seconds`. Resolves { seconds, requests, engine,
+ * steady } (requests sent, errors included: the built-in engines' samples, or the external
+ * engine's own count; steady: whether the rate stopped rising, null for an open loop).
  */
 async function warmUp({ handle, scenario, seconds, signal }) {
   const samples = new Samples();
   const started = samples.start();
-  const countBound = scenario.kind === 'closed' && scenario.duration_s === null;
+  const elapsedS = () => (performance.now() - started) / 1000;
+  const sliced = scenario.kind === 'closed';
+  const rates = [];
   let counted = 0;
-  do {
+  let steady = null;
+  for (;;) {
+    const sliceStart = performance.now();
+    const before = samples.length + counted;
     const extra = await ENGINES[engineFor(scenario)].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
     if (extra && extra.summary) counted += extra.summary.requests;
-  } while (countBound && !signal.aborted && performance.now() - started < seconds * 1000);
-  return { seconds: round3((performance.now() - started) / 1000), requests: samples.length + counted, engine: engineFor(scenario) };
+    if (!sliced || signal.aborted) break;
+    rates.push((samples.length + counted - before) / Math.max(1e-3, (performance.now() - sliceStart) / 1000));
+    const [a, b] = rates.slice(-2);
+    steady = rates.length >= 2 && b <= a * (1 + WARMUP_STEADY); // no longer rising (a fall is noise, not warming)
+    if ((elapsedS() >= seconds && steady) || elapsedS() >= WARMUP_CAP * seconds) break;
+  }
+  return { seconds: round3(elapsedS()), requests: samples.length + counted, engine: engineFor(scenario), steady };
 }
 
 /**
@@ -156,7 +169,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     try {
       warmup = await warmUp({ handle, scenario: warm, seconds: scenario.warmup_s, signal: controller.signal });
     } catch (err) {
-      engineError = new Error(`during the warm-up: ${err.message}`, { cause: err });
+      // A missing engine is missing, whether the warm-up or the run first asks for it.
+      engineError = err instanceof EngineUnavailable ? err : new Error(`during the warm-up: ${err.message}`, { cause: err });
     }
   }
   const samples = new Samples();

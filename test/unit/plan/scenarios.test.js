@@ -177,8 +177,9 @@ describe('perf scenarios: warm-up', () => {
     const n = (raw) => normalizeScenario({ description: 'x', ...raw }, 'f.json', 'f');
     const keepAlive = n({ kind: 'closed', concurrency: 400, requests_per_connection: 100, request: { path: '/' }, warmup_s: 1.5 });
     const pick = (w) => [w.kind, w.concurrency, w.requests, w.requests_per_connection, w.duration_s, w.request.path, w.engine, w.warmup_s];
-    assert.deepEqual(pick(warmupScenario(keepAlive)), ['closed', 400, null, null, 1.5, '/', null, 0], 'built-in: bounded by the time');
-    assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'wrk' })), ['closed', 400, null, null, 2, '/', 'wrk', 0], 'wrk: whole seconds');
+    assert.deepEqual(pick(warmupScenario(keepAlive)), ['closed', 400, null, null, 0.5, '/', null, 0], 'built-in: slices bounded by a time');
+    assert.deepEqual(pick(warmupScenario({ ...keepAlive, warmup_s: 0.2 })), ['closed', 400, null, null, 0.2, '/', null, 0], 'no slice longer than the warm-up');
+    assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'wrk' })), ['closed', 400, null, null, 1, '/', 'wrk', 0], 'wrk: slices of a whole second');
     assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'httperf' })), ['closed', 400, null, 100, null, '/', 'httperf', 0], 'httperf: the scenario itself, which the runner repeats');
     assert.equal(warmupScenario({ ...keepAlive, engine: 'tsung' }).engine, null, 'no load hosts for a warm-up');
     const open = warmupScenario(n({ kind: 'open', connections: 2000, rate: 100, warmup_s: 0.2 }));

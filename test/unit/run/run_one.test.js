@@ -7,7 +7,7 @@
 
 const assert = require('node:assert/strict');
 const { runOne, failedRun, runDeadlineMs, settle, describeExit } = require('../../../perf/lib/run/run_one');
-const { normalizeScenario, scenarioParams } = require('../../../perf/lib/plan/scenarios');
+const { normalizeScenario, scenarioParams, WARMUP_CAP } = require('../../../perf/lib/plan/scenarios');
 const { countFds } = require('../../../perf/lib/measure/proc_stats');
 const { remoteServer } = require('../../../perf/lib/hosts/server_process');
 const { startStandin } = require('../../support/runner_helpers');
@@ -26,10 +26,10 @@ function watch(handle) {
 }
 
 describe('run_one: the deadline and the records without measurements', () => {
-  it('a run may take its expected length and a half, its timeout and 30 s; a count-bounded closed loop 900 s; plus its warm-up\'s', () => {
+  it('a run may take its expected length and a half, its timeout and 30 s; a count-bounded closed loop 900 s; plus its warm-up\'s, slices for up to WARMUP_CAP × warmup_s', () => {
     const timed = scenario('timed', { kind: 'closed', concurrency: 2, duration_s: 2, timeout_s: 5, warmup_s: 0 });
     assert.equal(runDeadlineMs(timed), (2 * 1.5 + 5 + 30) * 1000);
-    assert.equal(runDeadlineMs({ ...timed, warmup_s: 1 }), (2 * 1.5 + 5 + 30) * 1000 + (1 * 1.5 + 5 + 30) * 1000);
+    assert.equal(runDeadlineMs({ ...timed, warmup_s: 1 }), (2 * 1.5 + 5 + 30) * 1000 + (0.5 * 1.5 + 5 + 30) * 1000 + WARMUP_CAP * 1000);
     assert.equal(runDeadlineMs({ ...TINY, warmup_s: 0 }), 900000);
     const open = scenario('open', { kind: 'open', connections: 100, rate: 50, warmup_s: 0 });
     assert.equal(runDeadlineMs(open), (2 * 1.5 + 10 + 30) * 1000);
@@ -60,6 +60,17 @@ describe('run_one: a run against a stand-in server', function () {
     handle = null;
   });
 
+  it('warms a closed loop up past warmup_s until its rate stops rising: a server slow for its first 500 requests', async () => {
+    // 500 requests of 6 ms of CPU down to none: about 1.5 s before the stand-in runs at its speed,
+    // past a warm-up of 1 s (two slices of 0.5 s).
+    handle = await startStandin({ STANDIN_COLD_FOR: '500', STANDIN_COLD_MS: '6' });
+    const { run } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 1 }, outerSignal: null, serverState: watch(handle) });
+    assert.equal(run.ok, true, run.failure);
+    assert.equal(run.warmup.steady, true, JSON.stringify(run.warmup));
+    assert.ok(run.warmup.requests > 500 && run.warmup.seconds >= 1.5, `a slice past the cold requests, one more as fast: ${JSON.stringify(run.warmup)}`);
+    assert.ok(run.server_cpu.ms_per_request < 1, `measured warm: ${run.server_cpu.ms_per_request} ms of CPU per request`);
+  });
+
   it('warms up, then measures only the scenario\'s requests; the server\'s CPU to the nanosecond (schedstat)', async () => {
     handle = await startStandin();
     const result = await runOne({ server: 'standin', trial: 2, handle, scenario: TINY, outerSignal: null, serverState: watch(handle) });
@@ -68,7 +79,7 @@ describe('run_one: a run against a stand-in server', function () {
     assert.deepEqual([run.server, run.scenario, run.trial, run.engine], ['standin', 'tiny', 2, 'autocannon']);
     assert.deepEqual([run.requests, run.replies, samples.length], [40, 40, 40]);
     assert.equal(run.status['2xx'], 40);
-    assert.ok(run.warmup.requests > 0 && run.warmup.seconds >= 0.3, JSON.stringify(run.warmup));
+    assert.ok(run.warmup.requests > 0 && run.warmup.seconds >= 0.3 && typeof run.warmup.steady === 'boolean', JSON.stringify(run.warmup));
     assert.equal(run.server_measured, true);
     assert.equal(run.server_cpu.resolution_ms, (1e-9 * 1000) / 40);
     assert.ok(run.server_cpu.total_s > 0 && run.server_cpu.ms_per_request === Math.round((run.server_cpu.total_s * 1000 / 40) * 1e6) / 1e6, JSON.stringify(run.server_cpu));
