@@ -111,6 +111,13 @@ function withAnswer(c) {
   return { ...c, winner: answer.kind === 'winner' ? answer.lead : null, answer, words: verdictWords(c) };
 }
 
+/** The names that occur in seen, those of asked first in its order, then the others as first seen. */
+function askedOrder(asked, seen) {
+  const present = new Set(seen);
+  const first = Array.isArray(asked) ? asked.filter((x) => present.has(x)) : [];
+  return [...new Set([...first, ...seen])];
+}
+
 /**
  * What every output reads of a results document: { dir, file, environment, definitions,
  * runs, servers, scenarios, skipped, trials (the most of any server and scenario; rounds in
@@ -124,9 +131,11 @@ function withAnswer(c) {
  */
 function decodeResults(doc, { dir = null, file = null } = {}) {
   const runs = doc.runs.map(normaliseRun);
-  const servers = [...new Set(runs.map((r) => r.server))];
-  const scenarios = [...new Set(runs.map((r) => r.scenario))];
   const environment = doc.environment && typeof doc.environment === 'object' ? doc.environment : {};
+  const options = environment.options || {};
+  // In the order the run was asked for (paired rounds take the servers in a random order).
+  const servers = askedOrder(options.servers, runs.map((r) => r.server));
+  const scenarios = askedOrder(options.scenarios, runs.map((r) => r.scenario));
   const definitions = environment.servers || {};
   const skipped = Array.isArray(doc.skipped) ? doc.skipped : [];
   const margin = (environment.options && environment.options.margin) || DEFAULT_MARGIN;

@@ -171,7 +171,7 @@ describe('results.json: the one reader (decodeResults)', () => {
     assert.deepEqual([kept.no_verdict, kept.winner], [null, 'node'], 'a file that has no_verdict decided it');
   });
 
-  it('what the outputs read beside: servers and scenarios in run order, the most trials, the pair, the document\'s parts', () => {
+  it('what the outputs read beside: servers and scenarios in the order asked, else in run order, the most trials, the pair, the document\'s parts', () => {
     const doc = { environment: { servers: { node_bare: { reference_for: ['node'] } } }, runs: [trialRun('node_bare', 't', 1, 1, 10), ...runs, trialRun('node', 't', 1, 1, 10)], skipped: [{ server: 'em', scenario: 't', reason: 'x' }], interrupted: 1 };
     const decoded = decodeResults(doc, { dir: '/r', file: '/r/results.json' });
     assert.deepEqual([decoded.servers, decoded.scenarios, decoded.trials, decoded.pair], [['node_bare', 'node', 'em'], ['t', 's'], 3, ['node', 'em']]);
@@ -179,6 +179,9 @@ describe('results.json: the one reader (decodeResults)', () => {
     assert.deepEqual(decoded.overheads.map((o) => [o.scenario, o.server, o.reference]), [['t', 'node', 'node_bare']]);
     const references = decodeResults({ environment: doc.environment, runs: doc.runs.filter((r) => r.server !== 'em') });
     assert.equal(references.pair, null, 'one server and its reference: no pair (their overhead says it)');
+    // Paired rounds take the servers in a random order: the order asked for comes first.
+    const asked = decodeResults({ environment: { options: { servers: ['node', 'em'], scenarios: ['s', 't'] } }, runs: [...doc.runs].reverse() });
+    assert.deepEqual([asked.servers, asked.scenarios], [['node', 'em', 'node_bare'], ['s', 't']]);
     const bare = decodeResults({ runs: [{ server: 'node', scenario: 's', trial: 'x' }] });
     assert.deepEqual([bare.environment, bare.definitions, bare.skipped, bare.trials, bare.pair, bare.interrupted], [{}, {}, [], 1, null, false]);
   });
