@@ -156,7 +156,7 @@ describe('rounds: a lighter engine that takes over warms the servers up with its
     await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, budget: 5, log: (l) => lines.push(l) });
     const { runs } = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
     assert.ok(lines.includes("held_1s: the verdict uses wrk's runs (the built-in load generator was the bottleneck)"), lines.join('\n'));
-    const warmed = runs.filter((r) => r.warmup.seconds > 0).map((r) => `${r.server} ${r.engine} ${r.trial} ${r.warmup.engine}`).sort();
+    const warmed = runs.filter((r) => (r.warmup || {}).seconds > 0).map((r) => `${r.server} ${r.engine} ${r.trial} ${r.warmup.engine}`).sort();
     assert.deepEqual(warmed, ['a autocannon 1 autocannon', 'a wrk 1 wrk', 'b autocannon 1 autocannon', 'b wrk 1 wrk']);
     assert.ok(runs.filter((r) => r.engine === 'wrk').length >= 2 * DEFAULT_LOOKS[0]);
   });

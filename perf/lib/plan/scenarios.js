@@ -19,14 +19,14 @@ const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
 const MAX_COUNT = SCHEMA.$defs.count.maximum; // requests, connections (in total, per run)
 const MAX_DURATION_S = SCHEMA.$defs.duration.maximum;
 const MAX_WARMUP_S = SCHEMA.properties.warmup_s.maximum;
-// Warm-up before each measured run (not counted), unless the scenario says otherwise: Node's
-// JIT settles within the first second of load (measured: perf/README.md, results.json,
-// "Warm-up"); 2 s leaves a margin. --quick scales it as it scales durations (1 s).
+// Warm-up before each measured run (not counted), unless the scenario says otherwise: at least
+// 2 s, on past them while the rate still rises (below); --quick scales it as it scales
+// durations (1 s).
 const DEFAULT_WARMUP_S = 2;
 // A closed loop's warm-up goes in slices, and on past warmup_s until a slice's rate is no more
 // than WARMUP_STEADY above the one before (a fresh Node needs 2-3 s of bigfile_100k's load to
-// reach its steady rate: RESULTS.md, "Warm-up"), for at most WARMUP_CAP times warmup_s. wrk
-// takes whole seconds.
+// reach its steady rate: RESULTS.md, "Warm-up"), beginning no slice after WARMUP_CAP times
+// warmup_s. wrk takes whole seconds.
 const WARMUP_SLICE_S = { builtin: 0.5, wrk: 1 };
 const WARMUP_STEADY = 0.1;
 const WARMUP_CAP = 4;
@@ -326,6 +326,20 @@ function warmupScenario(s) {
   return { ...open, connections: Math.max(1, Math.ceil(open.rate * s.warmup_s - 1e-9)) };
 }
 
+/**
+ * Seconds scenario s's warm-up should take, for the plan's estimates: an open loop's warmup_s;
+ * a closed loop's in whole slices, at least two, and one more (the rate has usually stopped
+ * rising by then: RESULTS.md, "Warm-up"); httperf's, warmup_s and a quarter (its last run ends
+ * past it).
+ */
+function expectedWarmupS(s) {
+  const warm = warmupScenario(s);
+  if (!warm) return 0;
+  if (warm.kind !== 'closed') return s.warmup_s;
+  if (warm.duration_s === null) return 1.25 * s.warmup_s;
+  return (Math.max(2, Math.ceil(s.warmup_s / warm.duration_s - 1e-9)) + 1) * warm.duration_s;
+}
+
 /** A closed-loop scenario as the options of a closed-loop engine (runAutocannon, runSequential). */
 function closedLoopOptions(s) {
   return {
@@ -352,6 +366,7 @@ module.exports = {
   quickScale,
   expectedDurationS,
   warmupScenario,
+  expectedWarmupS,
   scenarioParams,
   ScenarioError,
   QUICK_FACTOR,

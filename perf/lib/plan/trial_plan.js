@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { expectedDurationS } = require('./scenarios');
+const { expectedDurationS, expectedWarmupS } = require('./scenarios');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 
 /**
@@ -93,7 +93,7 @@ function estimatePlanS(plan, served) {
   let total = 0;
   for (const { trial, server } of plan) {
     total += trial === 1 ? ESTIMATE_START_S.full : ESTIMATE_START_S.short;
-    for (const s of served[server] || []) total += (s.warmup_s || 0) + estimateScenarioS(s) + SETTLE_S;
+    for (const s of served[server] || []) total += expectedWarmupS(s) + estimateScenarioS(s) + SETTLE_S;
   }
   return total;
 }

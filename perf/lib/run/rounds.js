@@ -18,7 +18,7 @@ const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
 const { whyNotInstalled, engineFor } = require('../engines');
 const { reasonCode } = require('../judge/reasons');
-const { expectedDurationS } = require('../plan/scenarios');
+const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
 const { estimateScenarioS, fmtDuration, SETTLE_S } = require('../plan/trial_plan');
 const { METRICS } = require('../judge/metrics');
 const { analyzeRuns, isSuperseded, usableForVerdict, withoutAdvice } = require('../judge/verdicts');
@@ -54,7 +54,7 @@ function estimateRoundS(scenario, servers) {
  * doubled to choose an engine) }].
  */
 function estimateFirstLookS(scenarios, looks) {
-  return scenarios.reduce((t, { scenario, servers, probe }) => t + (looks[0] + (probe ? 1 : 0)) * estimateRoundS(scenario, servers) + runsInTurn(scenario, servers) * (scenario.warmup_s || 0), 0);
+  return scenarios.reduce((t, { scenario, servers, probe }) => t + (looks[0] + (probe ? 1 : 0)) * estimateRoundS(scenario, servers) + runsInTurn(scenario, servers) * expectedWarmupS(scenario), 0);
 }
 
 /**

@@ -110,9 +110,9 @@ function cpuSnapshot(pid, besidePids = []) {
 /**
  * Sends a warm-up load (warmupScenario) for `seconds` and forgets its replies. A closed loop's
  * is sent slice after slice, past `seconds` until the last slice's rate is no more than
- * WARMUP_STEADY above the one before, for at most WARMUP_CAP × `seconds`. Resolves { seconds, requests, engine,
+ * WARMUP_STEADY above the one before, beginning no slice after WARMUP_CAP × `seconds`. Resolves { seconds, requests, engine,
  * steady } (requests sent, errors included: the built-in engines' samples, or the external
- * engine's own count; steady: whether the rate stopped rising, null for an open loop).
+ * engine's own count; steady: whether the rate stopped rising, null for an open loop or a single slice).
  */
 async function warmUp({ handle, scenario, seconds, signal }) {
   const samples = new Samples();
@@ -130,7 +130,8 @@ async function warmUp({ handle, scenario, seconds, signal }) {
     if (!sliced || signal.aborted) break;
     rates.push((samples.length + counted - before) / Math.max(1e-3, (performance.now() - sliceStart) / 1000));
     const [a, b] = rates.slice(-2);
-    steady = rates.length >= 2 && b <= a * (1 + WARMUP_STEADY); // no longer rising (a fall is noise, not warming)
+    // No longer rising (a fall is noise, not warming); unknown after a single slice.
+    steady = rates.length < 2 ? null : b <= a * (1 + WARMUP_STEADY);
     if ((elapsedS() >= seconds && steady) || elapsedS() >= WARMUP_CAP * seconds) break;
   }
   return { seconds: round3(elapsedS()), requests: samples.length + counted, engine: engineFor(scenario), steady };

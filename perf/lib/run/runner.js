@@ -242,7 +242,7 @@ async function runTrials({ order, served }, session) {
         serverState.current = scenario.name;
         const label = `${server.padEnd(serverWidth)} ${scenario.name.padEnd(20)}`;
         const expected = expectedDurationS(scenario);
-        const about = [trials > 1 ? `trial ${trial}/${trials}` : null, expected ? `~${Math.ceil(expected)} s` : null, scenario.warmup_s ? `after a ${scenario.warmup_s} s warm-up` : null].filter(Boolean).join(', ');
+        const about = [trials > 1 ? `trial ${trial}/${trials}` : null, expected ? `~${Math.ceil(expected)} s` : null, scenario.warmup_s ? `after a warm-up of ${scenario.warmup_s} s or more` : null].filter(Boolean).join(', ');
         status(`${label} running${about ? ` (${about})` : ''}`);
         let lastStatus = 0;
         const progress = ({ done, total }) => {

@@ -138,9 +138,9 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
   const scenarios = askedOrder(options.scenarios, runs.map((r) => r.scenario));
   const definitions = environment.servers || {};
   const skipped = Array.isArray(doc.skipped) ? doc.skipped : [];
-  const margin = (environment.options && environment.options.margin) || DEFAULT_MARGIN;
+  const margin = options.margin || DEFAULT_MARGIN;
   const stored = Array.isArray(doc.comparisons) && Array.isArray(doc.aggregates);
-  const looks = (environment.options && environment.options.design === 'rounds' && environment.options.looks) || null;
+  const looks = (options.design === 'rounds' && options.looks) || null;
   const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
   const comparisons = analysis.comparisons.map(withAnswer);
   return {

@@ -3,7 +3,7 @@
 // with one line naming the file and the field; --quick scales counts, keeps rates.
 
 const assert = require('node:assert/strict');
-const { loadScenarios, normalizeScenario, quickScale, warmupScenario, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
+const { loadScenarios, normalizeScenario, quickScale, warmupScenario, expectedWarmupS, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
 const { engineFor } = require('../../../perf/lib/engines');
 const { writeScenarioDir } = require('../../support/runner_helpers');
 
@@ -182,6 +182,8 @@ describe('perf scenarios: warm-up', () => {
     assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'wrk' })), ['closed', 400, null, null, 1, '/', 'wrk', 0], 'wrk: slices of a whole second');
     assert.deepEqual(pick(warmupScenario({ ...keepAlive, engine: 'httperf' })), ['closed', 400, null, 100, null, '/', 'httperf', 0], 'httperf: the scenario itself, which the runner repeats');
     assert.equal(warmupScenario({ ...keepAlive, engine: 'tsung' }).engine, null, 'no load hosts for a warm-up');
+    // What the plan expects it to take: whole slices, at least two, and one more; httperf a quarter more; an open loop its time.
+    assert.deepEqual([expectedWarmupS(keepAlive), expectedWarmupS({ ...keepAlive, engine: 'wrk' }), expectedWarmupS({ ...keepAlive, engine: 'httperf' }), expectedWarmupS({ ...keepAlive, warmup_s: 0 })], [2, 3, 1.875, 0]);
     const open = warmupScenario(n({ kind: 'open', connections: 2000, rate: 100, warmup_s: 0.2 }));
     assert.deepEqual([open.kind, open.rate, open.connections], ['open', 100, 20]);
     const slow = warmupScenario(n({ kind: 'slow_clients', probe: { rate: 50, duration_s: 6 }, slow: { mode: 'read', clients: 10, start_s: 1, active_s: 4 } }));

@@ -48,8 +48,9 @@ describe('rounds: where the budget goes', () => {
   it('the first look\'s time: each server\'s load and settling per round, a warm-up per server, a round more to choose an engine', () => {
     const s = { kind: 'closed', concurrency: 10, duration_s: 1, warmup_s: 1 }; // 1 s of load
     assert.ok(Math.abs(estimateRoundS(s, 2) - 2.2) < 1e-9);
-    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: false }], LOOKS) - (5 * 2.2 + 2)) < 1e-9);
-    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: true }], LOOKS) - (6 * 2.2 + 2)) < 1e-9);
+    // A warm-up per server: three slices of 0.5 s (scenarios.js expectedWarmupS).
+    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: false }], LOOKS) - (5 * 2.2 + 2 * 1.5)) < 1e-9);
+    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: true }], LOOKS) - (6 * 2.2 + 2 * 1.5)) < 1e-9);
   });
 
   it('a light open loop\'s servers run together: a round and a warm-up cost one run\'s time', () => {
