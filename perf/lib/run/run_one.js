@@ -110,11 +110,13 @@ function cpuSnapshot(pid, besidePids = []) {
 /**
  * Sends a warm-up load (warmupScenario) for `seconds` and forgets its replies. A closed loop's
  * is sent slice after slice, past `seconds` until the last slice's rate is no more than
- * WARMUP_STEADY above the one before, beginning no slice after WARMUP_CAP × `seconds`. Resolves { seconds, requests, engine,
- * steady } (requests sent, errors included: the built-in engines' samples, or the external
- * engine's own count; steady: whether the rate stopped rising, null for an open loop or a single slice).
+ * WARMUP_STEADY above the one before, beginning no slice after WARMUP_CAP × `seconds`.
+ * Resolves { seconds, requests, engine, steady }: requests sent, errors included (the built-in
+ * engines' samples, or the external engine's own count); steady, whether the rate stopped
+ * rising (null for an open loop or a single slice).
  */
 async function warmUp({ handle, scenario, seconds, signal }) {
+  const engine = engineFor(scenario);
   const samples = new Samples();
   const started = samples.start();
   const elapsedS = () => (performance.now() - started) / 1000;
@@ -125,7 +127,7 @@ async function warmUp({ handle, scenario, seconds, signal }) {
   for (;;) {
     const sliceStart = performance.now();
     const before = samples.length + counted;
-    const extra = await ENGINES[engineFor(scenario)].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
+    const extra = await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: null });
     if (extra && extra.summary) counted += extra.summary.requests;
     if (!sliced || signal.aborted) break;
     rates.push((samples.length + counted - before) / Math.max(1e-3, (performance.now() - sliceStart) / 1000));
@@ -134,7 +136,7 @@ async function warmUp({ handle, scenario, seconds, signal }) {
     steady = rates.length < 2 ? null : b <= a * (1 + WARMUP_STEADY);
     if ((elapsedS() >= seconds && steady) || elapsedS() >= WARMUP_CAP * seconds) break;
   }
-  return { seconds: round3(elapsedS()), requests: samples.length + counted, engine: engineFor(scenario), steady };
+  return { seconds: round3(elapsedS()), requests: samples.length + counted, engine, steady };
 }
 
 /**
