@@ -28,17 +28,26 @@ function decide(ci, margin = DEFAULT_MARGIN) {
 }
 
 /**
- * How many times the measuring behind an undecided interval would likely decide it: an
+ * The half-width (on the log scale) an interval around this ratio must shrink to for an answer:
+ * the larger (the easier) of what would exclude 1 (|log ratio|) and what would fit inside the
+ * margin (log(1 + m) − |log ratio|).
+ */
+function decidingHalfWidth(ratio, margin = DEFAULT_MARGIN) {
+  const centre = Math.abs(Math.log(ratio));
+  return Math.max(centre, Math.log(1 + margin) - centre);
+}
+
+/**
+ * How many times the measuring behind an undecided interval would likely decide it, for
+ * independent trials (paired rounds: sequential.js moreRounds, which counts the t quantile): an
  * interval's half-width on the log scale shrinks with the square root of the trials, so
- * reaching half-width h' from h takes (h/h')² as many. h' is the larger (the easier) of what
- * would exclude 1 (|log centre|) and what would fit inside the margin (log(1+m) − |log centre|).
- * null when the centre sits on neither side's reach (exactly 1 and no margin). A rough figure:
- * it assumes the centre stays where it is.
+ * reaching the deciding half-width h' from h takes (h/h')² as many. null when the centre sits
+ * on neither side's reach (exactly 1 and no margin). A rough figure: it assumes the centre
+ * stays where it is.
  */
 function moreMeasuring(ratio, ci, margin = DEFAULT_MARGIN) {
-  const centre = Math.abs(Math.log(ratio));
   const half = (Math.log(ci[1]) - Math.log(ci[0])) / 2;
-  const target = Math.max(centre, Math.log(1 + margin) - centre);
+  const target = decidingHalfWidth(ratio, margin);
   if (!(target > 0) || !(half > 0)) return null;
   return (half / target) ** 2;
 }
@@ -92,4 +101,4 @@ function relate(first, second) {
 /** The relations that contradict: the two answers cannot both be true. */
 const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
 
-module.exports = { DEFAULT_MARGIN, decide, withinMargin, moreMeasuring, marginText, claimOutcome, relate, CONTRADICTIONS };
+module.exports = { DEFAULT_MARGIN, decide, withinMargin, decidingHalfWidth, moreMeasuring, marginText, claimOutcome, relate, CONTRADICTIONS };

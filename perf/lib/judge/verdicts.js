@@ -15,7 +15,7 @@ const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
 const { reasonCode, reasonLabel } = require('./reasons');
 const { DEFAULT_MARGIN, decide, moreMeasuring } = require('./answer');
-const { status, pairedInterval } = require('./sequential');
+const { status, pairedInterval, moreRounds } = require('./sequential');
 
 
 /**
@@ -368,7 +368,7 @@ function pairedAnswer(runsA, runsB, metric, aBetter, { a, b, margin, looks }) {
     significant,
     winner: significant ? (aBetter(ratio) ? a : b) : null,
     decision,
-    more_measuring: decision === 'undecided' ? moreMeasuring(ratio, ci, margin) : null,
+    more_measuring: decision === 'undecided' ? moreRounds(early ? pairs.length : looks[s.look], ratio, ci, { level: s.level, margin }) : null,
     rounds: early ? pairs.length : looks[s.look],
     note: early ? `${pairs.length} paired rounds, short of the first look (${looks[0]}): no answer yet` : null,
   };

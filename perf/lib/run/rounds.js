@@ -2,23 +2,27 @@
 // Paired rounds: the measuring design built to decide on a noisy shared machine. Every server
 // of the plan is up at once (all pinned to the servers' CPU; only the one under load uses it),
 // started afresh (0.1-0.2 s) for each visit of a scenario, so that no memory a server kept from
-// an earlier scenario counts as this one's; then the load alternates between them in rounds: one run of each server, back to back, in a random order. Whatever the machine does
-// during a round (another tenant, the hypervisor's steal) hits both sides of it, and cancels in
-// their paired difference (perf/lib/judge/sequential.js); a disturbed run is recorded as such
-// and kept, not thrown away. A light open loop (a schedule that leaves each server mostly
-// idle) runs its servers at the same time instead, their arrivals interleaved: the same moment
-// for both sides, half the seconds a round (togetherRound), for as long as each server's load
-// stays light enough not to delay the other's replies (SHARED_LOAD_PCT). Each scenario is measured up to a look (5, 10, 20, 40 rounds),
-// judged, and measured on to the next look only while one of its comparisons is still
-// undecided and the time budget allows: the budget goes where the answer is still open
-// (nextVisits). Where a lighter load generator should give the verdict (./lighter_engines.js),
-// the scenario's first round decides it, and the rounds go on with that engine.
+// an earlier scenario counts as this one's; then the load alternates between them in rounds:
+// one run of each server, back to back, in a random order. Whatever the machine does during a
+// round (another tenant, the hypervisor's steal) hits both sides of it, and cancels in their
+// paired difference (perf/lib/judge/sequential.js); a disturbed run is recorded as such and
+// kept, not thrown away. A light open loop (a schedule that leaves each server mostly idle)
+// runs its servers at the same time instead, their arrivals interleaved: the same moment for
+// both sides, half the seconds a round (togetherRound), for as long as each server's load stays
+// light enough not to delay the other's replies (SHARED_LOAD_PCT). Each scenario is judged at
+// looks (5, 10, 20, 40 rounds) and measured on only while one of its comparisons is still
+// undecided: after every scenario's first look, the budget goes to the scenario whose next
+// likely deciding look decides the most per second (nextVisit), a scenario going on at once
+// where it is that one, its servers still warm. Where a lighter load generator should give the
+// verdict (./lighter_engines.js), the scenario's first round decides it, and the rounds go on
+// with that engine.
 
 const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
 const { whyNotInstalled, engineFor } = require('../engines');
 const { reasonCode } = require('../judge/reasons');
 const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
+const { lookToDecide } = require('../judge/sequential');
 const { estimateScenarioS, fmtDuration, SETTLE_S } = require('../plan/trial_plan');
 const { METRICS } = require('../judge/metrics');
 const { analyzeRuns, isSuperseded, usableForVerdict, withoutAdvice } = require('../judge/verdicts');
@@ -58,29 +62,66 @@ function estimateFirstLookS(scenarios, looks) {
 }
 
 /**
- * Which scenarios to measure on to the next look, in the plan's order: each open one (a
- * comparison still undecided, the last look not reached) whose rounds up to that look fit in
- * what is left of the budget, a scenario's first look always (nothing measured is no answer).
- * states: [{ name, rounds (done), open, roundS (seconds one round takes) }]; leftS: budget
- * left. Returns [{ name, to (rounds), costS }], and the ones left out for the budget.
+ * What measuring an open scenario on would likely buy: the first look past its rounds at which
+ * one of its undecided comparisons would likely be decided (lookToDecide, from each one's
+ * more_measuring), how many would be by then, and the seconds it costs: the rounds at the
+ * scenario's seconds per round, and a visit's fixed seconds (servers started afresh and warmed
+ * up) unless its servers are still up from its last rounds (continuing). Where none would
+ * likely be decided by the last look: the next look, deciding none. null past the last look.
+ * st: { name, rounds, comparisons, roundS, fixedS }.
  */
-function nextVisits(states, looks, leftS) {
-  const visits = [];
-  const priced = [];
-  let left = leftS;
-  for (const st of states) {
-    if (!st.open) continue;
-    const to = looks.find((n) => n > st.rounds);
-    if (to === undefined) continue;
-    const costS = (to - st.rounds) * st.roundS;
-    if (st.rounds > 0 && costS > left) {
-      priced.push({ name: st.name, to, costS });
-      continue;
-    }
-    visits.push({ name: st.name, to, costS });
-    left -= costS;
-  }
-  return { visits, priced };
+function prospect(st, looks, continuing) {
+  const next = looks.find((n) => n > st.rounds);
+  if (next === undefined) return null;
+  const by = st.comparisons
+    .filter((c) => c.decision === 'undecided')
+    .map((c) => lookToDecide(c.rounds, c.more_measuring, looks))
+    .filter((n) => n !== null)
+    .map((n) => Math.max(n, next));
+  const to = by.length ? Math.min(...by) : next;
+  return { name: st.name, to, decides: by.filter((n) => n <= to).length, costS: (to - st.rounds) * st.roundS + (continuing ? 0 : st.fixedS) };
+}
+
+/**
+ * How much longer than estimated the first looks so far took (their seconds over their
+ * estimates; 1 before any): the first looks still to come are kept that much time, so that an
+ * estimate that was short (a slow machine, a lighter engine's warm-up) does not let the
+ * scenarios measured first spend the share of those measured last. Within ×0.5 to ×3.
+ */
+function firstLookScale(states) {
+  const done = states.filter((st) => st.firstLookTookS > 0);
+  if (!done.length) return 1;
+  const ratio = done.reduce((t, st) => t + st.firstLookTookS, 0) / done.reduce((t, st) => t + st.firstLookS, 0);
+  return Math.min(3, Math.max(0.5, ratio));
+}
+
+/**
+ * Where the budget goes next. Every scenario's first look comes first, in the plan's order,
+ * whatever the budget (nothing measured is no answer), and the budget those still to come
+ * should take is kept for them (scaled as the first looks so far ran: firstLookScale). Of the
+ * open scenarios, the prospect (above) that fits in the rest and decides the most comparisons
+ * per second wins; where none would likely decide anything, the cheapest that fits, once every
+ * first look is done. The scenario just measured goes on at once when it is that winner (its
+ * servers are up and warm, so it will never be cheaper), before every first look is done only
+ * within an even share of what is spare. states: [{ name, visited, open, rounds,
+ * comparisons, roundS, fixedS, firstLookS (estimated), firstLookTookS (measured) }]; current:
+ * the name of the scenario whose servers are up, or null. Returns { visit: { name, to, costS,
+ * first } or null, leftOut: the prospects that did not fit }.
+ */
+function nextVisit(states, looks, leftS, current) {
+  const unvisited = states.filter((st) => !st.visited);
+  const spareS = leftS - unvisited.reduce((t, st) => t + st.firstLookS, 0) * firstLookScale(states);
+  const prospects = states.filter((st) => st.visited && st.open).map((st) => prospect(st, looks, st.name === current)).filter(Boolean);
+  const fits = prospects.filter((p) => p.costS <= spareS);
+  const leftOut = prospects.filter((p) => p.costS > spareS);
+  const deciding = fits.filter((p) => p.decides > 0);
+  const best = deciding.length ? deciding.reduce((b, p) => (p.decides / p.costS > b.decides / b.costS ? p : b)) : fits.reduce((b, p) => (!b || p.costS < b.costS ? p : b), null);
+  // Before every first look is done, going on is limited to an even share of what is spare:
+  // the scenarios still to come may need it more, and estimates of their first looks are rough.
+  const goOn = best && best.name === current && (unvisited.length ? best.decides > 0 && best.costS <= spareS / (unvisited.length + 1) : true);
+  if (goOn) return { visit: best, leftOut };
+  if (unvisited.length) return { visit: { name: unvisited[0].name, to: looks[0], costS: unvisited[0].firstLookS, first: true }, leftOut };
+  return { visit: best, leftOut };
 }
 
 /** servers in a random order (Fisher–Yates); random() in [0, 1). */
@@ -115,51 +156,71 @@ async function measureInRounds(up, { plan, store, io, restart }) {
   const spentS = () => (performance.now() - startedAt) / 1000;
   const verdictEngines = { verdict_engines: {}, verdict_engine_reasons: {} };
   const states = plan.scenarios
-    .map((scenario) => ({ name: scenario.name, scenario, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, open: true, roundS: null, engineChosen: !plan.engine.lighter, watchBottleneck: false, together: null }))
+    .map((scenario) => ({ name: scenario.name, scenario, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, visited: false, open: true, comparisons: [], engineChosen: !plan.engine.lighter, watchBottleneck: false, together: null }))
     .filter((st) => st.servers.length > 0);
   for (const st of states) {
     st.together = st.servers.length > 1 && mayRunTogether(st.scenario);
     st.roundS = estimateRoundS(st.scenario, st.servers.length);
+    st.fixedS = runsInTurn(st.scenario, st.servers.length) * expectedWarmupS(st.scenario);
+    st.firstLookS = estimateFirstLookS([{ scenario: st.scenario, servers: st.servers.length, probe: probesEngine(st) }], looks);
   }
   let leftOut = [];
+  let current = null; // the scenario whose servers are up: going on with it needs no fresh start
   const interrupted = () => Boolean(signal && signal.aborted);
 
-  for (let look = 0; look < looks.length && !interrupted(); look++) {
-    const { visits, priced } = nextVisits(states, looks, budgetS - spentS());
-    leftOut = priced;
-    for (const visit of visits) {
-      if (interrupted()) break;
-      const st = states.find((s) => s.name === visit.name);
-      visit.look = visit.to;
-      const visitStart = performance.now();
+  while (!interrupted()) {
+    const next = nextVisit(states, looks, budgetS - spentS(), current);
+    leftOut = next.leftOut;
+    if (!next.visit) break;
+    const st = states.find((s) => s.name === next.visit.name);
+    const visit = { to: next.visit.to, look: next.visit.to };
+    const fresh = st.name !== current;
+    const visitStart = performance.now();
+    if (fresh) {
       for (const server of st.servers) await restart(server, st.scenario);
       if (interrupted()) break;
-      let ran = 0; // rounds run in this visit (st.rounds starts again at 0 where a lighter engine takes over)
-      if (!st.engineChosen) {
-        const outcome = await chooseEngine(st, up, { store, io, verdictEngines });
-        if (outcome === 'interrupted') break;
-      }
-      let warm = true; // the first round of each visit warms each server up
-      while (st.rounds < visit.to && !interrupted()) {
-        const r = await oneRound(st, st.rounds + 1, up, { store, io, warm });
-        if (r === 'interrupted') break;
-        st.rounds += 1;
-        ran += 1;
-        warm = false;
-        // A lighter engine taking over warms the servers up again, with its own exchange.
-        if (st.watchBottleneck && lighterAfterRound(st, { store, io, verdictEngines })) warm = true;
-        // A round a side could not use (client-bound, not server-bound, shared, failed) gives
-        // no pair: replaced, up to REPLACED_ROUNDS beyond the look, so that the look has its pairs.
-        if (st.rounds === visit.to) {
-          const lost = visit.look - usableRounds(st, store.runs);
-          if (lost > 0 && lost <= REPLACED_ROUNDS - (visit.to - visit.look)) visit.to += 1;
-        }
-      }
-      if (ran > 0) st.roundS = (performance.now() - visitStart) / 1000 / ran;
-      const comparisons = scenarioComparisons(st, store.runs, plan);
-      st.open = !settled(comparisons) && st.rounds < looks[looks.length - 1];
-      log(visitLine(st, comparisons, { spentS: spentS(), budgetS }));
+      current = st.name;
     }
+    st.visited = true;
+    let warm = fresh; // the first round on fresh servers warms each one up
+    let ran = 0; // rounds run in this visit
+    if (!st.engineChosen) {
+      const outcome = await chooseEngine(st, up, { store, io, verdictEngines });
+      if (outcome === 'interrupted') break;
+      // Its round 1 warmed the servers up with the engine chosen.
+      if (st.rounds > 0) [warm, ran] = [false, 1];
+    }
+    const steadyS = []; // how long each round without a warm-up took
+    while (st.rounds < visit.to && !interrupted()) {
+      const roundStart = performance.now();
+      // A lighter engine may take over after any run, the round's others not run (lighterAfterRound).
+      const watch = st.watchBottleneck ? () => lighterAfterRound(st, { store, io, verdictEngines }) : null;
+      const r = await oneRound(st, st.rounds + 1, up, { store, io, warm, watch });
+      if (r === 'interrupted') break;
+      // A lighter engine taking over warms the servers up again, with its own exchange.
+      if (r === 'switched') {
+        warm = true;
+        continue;
+      }
+      if (!warm) steadyS.push((performance.now() - roundStart) / 1000);
+      st.rounds += 1;
+      ran += 1;
+      warm = false;
+      // A round a side could not use (client-bound, not server-bound, shared, failed) gives
+      // no pair: replaced, up to REPLACED_ROUNDS beyond the look, so that the look has its pairs.
+      if (st.rounds === visit.to) {
+        const lost = visit.look - usableRounds(st, store.runs);
+        if (lost > 0 && lost <= REPLACED_ROUNDS - (visit.to - visit.look)) visit.to += 1;
+      }
+    }
+    if (next.visit.first) st.firstLookTookS = (performance.now() - visitStart) / 1000;
+    if (steadyS.length) {
+      st.roundS = steadyS.reduce((t, x) => t + x, 0) / steadyS.length;
+      if (fresh) st.fixedS = Math.max(0, (performance.now() - visitStart) / 1000 - st.roundS * ran);
+    }
+    st.comparisons = scenarioComparisons(st, store.runs, plan);
+    st.open = !settled(st.comparisons) && st.rounds < looks[looks.length - 1];
+    log(visitLine(st, st.comparisons, { spentS: spentS(), budgetS }));
   }
   store.setExtra(verdictEngines);
   return {
@@ -170,6 +231,13 @@ async function measureInRounds(up, { plan, store, io, restart }) {
       left_out: leftOut.map((v) => ({ scenario: v.name, to: v.to, cost_s: Math.round(v.costS) })),
     },
   };
+}
+
+/** Whether a scenario's first round will run two engines to choose one (chooseEngine). */
+function probesEngine(st) {
+  if (st.engineChosen) return false;
+  const foreseen = lighterEngines(alone(st), [])[st.name];
+  return Boolean(foreseen) && !whyNotInstalled(foreseen.engine);
 }
 
 /** The comparisons of one scenario so far, judged as the end will judge them. */
@@ -192,10 +260,15 @@ function visitLine(st, comparisons, { spentS, budgetS }) {
 /**
  * One round: each server of the scenario once, in a random order, one after the other; or, in a
  * simultaneous round (st.together), all at once. Records every run (failed ones said in a line);
- * resolves 'interrupted' when Ctrl-C cut a run short.
+ * resolves 'interrupted' when Ctrl-C cut a run short, 'switched' where watch() (called after
+ * each run one after the other) says another engine takes over, the round's other runs not
+ * run, else 'done'.
  */
-async function oneRound(st, round, up, { store, io, warm, engines = null }) {
-  if (st.together && !engines) return togetherRound(st, round, up, { store, io, warm });
+async function oneRound(st, round, up, { store, io, warm, engines = null, watch = null }) {
+  if (st.together && !engines) {
+    const r = await togetherRound(st, round, up, { store, io, warm });
+    return r === 'done' && watch && watch() ? 'switched' : r;
+  }
   for (const server of shuffled(st.servers)) {
     for (const scenario of engines ? engines.map((e) => e(st.scenario)) : [st.scenario]) {
       if (notAvailable(server, scenario, round, up, store)) continue;
@@ -205,6 +278,7 @@ async function oneRound(st, round, up, { store, io, warm, engines = null }) {
       io.status(null);
       if (result.interrupted) return 'interrupted';
       await record(server, result, round, up, { store, io });
+      if (watch && watch()) return 'switched';
     }
   }
   return 'done';
@@ -281,7 +355,7 @@ async function record(server, result, round, up, { store, io }) {
 /**
  * Where a lighter engine should give a scenario's verdict (./lighter_engines.js). One client at
  * a time (httperf): round 1 runs both engines, and the rounds go on with the one whose cycle
- * per request is shorter (its round-1 runs are round 1). A closed loop: after each round with
+ * per request is shorter (its round-1 runs are round 1). A closed loop: after each run with
  * the built-in engine (lighterAfterRound), where its load generator was the bottleneck, the
  * rounds start again with wrk (httperf where wrk cannot keep the scenario's count of requests per
  * connection). The runs not chosen stay in results.json, superseded. Sets
@@ -315,7 +389,7 @@ function alone(st) {
 }
 
 /**
- * After a round with the built-in engine: where its load generator was the bottleneck in a run
+ * After a run with the built-in engine: where its load generator was the bottleneck in a run
  * of the scenario so far and a lighter engine can run it (wrk, else httperf), supersedes the
  * built-in runs and goes on with that engine from round 0 (true). Said once where it is not
  * installed.
@@ -340,4 +414,4 @@ function mergeEngines(into, { verdict_engines: engines, verdict_engine_reasons: 
   Object.assign(into.verdict_engine_reasons, reasons);
 }
 
-module.exports = { measureInRounds, nextVisits, estimateRoundS, estimateFirstLookS, shuffled, settled, REPLACED_ROUNDS };
+module.exports = { measureInRounds, nextVisit, prospect, estimateRoundS, estimateFirstLookS, shuffled, settled, REPLACED_ROUNDS };

@@ -5,7 +5,9 @@
 // adjacent slices correlated ~0.4).
 
 const assert = require('node:assert/strict');
-const { status, runSequential, lookLevel, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+const { status, runSequential, lookLevel, lookToDecide, moreRounds, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+const { moreMeasuring } = require('../../../perf/lib/judge/answer');
+const { jStat } = require('jstat');
 const { seededNormals } = require('../../support/seeded_random');
 
 
@@ -73,6 +75,42 @@ describe('sequential paired comparison', () => {
     assert.ok(at5.more_measuring > 1);
     const last = status(Array.from({ length: 8 }, (_, i) => noisy[i % noisy.length]), { looks: [3, 5, 8] });
     assert.deepEqual([last.look, last.stop], [2, true]);
+  });
+
+  it('how many more rounds would decide: the first count at which t(n − 1) × spread ÷ √n falls short of what decides', () => {
+    const level = lookLevel(DEFAULT_LOOKS);
+    // An interval from 5 rounds of spread 0.1 (one round's log difference) around 1.05.
+    const tq = (n) => jStat.studentt.inv(1 - (1 - level) / 2, n - 1);
+    const half = (n) => (tq(n) * 0.1) / Math.sqrt(n);
+    const ci = [1.05 * Math.exp(-half(5)), 1.05 * Math.exp(half(5))];
+    const more = moreRounds(5, 1.05, ci, { level, margin: 0.1 });
+    const n = more * 5;
+    // Excluding 1 (log 1.05 = 0.049) is a little nearer than fitting within ±10 % (0.047).
+    const target = Math.max(Math.log(1.05), Math.log(1.1) - Math.log(1.05));
+    assert.ok(Number.isInteger(n) && half(n) < target && half(n - 1) >= target, `n ${n}`);
+    // The t quantile counts: the plain (h/h')² rule, right for many trials, asks for more.
+    assert.ok(moreMeasuring(1.05, ci, 0.1) * 5 > n + 5, `plain ${moreMeasuring(1.05, ci, 0.1) * 5} against ${n}`);
+    assert.equal(lookToDecide(5, more), DEFAULT_LOOKS.find((l) => l >= n));
+    assert.equal(moreRounds(5, 1, [1, 1], { level, margin: 0 }), null, 'nothing would decide');
+  });
+
+  it('the look it names decides about as often as not: the projection is a fair guess, not a promise', () => {
+    // From each first look that stayed undecided, the look it named for a comparison, and
+    // whether measuring on to that look decided it: near half, neither always nor never.
+    let named = 0;
+    let decided = 0;
+    for (let i = 0; i < 400; i++) {
+      const next = rounds(1.08, { seed: 777000 + i });
+      const pairs = Array.from({ length: 40 }, () => next());
+      const first = status(pairs.slice(0, 5), {});
+      if (first.decision !== 'undecided') continue;
+      const to = lookToDecide(5, first.more_measuring);
+      if (to === null) continue;
+      named++;
+      if (status(pairs.slice(0, to), {}).decision !== 'undecided') decided++;
+    }
+    assert.ok(named >= 100, `named ${named}`);
+    assert.ok(decided / named > 0.35 && decided / named < 0.9, `decided at the named look ${decided} of ${named}`);
   });
 
   for (const ratio of [1, 1.05, 1.12, 1.3]) {

@@ -1,32 +1,68 @@
 'use strict';
-// What the paired rounds plan (perf/lib/run/rounds.js): where the budget goes (nextVisits), the
+// What the paired rounds plan (perf/lib/run/rounds.js): where the budget goes (nextVisit), the
 // order of a round (shuffled), when a scenario is settled, how long a first look takes. The
 // rounds themselves run against real servers in test/e2e/rounds.test.js.
 
 const assert = require('node:assert/strict');
-const { nextVisits, shuffled, settled, estimateRoundS, estimateFirstLookS } = require('../../../perf/lib/run/rounds');
+const { nextVisit, prospect, shuffled, settled, estimateRoundS, estimateFirstLookS } = require('../../../perf/lib/run/rounds');
 const { mulberry32 } = require('../../support/seeded_random');
 
 const LOOKS = [5, 10, 20, 40];
 
 describe('rounds: where the budget goes', () => {
-  it('a scenario\'s first look is always measured, whatever the budget', () => {
-    const { visits, priced } = nextVisits([{ name: 'a', rounds: 0, open: true, roundS: 10 }, { name: 'b', rounds: 0, open: true, roundS: 10 }], LOOKS, 30);
-    assert.deepEqual(visits, [{ name: 'a', to: 5, costS: 50 }, { name: 'b', to: 5, costS: 50 }]);
-    assert.deepEqual(priced, []);
+  // A state as measureInRounds keeps it; undecided(rounds, more) is an undecided comparison
+  // at a look of `rounds` that would likely need `more` times its rounds.
+  const undecided = (rounds, more) => ({ decision: 'undecided', rounds, more_measuring: more });
+  const state = (name, more = {}) => ({ name, visited: true, open: true, rounds: 5, comparisons: [], roundS: 1, fixedS: 4, firstLookS: 10, ...more });
+
+  it('every first look comes first, in the plan\'s order, whatever the budget', () => {
+    const states = [state('a', { visited: false, rounds: 0 }), state('b', { visited: false, rounds: 0 })];
+    assert.deepEqual(nextVisit(states, LOOKS, 5, null).visit, { name: 'a', to: 5, costS: 10, first: true });
+    states[0].visited = true;
+    states[0].rounds = 5;
+    assert.equal(nextVisit(states, LOOKS, 0, 'a').visit.name, 'b');
   });
 
-  it('later looks only for open scenarios, in order, while what is left of the budget covers them', () => {
-    const states = [
-      { name: 'decided', rounds: 5, open: false, roundS: 1 },
-      { name: 'cheap', rounds: 5, open: true, roundS: 2 }, // 5 more rounds: 10 s
-      { name: 'dear', rounds: 5, open: true, roundS: 10 }, // 50 s: does not fit after cheap
-      { name: 'last', rounds: 40, open: true, roundS: 1 }, // past the last look
-      { name: 'fits', rounds: 10, open: true, roundS: 0.5 }, // 10 more rounds: 5 s
-    ];
-    const { visits, priced } = nextVisits(states, LOOKS, 40);
-    assert.deepEqual(visits, [{ name: 'cheap', to: 10, costS: 10 }, { name: 'fits', to: 20, costS: 5 }]);
-    assert.deepEqual(priced, [{ name: 'dear', to: 10, costS: 50 }]);
+  it('a prospect: the first look at which a comparison would likely be decided, how many, at what cost', () => {
+    const st = state('s', { comparisons: [undecided(5, 1.5), undecided(5, 3), undecided(5, 100), { decision: 'winner' }] });
+    assert.deepEqual(prospect(st, LOOKS, false), { name: 's', to: 10, decides: 1, costS: 5 + 4 });
+    assert.deepEqual(prospect(st, LOOKS, true), { name: 's', to: 10, decides: 1, costS: 5 }, 'going on with servers up: no fixed cost');
+    // Nothing likely decided by the last look: the next look, deciding none.
+    assert.deepEqual(prospect(state('t', { comparisons: [undecided(5, 100)] }), LOOKS, true), { name: 't', to: 10, decides: 0, costS: 5 });
+    assert.equal(prospect(state('u', { rounds: 40 }), LOOKS, true), null, 'past the last look');
+  });
+
+  it('the scenario just measured goes on at once where it decides the most per second, warm', () => {
+    const states = [state('a', { comparisons: [undecided(5, 3)] }), state('b', { comparisons: [undecided(5, 3)] }), state('c', { visited: false, rounds: 0 })];
+    // b's servers are up: 15 rounds at 1 s, against a's 15 s and a fresh start.
+    assert.deepEqual(nextVisit(states, LOOKS, 100, 'b').visit, { name: 'b', to: 20, decides: 1, costS: 15 });
+    // Not where another decides more per second: then c's first look first, a after it.
+    states[0].comparisons = [undecided(5, 1.5), undecided(5, 1.8)];
+    assert.equal(nextVisit(states, LOOKS, 100, 'b').visit.name, 'c');
+    states[2] = state('c', { comparisons: [] , open: false });
+    assert.deepEqual(nextVisit(states, LOOKS, 100, 'c').visit, { name: 'a', to: 10, decides: 2, costS: 9 });
+  });
+
+  it('the first looks still to come keep their share: what does not fit in the rest is left out', () => {
+    const states = [state('a', { comparisons: [undecided(5, 3)] }), state('c', { visited: false, rounds: 0, firstLookS: 90 })];
+    const { visit, leftOut } = nextVisit(states, LOOKS, 100, 'a');
+    assert.equal(visit.name, 'c', '15 s for a does not fit beside c\'s 90');
+    assert.deepEqual(leftOut, [{ name: 'a', to: 20, decides: 1, costS: 15 }]);
+    // Going on before every first look is done: within an even share of what is spare (here
+    // half: a and the one to come). 110 s left: 20 spare, 10 each; 130 s: 40 spare, 20 each.
+    assert.equal(nextVisit(states, LOOKS, 110, 'a').visit.name, 'c');
+    assert.equal(nextVisit(states, LOOKS, 130, 'a').visit.name, 'a');
+    // Not where the first looks so far took twice their estimate: c is kept 180 s.
+    states[0].firstLookTookS = 20; // estimated 10
+    assert.equal(nextVisit(states, LOOKS, 130, 'a').visit.name, 'c');
+  });
+
+  it('once every first look is done, a scenario with no likely answer gets the budget left, cheapest first; none fits: the end', () => {
+    const states = [state('far', { comparisons: [undecided(5, 100)], roundS: 2 }), state('near', { comparisons: [undecided(5, 100)] }), state('done', { open: false })];
+    assert.deepEqual(nextVisit(states, LOOKS, 100, 'far').visit, { name: 'near', to: 10, decides: 0, costS: 9 });
+    const end = nextVisit(states, LOOKS, 8, 'far');
+    assert.equal(end.visit, null);
+    assert.deepEqual(end.leftOut.map((p) => p.name), ['far', 'near']);
   });
 
   it('a round\'s order: every server once, in a random order', () => {
