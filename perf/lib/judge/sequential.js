@@ -85,7 +85,7 @@ function status(pairs, { looks = DEFAULT_LOOKS, margin = DEFAULT_MARGIN } = {}) 
  * spread of one round's difference (half-width ÷ t quantile × √rounds); at n rounds the
  * half-width would be t(n − 1) × spread ÷ √n, and the answer comes at the first n where that
  * falls short of what decides (answer.js decidingHalfWidth). The t quantile counts: at 5 rounds
- * it is 4.9 against 3.3 at 10 (98.75 %), so a first look's interval narrows by more than √2
+ * it is 4.3 against 3.1 at 10 (98.75 %), so a first look's interval narrows by more than √2
  * when the rounds double. Assumes the centre stays where it is; null when nothing would decide.
  */
 function moreRounds(rounds, ratio, ci, { level, margin = DEFAULT_MARGIN }) {
