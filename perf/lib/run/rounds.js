@@ -102,8 +102,9 @@ function firstLookScale(states) {
  * open scenarios, the prospect (above) that fits in the rest and decides the most comparisons
  * per second wins; where none would likely decide anything, the cheapest that fits, once every
  * first look is done. The scenario just measured goes on at once when it is that winner (its
- * servers are up and warm, so it will never be cheaper), before every first look is done only
- * within an even share of what is spare. states: [{ name, visited, open, rounds,
+ * servers are up and warm, so it will never be cheaper); before every first look is done, only
+ * where that costs no more than its fixed seconds (what coming back would add) and an even
+ * share of what is spare. states: [{ name, visited, open, rounds,
  * comparisons, roundS, fixedS, firstLookS (estimated), firstLookTookS (measured) }]; current:
  * the name of the scenario whose servers are up, or null. Returns { visit: { name, to, costS,
  * first } or null, leftOut: the prospects that did not fit }.
@@ -116,9 +117,13 @@ function nextVisit(states, looks, leftS, current) {
   const leftOut = prospects.filter((p) => p.costS > spareS);
   const deciding = fits.filter((p) => p.decides > 0);
   const best = deciding.length ? deciding.reduce((b, p) => (p.decides / p.costS > b.decides / b.costS ? p : b)) : fits.reduce((b, p) => (!b || p.costS < b.costS ? p : b), null);
-  // Before every first look is done, going on is limited to an even share of what is spare:
-  // the scenarios still to come may need it more, and estimates of their first looks are rough.
-  const goOn = best && best.name === current && (unvisited.length ? best.decides > 0 && best.costS <= spareS / (unvisited.length + 1) : true);
+  // Before every first look is done, going on at once is worth it only where it costs no more
+  // than coming back later would add (the scenario's fixed seconds: a fresh start and warm-up),
+  // and no more than an even share of what is spare: the scenarios still to come may need the
+  // budget more, and estimates of their first looks are rough. Dearer rounds wait until every
+  // scenario has been looked at once, and then go where they decide the most per second.
+  const own = states.find((st) => st.name === current);
+  const goOn = best && best.name === current && (unvisited.length ? best.decides > 0 && best.costS <= Math.min(spareS / (unvisited.length + 1), own.fixedS) : true);
   if (goOn) return { visit: best, leftOut };
   if (unvisited.length) return { visit: { name: unvisited[0].name, to: looks[0], costS: unvisited[0].firstLookS, first: true }, leftOut };
   return { visit: best, leftOut };

@@ -33,9 +33,14 @@ describe('rounds: where the budget goes', () => {
   });
 
   it('the scenario just measured goes on at once where it decides the most per second, warm', () => {
-    const states = [state('a', { comparisons: [undecided(5, 3)] }), state('b', { comparisons: [undecided(5, 3)] }), state('c', { visited: false, rounds: 0 })];
+    const states = [state('a', { comparisons: [undecided(5, 3)] }), state('b', { comparisons: [undecided(5, 3)], fixedS: 20 }), state('c', { visited: false, rounds: 0 })];
     // b's servers are up: 15 rounds at 1 s, against a's 15 s and a fresh start.
     assert.deepEqual(nextVisit(states, LOOKS, 100, 'b').visit, { name: 'b', to: 20, decides: 1, costS: 15 });
+    // Before every first look is done, only where going on costs no more than coming back
+    // would add (b's fresh start and warm-up): at 4 s, c's first look comes first.
+    states[1].fixedS = 4;
+    assert.equal(nextVisit(states, LOOKS, 100, 'b').visit.name, 'c');
+    states[1].fixedS = 20;
     // Not where another decides more per second: then c's first look first, a after it.
     states[0].comparisons = [undecided(5, 1.5), undecided(5, 1.8)];
     assert.equal(nextVisit(states, LOOKS, 100, 'b').visit.name, 'c');
@@ -44,7 +49,7 @@ describe('rounds: where the budget goes', () => {
   });
 
   it('the first looks still to come keep their share: what does not fit in the rest is left out', () => {
-    const states = [state('a', { comparisons: [undecided(5, 3)] }), state('c', { visited: false, rounds: 0, firstLookS: 90 })];
+    const states = [state('a', { comparisons: [undecided(5, 3)], fixedS: 30 }), state('c', { visited: false, rounds: 0, firstLookS: 90 })];
     const { visit, leftOut } = nextVisit(states, LOOKS, 100, 'a');
     assert.equal(visit.name, 'c', '15 s for a does not fit beside c\'s 90');
     assert.deepEqual(leftOut, [{ name: 'a', to: 20, decides: 1, costS: 15 }]);
