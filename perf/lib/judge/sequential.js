@@ -37,6 +37,11 @@ function lookLevel(looks) {
   return 1 - (1 - LEVEL) / checkLooks(looks).length;
 }
 
+/** Student's t quantile of a two-sided interval at `level` from n values (n − 1 degrees of freedom). */
+function tQuantile(level, n) {
+  return jStat.studentt.inv(1 - (1 - level) / 2, n - 1);
+}
+
 /**
  * The interval of the ratio a/b from paired log differences at a level: { n, ratio, ci }, or
  * null with fewer than two differences. Student t on the differences (their mean, their
@@ -47,7 +52,7 @@ function pairedInterval(diffs, level) {
   if (n < 2) return null;
   const mean = diffs.reduce((s, d) => s + d, 0) / n;
   const variance = diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (n - 1);
-  const half = jStat.studentt.inv(1 - (1 - level) / 2, n - 1) * Math.sqrt(variance / n);
+  const half = tQuantile(level, n) * Math.sqrt(variance / n);
   return { n, ratio: Math.exp(mean), ci: [Math.exp(mean - half), Math.exp(mean + half)] };
 }
 
@@ -92,9 +97,8 @@ function moreRounds(rounds, ratio, ci, { level, margin = DEFAULT_MARGIN }) {
   const half = (Math.log(ci[1]) - Math.log(ci[0])) / 2;
   const target = decidingHalfWidth(ratio, margin);
   if (!(rounds >= 2) || !(half > 0) || !(target > 0)) return null;
-  const tq = (n) => jStat.studentt.inv(1 - (1 - level) / 2, n - 1);
-  const spread = (half / tq(rounds)) * Math.sqrt(rounds);
-  const halfAt = (n) => (tq(n) * spread) / Math.sqrt(n);
+  const spread = (half / tQuantile(level, rounds)) * Math.sqrt(rounds);
+  const halfAt = (n) => (tQuantile(level, n) * spread) / Math.sqrt(n);
   if (halfAt(rounds) < target) return 1;
   let lo = rounds;
   let hi = rounds * 2;

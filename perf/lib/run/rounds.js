@@ -104,10 +104,10 @@ function firstLookScale(states) {
  * first look is done. The scenario just measured goes on at once when it is that winner (its
  * servers are up and warm, so it will never be cheaper); before every first look is done, only
  * where that costs no more than its fixed seconds (what coming back would add) and an even
- * share of what is spare. states: [{ name, visited, open, rounds,
- * comparisons, roundS, fixedS, firstLookS (estimated), firstLookTookS (measured) }]; current:
- * the name of the scenario whose servers are up, or null. Returns { visit: { name, to, costS,
- * first } or null, leftOut: the prospects that did not fit }.
+ * share of what is spare. states: [{ name, visited, open, rounds, comparisons, roundS, fixedS,
+ * firstLookS (estimated), firstLookTookS (measured) }]; current: the name of the scenario whose
+ * servers are up, or null. Returns { visit: { name, to, costS, first } or null, leftOut: the
+ * prospects that did not fit }.
  */
 function nextVisit(states, looks, leftS, current) {
   const unvisited = states.filter((st) => !st.visited);
