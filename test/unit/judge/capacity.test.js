@@ -1,0 +1,87 @@
+'use strict';
+// The sustainable-rate search (perf/lib/judge/capacity.js) against simulated servers of known
+// capacity: the p99 of an M/M/1-like queue (base ÷ (1 − rate/capacity)), log-normal noise of
+// 15 % a step, and one step in ten a stall (50 ms) whatever the rate; errors from capacity on.
+
+const assert = require('node:assert/strict');
+const { searchCapacity, stepFailure, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
+const { mulberry32, seededNormals } = require('../../support/seeded_random');
+
+/** A simulated server: measure(rate) for searchCapacity, with the rates it was offered. */
+function simulated({ capacity, baseMs = 1, noise = 0.15, stallShare = 0.1, seed = 1 }) {
+  const normal = seededNormals(seed);
+  const uniform = mulberry32(seed + 1);
+  const offered = [];
+  const measure = async (rate) => {
+    offered.push(rate);
+    if (rate >= capacity) return { offered_rps: rate, achieved_rps: capacity, p99_ms: 1000, errors: Math.round(rate - capacity) };
+    const p99 = uniform() < stallShare ? 50 : (baseMs / (1 - rate / capacity)) * Math.exp(noise * normal());
+    return { offered_rps: rate, achieved_rps: rate, p99_ms: p99, errors: 0 };
+  };
+  return { measure, offered };
+}
+
+describe('capacity: a step passes or fails the objective', () => {
+  it('fails on errors, on a schedule not kept (by more than 5 %), on the percentile over the objective; else passes', () => {
+    const ok = { offered_rps: 1000, achieved_rps: 990, p99_ms: 4, errors: 0 };
+    assert.equal(stepFailure(ok), null);
+    assert.equal(stepFailure({ ...ok, errors: 3 }), '3 errors');
+    assert.equal(stepFailure({ ...ok, achieved_rps: 900 }), 'schedule not kept (900 of 1000/s)');
+    assert.equal(stepFailure({ ...ok, p99_ms: 12 }), 'p99 12 ms over 10 ms');
+    assert.equal(stepFailure({ ...ok, p50_ms: 3 }, { percentile: 'p50', ms: 2 }), 'p50 3 ms over 2 ms');
+    assert.equal(stepFailure({ ...ok, p99_ms: null }), 'p99 not measured', 'no percentile is no pass');
+  });
+});
+
+describe('capacity: the search', () => {
+  // base 1 ms, objective 10 ms: the p99 reaches 10 ms at 90 % of capacity.
+  const capacity = 10000;
+  const sustainable = capacity * (1 - 1 / 10);
+
+  it('finds a server\'s sustainable rate within 10 % in 95 % of 200 noisy searches, the median within 3 %', async () => {
+    const errors = [];
+    for (let seed = 1; seed <= 200; seed++) {
+      const { measure } = simulated({ capacity, seed: seed * 7919 });
+      const found = await searchCapacity(measure, { from: 20, to: 100000 });
+      assert.equal(found.saturated, true);
+      errors.push(Math.abs(Math.log(found.sustainable_rps / sustainable)));
+    }
+    errors.sort((a, b) => a - b);
+    const within = errors.filter((e) => e <= Math.log(1.1)).length;
+    assert.ok(within >= 190, `${within} of 200 within 10 %`);
+    assert.ok(errors[100] <= Math.log(1.03), `median error ${(100 * (Math.exp(errors[100]) - 1)).toFixed(1)} %`);
+  });
+
+  it('ends with a bracket no wider than the precision, the rate that failed confirmed by a second step', async () => {
+    const { measure } = simulated({ capacity, stallShare: 0, noise: 0, seed: 3 });
+    const found = await searchCapacity(measure, { from: 20, to: 100000, precision: 0.05 });
+    const [lo, hi] = found.bracket;
+    assert.ok(lo <= sustainable && sustainable <= hi && hi / lo <= 1.05, JSON.stringify(found.bracket));
+    const atHi = found.steps.filter((s) => s.rate === hi);
+    assert.equal(atHi.length, FAIL_CONFIRMATIONS);
+    assert.ok(atHi.every((s) => s.failure));
+  });
+
+  it('spends few steps past the edge: a cliff is visited, not lived on', async () => {
+    const { measure, offered } = simulated({ capacity, stallShare: 0, seed: 5 });
+    await searchCapacity(measure, { from: 20, to: 100000 });
+    assert.ok(offered.length <= 25, `${offered.length} steps`);
+    assert.ok(offered.filter((r) => r >= capacity).length <= 2 * FAIL_CONFIRMATIONS, `${offered.filter((r) => r >= capacity).length} steps at or past capacity`);
+  });
+
+  it('a server that never saturates within the search says so: the highest rate passed, none failed', async () => {
+    const { measure } = simulated({ capacity: 1e9, stallShare: 0, seed: 9 });
+    const found = await searchCapacity(measure, { from: 20, to: 5000 });
+    assert.deepEqual([found.saturated, found.sustainable_rps, found.failing_rps, found.bracket], [false, 5000, null, null]);
+  });
+
+  it('a server that fails the first rate: no sustainable rate; a search out of steps stops where it is', async () => {
+    const none = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: 20, errors: 0 }), { from: 20, to: 1000 });
+    assert.deepEqual([none.sustainable_rps, none.failing_rps, none.steps.length], [null, 20, FAIL_CONFIRMATIONS]);
+    const { measure } = simulated({ capacity, stallShare: 0, seed: 11 });
+    const short = await searchCapacity(measure, { from: 20, to: 100000, maxSteps: 6 });
+    assert.equal(short.steps.length, 6);
+    assert.ok(short.sustainable_rps >= 640 && short.failing_rps === null, JSON.stringify([short.sustainable_rps, short.failing_rps]));
+    await assert.rejects(searchCapacity(() => {}, { from: 0, to: 10 }), /from and to must be rates/);
+  });
+});
