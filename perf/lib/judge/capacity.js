@@ -4,8 +4,11 @@
 // that tolerates noisy steps, as mutilate's --search and the IETF's MLRsearch do.
 //
 // A step offers one rate, open loop, long enough to measure its p99: measure(rate) resolves
-// { offered_rps, achieved_rps, p99_ms, errors }. It passes when it had no error, kept the
-// schedule (achieved at least 1 − SCHEDULE_SLACK of offered) and held the objective.
+// { offered_rps, achieved_rps, p99_ms, errors, limited, server_cpu_ms_per_request }. It passes
+// when it had no error, kept the schedule (achieved at least 1 − SCHEDULE_SLACK of offered) and
+// held the objective. A step whose load generator was the bottleneck (limited: why) says
+// nothing about the server: the search stops there, and the server's capacity can only be
+// estimated (utilizationEstimate).
 //
 // The search: (1) a ramp, rates rising geometrically (× RAMP_FACTOR) from `from` until a rate
 // fails or `to` passed (then the server never saturated within the search, and says so);
@@ -38,17 +41,24 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * from, to (rates, /s), objective ({ percentile, ms }), precision (the bracket's relative
  * width to stop at), maxSteps (a bound on the steps whatever happens). Resolves { sustainable_rps
  * (the highest rate that passed, or null when none did), failing_rps (the lowest that failed,
- * or null: never saturated), saturated, bracket: [lo, hi] or null, steps: [{ rate, ...step,
- * failure }] }.
+ * or null: never saturated), saturated, bracket: [lo, hi] or null, limited (why the load
+ * generator stopped the search, or null), estimate_rps (utilizationEstimate, where nothing
+ * failed), steps: [{ rate, ...step, failure }] }.
  */
 async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40 } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
-  // 'pass', 'fail', or null when the steps ran out before the rate was decided.
+  let limited = null;
+  // 'pass', 'fail', or null when the steps ran out, or the client could not offer the rate.
   const tryRate = async (rate) => {
     for (let i = 0; i < FAIL_CONFIRMATIONS; i++) {
       if (steps.length >= maxSteps) return null;
       const step = await measure(rate);
+      if (step.limited) {
+        steps.push({ rate, ...step, failure: null });
+        limited = step.limited;
+        return null;
+      }
       const failure = stepFailure(step, objective);
       steps.push({ rate, ...step, failure });
       if (!failure) return 'pass';
@@ -63,7 +73,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     if (outcome === 'fail') failed = rate;
     if (outcome !== 'pass' || rate >= to) break;
   }
-  while (passed !== null && failed !== null && failed / passed > 1 + precision) {
+  while (limited === null && passed !== null && failed !== null && failed / passed > 1 + precision) {
     const mid = Math.sqrt(passed * failed);
     const outcome = await tryRate(mid);
     if (outcome === null) break;
@@ -75,8 +85,25 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     failing_rps: failed,
     saturated: failed !== null,
     bracket: passed !== null && failed !== null ? [passed, failed] : null,
+    limited,
+    estimate_rps: failed === null ? utilizationEstimate(steps) : null,
     steps,
   };
 }
 
-module.exports = { searchCapacity, stepFailure, DEFAULT_OBJECTIVE, DEFAULT_PRECISION, FAIL_CONFIRMATIONS };
+/**
+ * The utilization law's capacity where the search could not reach saturation: 1 ÷ the server's
+ * CPU seconds per request at the highest rate a step measured it (a single-threaded event loop
+ * saturates its core at that rate). Read at the highest rate because an event loop's CPU per
+ * request falls as load rises (node 0.30 ms at 1,000/s, 0.10 at 4,000/s): from a low rate the
+ * estimate would be 2-3× too low. An estimate, an upper bound on what the server sustains at a
+ * latency objective; null when no step measured the server's CPU.
+ */
+function utilizationEstimate(steps) {
+  const measured = steps.filter((st) => st.server_cpu_ms_per_request > 0);
+  if (!measured.length) return null;
+  const top = measured.reduce((a, b) => (b.rate > a.rate ? b : a));
+  return 1000 / top.server_cpu_ms_per_request;
+}
+
+module.exports = { searchCapacity, stepFailure, utilizationEstimate, DEFAULT_OBJECTIVE, DEFAULT_PRECISION, FAIL_CONFIRMATIONS };

@@ -4,7 +4,7 @@
 // 15 % a step, and one step in ten a stall (50 ms) whatever the rate; errors from capacity on.
 
 const assert = require('node:assert/strict');
-const { searchCapacity, stepFailure, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
+const { searchCapacity, stepFailure, utilizationEstimate, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
 const { mulberry32, seededNormals } = require('../../support/seeded_random');
 
 /** A simulated server: measure(rate) for searchCapacity, with the rates it was offered. */
@@ -83,5 +83,33 @@ describe('capacity: the search', () => {
     assert.equal(short.steps.length, 6);
     assert.ok(short.sustainable_rps >= 640 && short.failing_rps === null, JSON.stringify([short.sustainable_rps, short.failing_rps]));
     await assert.rejects(searchCapacity(() => {}, { from: 0, to: 10 }), /from and to must be rates/);
+  });
+});
+
+describe('capacity: a load generator that cannot offer the rate', () => {
+  it('stops the search where the client was the bottleneck, says why, and estimates from the server\'s CPU at the highest rate', async () => {
+    // A server of capacity 20,000/s whose CPU per request falls with load (batching), behind a
+    // client that cannot offer more than 5,000/s.
+    const cpuMs = (rate) => 0.05 + 100 / rate; // 0.25 ms at 500/s … 0.07 at 5,000/s, as node's falls
+    const measure = async (rate) => (rate > 5000
+      ? { offered_rps: rate, achieved_rps: 5000, p99_ms: 2, errors: 0, limited: 'client-bound', server_cpu_ms_per_request: cpuMs(5000) }
+      : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0, server_cpu_ms_per_request: cpuMs(rate) });
+    const r = await searchCapacity(measure, { from: 500, to: 64000 });
+    assert.equal(r.limited, 'client-bound');
+    assert.equal(r.saturated, false);
+    assert.equal(r.sustainable_rps, 4000);
+    assert.equal(r.steps.length, 5, '500, 1000, 2000, 4000 passed; 8000 limited, not tried again');
+    // 1 ÷ 0.07 ms at the highest rate measured (the limited step's 5,000/s): 14,300/s, not the
+    // 4,000 that 500/s's CPU would say.
+    assert.ok(Math.abs(r.estimate_rps - 1000 / cpuMs(5000)) < 1e-6);
+    assert.ok(r.estimate_rps > 2 * (1000 / cpuMs(500)));
+  });
+
+  it('no estimate where nothing measured the server\'s CPU, nor where the server saturated', async () => {
+    assert.equal(utilizationEstimate([{ rate: 100, server_cpu_ms_per_request: null }]), null);
+    const { measure } = simulated({ capacity: 10000, stallShare: 0, seed: 5 });
+    const r = await searchCapacity(measure, { from: 1000, to: 64000 });
+    assert.equal(r.saturated, true);
+    assert.equal(r.estimate_rps, null);
   });
 });
