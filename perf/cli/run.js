@@ -14,6 +14,7 @@ const { runScenarios, finishLiveRuns } = require('../lib/run/runner');
 const { UsageError } = require('../lib/plan/run_plan');
 const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../lib/engines');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('../lib/plan/scenarios');
+const { loadRamps } = require('../lib/plan/ramps');
 const { loadServerDefinitions } = require('../lib/hosts/server_process');
 const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
@@ -61,6 +62,8 @@ function buildProgram() {
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
+    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all in a full run, none with --quick, --scenarios or --seeds)', commaList)
+    .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
     .option('--margin <percent>', `how close two servers must be to be called the same: the whole 95 % interval of their ratio within ±PERCENT (default: ${DEFAULT_MARGIN * 100})`, marginPercent)
@@ -104,6 +107,8 @@ function printList(opts, definitions) {
     const chosen = scenarios.find((x) => x.name === s.name);
     out.push(`  ${s.name.padEnd(22)} ${(chosen ? engineFor(chosen) : 'skipped').padEnd(12)} ${chosen ? s.description : skipped.find((k) => k.scenario === s.name).reason}`);
   }
+  out.push(`ramps${opts.quick ? ' (with --quick)' : ''}, after the scenarios (--ramps):`);
+  for (const r of loadRamps({ quick: !!opts.quick })) out.push(`  ${r.name.padEnd(22)} ${`${r.from_rps}-${r.to_rps}/s`.padEnd(12)} ${r.description}`);
   out.push('servers:');
   for (const [name, def] of Object.entries(definitions)) {
     const refFor = def.reference_for ? [`reference for ${[].concat(def.reference_for).join(', ')} (--references)`] : [];
@@ -183,6 +188,8 @@ async function main(argv) {
       references: !!opts.references,
       seeds: !!opts.seeds,
       scenarios: opts.scenarios || null,
+      ramps: opts.ramps ? (opts.ramps.length === 1 && opts.ramps[0] === 'none' ? [] : opts.ramps) : null,
+      slo: opts.slo ?? null,
       repeat: opts.repeat ?? null,
       budget: opts.budget ?? (opts.repeat ? null : DEFAULT_BUDGET_S[opts.quick ? 'quick' : 'full']),
       warmup: opts.warmup ?? null,

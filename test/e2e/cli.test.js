@@ -9,6 +9,7 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { PROJECT_ROOT, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { loadScenarios } = require('../../perf/lib/plan/scenarios');
+const { loadRamps } = require('../../perf/lib/plan/ramps');
 const { standinDefinitions, makeTmpDir, alive, watchCommand } = require('../support/runner_helpers');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
@@ -59,13 +60,14 @@ describe('perf cli', function () {
     for (const opt of ['--quick', '--servers', '--scenarios', '--out', '--list', '--help']) assert.ok(res.stdout.includes(opt), opt);
   });
 
-  it('--list names every scenario with its engine, and the servers', () => {
+  it('--list names every scenario with its engine, the ramps with their rates, and the servers', () => {
     const res = cli(['--list']);
     assert.equal(res.status, 0, res.stderr);
     assert.match(res.stdout, /^\s+sequential_6000\s+sequential\s+6000 connections/m);
     assert.match(res.stdout, /^\s+keepalive_400x100\s+autocannon\s/m);
+    assert.match(res.stdout, /^\s+hello_per_connection\s+20-40960\/s\s+GET \/hello/m);
     assert.match(res.stdout, /^\s+em\s+Ruby EventMachine/m);
-    const expected = loadScenarios().length + Object.keys(loadServerDefinitions()).length;
+    const expected = loadScenarios().length + loadRamps().length + Object.keys(loadServerDefinitions()).length;
     assert.equal((res.stdout.match(/^ {2}\S/gm) || []).length, expected);
   });
 

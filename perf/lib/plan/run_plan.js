@@ -15,6 +15,12 @@ const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
+const { loadRamps } = require('./ramps');
+const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
+
+// Searches per server and ramp: their spread is the sustainable rate's interval.
+const RAMP_REPEAT = 3;
+const QUICK_RAMP_REPEAT = 2;
 const { DEFAULT_ENGINE, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
@@ -138,6 +144,7 @@ function resolvePlan(options) {
   // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.
   const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
+  const ramps = selectRamps(options, { target, link, loadHosts, seeds });
   const pin = options.pin !== false;
   const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
   const planned = Object.fromEntries(servers.map((s) => [s, definitions[s]]));
@@ -161,6 +168,8 @@ function resolvePlan(options) {
     output,
     seeds: Boolean(seeds),
     margin,
+    ramps: ramps.list,
+    rampOptions: { objective: ramps.objective, repeat: ramps.repeat },
     recorded: {
       quick: !!options.quick,
       servers,
@@ -179,9 +188,36 @@ function resolvePlan(options) {
       warmup,
       margin,
       lighter_engines: lighter,
+      ramps: ramps.list.map((r) => r.name),
+      slo: ramps.list.length ? ramps.objective : null,
     },
   };
   return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned)]));
+}
+
+/**
+ * The ramps to run (perf/lib/plan/ramps.js) and their objective: --ramps NAMES, or by default
+ * every ramp in a full run of the default scenarios (not with --quick, whose budget the rounds
+ * take, nor with --scenarios, --seeds or another scenarios folder, which choose what runs);
+ * none with --ramps none. Ramps run on servers this machine starts, on loopback: not with
+ * --target, --link or --load-hosts. --slo p99=10ms sets the objective. { list, objective, repeat }.
+ */
+function selectRamps(options, { target, link, loadHosts, seeds }) {
+  const asked = options.ramps ?? null;
+  const objective = parseSlo(options.slo ?? null);
+  const remote = target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
+  if (asked && asked.length && remote) throw new UsageError(`--ramps runs on servers this machine starts, over loopback: not with ${remote}`);
+  const byDefault = asked === null && !options.quick && !options.scenarios && !options.scenariosDir && !seeds && !remote;
+  const list = asked && asked.length ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names: asked }) : byDefault ? loadRamps({ dir: options.rampsDir }) : [];
+  return { list, objective, repeat: options.quick ? QUICK_RAMP_REPEAT : RAMP_REPEAT };
+}
+
+/** "p99=10ms" → { percentile: 'p99', ms: 10 }; null → the default objective. */
+function parseSlo(text) {
+  if (text === null) return DEFAULT_OBJECTIVE;
+  const m = /^(p50|p90|p99|p999)\s*(?:=|<=|≤)\s*(\d+(?:\.\d+)?)\s*ms$/.exec(String(text).trim());
+  if (!m || !(Number(m[2]) > 0)) throw new UsageError(`--slo takes a percentile and a time, e.g. p99=10ms (p50, p90, p99 or p999), not '${text}'`);
+  return { percentile: m[1], ms: Number(m[2]) };
 }
 
 /** The servers asked for, and with --references every server that is a reference for one of them. */

@@ -48,10 +48,14 @@ function atMost(value, max, what, where, advice) {
 
 // `unit` and `mustBe` only annotate the schema, for the one-line errors below.
 // strictRequired off: each kind's required fields (allOf / then) are defined once, at the top.
-const validate = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, verbose: true })
-  .addKeyword({ keyword: 'unit', schemaType: 'string' })
-  .addKeyword({ keyword: 'mustBe', schemaType: 'string' })
-  .compile(SCHEMA);
+/** A data file's schema compiled for schemaFailure (scenarios here, ramps in ./ramps.js). */
+function compileSchema(schema) {
+  return new Ajv2020({ allErrors: false, strict: true, strictRequired: false, verbose: true })
+    .addKeyword({ keyword: 'unit', schemaType: 'string' })
+    .addKeyword({ keyword: 'mustBe', schemaType: 'string' })
+    .compile(schema);
+}
+const validate = compileSchema(SCHEMA);
 
 const TYPE_WORDS = { integer: 'an integer', number: 'a number', boolean: 'true or false', string: 'a non-empty string', object: 'a JSON object' };
 
@@ -64,11 +68,12 @@ function rangeWords(schema) {
 
 /**
  * The first way raw breaks the schema, as one line: "probe: 'rate' must be between 0.1 and
- * 1000000 connections per second, not 0". where: the file (and what contains the field).
+ * 1000000 connections per second, not 0". where: the file (and what contains the field); check:
+ * a compiled schema (compileSchema), the scenarios' by default.
  */
-function schemaFailure(where, raw) {
-  if (validate(raw)) return null;
-  const [e] = validate.errors;
+function schemaFailure(where, raw, check = validate) {
+  if (check(raw)) return null;
+  const [e] = check.errors;
   const trail = e.instancePath.split('/').slice(1);
   const inside = e.keyword === 'required' || e.keyword === 'additionalProperties' ? trail : trail.slice(0, -1);
   const at = [where, ...inside].join(': ');
@@ -361,6 +366,9 @@ function scenarioParams(s) {
 
 module.exports = {
   closedLoopOptions,
+  compileSchema,
+  schemaFailure,
+  normalizeRequest,
   loadScenarios,
   normalizeScenario,
   quickScale,

@@ -406,4 +406,51 @@ function seedSpec({ servers, tests, eras, values }) {
   };
 }
 
-module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec };
+/**
+ * The latency–load chart of a ramp (perf/lib/run/ramp.js): response time against the offered
+ * rate, every step of every search a point, a line through each rate's median, per server and
+ * percentile (p50, p99, p99.9 dashed apart), the objective a horizontal rule and each server's
+ * sustainable rate a vertical one; beneath it the server's CPU % against the same rate. Log
+ * axes. values: [{ server, rate, percentile, ms }]; cpu: [{ server, rate, cpu_pct }];
+ * sustained: [{ server, rate }]; objective: { percentile, ms }.
+ */
+function rampSpec({ name, servers, values, cpu, sustained, objective }) {
+  const rates = extentOf([...values, ...cpu], ['rate']);
+  const rateTicks = rates ? logTicks(rates[0], rates[1]) : undefined;
+  const x = { field: 'rate', type: 'quantitative', title: 'offered rate (new connections a second, log scale)', scale: { type: 'log' }, axis: { format: '~s' } };
+  if (rateTicks) {
+    x.scale.domain = [rateTicks[0], rateTicks[rateTicks.length - 1]];
+    x.axis.values = rateTicks;
+  }
+  const percentiles = ['p50', 'p99', 'p99.9'];
+  const dash = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles, range: [[1, 0], [6, 3], [2, 2]] }, legend: { title: 'percentile', orient: 'top' } };
+  const y = Y_MS('ms', extentOf([...values, { ms: objective.ms }], ['ms']), 'response time (ms, log scale)');
+  return {
+    ...base(`Response time against offered rate for ${name}, per server`, `${name}: how much load before the tail breaks`,
+      [`Every step of every search a point, the line each rate's median; the objective (${objective.percentile} ≤ ${objective.ms} ms) the grey rule, each server's sustainable rate a vertical rule.`, 'Beneath: the server\'s CPU (% of one core) at each rate.']),
+    vconcat: [
+      {
+        width: 560,
+        height: 300,
+        layer: [
+          { data: { values: [{ ms: objective.ms }] }, mark: { type: 'rule', color: '#888888', strokeWidth: 1.5 }, encoding: { y: { field: 'ms', type: 'quantitative' } } },
+          { data: { values: sustained }, mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { x: { field: 'rate', type: 'quantitative' }, color: colourEnc(servers) } },
+          { data: { values }, mark: { type: 'point', filled: true, size: 28, opacity: 0.55 }, encoding: { x, y, color: colourEnc(servers), shape: { field: 'percentile', type: 'nominal', sort: percentiles, legend: null }, tooltip: [{ field: 'server' }, { field: 'percentile' }, { field: 'rate', title: 'offered /s', format: ',.0f' }, { field: 'ms', format: '.3~r' }] } },
+          { data: { values }, mark: { type: 'line', strokeWidth: 1.8 }, encoding: { x, y: { ...y, aggregate: 'median' }, color: colourEnc(servers), strokeDash: dash, detail: { field: 'server' } } },
+        ],
+        resolve: { scale: { y: 'shared' } },
+      },
+      {
+        width: 560,
+        height: 120,
+        data: { values: cpu },
+        layer: [
+          { mark: { type: 'point', filled: true, size: 24, opacity: 0.55 }, encoding: { x, y: { field: 'cpu_pct', type: 'quantitative', title: 'server CPU (%)', scale: { domain: [0, 100], clamp: true } }, color: colourEnc(servers) } },
+          { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y: { field: 'cpu_pct', type: 'quantitative', aggregate: 'median' }, color: colourEnc(servers) } },
+        ],
+      },
+    ],
+  };
+}
+
+module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec };

@@ -20,6 +20,7 @@ function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
+const { serverText, comparisonText } = require('../text/ramps');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
 const ENV_LABELS = {
@@ -501,6 +502,24 @@ function outcomeClass(outcome) {
   return ['reversed', 'gone', 'differ'].includes(outcome) ? 'l fails' : 'l';
 }
 
+/** Each ramp's answer (each server's sustainable rate, the comparison) and its latency–load chart; '' without ramps. */
+function rampsSection(results, figures) {
+  const doc = results.ramps;
+  if (!doc || !doc.ramps.length) return '';
+  const body = doc.ramps.map((ramp, i) => {
+    const lines = [...Object.entries(ramp.servers).map(([server, s]) => `${serverName(server)} ${esc(serverText(s))}`), ...ramp.comparisons.map((c) => esc(comparisonText(c)))];
+    return `<h3>${esc(ramp.name)}</h3>
+<p class="muted">${esc(ramp.description)}</p>
+<ul class="seed-lines">${lines.map((l) => `<li>${l}</li>`).join('')}</ul>
+${figures[i] ? `<div class="figs">${figure(figures[i])}</div>` : ''}`;
+  }).join('\n');
+  return `<section id="ramps">
+<h2>Sustainable throughput</h2>
+<p>The highest rate of new connections a second each server held at ${esc(doc.objective.percentile)} ≤ ${esc(String(doc.objective.ms))} ms, with no errors and its schedule kept; ${doc.repeat} search${doc.repeat > 1 ? 'es' : ''} per server, side by side, 95 % intervals over the searches.${doc.interrupted ? ' Interrupted: only the searches that finished.' : ''}</p>
+${body}
+</section>`;
+}
+
 /** The seed study's four tests then and now: chart, table, and a line per test. */
 function seedSection(seed) {
   if (!seed) return '';
@@ -567,8 +586,10 @@ function renderHtml(model) {
   const seedsHtml = seedsReproducedSection(results.seeds);
   const overheadHtml = overheadSection(results);
   const answersHtml = answersSection(results);
+  const rampsHtml = rampsSection(results, model.ramps || []);
   const nav = [
     answersHtml ? '<a href="#answers">Answers</a>' : '',
+    rampsHtml ? '<a href="#ramps">Sustainable throughput</a>' : '',
     '<a href="#summary">Summary</a>',
     seedHtml ? '<a href="#seed">2011 study</a>' : '',
     seedsHtml ? '<a href="#seeds">Seeds reproduced</a>' : '',
@@ -625,6 +646,7 @@ ${readWithCare(serious)}
 </header>
 <nav aria-label="sections">${nav}</nav>
 ${answersHtml}
+${rampsHtml}
 <section id="summary">
 <h2>Summary</h2>
 ${summaryTable(model)}

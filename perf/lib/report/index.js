@@ -293,6 +293,35 @@ function seedChart(results) {
   };
 }
 
+/**
+ * The latency–load chart of each ramp (results.json's ramps): its data one row per step of
+ * every search (the CSV beside it), the sustainable rate of each server marked. [] without ramps.
+ */
+function rampCharts(results) {
+  const doc = results.ramps;
+  if (!doc) return [];
+  return doc.ramps.map((ramp) => {
+    const servers = results.servers.filter((s) => ramp.servers[s]);
+    const rows = servers.flatMap((server) => ramp.servers[server].searches.flatMap((search, i) => search.steps.map((st) => ({
+      server, search: i + 1, rate: st.rate, achieved_rps: st.achieved_rps ?? null, p50_ms: st.p50_ms ?? null, p99_ms: st.p99_ms ?? null, p999_ms: st.p999_ms ?? null,
+      errors: st.errors ?? null, server_cpu_pct: st.server_cpu_pct ?? null, client_cpu_pct: st.client_cpu_pct ?? null, failure: st.failure || null, limited: st.limited || null,
+    }))));
+    const measured = rows.filter((r) => !r.limited);
+    const values = measured.flatMap((r) => [['p50', r.p50_ms], ['p99', r.p99_ms], ['p99.9', r.p999_ms]].filter(([, ms]) => ms > 0).map(([percentile, ms]) => ({ server: r.server, rate: r.rate, percentile, ms })));
+    const cpu = measured.filter((r) => r.server_cpu_pct !== null).map((r) => ({ server: r.server, rate: r.rate, cpu_pct: r.server_cpu_pct }));
+    const sustained = servers.map((server) => ({ server, rate: ramp.servers[server].sustainable_rps.centre })).filter((r) => r.rate > 0);
+    return {
+      name: `ramp_${slug(ramp.name)}`,
+      kind: 'ramp',
+      title: `${ramp.name}: response time against offered rate`,
+      caption: `${ramp.description}. Each server's searches, every step a point (${doc.objective.percentile} ≤ ${doc.objective.ms} ms the grey rule; each server's sustainable rate, the median of its searches, a vertical rule), and its CPU beneath. Log axes.`,
+      spec: specs.rampSpec({ name: ramp.name, servers, values, cpu, sustained, objective: doc.objective }),
+      rows,
+      servers,
+    };
+  });
+}
+
 /** Renders one chart to SVG/PNG, writes its files, and returns what the page needs. */
 async function renderChart(chart, chartsDir, { png }) {
   const { svg, warnings } = await renderSvg(chart.spec, { id: chart.name });
@@ -338,6 +367,8 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   log(`${results.runs.length} runs, ${results.scenarios.length} scenarios, servers: ${results.servers.join(', ')}`);
   const seed = seedChart(results);
   if (seed) seed.figure = await render(seed.chart);
+  const ramps = [];
+  for (const chart of rampCharts(results)) ramps.push(await render(chart));
   const overview = [];
   for (const chart of overviewCharts(results, comps)) overview.push(await render(chart));
   for (const [i, scenario] of results.scenarios.entries()) {
@@ -362,6 +393,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     flags: flags(results),
     headline: headline(results, comps),
     seed,
+    ramps,
     overview,
     sections,
     fonts: fontInfo(),

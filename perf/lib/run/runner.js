@@ -30,6 +30,8 @@ const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
 const { measureInRounds, estimateFirstLookS } = require('./rounds');
+const { measureRamps } = require('./ramp');
+const { estimateRampS } = require('../plan/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
 
 const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
@@ -158,6 +160,7 @@ async function runScenarios(options = {}) {
         store.setExtra(chooseVerdictEngines(again, store.runs, log));
       }
     }
+    if (plan.ramps.length && !aborted(signal)) await runRamps(session);
   } catch (err) {
     if (!store.claimed) throw err; // no folder of its own to record anything in
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
@@ -183,6 +186,19 @@ function pinLoadGenerator(planned) {
 
 /** The line that says what the plan runs and how long it should take (with a budget: what it buys). */
 function planLine(plan) {
+  return `${scenariosPlan(plan)}${rampsPlan(plan)}`;
+}
+
+/** "; then 1 ramp (hello_per_connection), 3 searches per server: about 4 min 30 s"; "" without ramps. */
+function rampsPlan(plan) {
+  if (!plan.ramps.length) return '';
+  const { repeat } = plan.rampOptions;
+  const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.runnable.length, repeat }), 0);
+  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${repeat} search${repeat > 1 ? 'es' : ''} per server: at most about ${fmtDuration(s)}`;
+}
+
+/** The scenarios' part of the plan line. */
+function scenariosPlan(plan) {
   const { trials, runnable, served, order } = plan;
   if (plan.rounds) {
     const { looks, budgetS } = plan.rounds;
@@ -353,6 +369,30 @@ async function runPairedRounds(session) {
     };
     const { budget } = await measureInRounds(up, { ...session, restart });
     store.setExtra({ rounds_budget: budget });
+  } finally {
+    for (const u of up.values()) await u.bringDown();
+  }
+}
+
+/**
+ * The plan's ramps (./ramp.js), after the scenarios: every server started afresh for each ramp,
+ * checked, searched side by side, stopped at the end. Records results.json's `ramps`.
+ */
+async function runRamps(session) {
+  const { plan, store, io } = session;
+  const up = new Map();
+  const bring = async (server, scenario) => {
+    const u = await bringUp(server, [scenario], session, { trial: null, short: true, restart: true });
+    up.set(server, u || { state: { notStarted: 'the server did not start for the ramp (see the line above)' }, bringDown: async () => {} });
+  };
+  try {
+    io.log(`ramps: ${plan.ramps.map((r) => r.name).join(', ')}, ${plan.rampOptions.repeat} searches per server each, for the highest rate held at ${plan.rampOptions.objective.percentile} ≤ ${plan.rampOptions.objective.ms} ms`);
+    const restart = async (server, scenario) => {
+      if (up.has(server)) await up.get(server).bringDown({ quiet: true });
+      await bring(server, scenario);
+    };
+    const ramps = await measureRamps(up, { plan, io, restart });
+    store.setExtra({ ramps });
   } finally {
     for (const u of up.values()) await u.bringDown();
   }

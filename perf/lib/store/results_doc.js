@@ -125,7 +125,8 @@ function askedOrder(asked, seen) {
  * comparisons (every pair of servers, each with its answer and words), pair (the pair the
  * verdicts are about), overheads (servers against their references), seeds (the seed studies'
  * rows whose pair ran), engines (the engine each verdict came from, where not the built-in
- * one), warnings, interrupted, error, doc (the document as stored) }. Verdicts stored in the
+ * one), warnings, ramps (each server's sustainable throughput: results.json's ramps, or null),
+ * interrupted, error, doc (the document as stored) }. Verdicts stored in the
  * document are used as they are (brought up to today's limits when the file predates them);
  * a document without them is judged here with the same rule.
  */
@@ -161,6 +162,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     seeds: seedsRun({ runs, comparisons, margin }),
     engines: verdictEngines(runs),
     warnings: runWarnings(runs, { skipped }),
+    ramps: doc.ramps || null,
     interrupted: Boolean(doc.interrupted),
     error: doc.error || null,
     doc,

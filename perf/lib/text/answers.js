@@ -12,6 +12,7 @@ const { lookToDecide } = require('../judge/sequential');
 const { fmtDuration } = require('../plan/trial_plan');
 const { fmtFactor, fmtInterval } = require('./format');
 const { toText, overheadLines, seedLines } = require('./summary');
+const { rampLines } = require('./ramps');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
@@ -135,7 +136,7 @@ function secondsPerRound(runs, scenario, rounds) {
  */
 function terminalText(results) {
   if (!results.pair) return toText(results);
-  const lines = [...answerLines(results), ...overheadLines(results), ...seedLines(results)];
+  const lines = [...answerLines(results), ...rampLines(results), ...overheadLines(results), ...seedLines(results)];
   const warnings = results.warnings.filter((w) => w.severity !== 'info').length;
   lines.push('', `Tables, every verdict with its interval${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);
   return `${lines.join('\n')}\n`;

@@ -209,6 +209,8 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['warmup', 0.5],
       ['margin', 0.1],
       ['lighter_engines', true],
+      ['ramps', []],
+      ['slo', null],
     ]);
   });
 
@@ -225,5 +227,34 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
     assert.ok(!Object.isFrozen(plan.scenarios[0]) && !Object.isFrozen(plan.definitions.a));
     assert.equal(plan.served.a[0], plan.scenarios[0], 'one object per scenario');
     assert.ok(!Object.isFrozen(definitions), 'the caller\'s definitions are left alone');
+  });
+});
+
+describe('the run\'s plan: ramps', () => {
+  const rampNames = (plan) => plan.ramps.map((r) => r.name);
+
+  it('every ramp in a full run of the default scenarios; none with --quick, --scenarios, another scenarios folder or --ramps none', () => {
+    const full = resolvePlan({});
+    assert.deepEqual(rampNames(full), ['hello_per_connection']);
+    assert.deepEqual(full.rampOptions, { objective: { percentile: 'p99', ms: 10 }, repeat: 3 });
+    assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_per_connection'], { percentile: 'p99', ms: 10 }]);
+    assert.deepEqual(rampNames(resolvePlan({ quick: true })), []);
+    assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
+    assert.deepEqual(rampNames(asked({})), []);
+    assert.deepEqual(rampNames(resolvePlan({ ramps: [] })), []);
+  });
+
+  it('--ramps names them (quick values with --quick, two searches each); --slo sets the objective', () => {
+    const plan = asked({ quick: true, ramps: ['hello_per_connection'], slo: 'p999<=25ms' });
+    assert.deepEqual(rampNames(plan), ['hello_per_connection']);
+    assert.equal(plan.ramps[0].step_s, 1);
+    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 2 });
+  });
+
+  it('a bad --slo, an unknown ramp, or ramps on servers elsewhere: one line, a usage error', () => {
+    usage({ slo: 'p98=10ms' }, /--slo takes a percentile and a time, e.g. p99=10ms/);
+    usage({ slo: 'p99=0ms' }, /--slo takes/);
+    assert.throws(() => asked({ ramps: ['nope'] }), (err) => err.usage && /unknown ramp 'nope'/.test(err.message));
+    usage({ servers: ['a'], ramps: ['hello_per_connection'], target: 'http://127.0.0.1:9' }, /--ramps runs on servers this machine starts, over loopback: not with --target/);
   });
 });

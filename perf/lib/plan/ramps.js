@@ -1,0 +1,107 @@
+'use strict';
+// Ramps (perf/ramps/*.json): a load that rises until the server breaks, as data like the
+// scenarios. Each step of a ramp is an open loop of one request per new connection at one
+// offered rate (stepScenario: a scenario of kind open, which the runner measures like any
+// other); the search over the rates is perf/lib/judge/capacity.js, the stage that runs it
+// perf/lib/run/ramp.js.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const SCHEMA = require('../../schemas/ramp.schema.json');
+const { compileSchema, schemaFailure, normalizeRequest, ScenarioError } = require('./scenarios');
+
+const RAMPS_DIR = path.resolve(__dirname, '..', '..', 'ramps');
+const DEFAULTS = { step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 };
+const validate = compileSchema(SCHEMA);
+
+/** One raw ramp checked (the schema, then from ≤ to) and with its defaults: the ramp as run. */
+function normalizeRamp(raw, where, fileName) {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError(`${where}: must be a JSON object`);
+  const problem = schemaFailure(where, raw, validate);
+  if (problem) throw new ScenarioError(problem);
+  const name = raw.name ?? fileName;
+  if (fileName && name !== fileName) throw new ScenarioError(`${where}: 'name' is '${name}' but the file is ${fileName}.json; they must match`);
+  if (raw.to_rps < raw.from_rps) throw new ScenarioError(`${where}: 'to_rps' (${raw.to_rps}) must be at least 'from_rps' (${raw.from_rps})`);
+  return {
+    name,
+    description: raw.description,
+    source: raw.source ?? null,
+    request: normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' }),
+    from_rps: raw.from_rps,
+    to_rps: raw.to_rps,
+    step_s: raw.step_s ?? DEFAULTS.step_s,
+    min_requests: raw.min_requests ?? DEFAULTS.min_requests,
+    max_steps: raw.max_steps ?? DEFAULTS.max_steps,
+    timeout_s: raw.timeout_s ?? DEFAULTS.timeout_s,
+  };
+}
+
+/**
+ * The ramps of perf/ramps (or dir), full size or with their `quick` values; names: those only,
+ * in that order (an unknown name is a usage error). Sorted by name otherwise.
+ */
+function loadRamps({ dir = RAMPS_DIR, quick = false, names = null } = {}) {
+  let files;
+  try {
+    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  } catch (err) {
+    throw new ScenarioError(`cannot read the ramps directory ${dir}: ${err.code || err.message}`);
+  }
+  const ramps = files.map((f) => {
+    const file = path.join(dir, f);
+    const where = path.relative(process.cwd(), file) || file;
+    let raw;
+    try {
+      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new ScenarioError(`${where}: not valid JSON (${err.message})`);
+    }
+    const name = path.basename(f, '.json');
+    const { quick: quickValues, ...full } = raw;
+    normalizeRamp(full, where, name); // the full-size ramp must be valid on its own
+    return quick && quickValues ? normalizeRamp({ ...full, ...quickValues }, `${where} (with --quick)`, name) : normalizeRamp(full, where, name);
+  });
+  if (!names) return ramps;
+  const byName = new Map(ramps.map((r) => [r.name, r]));
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length) {
+    const err = new ScenarioError(`unknown ramp${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${[...byName.keys()].join(', ') || 'none'})`);
+    err.usage = true;
+    throw err;
+  }
+  return names.map((n) => byName.get(n));
+}
+
+/** Seconds a step at `rate` offers: step_s, or longer where step_s would send fewer than min_requests. */
+function stepSeconds(ramp, rate) {
+  return Math.max(ramp.step_s, ramp.min_requests / rate);
+}
+
+/** One step of a ramp as a scenario of kind open: `rate` new connections a second, one request each, no warm-up (the steps below warmed it). */
+function stepScenario(ramp, rate) {
+  return {
+    name: ramp.name,
+    description: `${ramp.description}: a step at ${Math.round(rate)}/s`,
+    source: ramp.source,
+    kind: 'open',
+    timeout_s: ramp.timeout_s,
+    warmup_s: 0,
+    request: ramp.request,
+    connections: Math.max(1, Math.round(rate * stepSeconds(ramp, rate))),
+    rate,
+    requests_per_connection: 1,
+  };
+}
+
+/**
+ * Seconds a ramp should take for `servers` servers and `repeat` searches each: every doubling
+ * step from from_rps to to_rps, and about five more for the bisection, per search. A server
+ * that saturates early takes less.
+ */
+function estimateRampS(ramp, { servers, repeat }) {
+  let perSearch = 5 * ramp.step_s;
+  for (let rate = ramp.from_rps, n = 0; rate <= ramp.to_rps && n < ramp.max_steps; rate *= 2, n++) perSearch += stepSeconds(ramp, rate);
+  return servers * repeat * perSearch;
+}
+
+module.exports = { loadRamps, normalizeRamp, stepScenario, stepSeconds, estimateRampS, RAMPS_DIR };

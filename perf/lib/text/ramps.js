@@ -1,0 +1,68 @@
+'use strict';
+// The ramps in words (results.json's `ramps`, perf/lib/run/ramp.js): a line per search while
+// the run goes, and at the end one line per server (its sustainable rate over the searches,
+// with its interval) and one per comparison, under the project's three answers. Decides nothing.
+
+const { fmtNumber, fmtFactor, fmtInterval } = require('./format');
+const { marginText } = require('../judge/answer');
+
+const rate = (x) => fmtNumber(x, 'req/s');
+const sloText = (objective) => `${objective.percentile} ≤ ${objective.ms} ms`;
+
+/** One search: "hello_per_connection  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms". */
+function searchLine(name, server, r, objective, { i = 1, repeat = 1 } = {}) {
+  const slo = sloText(objective);
+  const of = repeat > 1 ? ` (search ${i} of ${repeat})` : '';
+  const head = `${name}  ${server.padEnd(5)} `;
+  if (r.sustainable_rps === null) {
+    const first = r.steps[0];
+    return `${head}held ${slo} at no rate offered${of}: ${first ? first.failure || first.limited : 'no step ran'}`;
+  }
+  if (r.saturated) {
+    const last = r.steps.filter((st) => st.rate === r.failing_rps).pop();
+    return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo}${of}; fails at ${rate(r.failing_rps)}/s: ${last.failure}`;
+  }
+  if (r.limited) return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}; no higher measured: ${r.limited}${r.estimate_rps ? `; about ${rate(r.estimate_rps)}/s by the utilization law (an estimate)` : ''}`;
+  return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}: the highest rate offered`;
+}
+
+/** A comparison of two servers' sustainable rates in words: a winner, the same, undecided, or not judged and why. */
+function comparisonText(c) {
+  if (c.decision === null) return `${c.a} against ${c.b}: ${c.note}`;
+  if (c.decision === 'winner') {
+    const loser = c.winner === c.a ? c.b : c.a;
+    const ci = c.winner === c.a ? c.ci95 : [1 / c.ci95[1], 1 / c.ci95[0]];
+    return `${c.winner} sustains ${fmtFactor(c.factor)} ${loser}'s rate ${fmtInterval(ci)}`;
+  }
+  if (c.decision === 'same') return `${c.a} and ${c.b} sustain the same rate within ${marginText(c.margin)} ${fmtInterval(c.ci95)}`;
+  return `${c.a} against ${c.b}: undecided, ${c.a} ÷ ${c.b} ${fmtInterval(c.ci95)}`;
+}
+
+/**
+ * A server's sustainable rate over its searches: "4,000/s [3,600–4,400]"; "at least …" with why
+ * where a search never saturated, and the utilization law's estimate where there is one.
+ */
+function serverText(s) {
+  const open = s.searches.find((r) => !r.saturated);
+  const estimate = s.searches.map((r) => r.estimate_rps).filter(Boolean);
+  const { centre, ci95 } = s.sustainable_rps;
+  const value = centre === null ? 'no rate held' : `${rate(centre)}/s${ci95 ? ` [${rate(ci95[0])}–${rate(ci95[1])}]` : ''}`;
+  if (!open || centre === null) return value;
+  const why = open.limited || 'it held the highest rate offered';
+  return `at least ${value} (${why}${estimate.length ? `; about ${rate(Math.max(...estimate))}/s by the utilization law, an estimate` : ''})`;
+}
+
+/** The end's block: per ramp, each server's sustainable rate over its searches, then the comparisons. [] without ramps. */
+function rampLines(results) {
+  const doc = results.ramps;
+  if (!doc || !doc.ramps.length) return [];
+  const lines = ['', `Sustainable throughput (${sloText(doc.objective)}, no errors, the schedule kept; ${doc.repeat} search${doc.repeat > 1 ? 'es' : ''} per server, 95 % intervals):`];
+  for (const ramp of doc.ramps) {
+    for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(5)} ${serverText(s)}`);
+    for (const c of ramp.comparisons) lines.push(`  ${ramp.name}  ${comparisonText(c)}`);
+  }
+  if (doc.interrupted) lines.push('  (interrupted: the searches above are those that finished)');
+  return lines;
+}
+
+module.exports = { searchLine, serverText, comparisonText, rampLines };

@@ -1,0 +1,78 @@
+'use strict';
+// Ramps against stand-in servers of known capacity (perf/lib/run/ramp.js): a heavy one (2 ms
+// of CPU per request: it cannot pass 500/s, and its p99 passes 10 ms before) and a light one,
+// each searched side by side after the scenarios; results.json's ramps, the lines while it
+// runs and at the end.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { runScenarios } = require('../../perf/lib/run/runner');
+const { schemaProblem } = require('../../perf/lib/store/results_doc');
+const { buildReport } = require('../../perf/lib/report');
+const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('../support/runner_helpers');
+
+describe('ramps: each server\'s rate raised until it no longer holds the objective', function () {
+  this.timeout(180000);
+  const out = makeTmpDir('ramp-');
+  const lines = [];
+  let doc;
+  let ended;
+
+  before(async () => {
+    const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
+    const rampsDir = makeTmpDir('ramps-');
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 14 }));
+    ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {} }), servers: ['heavy', 'light'], scenariosDir, rampsDir, ramps: ['up'], quick: true, outDir: out, pin: false, budget: 5, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+  });
+
+  it('searches each server, in turn, and says each search in a line', () => {
+    assert.equal(schemaProblem(doc), null, 'results.json matches its schema');
+    assert.deepEqual(doc.environment.options.ramps, ['up']);
+    const { ramps, objective, repeat } = doc.ramps;
+    assert.deepEqual([objective, repeat], [{ percentile: 'p99', ms: 10 }, 2]);
+    assert.equal(ramps.length, 1);
+    for (const server of ['heavy', 'light']) {
+      const { searches } = ramps[0].servers[server];
+      assert.equal(searches.length, 2);
+      for (const s of searches) {
+        assert.ok(s.steps.length >= 3 && s.steps.length <= 14);
+        assert.equal(s.steps[0].rate, 50, 'from from_rps');
+        for (const st of s.steps) assert.ok(st.rate >= 50 && st.rate <= 1600 && typeof st.p99_ms === 'number');
+      }
+      assert.equal(lines.filter((l) => l.startsWith(`up  ${server.padEnd(5)} `)).length, 2, lines.join('\n'));
+    }
+  });
+
+  it('the heavy server saturates below its capacity, the light one sustains more: the light one wins', () => {
+    const { servers, comparisons } = doc.ramps.ramps[0];
+    for (const s of servers.heavy.searches) {
+      assert.equal(s.saturated, true);
+      assert.ok(s.sustainable_rps < 500, `heavy sustained ${s.sustainable_rps}/s`);
+      const failed = s.steps.filter((st) => st.rate === s.failing_rps);
+      assert.ok(failed.length >= 1 && failed.every((st) => st.failure), 'the rate that failed failed its every step');
+    }
+    for (const s of servers.light.searches) assert.ok(s.sustainable_rps > 2 * Math.max(...servers.heavy.searches.map((h) => h.sustainable_rps)));
+    const [c] = comparisons;
+    assert.deepEqual([c.a, c.b, c.decision, c.winner], ['heavy', 'light', 'winner', 'light']);
+    assert.match(ended.summaryText, /Sustainable throughput \(p99 ≤ 10 ms, no errors, the schedule kept; 2 searches per server, 95 % intervals\):/);
+    assert.match(ended.summaryText, /up {2}light sustains [\d.]+× heavy's rate \[/);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^- up {2}light sustains [\d.]+× heavy's rate \[/m);
+  });
+
+  it('the report shows each server\'s sustainable rate near the top, with the latency–load chart and its data', async () => {
+    const { reportPath, charts } = await buildReport(out, { png: false });
+    const html = fs.readFileSync(reportPath, 'utf8');
+    assert.ok(html.indexOf('id="ramps"') > 0 && html.indexOf('id="ramps"') < html.indexOf('id="summary"'), 'after the answers, before the summary');
+    assert.match(html, /<h2>Sustainable throughput<\/h2>/);
+    assert.match(html, /light sustains [\d.]+× heavy&#39;s rate|light sustains [\d.]+× heavy's rate/);
+    const chart = charts.find((c) => c.kind === 'ramp');
+    assert.ok(chart, 'a ramp chart');
+    const csv = fs.readFileSync(path.join(out, chart.files.csv), 'utf8').trim().split('\n');
+    assert.equal(csv[0], 'server,search,rate,achieved_rps,p50_ms,p99_ms,p999_ms,errors,server_cpu_pct,client_cpu_pct,failure,limited');
+    const steps = ['heavy', 'light'].reduce((n, s) => n + doc.ramps.ramps[0].servers[s].searches.reduce((m, r) => m + r.steps.length, 0), 0);
+    assert.equal(csv.length - 1, steps, 'a row per step');
+    assert.match(fs.readFileSync(path.join(out, chart.files.svg), 'utf8'), /<svg/);
+  });
+});

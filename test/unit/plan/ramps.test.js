@@ -1,0 +1,51 @@
+'use strict';
+// The ramps as data (perf/lib/plan/ramps.js): checked against their schema with one-line
+// errors, their defaults and quick values, and each step as a scenario of kind open.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { loadRamps, stepScenario, stepSeconds } = require('../../../perf/lib/plan/ramps');
+const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
+const { makeTmpDir } = require('../../support/runner_helpers');
+
+function rampDir(ramps) {
+  const dir = makeTmpDir('perf-ramps-');
+  for (const [name, body] of Object.entries(ramps)) fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body));
+  return dir;
+}
+
+describe('ramps as data', () => {
+  it('the project\'s ramps are valid, full size and quick', () => {
+    assert.ok(loadRamps().length >= 1);
+    assert.ok(loadRamps({ quick: true }).every((r) => r.step_s <= 1));
+  });
+
+  it('fills in the defaults and merges the quick values', () => {
+    const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5 } } });
+    const [full] = loadRamps({ dir });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 });
+    const [quick] = loadRamps({ dir, quick: true });
+    assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps], [100, 0.5, 1000]);
+  });
+
+  it('says in one line what is wrong: the schema, a rate range upside down, an unknown name', () => {
+    const bad = (body) => assert.throws(() => loadRamps({ dir: rampDir({ r: body }) }), (err) => !err.message.includes('\n') && /r\.json/.test(err.message));
+    bad({ description: 'x', from_rps: 0, to_rps: 10 });
+    bad({ description: 'x', from_rps: 10 });
+    bad({ description: 'x', from_rps: 10, to_rps: 100, rate: 5 });
+    assert.throws(() => loadRamps({ dir: rampDir({ r: { description: 'x', from_rps: 100, to_rps: 10 } }) }), /'to_rps' \(10\) must be at least 'from_rps' \(100\)/);
+    assert.throws(() => loadRamps({ names: ['nope'] }), (err) => err.usage && /unknown ramp 'nope' \(known: hello_per_connection/.test(err.message));
+  });
+
+  it('a step: an open loop at the rate, one request per connection, long enough for min_requests, no warm-up', () => {
+    const [ramp] = loadRamps({ dir: rampDir({ r: { description: 'x', from_rps: 20, to_rps: 1000, step_s: 2, min_requests: 200 } }) });
+    assert.equal(stepSeconds(ramp, 20), 10, '200 requests at 20/s');
+    assert.equal(stepSeconds(ramp, 1000), 2);
+    const step = stepScenario(ramp, 1000);
+    assert.deepEqual([step.kind, step.rate, step.connections, step.requests_per_connection, step.warmup_s], ['open', 1000, 2000, 1, 0]);
+    // A valid scenario of its kind, as the engines take it.
+    const { description, kind, request, connections, rate, timeout_s: timeout, warmup_s: warmup } = step;
+    assert.equal(normalizeScenario({ description, kind, request: { path: request.path }, connections, rate, timeout_s: timeout, warmup_s: warmup }, 'step', undefined).connections, 2000);
+  });
+});

@@ -1,0 +1,41 @@
+'use strict';
+// The ramps in words (perf/lib/text/ramps.js): a line per search, and the end's block.
+
+const assert = require('node:assert/strict');
+const { searchLine, rampLines } = require('../../../perf/lib/text/ramps');
+
+const SLO = { percentile: 'p99', ms: 10 };
+
+describe('ramps in words', () => {
+  it('a search: where it failed and why; at least, where the client or the highest rate stopped it; none held', () => {
+    const failed = { sustainable_rps: 3900, failing_rps: 4100, saturated: true, limited: null, steps: [{ rate: 4100, failure: 'p99 12.3 ms over 10 ms' }] };
+    assert.equal(searchLine('hello', 'node', failed, SLO, { i: 1, repeat: 3 }), 'hello  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms');
+    const limited = { sustainable_rps: 8000, failing_rps: null, saturated: false, limited: 'the load generator was the bottleneck (96 % of its core)', estimate_rps: 12600, steps: [] };
+    assert.equal(searchLine('hello', 'em', limited, SLO), 'hello  em    sustains at least 8,000/s at p99 ≤ 10 ms; no higher measured: the load generator was the bottleneck (96 % of its core); about 12,600/s by the utilization law (an estimate)');
+    const top = { sustainable_rps: 40960, failing_rps: null, saturated: false, limited: null, steps: [] };
+    assert.match(searchLine('hello', 'em', top, SLO), /sustains at least 40,960\/s at p99 ≤ 10 ms: the highest rate offered$/);
+    const none = { sustainable_rps: null, failing_rps: 20, saturated: true, limited: null, steps: [{ rate: 20, failure: '3 errors' }] };
+    assert.equal(searchLine('hello', 'em', none, SLO), 'hello  em    held p99 ≤ 10 ms at no rate offered: 3 errors');
+  });
+
+  it('the end: each server\'s rate with its interval, then the answer; nothing without ramps', () => {
+    const doc = {
+      objective: SLO,
+      repeat: 3,
+      interrupted: false,
+      ramps: [{
+        name: 'hello',
+        servers: { node: { searches: [{ saturated: true }], sustainable_rps: { n: 3, centre: 4000, ci95: [3600, 4400] } }, em: { searches: [{ saturated: true }], sustainable_rps: { n: 3, centre: 7800, ci95: [7400, 8200] } } },
+        comparisons: [{ a: 'node', b: 'em', ratio: 0.513, ci95: [0.45, 0.58], decision: 'winner', winner: 'em', factor: 1.95, margin: 0.1, method: 'welch', note: null }],
+      }],
+    };
+    assert.deepEqual(rampLines({ ramps: doc }), [
+      '',
+      'Sustainable throughput (p99 ≤ 10 ms, no errors, the schedule kept; 3 searches per server, 95 % intervals):',
+      '  hello  node  4,000/s [3,600–4,400]',
+      '  hello  em    7,800/s [7,400–8,200]',
+      '  hello  em sustains 1.95× node\'s rate [1.72–2.22]',
+    ]);
+    assert.deepEqual(rampLines({ ramps: null }), []);
+  });
+});
