@@ -20,8 +20,6 @@
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.
 
-const { decide, DEFAULT_MARGIN } = require('./answer');
-
 const RAMP_FACTOR = 2;
 const SCHEDULE_SLACK = 0.05;
 const FAIL_CONFIRMATIONS = 3;
@@ -108,22 +106,4 @@ function utilizationEstimate(steps) {
   return 1000 / top.server_cpu_ms_per_request;
 }
 
-/**
- * Two servers' sustainable rates compared under the project's rule (answer.js decide): the ratio
- * a ÷ b and its interval from the two searches' brackets, [a's lowest ÷ b's highest, a's highest
- * ÷ b's lowest], where a search's lowest is the rate it passed (0 when none) and its highest the
- * rate it failed (unbounded where it never saturated). The interval is the searches' resolution,
- * not a confidence interval: each rate's pass is one step, a failure three in a row.
- * { ratio, ci, decision, winner, factor, margin, method } (ratio null where a side passed no rate).
- */
-function compareCapacity(a, b, { names = ['a', 'b'], margin = DEFAULT_MARGIN } = {}) {
-  const lo = (r) => r.sustainable_rps ?? 0;
-  const hi = (r) => (r.saturated ? r.failing_rps : Infinity);
-  const ci = [hi(b) === Infinity ? 0 : lo(a) / hi(b), lo(b) > 0 ? hi(a) / lo(b) : Infinity];
-  const ratio = lo(a) > 0 && lo(b) > 0 ? lo(a) / lo(b) : null;
-  const decision = lo(a) === 0 && lo(b) === 0 ? 'undecided' : decide(ci, margin);
-  const winner = decision === 'winner' ? (ci[0] > 1 ? names[0] : names[1]) : null;
-  return { ratio, ci, decision, winner, factor: ratio && winner ? Math.max(ratio, 1 / ratio) : null, margin, method: 'search brackets' };
-}
-
-module.exports = { searchCapacity, stepFailure, utilizationEstimate, compareCapacity, DEFAULT_OBJECTIVE, DEFAULT_PRECISION, FAIL_CONFIRMATIONS };
+module.exports = { searchCapacity, stepFailure, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS };

@@ -34,7 +34,8 @@ function stepOf(run, rate) {
     client_cpu_pct: run.client_cpu_pct ?? null,
     limited: null,
   };
-  if (!run.ok) step.limited = `the step failed: ${run.failure}`;
+  // A run that failed (no reply, the server gone) failed its rate: the server's failure, not the client's.
+  if (!run.ok) step.errors = Math.max(errors, 1);
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
   return step;
 }
@@ -49,10 +50,11 @@ function clientNearLimit(step) {
 }
 
 /**
- * Runs the plan's ramps: for each, every server started afresh (restart(server, scenario) puts it
- * in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart }. Resolves the results.json
- * section { objective, repeat, ramps: [{ name, description, servers: { server: { searches:
- * [search], sustainable_rps: { n, centre, ci95 } } }, comparisons }] , interrupted }.
+ * Runs the plan's ramps: for each, every server started afresh (restart(server, scenario) puts
+ * it in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart }.
+ * Resolves the results.json section { objective, repeat, ramps: [{ name, description, servers:
+ * { server: { searches: [search], sustainable_rps: { n, centre, ci95 } } }, comparisons }],
+ * interrupted }.
  */
 async function measureRamps(up, { plan, io, restart }) {
   const { objective, repeat } = plan.rampOptions;

@@ -10,11 +10,12 @@ const run = (over = {}) => ({ ok: true, failure: null, throughput_rps: 990, late
 const search = (sustainable, saturated = true, limited = null) => ({ sustainable_rps: sustainable, failing_rps: saturated ? sustainable * 1.05 : null, saturated, limited });
 
 describe('ramps: the stage', () => {
-  it('reads a run as a step: errors summed, percentiles, CPU; a client-bound or failed run limits the search', () => {
+  it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000);
     assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, p50_ms: 1, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, limited: null });
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
-    assert.match(stepOf(run({ ok: false, failure: 'the server exited' }), 1000).limited, /the step failed: the server exited/);
+    const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);
+    assert.deepEqual([failed.errors, failed.limited], [1, null], 'a failed run fails its rate: the server\'s failure');
   });
 
   it('takes the steps of two searches in turn, one at a time', async () => {
