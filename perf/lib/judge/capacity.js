@@ -4,11 +4,12 @@
 // that tolerates noisy steps, as mutilate's --search and the IETF's MLRsearch do.
 //
 // A step offers one rate, open loop, long enough to measure its p99: measure(rate) resolves
-// { offered_rps, achieved_rps, p99_ms, errors, limited, server_cpu_ms_per_request }. It passes
-// when it had no error, kept the schedule (achieved at least 1 − SCHEDULE_SLACK of offered) and
-// held the objective. A step whose load generator was the bottleneck (limited: why) says
-// nothing about the server: the search stops there, and the server's capacity can only be
-// estimated (utilizationEstimate).
+// { offered_rps, achieved_rps, p99_ms, errors, limited, stop, server_cpu_ms_per_request }. It
+// passes when it had no error, kept the schedule (achieved at least 1 − SCHEDULE_SLACK of
+// offered) and held the objective. A step whose load generator was the bottleneck (limited:
+// why) says nothing about the server: the rates below it are searched, and where none failed
+// the server sustains at least the highest that passed, its capacity only estimated
+// (utilizationEstimate). A step with `stop` (why: Ctrl-C) ends the search where it is.
 //
 // The search: (1) a ramp, rates rising geometrically (× RAMP_FACTOR) from `from` until a rate
 // fails or `to` passed (then the server never saturated within the search, and says so);
@@ -41,23 +42,29 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * from, to (rates, /s), objective ({ percentile, ms }), precision (the bracket's relative
  * width to stop at), maxSteps (a bound on the steps whatever happens). Resolves { sustainable_rps
  * (the highest rate that passed, or null when none did), failing_rps (the lowest that failed,
- * or null: never saturated), saturated, bracket: [lo, hi] or null, limited (why the load
- * generator stopped the search, or null), estimate_rps (utilizationEstimate, where nothing
- * failed), steps: [{ rate, ...step, failure }] }.
+ * or null: never saturated), saturated, bracket: [lo, hi] or null, limited (where nothing
+ * failed: why the load generator could not offer a higher rate, or why the search stopped; else
+ * null), estimate_rps (utilizationEstimate, where nothing failed), steps: [{ rate, ...step,
+ * failure }] }.
  */
 async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40 } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
-  let limited = null;
-  // 'pass', 'fail', or null when the steps ran out, or the client could not offer the rate.
+  let limited = null; // why the load generator could not offer the lowest rate it could not
+  let stopped = false;
+  // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
   const tryRate = async (rate) => {
     for (let i = 0; i < FAIL_CONFIRMATIONS; i++) {
-      if (steps.length >= maxSteps) return null;
+      if (steps.length >= maxSteps || stopped) return null;
       const step = await measure(rate);
-      if (step.limited) {
+      if (step.stop || step.limited) {
         steps.push({ rate, ...step, failure: null });
+        if (step.stop) {
+          stopped = true;
+          return null;
+        }
         limited = step.limited;
-        return null;
+        return 'limited';
       }
       const failure = stepFailure(step, objective);
       steps.push({ rate, ...step, failure });
@@ -67,25 +74,32 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   };
   let passed = null;
   let failed = null;
-  for (let rate = from; ; rate = Math.min(to, rate * RAMP_FACTOR)) {
-    const outcome = await tryRate(rate);
+  let ceiling = null; // the lowest rate the client could not offer
+  const record = (rate, outcome) => {
     if (outcome === 'pass') passed = rate;
     if (outcome === 'fail') failed = rate;
+    if (outcome === 'limited') ceiling = rate;
+  };
+  for (let rate = from; ; rate = Math.min(to, rate * RAMP_FACTOR)) {
+    const outcome = await tryRate(rate);
+    record(rate, outcome);
     if (outcome !== 'pass' || rate >= to) break;
   }
-  while (limited === null && passed !== null && failed !== null && failed / passed > 1 + precision) {
-    const mid = Math.sqrt(passed * failed);
+  // Bisection below the lowest rate that failed, or that the client could not offer: a client
+  // limit ends nothing while rates under it are left to measure.
+  const upper = () => Math.min(failed ?? Infinity, ceiling ?? Infinity);
+  while (passed !== null && upper() < Infinity && upper() / passed > 1 + precision) {
+    const mid = Math.sqrt(passed * upper());
     const outcome = await tryRate(mid);
     if (outcome === null) break;
-    if (outcome === 'pass') passed = mid;
-    else failed = mid;
+    record(mid, outcome);
   }
   return {
     sustainable_rps: passed,
     failing_rps: failed,
     saturated: failed !== null,
     bracket: passed !== null && failed !== null ? [passed, failed] : null,
-    limited,
+    limited: failed === null ? (stopped ? steps[steps.length - 1].stop : limited) : null,
     estimate_rps: failed === null ? utilizationEstimate(steps) : null,
     steps,
   };

@@ -7,12 +7,13 @@
 // machine does in a minute hits each search alike; each search is made `repeat` times, and the
 // sustainable rates compared with the project's rule on the repeats (Welch's interval on log
 // values, perf/lib/judge/confidence.js; decide, answer.js). A step whose load generator was the
-// bottleneck, or near it while the step failed, stops that search (limited): the server's
-// capacity is then only estimated from its CPU per request (the utilization law), marked so.
+// bottleneck, or near it while the step failed, is a rate the client could not offer (limited):
+// the search goes on below it, and where no rate failed the server's capacity is only estimated
+// from its CPU per request (the utilization law), marked so.
 
 const { runOne, settle } = require('./run_one');
 const { stepScenario, stepSeconds } = require('../plan/ramps');
-const { searchCapacity } = require('../judge/capacity');
+const { searchCapacity, stepFailure } = require('../judge/capacity');
 const { summarizeTrials, compareTrials } = require('../judge/confidence');
 const { decide } = require('../judge/answer');
 const { NEAR_CLIENT_BOUND_PCT } = require('../judge/bottleneck');
@@ -41,9 +42,10 @@ function stepOf(run, rate) {
 }
 
 /**
- * Whether a step that failed the objective may have failed for the load generator: it used
- * NEAR_CLIENT_BOUND_PCT of its core or more. Such a step stops the search as limited, so that a
- * client falling behind its schedule never passes for the server saturating.
+ * Whether a step that failed may have failed for the load generator: it used
+ * NEAR_CLIENT_BOUND_PCT of its core or more, where it falls behind its schedule and its own
+ * event loop delays the replies it times. Such a step is a rate the client could not offer
+ * (limited), so that a client near its limit never passes for the server saturating.
  */
 function clientNearLimit(step) {
   return step.client_cpu_pct !== null && step.client_cpu_pct >= NEAR_CLIENT_BOUND_PCT;
@@ -65,7 +67,7 @@ async function measureRamps(up, { plan, io, restart }) {
     const searches = Object.fromEntries(servers.map((s) => [s, []]));
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measureStep(ramp, server, up, { io, turn, out }), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measureStep(ramp, server, up, { io, turn, out, objective }), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
       // Kept also when Ctrl-C cut a search short (limited: 'interrupted'): its steps were measured.
       for (const [server, r] of results) {
         searches[server].push(r);
@@ -90,11 +92,11 @@ function turnstile() {
 }
 
 /** measure(rate) for one server's search: a step measured in its turn, the server settled after it. */
-function measureStep(ramp, server, up, { io, turn, out }) {
+function measureStep(ramp, server, up, { io, turn, out, objective }) {
   return (rate) =>
     turn(async () => {
       const u = up.get(server);
-      if (out.interrupted || u.state.exit || u.state.hung) return { offered_rps: rate, achieved_rps: 0, p99_ms: null, errors: 0, limited: out.interrupted ? 'interrupted' : 'the server stopped' };
+      if (out.interrupted || u.state.exit || u.state.hung) return { offered_rps: rate, achieved_rps: 0, p99_ms: null, errors: 0, stop: out.interrupted ? 'interrupted' : 'the server stopped' };
       const scenario = stepScenario(ramp, rate);
       u.state.current = `${ramp.name} at ${Math.round(rate)}/s`;
       io.status(`${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`);
@@ -102,19 +104,14 @@ function measureStep(ramp, server, up, { io, turn, out }) {
       io.status(null);
       if (result.interrupted) {
         out.interrupted = true;
-        return { offered_rps: rate, achieved_rps: 0, p99_ms: null, errors: 0, limited: 'interrupted' };
+        return { offered_rps: rate, achieved_rps: 0, p99_ms: null, errors: 0, stop: 'interrupted' };
       }
       if (!u.state.exit && !u.state.hung) await settle(u.handle.pid, u.baselineFds);
       return stepOf(result.run, rate);
     }).then((step) => {
-      if (!step.limited && clientNearLimit(step) && stepFailureNearClient(step)) step.limited = `the load generator used ${Math.round(step.client_cpu_pct)} % of its core while the step failed: it may not have offered the rate`;
+      if (!step.limited && !step.stop && clientNearLimit(step) && stepFailure(step, objective)) step.limited = `the load generator used ${Math.round(step.client_cpu_pct)} % of its core while the step failed: it may not have offered the rate, or delayed the replies`;
       return step;
     });
-}
-
-/** A failure the load generator may have caused: the schedule not kept, or errors. */
-function stepFailureNearClient(step) {
-  return step.errors > 0 || step.achieved_rps < 0.95 * step.offered_rps;
 }
 
 /** Every pair of servers compared on their repeats' sustainable rates: Welch on log values, the project's rule. */

@@ -97,12 +97,30 @@ describe('capacity: a load generator that cannot offer the rate', () => {
     const r = await searchCapacity(measure, { from: 500, to: 64000 });
     assert.equal(r.limited, 'client-bound');
     assert.equal(r.saturated, false);
-    assert.equal(r.sustainable_rps, 4000);
-    assert.equal(r.steps.length, 5, '500, 1000, 2000, 4000 passed; 8000 limited, not tried again');
+    // The rates under the client's limit are searched: at least 95 % of 5,000/s, never above.
+    assert.ok(r.sustainable_rps >= 4750 && r.sustainable_rps <= 5000, `sustained ${r.sustainable_rps}`);
+    assert.ok(r.steps.filter((st) => st.limited).every((st) => st.rate > 5000), 'limited only above the client\'s limit');
+    assert.equal(r.steps.filter((st) => st.rate === 8000).length, 1, 'a limited rate is not tried again');
     // 1 ÷ 0.07 ms at the highest rate measured (the limited step's 5,000/s): 14,300/s, not the
     // 4,000 that 500/s's CPU would say.
     assert.ok(Math.abs(r.estimate_rps - 1000 / cpuMs(5000)) < 1e-6);
     assert.ok(r.estimate_rps > 2 * (1000 / cpuMs(500)));
+  });
+
+  it('a server that fails below the client\'s limit is found saturated there, as if the client had none', async () => {
+    const measure = async (rate) => (rate > 6000
+      ? { offered_rps: rate, achieved_rps: 6000, p99_ms: 2, errors: 0, limited: 'client-bound' }
+      : { offered_rps: rate, achieved_rps: rate, p99_ms: rate > 3000 ? 20 : 2, errors: 0 });
+    const r = await searchCapacity(measure, { from: 1000, to: 64000 });
+    assert.deepEqual([r.saturated, r.limited, r.estimate_rps], [true, null, null]);
+    assert.ok(r.sustainable_rps <= 3000 && r.failing_rps > 3000 && r.failing_rps / r.sustainable_rps <= 1.05);
+  });
+
+  it('a step that says stop (Ctrl-C) ends the search where it is, with why', async () => {
+    let n = 0;
+    const measure = async (rate) => (++n > 2 ? { offered_rps: rate, stop: 'interrupted' } : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 });
+    const r = await searchCapacity(measure, { from: 100, to: 64000 });
+    assert.deepEqual([r.sustainable_rps, r.saturated, r.limited, r.steps.length], [200, false, 'interrupted', 3]);
   });
 
   it('no estimate where nothing measured the server\'s CPU, nor where the server saturated', async () => {
