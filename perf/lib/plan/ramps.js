@@ -93,14 +93,17 @@ function stepScenario(ramp, rate) {
   };
 }
 
+/** Seconds a step takes beyond its load: the run's start and end, the server settling after it. */
+const STEP_OVERHEAD_S = 0.5;
+
 /**
  * Seconds a ramp should take for `servers` servers and `repeat` searches each: every doubling
- * step from from_rps to to_rps, and about five more for the bisection, per search. A server
- * that saturates early takes less.
+ * step from from_rps to to_rps and about five more for the bisection, per search, each with its
+ * overhead. A server that saturates early takes less, one whose edge is noisy more.
  */
 function estimateRampS(ramp, { servers, repeat }) {
-  let perSearch = 5 * ramp.step_s;
-  for (let rate = ramp.from_rps, n = 0; rate <= ramp.to_rps && n < ramp.max_steps; rate *= 2, n++) perSearch += stepSeconds(ramp, rate);
+  let perSearch = 5 * (ramp.step_s + STEP_OVERHEAD_S);
+  for (let rate = ramp.from_rps, n = 0; rate <= ramp.to_rps && n < ramp.max_steps; rate *= 2, n++) perSearch += stepSeconds(ramp, rate) + STEP_OVERHEAD_S;
   return servers * repeat * perSearch;
 }
 

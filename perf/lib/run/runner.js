@@ -189,12 +189,12 @@ function planLine(plan) {
   return `${scenariosPlan(plan)}${rampsPlan(plan)}`;
 }
 
-/** "; then 1 ramp (hello_per_connection), 3 searches per server: about 4 min 30 s"; "" without ramps. */
+/** "; then 1 ramp (hello_per_connection), 3 searches per server: about 5 min"; "" without ramps. */
 function rampsPlan(plan) {
   if (!plan.ramps.length) return '';
   const { repeat } = plan.rampOptions;
   const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.runnable.length, repeat }), 0);
-  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${repeat} search${repeat > 1 ? 'es' : ''} per server: at most about ${fmtDuration(s)}`;
+  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${repeat} search${repeat > 1 ? 'es' : ''} per server: about ${fmtDuration(s)}`;
 }
 
 /** The scenarios' part of the plan line. */
