@@ -1,8 +1,9 @@
 'use strict';
 // Ramps against stand-in servers of known capacity (perf/lib/run/ramp.js): a heavy one (2 ms
-// of CPU per request: it cannot pass 500/s, and its p99 passes 10 ms before) and a light one,
-// each searched side by side after the scenarios; results.json's ramps, the lines while it
-// runs and at the end.
+// of CPU per request: it cannot pass 500/s, and its p99 passes 10 ms before), a light one that
+// holds the highest rate offered, and one that exits on its 300th request (started again for
+// the next step), each searched side by side after the scenarios; results.json's ramps, the
+// lines while it runs and at the end.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -22,8 +23,8 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
   before(async () => {
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-');
-    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 14 }));
-    ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {} }), servers: ['heavy', 'light'], scenariosDir, rampsDir, ramps: ['up'], quick: true, outDir: out, pin: false, budget: 5, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24 }));
+    ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {}, crashy: { STANDIN_EXIT_AFTER: '300' } }), servers: ['heavy', 'light', 'crashy'], scenariosDir, rampsDir, ramps: ['up'], quick: true, outDir: out, pin: false, budget: 5, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
@@ -33,11 +34,11 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     const { ramps, objective, repeat } = doc.ramps;
     assert.deepEqual([objective, repeat], [{ percentile: 'p99', ms: 10 }, 2]);
     assert.equal(ramps.length, 1);
-    for (const server of ['heavy', 'light']) {
+    for (const server of ['heavy', 'light', 'crashy']) {
       const { searches } = ramps[0].servers[server];
       assert.equal(searches.length, 2);
       for (const s of searches) {
-        assert.ok(s.steps.length >= 3 && s.steps.length <= 14);
+        assert.ok(s.steps.length >= 3 && s.steps.length <= 24);
         assert.equal(s.steps[0].rate, 50, 'from from_rps');
         for (const st of s.steps) assert.ok(st.rate >= 50 && st.rate <= 1600 && typeof st.p99_ms === 'number');
       }
@@ -45,20 +46,36 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     }
   });
 
-  it('the heavy server saturates below its capacity, the light one sustains more: the light one wins', () => {
+  it('the heavy server saturates where it should (between half its capacity and its capacity), the light one never: the light one wins', () => {
     const { servers, comparisons } = doc.ramps.ramps[0];
     for (const s of servers.heavy.searches) {
       assert.equal(s.saturated, true);
-      assert.ok(s.sustainable_rps < 500, `heavy sustained ${s.sustainable_rps}/s`);
+      // 2 ms a request: 500/s at most; p99 ≤ 10 ms holds to ~80 % of that on a quiet core, and
+      // the search's bisection stops within 5 %; a noisy machine may cost it half.
+      assert.ok(s.sustainable_rps >= 250 && s.sustainable_rps < 500, `heavy sustained ${s.sustainable_rps}/s`);
       const failed = s.steps.filter((st) => st.rate === s.failing_rps);
       assert.ok(failed.length >= 1 && failed.every((st) => st.failure), 'the rate that failed failed its every step');
     }
-    for (const s of servers.light.searches) assert.ok(s.sustainable_rps > 2 * Math.max(...servers.heavy.searches.map((h) => h.sustainable_rps)));
-    const [c] = comparisons;
+    for (const s of servers.light.searches) assert.deepEqual([s.saturated, s.sustainable_rps, s.failing_rps, s.limited, s.incomplete], [false, 1600, null, null, null], 'held the highest rate offered');
+    assert.ok(lines.some((l) => l.startsWith('up  light ') && l.endsWith('sustains at least 1,600/s at p99 ≤ 10 ms (search 1 of 2): the highest rate offered')), lines.join('\n'));
+    assert.match(ended.summaryText, /up {2}light at least 1,600\/s \(it held the highest rate offered[;)]/);
+    const c = comparisons.find((x) => x.a === 'heavy' && x.b === 'light');
     assert.deepEqual([c.a, c.b, c.decision, c.winner], ['heavy', 'light', 'winner', 'light']);
     assert.match(ended.summaryText, /Sustainable throughput \(p99 ≤ 10 ms, no errors, the schedule kept; 2 searches per server, 95 % intervals\):/);
     assert.match(ended.summaryText, /up {2}light sustains [\d.]+× heavy's rate \[/);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^- up {2}light sustains [\d.]+× heavy's rate \[/m);
+  });
+
+  it('a server that exits fails that rate at once, is started again, and its search still ends with an answer', () => {
+    const { searches } = doc.ramps.ramps[0].servers.crashy;
+    for (const s of searches) {
+      const crashed = s.steps.filter((st) => st.fatal);
+      assert.ok(crashed.length >= 1, 'a step on which it exited');
+      for (const st of crashed) assert.match(st.failure, /the server exited during the run \(exit code 3\)/);
+      assert.equal(s.incomplete, null);
+      assert.equal(s.saturated, true);
+      assert.ok(s.steps.slice(s.steps.indexOf(crashed[0]) + 1).some((st) => !st.failure), 'a step passed after the restart');
+    }
   });
 
   it('the report shows each server\'s sustainable rate near the top, with the latency–load chart and its data', async () => {
@@ -71,7 +88,7 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     assert.ok(chart, 'a ramp chart');
     const csv = fs.readFileSync(path.join(out, chart.files.csv), 'utf8').trim().split('\n');
     assert.equal(csv[0], 'server,search,rate,achieved_rps,p50_ms,p99_ms,p999_ms,errors,server_cpu_pct,client_cpu_pct,failure,limited');
-    const steps = ['heavy', 'light'].reduce((n, s) => n + doc.ramps.ramps[0].servers[s].searches.reduce((m, r) => m + r.steps.length, 0), 0);
+    const steps = ['heavy', 'light', 'crashy'].reduce((n, s) => n + doc.ramps.ramps[0].servers[s].searches.reduce((m, r) => m + r.steps.length, 0), 0);
     assert.equal(csv.length - 1, steps, 'a row per step');
     assert.match(fs.readFileSync(path.join(out, chart.files.svg), 'utf8'), /<svg/);
   });

@@ -9,7 +9,12 @@
 // offered) and held the objective. A step whose load generator was the bottleneck (limited:
 // why) says nothing about the server: the rates below it are searched, and where none failed
 // the server sustains at least the highest that passed, its capacity only estimated
-// (utilizationEstimate). A step with `stop` (why: Ctrl-C) ends the search where it is.
+// (utilizationEstimate); a rate that failed above one the client could not offer is not the
+// server's failure either. A failing step with `client_suspect` (why: the client ran late) may
+// be the client's: a rate whose every failing step was suspect is one the client could not
+// offer, and one failing step the client is not suspected of makes it the server's. A step with `fatal` (the server exited) fails its rate at once. A
+// step with `stop` (why: Ctrl-C, the load generator failed) ends the search where it is, and
+// the search is incomplete, as is one that used its maxSteps: neither is a sustainable rate.
 //
 // The search: (1) a ramp, rates rising geometrically (× RAMP_FACTOR) from `from` until a rate
 // fails or `to` passed (then the server never saturated within the search, and says so);
@@ -27,10 +32,16 @@ const FAIL_CONFIRMATIONS = 3;
 const DEFAULT_OBJECTIVE = { percentile: 'p99', ms: 10 };
 const DEFAULT_PRECISION = 0.05;
 
+/** Whether a step's achieved rate was within SCHEDULE_SLACK of its offered rate. */
+function scheduleKept(step) {
+  return step.achieved_rps >= (1 - SCHEDULE_SLACK) * step.offered_rps;
+}
+
 /** Why a step fails its objective, or null when it passes. */
 function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
+  if (step.fatal) return step.fatal;
   if (step.errors > 0) return `${step.errors} errors`;
-  if (step.achieved_rps < (1 - SCHEDULE_SLACK) * step.offered_rps) return `schedule not kept (${Math.round(step.achieved_rps)} of ${Math.round(step.offered_rps)}/s)`;
+  if (!scheduleKept(step)) return `schedule not kept (${Math.round(step.achieved_rps)} of ${Math.round(step.offered_rps)}/s)`;
   const p = step[`${objective.percentile}_ms`];
   if (typeof p !== 'number') return `${objective.percentile} not measured`;
   if (p > objective.ms) return `${objective.percentile} ${p} ms over ${objective.ms} ms`;
@@ -41,26 +52,33 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * Searches a server's sustainable rate. measure(rate) resolves a step (see above); options:
  * from, to (rates, /s), objective ({ percentile, ms }), precision (the bracket's relative
  * width to stop at), maxSteps (a bound on the steps whatever happens). Resolves { sustainable_rps
- * (the highest rate that passed, or null when none did), failing_rps (the lowest that failed,
- * or null: never saturated), saturated, bracket: [lo, hi] or null, limited (where nothing
- * failed: why the load generator could not offer a higher rate, or why the search stopped; else
- * null), estimate_rps (utilizationEstimate, where nothing failed), steps: [{ rate, ...step,
- * failure }] }.
+ * (the highest rate that passed, or null when none did), failing_rps (the lowest rate the
+ * server failed, or null: never saturated), saturated, bracket ([highest passed, lowest failed
+ * or not offered], or null), limited (where the server never failed: why the load generator
+ * could not offer a higher rate; else null), estimate_rps (utilizationEstimate, where the
+ * server never failed), incomplete (why the search ended before its answer: stopped, or out of
+ * steps; else null), steps: [{ rate, ...step, failure }] }.
  */
 async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40 } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
   let limited = null; // why the load generator could not offer the lowest rate it could not
-  let stopped = false;
+  let incomplete = null;
   // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
   const tryRate = async (rate) => {
+    let serverFailed = false; // a failing step of this rate the client was not suspected of
+    let suspect = null;
     for (let i = 0; i < FAIL_CONFIRMATIONS; i++) {
-      if (steps.length >= maxSteps || stopped) return null;
+      if (incomplete) return null;
+      if (steps.length >= maxSteps) {
+        incomplete = `out of steps (${maxSteps}) before the bracket narrowed to ${Math.round(precision * 100)} %`;
+        return null;
+      }
       const step = await measure(rate);
       if (step.stop || step.limited) {
         steps.push({ rate, ...step, failure: null });
         if (step.stop) {
-          stopped = true;
+          incomplete = step.stop;
           return null;
         }
         limited = step.limited;
@@ -69,8 +87,13 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
       const failure = stepFailure(step, objective);
       steps.push({ rate, ...step, failure });
       if (!failure) return 'pass';
+      if (step.fatal) return 'fail';
+      if (step.client_suspect) suspect = step.client_suspect;
+      else serverFailed = true;
     }
-    return 'fail';
+    if (serverFailed) return 'fail';
+    limited = suspect;
+    return 'limited';
   };
   let passed = null;
   let failed = null;
@@ -94,13 +117,16 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     if (outcome === null) break;
     record(mid, outcome);
   }
+  // A rate failed above the lowest the client could not offer may be the client's failure.
+  const saturated = failed !== null && !(ceiling !== null && ceiling <= failed);
   return {
     sustainable_rps: passed,
-    failing_rps: failed,
-    saturated: failed !== null,
-    bracket: passed !== null && failed !== null ? [passed, failed] : null,
-    limited: failed === null ? (stopped ? steps[steps.length - 1].stop : limited) : null,
-    estimate_rps: failed === null ? utilizationEstimate(steps) : null,
+    failing_rps: saturated ? failed : null,
+    saturated,
+    bracket: passed !== null && upper() < Infinity ? [passed, upper()] : null,
+    limited: saturated ? null : limited,
+    estimate_rps: saturated ? null : utilizationEstimate(steps),
+    incomplete,
     steps,
   };
 }
@@ -120,4 +146,4 @@ function utilizationEstimate(steps) {
   return 1000 / top.server_cpu_ms_per_request;
 }
 
-module.exports = { searchCapacity, stepFailure, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS };
+module.exports = { searchCapacity, stepFailure, scheduleKept, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };

@@ -30,28 +30,31 @@ function usable(values) {
 /**
  * Centre and 95% interval of one metric over trials. Values that are missing, zero or negative
  * cannot be on a log scale and are left out. With one trial there is no interval (null).
- * Returns { n, centre, ci95: [lo, hi] | null }.
+ * minVariance: the least variance of one log value, where each is known only to a resolution
+ * (a search's bracket): trials that agree to the last step then do not make a zero-width
+ * interval. Returns { n, centre, ci95: [lo, hi] | null }.
  */
-function summarizeTrials(values) {
+function summarizeTrials(values, { minVariance = 0 } = {}) {
   const logs = usable(values).map(Math.log);
   const n = logs.length;
   if (n === 0) return { n: 0, centre: null, ci95: null };
   const centre = Math.exp(mean(logs));
   if (n < 2) return { n, centre, ci95: null };
-  const half = jStat.studentt.inv(1 - (1 - LEVEL) / 2, n - 1) * Math.sqrt(variance(logs) / n);
+  const half = jStat.studentt.inv(1 - (1 - LEVEL) / 2, n - 1) * Math.sqrt(Math.max(variance(logs), minVariance) / n);
   return { n, centre, ci95: [Math.exp(mean(logs) - half), Math.exp(mean(logs) + half)] };
 }
 
 /**
  * Ratio of a over b (e.g. b's p99 latency / a's: "a is r times faster") with Welch's 95%
  * interval. significant: the interval excludes 1. null when either side has under two trials.
+ * minVariance: [a's, b's] least variance of one log value (summarizeTrials).
  */
-function compareTrials(aValues, bValues) {
+function compareTrials(aValues, bValues, { minVariance = [0, 0] } = {}) {
   const a = usable(aValues).map(Math.log);
   const b = usable(bValues).map(Math.log);
   if (a.length < 2 || b.length < 2) return null;
-  const va = variance(a) / a.length;
-  const vb = variance(b) / b.length;
+  const va = Math.max(variance(a), minVariance[0]) / a.length;
+  const vb = Math.max(variance(b), minVariance[1]) / b.length;
   const diff = mean(a) - mean(b);
   const se = Math.sqrt(va + vb);
   let half = 0;

@@ -161,4 +161,4 @@ function summarizeSamples(samples, { role = null, rows = null } = {}) {
   };
 }
 
-module.exports = { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, selectRows, round3 };
+module.exports = { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, selectRows, round3, PERCENTILES };

@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const SCHEMA = require('../../schemas/ramp.schema.json');
 const { compileSchema, schemaFailure, normalizeRequest, ScenarioError } = require('./scenarios');
+const { RAMP_FACTOR } = require('../judge/capacity');
 
 const RAMPS_DIR = path.resolve(__dirname, '..', '..', 'ramps');
 const DEFAULTS = { step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 };
@@ -103,7 +104,11 @@ const STEP_OVERHEAD_S = 0.5;
  */
 function estimateRampS(ramp, { servers, repeat }) {
   let perSearch = 5 * (ramp.step_s + STEP_OVERHEAD_S);
-  for (let rate = ramp.from_rps, n = 0; rate <= ramp.to_rps && n < ramp.max_steps; rate *= 2, n++) perSearch += stepSeconds(ramp, rate) + STEP_OVERHEAD_S;
+  // The ramp's rates as the search offers them (×RAMP_FACTOR, the last one to_rps).
+  for (let rate = ramp.from_rps, n = 0; n < ramp.max_steps; rate = Math.min(ramp.to_rps, rate * RAMP_FACTOR), n++) {
+    perSearch += stepSeconds(ramp, rate) + STEP_OVERHEAD_S;
+    if (rate >= ramp.to_rps) break;
+  }
   return servers * repeat * perSearch;
 }
 

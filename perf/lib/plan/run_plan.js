@@ -17,6 +17,7 @@ const { DEFAULT_MARGIN } = require('../judge/answer');
 const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
 const { loadRamps } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
+const { PERCENTILES } = require('../measure/stats');
 
 // Searches per server and ramp: their spread is the sustainable rate's interval.
 const RAMP_REPEAT = 3;
@@ -215,8 +216,9 @@ function selectRamps(options, { target, link, loadHosts, seeds }) {
 /** "p99=10ms" → { percentile: 'p99', ms: 10 }; null → the default objective. */
 function parseSlo(text) {
   if (text === null) return DEFAULT_OBJECTIVE;
-  const m = /^(p50|p90|p99|p999)\s*(?:=|<=|≤)\s*(\d+(?:\.\d+)?)\s*ms$/.exec(String(text).trim());
-  if (!m || !(Number(m[2]) > 0)) throw new UsageError(`--slo takes a percentile and a time, e.g. p99=10ms (p50, p90, p99 or p999), not '${text}'`);
+  const names = Object.keys(PERCENTILES);
+  const m = new RegExp(`^(${names.join('|')})\\s*(?:=|<=|≤)\\s*(\\d+(?:\\.\\d+)?)\\s*ms$`).exec(String(text).trim());
+  if (!m || !(Number(m[2]) > 0)) throw new UsageError(`--slo takes a percentile and a time, e.g. p99=10ms (${names.join(', ')}), not '${text}'`);
   return { percentile: m[1], ms: Number(m[2]) };
 }
 

@@ -314,7 +314,7 @@ function rampCharts(results) {
       name: `ramp_${slug(ramp.name)}`,
       kind: 'ramp',
       title: `${ramp.name}: response time against offered rate`,
-      caption: `${ramp.description}. Each server's searches, every step a point (${doc.objective.percentile} ≤ ${doc.objective.ms} ms the grey rule; each server's sustainable rate, the median of its searches, a vertical rule), and its CPU beneath. Log axes.`,
+      caption: `${ramp.description}. Each server's searches, every step a point (${doc.objective.percentile} ≤ ${doc.objective.ms} ms the grey rule; each server's sustainable rate, the geometric mean of its complete searches, a vertical rule), and its CPU beneath. Log axes.`,
       spec: specs.rampSpec({ name: ramp.name, servers, values, cpu, sustained, objective: doc.objective }),
       rows,
       servers,

@@ -7,78 +7,122 @@
 // machine does in a minute hits each search alike; each search is made `repeat` times, and the
 // sustainable rates compared with the project's rule on the repeats (Welch's interval on log
 // values, perf/lib/judge/confidence.js; decide, answer.js). A step whose load generator was the
-// bottleneck, or near it while the step failed, is a rate the client could not offer (limited):
-// the search goes on below it, and where no rate failed the server's capacity is only estimated
-// from its CPU per request (the utilization law), marked so.
+// bottleneck is a rate the client could not offer (limited), as is one whose every failure came
+// with the client near its limit or late (client_suspect): the search goes on below it, and where no rate failed the server's capacity is only estimated
+// from its CPU per request (the utilization law), marked so. A server that exits fails its
+// rate and is started again for the next step; a load generator that fails ends the search,
+// incomplete, as Ctrl-C does: incomplete searches are kept in results.json, never counted.
 
-const { runOne, settle } = require('./run_one');
+const { runOne, settle, loadGeneratorFailed } = require('./run_one');
 const { stepScenario, stepSeconds } = require('../plan/ramps');
-const { searchCapacity, stepFailure } = require('../judge/capacity');
+const { searchCapacity, stepFailure, scheduleKept } = require('../judge/capacity');
 const { summarizeTrials, compareTrials } = require('../judge/confidence');
 const { decide } = require('../judge/answer');
 const { NEAR_CLIENT_BOUND_PCT } = require('../judge/bottleneck');
+const { PERCENTILES } = require('../measure/stats');
+const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
 const { searchLine } = require('../text/ramps');
 
 /** A measured step as the search reads it, from the run of one step (results.json's run fields). */
 function stepOf(run, rate) {
-  const errors = run.errors ? Object.values(run.errors).reduce((t, n) => t + (n || 0), 0) : 0;
-  const step = {
-    offered_rps: rate,
-    achieved_rps: run.throughput_rps ?? 0,
-    p50_ms: run.latency_ms ? run.latency_ms.p50 : null,
-    p99_ms: run.latency_ms ? run.latency_ms.p99 : null,
-    p999_ms: run.latency_ms ? run.latency_ms.p999 : null,
+  const errors = errorCount(run);
+  const step = { offered_rps: rate, achieved_rps: run.throughput_rps ?? 0 };
+  for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = run.latency_ms ? run.latency_ms[p] ?? null : null;
+  Object.assign(step, {
     errors,
     server_cpu_pct: run.server_cpu_pct ?? null,
     server_cpu_ms_per_request: run.server_cpu ? run.server_cpu.ms_per_request ?? null : null,
     client_cpu_pct: run.client_cpu_pct ?? null,
+    client_loop_delay_p99_ms: run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 ?? null : null,
+    schedule_lag_mean_ms: run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? null : null,
     limited: null,
-  };
-  // A run that failed (no reply, the server gone) failed its rate: the server's failure, not the client's.
-  if (!run.ok) step.errors = Math.max(errors, 1);
+  });
+  if (loadGeneratorFailed(run)) step.stop = run.failure;
+  // A run that failed otherwise (no reply, the server gone) failed its rate: the server's failure.
+  else if (!run.ok) step.errors = Math.max(errors, 1);
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
   return step;
 }
 
+// The client's lateness counts from this share of the objective: below it, it is the ~1 ms
+// every step shows (its event loop's sampling, a connection opened a little late).
+const CLIENT_LATE_SHARE = 0.25;
+
 /**
- * Whether a step that failed may have failed for the load generator: it used
- * NEAR_CLIENT_BOUND_PCT of its core or more, where it falls behind its schedule and its own
- * event loop delays the replies it times. Such a step is a rate the client could not offer
- * (limited), so that a client near its limit never passes for the server saturating.
+ * Why a failed step may have failed for the load generator, or null: it used
+ * NEAR_CLIENT_BOUND_PCT of its core or more; or its own lateness (its event loop's p99 delay
+ * and how late it opened connections, both of which the latencies it times include) is
+ * CLIENT_LATE_SHARE of the objective or more and enough to put the percentile over it; or it did not keep the schedule while opening
+ * connections later than the gap between two. Such a step's failure is suspect (capacity.js:
+ * a rate only such steps failed is one the client could not offer), so that a client near its
+ * limit never passes for the server saturating, and a server's failure is not taken from it for
+ * a client a little late once.
  */
-function clientNearLimit(step) {
-  return step.client_cpu_pct !== null && step.client_cpu_pct >= NEAR_CLIENT_BOUND_PCT;
+function clientNearLimit(step, objective) {
+  if (step.client_cpu_pct !== null && step.client_cpu_pct >= NEAR_CLIENT_BOUND_PCT) return `the load generator used ${Math.round(step.client_cpu_pct)} % of its core while the step failed: it may not have offered the rate, or delayed the replies`;
+  const late = (step.client_loop_delay_p99_ms ?? 0) + (step.schedule_lag_mean_ms ?? 0);
+  const p = step[`${objective.percentile}_ms`];
+  if (late >= CLIENT_LATE_SHARE * objective.ms && typeof p === 'number' && p > objective.ms && p - late <= objective.ms) return `the load generator ran ${round1(late)} ms late while the step's ${objective.percentile} was ${round1(p)} ms: without its own delay the objective may have held`;
+  const gapMs = 1000 / step.offered_rps;
+  if (!scheduleKept(step) && step.schedule_lag_mean_ms !== null && step.schedule_lag_mean_ms >= gapMs) return `the load generator opened connections ${round1(step.schedule_lag_mean_ms)} ms behind schedule on average, more than the ${round1(gapMs)} ms between two: it did not offer the rate`;
+  return null;
 }
+
+const round1 = (x) => Math.round(x * 10) / 10;
 
 /**
  * Runs the plan's ramps: for each, every server started afresh (restart(server, scenario) puts
- * it in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart }.
- * Resolves the results.json section { objective, repeat, ramps: [{ name, description, servers:
- * { server: { searches: [search], sustainable_rps: { n, centre, ci95 } } }, comparisons }],
- * interrupted }.
+ * it in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart,
+ * record }; record(section) is called with the results.json section after every search, so that
+ * an interrupted run keeps what it measured. Resolves that section { objective, repeat, ramps:
+ * [{ name, description, servers: { server: { searches: [search], sustainable_rps: { n, centre,
+ * ci95 } } }, comparisons }], interrupted }.
  */
-async function measureRamps(up, { plan, io, restart }) {
+async function measureRamps(up, { plan, io, restart, record = () => {} }) {
   const { objective, repeat } = plan.rampOptions;
   const out = { objective, repeat, ramps: [], interrupted: false };
   for (const ramp of plan.ramps) {
     for (const server of plan.runnable) await restart(server, stepScenario(ramp, ramp.from_rps));
     const servers = plan.runnable.filter((s) => up.has(s) && !up.get(s).state.notStarted);
     const searches = Object.fromEntries(servers.map((s) => [s, []]));
+    const entry = { name: ramp.name, description: ramp.description, servers: {}, comparisons: [] };
+    out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measureStep(ramp, server, up, { io, turn, out, objective }), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
-      // Kept also when Ctrl-C cut a search short (limited: 'interrupted'): its steps were measured.
+      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective });
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat }));
       }
+      entry.servers = Object.fromEntries(servers.map((s) => [s, serverSummary(searches[s])]));
+      entry.comparisons = compareServers(servers, entry.servers, plan.margin);
+      record(out);
     }
-    const perServer = Object.fromEntries(servers.map((s) => [s, { searches: searches[s], sustainable_rps: summarizeTrials(searches[s].map((r) => r.sustainable_rps)) }]));
-    out.ramps.push({ name: ramp.name, description: ramp.description, servers: perServer, comparisons: compareServers(servers, perServer, plan.margin) });
     if (out.interrupted) break;
   }
   return out;
+}
+
+/**
+ * A server's searches and its sustainable rate over those that ended with an answer (an
+ * incomplete search is kept, not counted), each known to its bracket's resolution.
+ */
+function serverSummary(searches) {
+  const counted = searches.filter((r) => !r.incomplete);
+  return { searches, sustainable_rps: summarizeTrials(counted.map((r) => r.sustainable_rps), { minVariance: resolutionVariance(counted) }) };
+}
+
+/**
+ * The variance of one search's sustainable rate (log scale) from its resolution alone: the
+ * edge lies anywhere in its bracket, uniformly on the log scale, (ln(hi ÷ lo))² ÷ 12 (the mean
+ * over the searches with a bracket; 0 without). Deterministic searches that stop at the same
+ * step would otherwise agree exactly and claim a zero-width interval.
+ */
+function resolutionVariance(searches) {
+  const widths = searches.filter((r) => r.bracket).map((r) => Math.log(r.bracket[1] / r.bracket[0]) ** 2 / 12);
+  return widths.length ? widths.reduce((t, w) => t + w, 0) / widths.length : 0;
 }
 
 /** Steps one at a time: each search's next step waits for the one before it, whoever's it was. */
@@ -91,25 +135,32 @@ function turnstile() {
   };
 }
 
-/** measure(rate) for one server's search: a step measured in its turn, the server settled after it. */
-function measureStep(ramp, server, up, { io, turn, out, objective }) {
+/**
+ * measure(rate) for one server's search: a step measured in its turn, the server settled after
+ * it. A server that exited or hung fails the step's rate (fatal) and is started again before
+ * its next step; one that does not start again ends the search.
+ */
+function measureStep(ramp, server, up, { io, turn, out, restart, objective }) {
+  const stopped = (rate, why) => ({ offered_rps: rate, achieved_rps: 0, errors: 0, stop: why });
   return (rate) =>
     turn(async () => {
-      const u = up.get(server);
-      if (out.interrupted || u.state.exit || u.state.hung) return { offered_rps: rate, achieved_rps: 0, p99_ms: null, errors: 0, stop: out.interrupted ? 'interrupted' : 'the server stopped' };
+      if (out.interrupted) return stopped(rate, 'interrupted');
       const scenario = stepScenario(ramp, rate);
+      if (up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
+      const u = up.get(server);
+      if (u.state.notStarted) return stopped(rate, `the server did not start again: ${u.state.notStarted}`);
       u.state.current = `${ramp.name} at ${Math.round(rate)}/s`;
       io.status(`${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`);
       const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true });
       io.status(null);
       if (result.interrupted) {
         out.interrupted = true;
-        return { offered_rps: rate, achieved_rps: 0, p99_ms: null, errors: 0, stop: 'interrupted' };
+        return stopped(rate, 'interrupted');
       }
-      if (!u.state.exit && !u.state.hung) await settle(u.handle.pid, u.baselineFds);
-      return stepOf(result.run, rate);
-    }).then((step) => {
-      if (!step.limited && !step.stop && clientNearLimit(step) && stepFailure(step, objective)) step.limited = `the load generator used ${Math.round(step.client_cpu_pct)} % of its core while the step failed: it may not have offered the rate, or delayed the replies`;
+      const step = stepOf(result.run, rate);
+      if (u.state.exit || u.state.hung) step.fatal = result.run.failure;
+      else await settle(u.handle.pid, u.baselineFds);
+      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = clientNearLimit(step, objective);
       return step;
     });
 }
@@ -120,20 +171,22 @@ function compareServers(servers, perServer, margin) {
   for (let i = 0; i < servers.length; i++) {
     for (let j = i + 1; j < servers.length; j++) {
       const [a, b] = [servers[i], servers[j]];
-      const va = perServer[a].searches.map((r) => r.sustainable_rps);
-      const vb = perServer[b].searches.map((r) => r.sustainable_rps);
+      const [ca, cb] = [a, b].map((s) => perServer[s].searches.filter((r) => !r.incomplete));
+      const va = ca.map((r) => r.sustainable_rps);
+      const vb = cb.map((r) => r.sustainable_rps);
       // A side with a search that never saturated (the load generator stopped it, or it held
       // the highest rate offered) sustains at least its rate: it can be shown the faster,
       // never the slower or the same.
-      const open = [a, b].filter((s) => perServer[s].searches.some((r) => !r.saturated));
-      const cmp = compareTrials(va, vb);
+      const open = [a, b].filter((s) => perServer[s].searches.some((r) => !r.incomplete && !r.saturated));
+      const cmp = compareTrials(va, vb, { minVariance: [resolutionVariance(ca), resolutionVariance(cb)] });
       if (!cmp) {
-        out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: 'welch', note: 'fewer than two searches with a sustainable rate on a side' });
+        out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: 'welch', note: 'fewer than two complete searches with a sustainable rate on a side' });
         continue;
       }
       const decision = decide(cmp.ci95, margin);
       const winner = decision === 'winner' ? (cmp.ratio > 1 ? a : b) : null;
-      const judged = !open.length || (winner !== null && !open.includes(winner === a ? b : a));
+      // Undecided stays undecided: a lower bound that cannot tell the two apart cannot either.
+      const judged = !open.length || decision === 'undecided' || (winner !== null && !open.includes(winner === a ? b : a));
       out.push({
         a,
         b,
@@ -151,4 +204,4 @@ function compareServers(servers, perServer, margin) {
   return out;
 }
 
-module.exports = { measureRamps, stepOf, compareServers, turnstile };
+module.exports = { measureRamps, stepOf, clientNearLimit, compareServers, serverSummary, turnstile };

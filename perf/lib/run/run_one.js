@@ -47,6 +47,14 @@ function describeExit({ code, signal, error }) {
   return signal ? `signal ${signal}` : `exit code ${code}`;
 }
 
+// The start of a run's failure when the load generator, not the server, failed.
+const LOAD_GENERATOR_FAILED = 'the load generator failed';
+
+/** Whether a run failed because its load generator did (it crashed, or is missing). */
+function loadGeneratorFailed(run) {
+  return !run.ok && typeof run.failure === 'string' && run.failure.startsWith(LOAD_GENERATOR_FAILED);
+}
+
 function lastLine(text) {
   return (text || '').split('\n').filter(Boolean).slice(-1)[0] || '';
 }
@@ -228,7 +236,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   } else if (reason && reason.kind === 'deadline') {
     failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
   } else if (engineError) {
-    failure = `the load generator failed: ${engineError.message}`;
+    failure = `${LOAD_GENERATOR_FAILED}: ${engineError.message}`;
   } else if (stats.replies === 0) {
     const kinds = Object.entries(stats.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
     failure = `no replies${kinds ? ` (errors: ${kinds})` : ''}`;
@@ -295,4 +303,4 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   return { run, samples };
 }
 
-module.exports = { runOne, failedRun, runDeadlineMs, settle, describeExit };
+module.exports = { runOne, failedRun, runDeadlineMs, settle, describeExit, loadGeneratorFailed };

@@ -391,7 +391,7 @@ async function runRamps(session) {
       if (up.has(server)) await up.get(server).bringDown({ quiet: true });
       await bring(server, scenario);
     };
-    const ramps = await measureRamps(up, { plan, io, restart });
+    const ramps = await measureRamps(up, { plan, io, restart, record: (section) => store.setExtra({ ramps: section }) });
     store.setExtra({ ramps });
   } finally {
     for (const u of up.values()) await u.bringDown();

@@ -14,6 +14,7 @@ function searchLine(name, server, r, objective, { i = 1, repeat = 1 } = {}) {
   const slo = sloText(objective);
   const of = repeat > 1 ? ` (search ${i} of ${repeat})` : '';
   const head = `${name}  ${server.padEnd(5)} `;
+  if (r.incomplete) return `${head}search incomplete${of}, not counted: ${r.incomplete}${r.sustainable_rps === null ? '' : ` (held ${rate(r.sustainable_rps)}/s so far)`}`;
   if (r.sustainable_rps === null) {
     const first = r.steps[0];
     return `${head}held ${slo} at no rate offered${of}: ${first ? first.failure || first.limited : 'no step ran'}`;
@@ -39,17 +40,24 @@ function comparisonText(c) {
 }
 
 /**
- * A server's sustainable rate over its searches: "4,000/s [3,600–4,400]"; "at least …" with why
- * where a search never saturated, and the utilization law's estimate where there is one.
+ * A server's sustainable rate over its complete searches: "4,000/s [3,600–4,400]"; with one
+ * search its bracket, said to be that; "at least …" with why where a search never saturated,
+ * and the utilization law's estimate where there is one.
  */
 function serverText(s) {
-  const open = s.searches.find((r) => !r.saturated);
-  const estimate = s.searches.map((r) => r.estimate_rps).filter(Boolean);
+  const counted = s.searches.filter((r) => !r.incomplete);
+  const open = counted.find((r) => !r.saturated);
+  const estimate = counted.map((r) => r.estimate_rps).filter(Boolean);
   const { centre, ci95 } = s.sustainable_rps;
-  const value = centre === null ? 'no rate held' : `${rate(centre)}/s${ci95 ? ` [${rate(ci95[0])}–${rate(ci95[1])}]` : ''}`;
-  if (!open || centre === null) return value;
+  const skipped = s.searches.length - counted.length;
+  const note = skipped ? ` (${skipped} incomplete search${skipped > 1 ? 'es' : ''} not counted)` : '';
+  if (centre === null) return `no rate held${note}`;
+  // A lower bound has no interval: what it says is only that the rates it held were held.
+  let value = `${rate(centre)}/s${ci95 && !open ? ` [${rate(ci95[0])}–${rate(ci95[1])}]` : ''}`;
+  if (!ci95 && counted.length === 1 && counted[0].bracket) value += ` (one search: held ${rate(counted[0].bracket[0])}/s, ${counted[0].saturated ? 'failed' : 'not offered'} at ${rate(counted[0].bracket[1])}/s; more searches give an interval)`;
+  if (!open) return `${value}${note}`;
   const why = open.limited || 'it held the highest rate offered';
-  return `at least ${value} (${why}${estimate.length ? `; about ${rate(Math.max(...estimate))}/s by the utilization law, an estimate` : ''})`;
+  return `at least ${value} (${why}${estimate.length ? `; about ${rate(Math.max(...estimate))}/s by the utilization law, an estimate` : ''})${note}`;
 }
 
 /** The end's block: per ramp, each server's sustainable rate over its searches, then the comparisons. [] without ramps. */

@@ -82,6 +82,8 @@ describe('capacity: the search', () => {
     const short = await searchCapacity(measure, { from: 20, to: 100000, maxSteps: 6 });
     assert.equal(short.steps.length, 6);
     assert.ok(short.sustainable_rps >= 640 && short.failing_rps === null, JSON.stringify([short.sustainable_rps, short.failing_rps]));
+    assert.match(short.incomplete, /out of steps \(6\)/, 'a search out of steps has no answer: marked incomplete');
+    assert.equal(none.incomplete, null, 'failing the first rate is an answer');
     await assert.rejects(searchCapacity(() => {}, { from: 0, to: 10 }), /from and to must be rates/);
   });
 });
@@ -116,11 +118,51 @@ describe('capacity: a load generator that cannot offer the rate', () => {
     assert.ok(r.sustainable_rps <= 3000 && r.failing_rps > 3000 && r.failing_rps / r.sustainable_rps <= 1.05);
   });
 
-  it('a step that says stop (Ctrl-C) ends the search where it is, with why', async () => {
+  it('a step that says stop (Ctrl-C, the load generator failed) ends the search where it is, incomplete, with why', async () => {
     let n = 0;
     const measure = async (rate) => (++n > 2 ? { offered_rps: rate, stop: 'interrupted' } : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 });
     const r = await searchCapacity(measure, { from: 100, to: 64000 });
-    assert.deepEqual([r.sustainable_rps, r.saturated, r.limited, r.steps.length], [200, false, 'interrupted', 3]);
+    assert.deepEqual([r.sustainable_rps, r.saturated, r.limited, r.incomplete, r.steps.length], [200, false, null, 'interrupted', 3]);
+  });
+
+  it('a rate that failed above one the client could not offer is not the server\'s failure: limited, the bracket capped there', async () => {
+    // 8,000/s fails three times (the client ran late, unnoticed); then 5,657/s, between 4,000
+    // and 8,000, is one the client says it could not offer.
+    const measure = async (rate) => {
+      if (rate >= 8000) return { offered_rps: rate, achieved_rps: rate, p99_ms: 30, errors: 0 };
+      if (rate > 5000) return { offered_rps: rate, achieved_rps: 5000, p99_ms: 2, errors: 0, limited: 'client-bound' };
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 };
+    };
+    const r = await searchCapacity(measure, { from: 1000, to: 64000 });
+    assert.deepEqual([r.saturated, r.failing_rps, r.limited], [false, null, 'client-bound']);
+    assert.ok(r.bracket[1] < 8000 && r.bracket[1] > 5000 && r.bracket[0] === r.sustainable_rps, JSON.stringify(r.bracket));
+    assert.ok(r.estimate_rps === null || r.estimate_rps > 0);
+  });
+
+  it('a rate whose every failure the client is suspected of is one it could not offer; one clean failure makes it the server\'s', async () => {
+    const late = 'the load generator ran 4 ms late';
+    const onlySuspect = async (rate) => (rate >= 4000 ? { offered_rps: rate, achieved_rps: rate, p99_ms: 12, errors: 0, client_suspect: late } : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 });
+    const r = await searchCapacity(onlySuspect, { from: 1000, to: 64000 });
+    assert.deepEqual([r.saturated, r.limited, r.failing_rps], [false, late, null]);
+    let n = 0;
+    const oneClean = async (rate) => (rate >= 4000 ? { offered_rps: rate, achieved_rps: rate, p99_ms: 12, errors: 0, client_suspect: ++n % 3 === 0 ? null : late } : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 });
+    const f = await searchCapacity(oneClean, { from: 1000, to: 64000 });
+    assert.deepEqual([f.saturated, f.limited], [true, null]);
+    assert.ok(f.failing_rps >= 4000 && f.sustainable_rps < 4000);
+  });
+
+  it('a step whose server exited fails its rate at once (fatal), with the server\'s reason; the search goes on below', async () => {
+    const offered = [];
+    const measure = async (rate) => {
+      offered.push(rate);
+      if (rate >= 6000) return { offered_rps: rate, achieved_rps: 10, p99_ms: null, errors: 1, fatal: 'the server exited during the run (signal SIGSEGV)' };
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 };
+    };
+    const r = await searchCapacity(measure, { from: 1000, to: 64000, precision: 0.05 });
+    assert.deepEqual([r.saturated, r.incomplete], [true, null]);
+    assert.equal(r.steps.find((st) => st.rate === 8000).failure, 'the server exited during the run (signal SIGSEGV)');
+    assert.equal(offered.filter((x) => x === 8000).length, 1, 'a crash is not tried again at the same rate');
+    assert.ok(r.bracket[0] < 6000 && r.bracket[1] >= 6000 && r.bracket[1] / r.bracket[0] <= 1.05, JSON.stringify(r.bracket));
   });
 
   it('no estimate where nothing measured the server\'s CPU, nor where the server saturated', async () => {

@@ -4,18 +4,35 @@
 // stage against real servers: test/e2e/ramp.test.js.
 
 const assert = require('node:assert/strict');
-const { stepOf, compareServers, turnstile } = require('../../../perf/lib/run/ramp');
+const { stepOf, clientNearLimit, compareServers, serverSummary, turnstile } = require('../../../perf/lib/run/ramp');
 
-const run = (over = {}) => ({ ok: true, failure: null, throughput_rps: 990, latency_ms: { p50: 1, p99: 4, p999: 6 }, errors: { refused: 1, reset: 0, timeout: 2, other: 0 }, server_cpu_pct: 40, server_cpu: { ms_per_request: 0.1 }, client_cpu_pct: 30, client_bound: false, ...over });
-const search = (sustainable, saturated = true, limited = null) => ({ sustainable_rps: sustainable, failing_rps: saturated ? sustainable * 1.05 : null, saturated, limited });
+const run = (over = {}) => ({ ok: true, failure: null, throughput_rps: 990, latency_ms: { p50: 1, p90: 3, p99: 4, p999: 6 }, errors: { refused: 1, reset: 0, timeout: 2, other: 0 }, server_cpu_pct: 40, server_cpu: { ms_per_request: 0.1 }, client_cpu_pct: 30, client_bound: false, client_loop_delay_ms: { p99: 0.4, max: 2 }, schedule_lag_ms: { mean: 0.2, max: 3 }, ...over });
+const search = (sustainable, saturated = true, limited = null) => ({ sustainable_rps: sustainable, failing_rps: saturated ? sustainable * 1.05 : null, saturated, limited, incomplete: null, bracket: [sustainable, sustainable * 1.05] });
+const P99_10MS = { percentile: 'p99', ms: 10 };
 
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, p50_ms: 1, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, limited: null });
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);
-    assert.deepEqual([failed.errors, failed.limited], [1, null], 'a failed run fails its rate: the server\'s failure');
+    assert.deepEqual([failed.errors, failed.limited, failed.stop], [1, null, undefined], 'a failed run fails its rate: the server\'s failure');
+  });
+
+  it('a run whose load generator failed stops the search (its rate neither passed nor failed)', () => {
+    const step = stepOf(run({ ok: false, failure: 'the load generator failed: spawn wrk ENOENT' }), 1000);
+    assert.deepEqual([step.stop, step.errors], ['the load generator failed: spawn wrk ENOENT', 3]);
+  });
+
+  it('a failed step is the client\'s when it used 80 % of its core, when its own lateness explains the percentile, or when it opened late and missed the schedule', () => {
+    const failing = { ...stepOf(run(), 1000), p99_ms: 14 };
+    assert.equal(clientNearLimit(failing, P99_10MS), null, 'a quiet client: the server\'s failure');
+    assert.match(clientNearLimit({ ...failing, client_cpu_pct: 85 }, P99_10MS), /used 85 % of its core/);
+    assert.match(clientNearLimit({ ...failing, client_loop_delay_p99_ms: 4 }, P99_10MS), /ran 4.2 ms late while the step's p99 was 14 ms/);
+    assert.equal(clientNearLimit({ ...failing, p99_ms: 11, client_loop_delay_p99_ms: 1.5 }, P99_10MS), null, 'the 1-2 ms every step shows is no excuse');
+    assert.equal(clientNearLimit({ ...failing, p99_ms: 40, client_loop_delay_p99_ms: 4 }, P99_10MS), null, 'a p99 of 40 ms is not 4 ms of client delay: the server\'s');
+    assert.match(clientNearLimit({ ...failing, p99_ms: 4, achieved_rps: 800, schedule_lag_mean_ms: 1.5 }, P99_10MS), /1.5 ms behind schedule on average, more than the 1 ms between two/);
+    assert.equal(clientNearLimit({ ...failing, p99_ms: 4, achieved_rps: 800, schedule_lag_mean_ms: 0.2 }, P99_10MS), null, 'on time, the schedule missed: the server\'s');
   });
 
   it('takes the steps of two searches in turn, one at a time', async () => {
@@ -55,13 +72,34 @@ describe('ramps: the stage', () => {
     const [slower] = compareServers(['node', 'em'], { node: { searches: [search(9000), search(9100)] }, em: atLeast }, 0.1);
     assert.deepEqual([slower.decision, slower.winner], [null, null]);
     assert.match(slower.note, /not judged: em never saturated/);
+    const [unclear] = compareServers(['node', 'em'], { node: { searches: [search(9000), search(3000)] }, em: atLeast }, 0.1);
+    assert.deepEqual([unclear.decision, unclear.note], ['undecided', null], 'undecided stays undecided, not "never saturated"');
     const [both] = compareServers(['node', 'em'], { node: atLeast, em: atLeast }, 0.1);
     assert.equal(both.decision, null, 'both held the highest rate: not "the same"');
+  });
+
+  it('searches that agree to the last step are known to their bracket, not exactly: no zero-width interval', () => {
+    const same = (v) => ({ searches: [search(v), search(v), search(v)] });
+    const [c] = compareServers(['node', 'em'], { node: same(4000), em: same(8000) }, 0.1);
+    assert.ok(c.ci95[1] / c.ci95[0] > 1.03, `interval ${c.ci95}`);
+    assert.deepEqual([c.decision, c.winner], ['winner', 'em']);
+    const { ci95 } = serverSummary([search(4000), search(4000), search(4000)]).sustainable_rps;
+    assert.ok(ci95[0] < 4000 && ci95[1] > 4000 * 1.02, `interval ${ci95}`);
+  });
+
+  it('an incomplete search (Ctrl-C, out of steps) is kept, not counted', () => {
+    const cut = { ...search(9000), incomplete: 'interrupted' };
+    const summary = serverSummary([search(4000), search(4100), cut]);
+    assert.equal(summary.searches.length, 3);
+    assert.equal(summary.sustainable_rps.n, 2);
+    assert.ok(summary.sustainable_rps.centre < 4100);
+    const [c] = compareServers(['node', 'em'], { node: { searches: [search(4000), cut] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
+    assert.match(c.note, /fewer than two complete searches/);
   });
 
   it('fewer than two searches with a rate on a side: no interval, said so', () => {
     const [c] = compareServers(['node', 'em'], { node: { searches: [search(4000)] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
     assert.deepEqual([c.decision, c.ci95], [null, null]);
-    assert.match(c.note, /fewer than two searches/);
+    assert.match(c.note, /fewer than two complete searches/);
   });
 });

@@ -2,7 +2,7 @@
 // The ramps in words (perf/lib/text/ramps.js): a line per search, and the end's block.
 
 const assert = require('node:assert/strict');
-const { searchLine, rampLines } = require('../../../perf/lib/text/ramps');
+const { searchLine, serverText, rampLines } = require('../../../perf/lib/text/ramps');
 
 const SLO = { percentile: 'p99', ms: 10 };
 
@@ -37,5 +37,12 @@ describe('ramps in words', () => {
       '  hello  em sustains 1.95× node\'s rate [1.72–2.22]',
     ]);
     assert.deepEqual(rampLines({ ramps: null }), []);
+  });
+
+  it('an incomplete search: said, and not counted; one search: its bracket, said to be that', () => {
+    const cut = { sustainable_rps: 5000, failing_rps: null, saturated: false, limited: null, incomplete: 'interrupted', steps: [] };
+    assert.equal(searchLine('hello', 'node', cut, SLO), 'hello  node  search incomplete, not counted: interrupted (held 5,000/s so far)');
+    const one = { sustainable_rps: 6400, failing_rps: 6700, saturated: true, limited: null, incomplete: null, bracket: [6400, 6700], steps: [] };
+    assert.equal(serverText({ searches: [one, cut], sustainable_rps: { n: 1, centre: 6400, ci95: null } }), '6,400/s (one search: held 6,400/s, failed at 6,700/s; more searches give an interval) (1 incomplete search not counted)');
   });
 });
