@@ -37,7 +37,8 @@ function warmupSeconds(value) {
 }
 
 // --budget: what --quick and a full run measure for, by default (issue 20: about 3 and 20 minutes).
-const DEFAULT_BUDGET_S = { quick: 180, full: 1200 };
+// With --quick the ramp's one search per server (about 40 s) makes the measuring about 3 min.
+const DEFAULT_BUDGET_S = { quick: 140, full: 1200 };
 const BUDGET_UNITS = { s: 1, sec: 1, min: 60, m: 60, h: 3600 };
 
 /** "3min", "90s", "1.5h", "200" (seconds) → seconds. */
@@ -62,8 +63,9 @@ function buildProgram() {
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
-    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all in a full run, none with --quick, --scenarios or --seeds)', commaList)
+    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick their quick values and one search per server; none with --scenarios or --seeds)', commaList)
     .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
+    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 1 with --quick, where the search\'s bracket is its resolution)', positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
     .option('--margin <percent>', `how close two servers must be to be called the same: the whole 95 % interval of their ratio within ±PERCENT (default: ${DEFAULT_MARGIN * 100})`, marginPercent)
@@ -190,6 +192,7 @@ async function main(argv) {
       scenarios: opts.scenarios || null,
       ramps: opts.ramps ? (opts.ramps.length === 1 && opts.ramps[0] === 'none' ? [] : opts.ramps) : null,
       slo: opts.slo ?? null,
+      rampRepeat: opts.rampRepeat ?? null,
       repeat: opts.repeat ?? null,
       budget: opts.budget ?? (opts.repeat ? null : DEFAULT_BUDGET_S[opts.quick ? 'quick' : 'full']),
       warmup: opts.warmup ?? null,

@@ -24,7 +24,7 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-');
     fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24 }));
-    ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {}, crashy: { STANDIN_EXIT_AFTER: '300' } }), servers: ['heavy', 'light', 'crashy'], scenariosDir, rampsDir, ramps: ['up'], quick: true, outDir: out, pin: false, budget: 5, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {}, crashy: { STANDIN_EXIT_AFTER: '300' } }), servers: ['heavy', 'light', 'crashy'], scenariosDir, rampsDir, ramps: ['up'], rampRepeat: 2, quick: true, outDir: out, pin: false, budget: 5, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
@@ -87,9 +87,11 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     const chart = charts.find((c) => c.kind === 'ramp');
     assert.ok(chart, 'a ramp chart');
     const csv = fs.readFileSync(path.join(out, chart.files.csv), 'utf8').trim().split('\n');
-    assert.equal(csv[0], 'server,search,rate,achieved_rps,p50_ms,p99_ms,p999_ms,errors,server_cpu_pct,client_cpu_pct,failure,limited');
+    assert.equal(csv[0], 'server,scenario,search,rate,achieved_rps,p50_ms,p99_ms,p999_ms,errors,server_cpu_pct,client_cpu_pct,failure,limited');
     const steps = ['heavy', 'light', 'crashy'].reduce((n, s) => n + doc.ramps.ramps[0].servers[s].searches.reduce((m, r) => m + r.steps.length, 0), 0);
-    assert.equal(csv.length - 1, steps, 'a row per step');
+    const sameWork = csv.filter((line) => line.split(',')[1] === 'tiny_open').length;
+    assert.ok(sameWork >= 3, 'the runs of the scenario of the same work (open, a request per connection, /hello): the low end');
+    assert.equal(csv.length - 1, steps + sameWork, 'a row per step, and per run of the same work');
     assert.match(fs.readFileSync(path.join(out, chart.files.svg), 'utf8'), /<svg/);
   });
 });

@@ -19,9 +19,10 @@ const { loadRamps } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
 
-// Searches per server and ramp: their spread is the sustainable rate's interval.
+// Searches per server and ramp: their spread is the sustainable rate's interval. A quick run
+// makes one, its bracket the answer's resolution (about 40 s for node and em).
 const RAMP_REPEAT = 3;
-const QUICK_RAMP_REPEAT = 2;
+const QUICK_RAMP_REPEAT = 1;
 const { DEFAULT_ENGINE, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
@@ -198,19 +199,23 @@ function resolvePlan(options) {
 
 /**
  * The ramps to run (perf/lib/plan/ramps.js) and their objective: --ramps NAMES, or by default
- * every ramp in a full run of the default scenarios (not with --quick, whose budget the rounds
- * take, nor with --scenarios, --seeds or another scenarios folder, which choose what runs);
- * none with --ramps none. Ramps run on servers this machine starts, on loopback: not with
- * --target, --link or --load-hosts. --slo p99=10ms sets the objective. { list, objective, repeat }.
+ * every ramp in a run of the default scenarios (with --quick their quick values, one search
+ * per server; not with --scenarios, --seeds or another scenarios folder, which choose what
+ * runs); none with --ramps none. Ramps run on servers this machine starts, on loopback: not with
+ * --target, --link or --load-hosts. --slo p99=10ms sets the objective, --ramp-repeat the searches
+ * per server. { list, objective, repeat }.
  */
 function selectRamps(options, { target, link, loadHosts, seeds }) {
   const asked = options.ramps ?? null;
   const objective = parseSlo(options.slo ?? null);
   const remote = target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
   if (asked && asked.length && remote) throw new UsageError(`--ramps runs on servers this machine starts, over loopback: not with ${remote}`);
-  const byDefault = asked === null && !options.quick && !options.scenarios && !options.scenariosDir && !seeds && !remote;
-  const list = asked && asked.length ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names: asked }) : byDefault ? loadRamps({ dir: options.rampsDir }) : [];
-  return { list, objective, repeat: options.quick ? QUICK_RAMP_REPEAT : RAMP_REPEAT };
+  const byDefault = asked === null && !options.scenarios && !options.scenariosDir && !seeds && !remote;
+  const names = asked && asked.length ? asked : null;
+  const list = names || byDefault ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names }) : [];
+  const repeat = options.rampRepeat ?? (options.quick ? QUICK_RAMP_REPEAT : RAMP_REPEAT);
+  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--ramp-repeat must be a whole number, 1 or more (not '${options.rampRepeat}')`);
+  return { list, objective, repeat };
 }
 
 /** "p99=10ms" → { percentile: 'p99', ms: 10 }; null → the default objective. */

@@ -408,10 +408,11 @@ function seedSpec({ servers, tests, eras, values }) {
 
 /**
  * The latency–load chart of a ramp (perf/lib/run/ramp.js): response time against the offered
- * rate, every step of every search a point, a line through each rate's median, per server and
- * percentile (p50, p99, p99.9 dashed apart), the objective a horizontal rule and each server's
+ * rate, every step of every search a point (the runs of scenarios of the same work, scenario
+ * set, hollow: the low end), a line through each rate's median, per server and percentile
+ * (p50, p99, p99.9 dashed apart), the objective a horizontal rule and each server's
  * sustainable rate a vertical one; beneath it the server's CPU % against the same rate. Log
- * axes. values: [{ server, rate, percentile, ms }]; cpu: [{ server, rate, cpu_pct }];
+ * axes. values: [{ server, rate, percentile, ms, scenario }]; cpu: [{ server, rate, cpu_pct }];
  * sustained: [{ server, rate }]; objective: { percentile, ms }.
  */
 function rampSpec({ name, servers, values, cpu, sustained, objective }) {
@@ -423,11 +424,14 @@ function rampSpec({ name, servers, values, cpu, sustained, objective }) {
     x.axis.values = rateTicks;
   }
   const percentiles = ['p50', 'p99', 'p99.9'];
-  const dash = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles, range: [[1, 0], [6, 3], [2, 2]] }, legend: { title: 'percentile', orient: 'top' } };
+  // One legend for the percentile, its symbol and its dash merged (the same field, title and domain).
+  const pctLegend = { title: 'percentile', orient: 'top' };
+  const dash = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles, range: [[1, 0], [6, 3], [2, 2]] }, legend: pctLegend };
+  const pctShape = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles }, legend: pctLegend };
   const y = Y_MS('ms', extentOf([...values, { ms: objective.ms }], ['ms']), 'response time (ms, log scale)');
   return {
     ...base(`Response time against offered rate for ${name}, per server`, `${name}: how much load before the tail breaks`,
-      [`Every step of every search a point, the line each rate's median; the objective (${objective.percentile} ≤ ${objective.ms} ms) the grey rule, each server's sustainable rate a vertical rule.`, 'Beneath: the server\'s CPU (% of one core) at each rate.']),
+      [`Every step of every search a point, the runs of the scenarios of the same work (the seed's ramp-up tests) hollow, the line each rate's median; the objective (${objective.percentile} ≤ ${objective.ms} ms) the grey rule, each server's sustainable rate a vertical rule.`, 'Beneath: the server\'s CPU (% of one core) at each rate.']),
     vconcat: [
       {
         width: 560,
@@ -435,7 +439,8 @@ function rampSpec({ name, servers, values, cpu, sustained, objective }) {
         layer: [
           { data: { values: [{ ms: objective.ms }] }, mark: { type: 'rule', color: '#888888', strokeWidth: 1.5 }, encoding: { y: { field: 'ms', type: 'quantitative' } } },
           { data: { values: sustained }, mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { x: { field: 'rate', type: 'quantitative' }, color: colourEnc(servers) } },
-          { data: { values }, mark: { type: 'point', filled: true, size: 28, opacity: 0.55 }, encoding: { x, y, color: colourEnc(servers), shape: { field: 'percentile', type: 'nominal', sort: percentiles, legend: null }, tooltip: [{ field: 'server' }, { field: 'percentile' }, { field: 'rate', title: 'offered /s', format: ',.0f' }, { field: 'ms', format: '.3~r' }] } },
+          { data: { values }, transform: [{ filter: 'datum.scenario == null' }], mark: { type: 'point', filled: true, size: 28, opacity: 0.55 }, encoding: { x, y, color: colourEnc(servers), shape: pctShape, tooltip: [{ field: 'server' }, { field: 'percentile' }, { field: 'rate', title: 'offered /s', format: ',.0f' }, { field: 'ms', format: '.3~r' }] } },
+          { data: { values }, transform: [{ filter: 'datum.scenario != null' }], mark: { type: 'point', filled: false, size: 70, strokeWidth: 1.5, opacity: 0.9 }, encoding: { x, y, color: colourEnc(servers), shape: pctShape, tooltip: [{ field: 'scenario' }, { field: 'server' }, { field: 'percentile' }, { field: 'rate', title: 'offered /s', format: ',.0f' }, { field: 'ms', format: '.3~r' }] } },
           { data: { values }, mark: { type: 'line', strokeWidth: 1.8 }, encoding: { x, y: { ...y, aggregate: 'median' }, color: colourEnc(servers), strokeDash: dash, detail: { field: 'server' } } },
         ],
         resolve: { scale: { y: 'shared' } },

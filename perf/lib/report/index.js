@@ -14,6 +14,7 @@ const { HEADLINE_METRICS, representative, comparisons, flags, headline } = requi
 const { METRICS, metricValue } = require('../judge/metrics');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
+const { errorCount } = require('../judge/warnings');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
 const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
 const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
@@ -294,8 +295,25 @@ function seedChart(results) {
 }
 
 /**
+ * The runs of the scenarios that offered a ramp's work at a fixed rate (open loop, one request
+ * per new connection, the same request: the seed's ramp-up tests at 20, 100 and 200 a second),
+ * as rows of its chart: the low end of the curve. A percentile is kept only where the run's
+ * replies resolve it (percentileResolved, as everywhere in the report).
+ */
+function sameWorkRows(results, ramp, servers) {
+  if (!ramp.request) return [];
+  const same = (p) => p && p.kind === 'open' && p.requests_per_connection === 1 && p.request.method === ramp.request.method && p.request.path === ramp.request.path;
+  return results.runs.filter((r) => r.ok && servers.includes(r.server) && !r.superseded_by && same(r.params)).map((r) => ({
+    server: r.server, scenario: r.scenario, search: null, rate: r.params.rate, achieved_rps: r.throughput_rps ?? null,
+    p50_ms: r.latency_ms.p50, p99_ms: percentileResolved(r.replies, 0.99) ? r.latency_ms.p99 : null, p999_ms: percentileResolved(r.replies, 0.999) ? r.latency_ms.p999 : null,
+    errors: errorCount(r), server_cpu_pct: r.server_cpu_pct ?? null, client_cpu_pct: r.client_cpu_pct ?? null, failure: null, limited: null,
+  }));
+}
+
+/**
  * The latency–load chart of each ramp (results.json's ramps): its data one row per step of
- * every search (the CSV beside it), the sustainable rate of each server marked. [] without ramps.
+ * every search and per run of the scenarios of the same work (sameWorkRows; the CSV beside
+ * it), the sustainable rate of each server marked. [] without ramps.
  */
 function rampCharts(results) {
   const doc = results.ramps;
@@ -303,18 +321,19 @@ function rampCharts(results) {
   return doc.ramps.map((ramp) => {
     const servers = results.servers.filter((s) => ramp.servers[s]);
     const rows = servers.flatMap((server) => ramp.servers[server].searches.flatMap((search, i) => search.steps.map((st) => ({
-      server, search: i + 1, rate: st.rate, achieved_rps: st.achieved_rps ?? null, p50_ms: st.p50_ms ?? null, p99_ms: st.p99_ms ?? null, p999_ms: st.p999_ms ?? null,
+      server, scenario: null, search: i + 1, rate: st.rate, achieved_rps: st.achieved_rps ?? null, p50_ms: st.p50_ms ?? null, p99_ms: st.p99_ms ?? null, p999_ms: st.p999_ms ?? null,
       errors: st.errors ?? null, server_cpu_pct: st.server_cpu_pct ?? null, client_cpu_pct: st.client_cpu_pct ?? null, failure: st.failure || null, limited: st.limited || null,
     }))));
+    rows.push(...sameWorkRows(results, ramp, servers));
     const measured = rows.filter((r) => !r.limited);
-    const values = measured.flatMap((r) => [['p50', r.p50_ms], ['p99', r.p99_ms], ['p99.9', r.p999_ms]].filter(([, ms]) => ms > 0).map(([percentile, ms]) => ({ server: r.server, rate: r.rate, percentile, ms })));
+    const values = measured.flatMap((r) => [['p50', r.p50_ms], ['p99', r.p99_ms], ['p99.9', r.p999_ms]].filter(([, ms]) => ms > 0).map(([percentile, ms]) => ({ server: r.server, rate: r.rate, percentile, ms, scenario: r.scenario })));
     const cpu = measured.filter((r) => r.server_cpu_pct !== null).map((r) => ({ server: r.server, rate: r.rate, cpu_pct: r.server_cpu_pct }));
     const sustained = servers.map((server) => ({ server, rate: ramp.servers[server].sustainable_rps.centre })).filter((r) => r.rate > 0);
     return {
       name: `ramp_${slug(ramp.name)}`,
       kind: 'ramp',
       title: `${ramp.name}: response time against offered rate`,
-      caption: `${ramp.description}. Each server's searches, every step a point (${doc.objective.percentile} ≤ ${doc.objective.ms} ms the grey rule; each server's sustainable rate, the geometric mean of its complete searches, a vertical rule), and its CPU beneath. Log axes.`,
+      caption: `${ramp.description}. Each server's searches, every step a point, and the runs of the scenarios of the same work hollow, the low end (${doc.objective.percentile} ≤ ${doc.objective.ms} ms the grey rule; each server's sustainable rate, the geometric mean of its complete searches, a vertical rule), and its CPU beneath. Log axes.`,
       spec: specs.rampSpec({ name: ramp.name, servers, values, cpu, sustained, objective: doc.objective }),
       rows,
       servers,

@@ -15,7 +15,7 @@
 
 const { runOne, settle, loadGeneratorFailed } = require('./run_one');
 const { stepScenario, stepSeconds } = require('../plan/ramps');
-const { searchCapacity, stepFailure, scheduleKept } = require('../judge/capacity');
+const { searchCapacity, stepFailure, scheduleKept, SCHEDULE_SLACK } = require('../judge/capacity');
 const { summarizeTrials, compareTrials } = require('../judge/confidence');
 const { decide } = require('../judge/answer');
 const { NEAR_CLIENT_BOUND_PCT } = require('../judge/bottleneck');
@@ -24,10 +24,10 @@ const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
 const { searchLine } = require('../text/ramps');
 
-/** A measured step as the search reads it, from the run of one step (results.json's run fields). */
-function stepOf(run, rate) {
+/** A measured step as the search reads it, from the run of one step of loadS seconds (results.json's run fields). */
+function stepOf(run, rate, loadS) {
   const errors = errorCount(run);
-  const step = { offered_rps: rate, achieved_rps: run.throughput_rps ?? 0 };
+  const step = { offered_rps: rate, achieved_rps: run.throughput_rps ?? 0, load_s: loadS };
   for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = run.latency_ms ? run.latency_ms[p] ?? null : null;
   Object.assign(step, {
     errors,
@@ -64,19 +64,20 @@ function clientNearLimit(step, objective) {
   const late = (step.client_loop_delay_p99_ms ?? 0) + (step.schedule_lag_mean_ms ?? 0);
   const p = step[`${objective.percentile}_ms`];
   if (late >= CLIENT_LATE_SHARE * objective.ms && typeof p === 'number' && p > objective.ms && p - late <= objective.ms) return `the load generator ran ${round1(late)} ms late while the step's ${objective.percentile} was ${round1(p)} ms: without its own delay the objective may have held`;
-  const gapMs = 1000 / step.offered_rps;
-  if (!scheduleKept(step) && step.schedule_lag_mean_ms !== null && step.schedule_lag_mean_ms >= gapMs) return `the load generator opened connections ${round1(step.schedule_lag_mean_ms)} ms behind schedule on average, more than the ${round1(gapMs)} ms between two: it did not offer the rate`;
+  const slackMs = SCHEDULE_SLACK * step.load_s * 1000;
+  if (!scheduleKept(step) && step.schedule_lag_mean_ms !== null && step.schedule_lag_mean_ms >= slackMs) return `the load generator opened connections ${round1(step.schedule_lag_mean_ms)} ms behind schedule on average, ${Math.round(SCHEDULE_SLACK * 100)} % of the step's ${step.load_s} s or more: it did not offer the rate`;
   return null;
 }
 
 const round1 = (x) => Math.round(x * 10) / 10;
+const round3 = (x) => Math.round(x * 1000) / 1000;
 
 /**
  * Runs the plan's ramps: for each, every server started afresh (restart(server, scenario) puts
  * it in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart,
  * record }; record(section) is called with the results.json section after every search, so that
  * an interrupted run keeps what it measured. Resolves that section { objective, repeat, ramps:
- * [{ name, description, servers: { server: { searches: [search], sustainable_rps: { n, centre,
+ * [{ name, description, request, servers: { server: { searches: [search], sustainable_rps: { n, centre,
  * ci95 } } }, comparisons }], interrupted }.
  */
 async function measureRamps(up, { plan, io, restart, record = () => {} }) {
@@ -86,7 +87,7 @@ async function measureRamps(up, { plan, io, restart, record = () => {} }) {
     for (const server of plan.runnable) await restart(server, stepScenario(ramp, ramp.from_rps));
     const servers = plan.runnable.filter((s) => up.has(s) && !up.get(s).state.notStarted);
     const searches = Object.fromEntries(servers.map((s) => [s, []]));
-    const entry = { name: ramp.name, description: ramp.description, servers: {}, comparisons: [] };
+    const entry = { name: ramp.name, description: ramp.description, request: ramp.request, servers: {}, comparisons: [] };
     out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
@@ -157,7 +158,7 @@ function measureStep(ramp, server, up, { io, turn, out, restart, objective }) {
         out.interrupted = true;
         return stopped(rate, 'interrupted');
       }
-      const step = stepOf(result.run, rate);
+      const step = stepOf(result.run, rate, round3(stepSeconds(ramp, rate)));
       if (u.state.exit || u.state.hung) step.fatal = result.run.failure;
       else await settle(u.handle.pid, u.baselineFds);
       if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = clientNearLimit(step, objective);

@@ -386,7 +386,8 @@ async function runRamps(session) {
     up.set(server, u || { state: { notStarted: 'the server did not start for the ramp (see the line above)' }, bringDown: async () => {} });
   };
   try {
-    io.log(`ramps: ${plan.ramps.map((r) => r.name).join(', ')}, ${plan.rampOptions.repeat} searches per server each, for the highest rate held at ${plan.rampOptions.objective.percentile} ≤ ${plan.rampOptions.objective.ms} ms`);
+    const { repeat } = plan.rampOptions;
+    io.log(`ramps: ${plan.ramps.map((r) => r.name).join(', ')}, ${repeat} search${repeat > 1 ? 'es' : ''} per server each, for the highest rate held at ${plan.rampOptions.objective.percentile} ≤ ${plan.rampOptions.objective.ms} ms`);
     const restart = async (server, scenario) => {
       if (up.has(server)) await up.get(server).bringDown({ quiet: true });
       await bring(server, scenario);

@@ -21,7 +21,8 @@ function searchLine(name, server, r, objective, { i = 1, repeat = 1 } = {}) {
   }
   if (r.saturated) {
     const last = r.steps.filter((st) => st.rate === r.failing_rps).pop();
-    return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo}${of}; fails at ${rate(r.failing_rps)}/s: ${last.failure}`;
+    const law = lawText([r]);
+    return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo}${of}; fails at ${rate(r.failing_rps)}/s: ${last.failure}${law ? `; ${law}` : ''}`;
   }
   if (r.limited) return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}; no higher measured: ${r.limited}${r.estimate_rps ? `; about ${rate(r.estimate_rps)}/s by the utilization law (an estimate)` : ''}`;
   return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}: the highest rate offered`;
@@ -40,6 +41,19 @@ function comparisonText(c) {
 }
 
 /**
+ * Where the server saturated, the rate it served beside the utilization law's estimate, to show
+ * how far the law is off: "served at most 7,230/s, the utilization law from its CPU per
+ * request says 14,200/s, 1.96× that". "" where either is missing.
+ */
+function lawText(searches) {
+  const both = searches.filter((r) => r.saturated && r.served_rps > 0 && r.estimate_rps > 0);
+  if (!both.length) return '';
+  const served = Math.max(...both.map((r) => r.served_rps));
+  const estimate = Math.exp(both.reduce((t, r) => t + Math.log(r.estimate_rps), 0) / both.length);
+  return `served at most ${rate(served)}/s, the utilization law from its CPU per request says ${rate(estimate)}/s, ${fmtFactor(estimate / served)} that`;
+}
+
+/**
  * A server's sustainable rate over its complete searches: "4,000/s [3,600–4,400]"; with one
  * search its bracket, said to be that; "at least …" with why where a search never saturated,
  * and the utilization law's estimate where there is one.
@@ -54,8 +68,9 @@ function serverText(s) {
   if (centre === null) return `no rate held${note}`;
   // A lower bound has no interval: what it says is only that the rates it held were held.
   let value = `${rate(centre)}/s${ci95 && !open ? ` [${rate(ci95[0])}–${rate(ci95[1])}]` : ''}`;
-  if (!ci95 && counted.length === 1 && counted[0].bracket) value += ` (one search: held ${rate(counted[0].bracket[0])}/s, ${counted[0].saturated ? 'failed' : 'not offered'} at ${rate(counted[0].bracket[1])}/s; more searches give an interval)`;
-  if (!open) return `${value}${note}`;
+  if (!ci95 && counted.length === 1 && counted[0].bracket) value += ` (one search: held ${rate(counted[0].bracket[0])}/s, ${counted[0].saturated ? 'failed' : 'not offered'} at ${rate(counted[0].bracket[1])}/s; --ramp-repeat 3 gives an interval)`;
+  const law = lawText(counted);
+  if (!open) return `${value}${law ? ` (${law})` : ''}${note}`;
   const why = open.limited || 'it held the highest rate offered';
   return `at least ${value} (${why}${estimate.length ? `; about ${rate(Math.max(...estimate))}/s by the utilization law, an estimate` : ''})${note}`;
 }

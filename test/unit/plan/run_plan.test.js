@@ -233,22 +233,26 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
 describe('the run\'s plan: ramps', () => {
   const rampNames = (plan) => plan.ramps.map((r) => r.name);
 
-  it('every ramp in a full run of the default scenarios; none with --quick, --scenarios, another scenarios folder or --ramps none', () => {
+  it('every ramp in a run of the default scenarios (quick: its quick values, one search each); none with --scenarios, another scenarios folder or --ramps none', () => {
     const full = resolvePlan({});
     assert.deepEqual(rampNames(full), ['hello_per_connection']);
     assert.deepEqual(full.rampOptions, { objective: { percentile: 'p99', ms: 10 }, repeat: 3 });
     assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_per_connection'], { percentile: 'p99', ms: 10 }]);
-    assert.deepEqual(rampNames(resolvePlan({ quick: true })), []);
+    const quick = resolvePlan({ quick: true });
+    assert.deepEqual([rampNames(quick), quick.ramps[0].from_rps, quick.ramps[0].step_s, quick.rampOptions.repeat], [['hello_per_connection'], 1280, 1, 1]);
+    assert.equal(full.ramps[0].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
     assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
     assert.deepEqual(rampNames(asked({})), []);
     assert.deepEqual(rampNames(resolvePlan({ ramps: [] })), []);
   });
 
-  it('--ramps names them (quick values with --quick, two searches each); --slo sets the objective', () => {
+  it('--ramps names them (quick values with --quick); --slo sets the objective', () => {
     const plan = asked({ quick: true, ramps: ['hello_per_connection'], slo: 'p999<=25ms' });
     assert.deepEqual(rampNames(plan), ['hello_per_connection']);
     assert.equal(plan.ramps[0].step_s, 1);
-    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 2 });
+    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 1 });
+    assert.deepEqual(asked({ ramps: ['hello_per_connection'], slo: 'p90=5ms' }).rampOptions.objective, { percentile: 'p90', ms: 5 });
+    assert.equal(asked({ quick: true, ramps: ['hello_per_connection'], rampRepeat: 3 }).rampOptions.repeat, 3, '--ramp-repeat');
   });
 
   it('a bad --slo, an unknown ramp, or ramps on servers elsewhere: one line, a usage error', () => {

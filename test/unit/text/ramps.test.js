@@ -39,10 +39,16 @@ describe('ramps in words', () => {
     assert.deepEqual(rampLines({ ramps: null }), []);
   });
 
+  it('where a server saturated: the rate it served beside the utilization law\'s estimate', () => {
+    const sat = { sustainable_rps: 7200, failing_rps: 7600, saturated: true, limited: null, incomplete: null, bracket: [7200, 7600], served_rps: 7230, estimate_rps: 14200, steps: [{ rate: 7600, failure: 'p99 22 ms over 10 ms' }] };
+    assert.equal(searchLine('hello', 'node', sat, SLO), 'hello  node  sustains 7,200/s at p99 ≤ 10 ms; fails at 7,600/s: p99 22 ms over 10 ms; served at most 7,230/s, the utilization law from its CPU per request says 14,200/s, 1.96× that');
+    assert.equal(serverText({ searches: [sat, sat], sustainable_rps: { n: 2, centre: 7200, ci95: [7000, 7400] } }), '7,200/s [7,000–7,400] (served at most 7,230/s, the utilization law from its CPU per request says 14,200/s, 1.96× that)');
+  });
+
   it('an incomplete search: said, and not counted; one search: its bracket, said to be that', () => {
     const cut = { sustainable_rps: 5000, failing_rps: null, saturated: false, limited: null, incomplete: 'interrupted', steps: [] };
     assert.equal(searchLine('hello', 'node', cut, SLO), 'hello  node  search incomplete, not counted: interrupted (held 5,000/s so far)');
     const one = { sustainable_rps: 6400, failing_rps: 6700, saturated: true, limited: null, incomplete: null, bracket: [6400, 6700], steps: [] };
-    assert.equal(serverText({ searches: [one, cut], sustainable_rps: { n: 1, centre: 6400, ci95: null } }), '6,400/s (one search: held 6,400/s, failed at 6,700/s; more searches give an interval) (1 incomplete search not counted)');
+    assert.equal(serverText({ searches: [one, cut], sustainable_rps: { n: 1, centre: 6400, ci95: null } }), '6,400/s (one search: held 6,400/s, failed at 6,700/s; --ramp-repeat 3 gives an interval) (1 incomplete search not counted)');
   });
 });
