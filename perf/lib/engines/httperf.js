@@ -30,6 +30,7 @@ const RESOLUTION_MS = 0.1;
 function whyNot(s) {
   if (s.kind === 'slow_clients') return 'httperf cannot pace a client\'s reading or sending (slow clients)';
   if (s.request && s.request.upload_bytes) return 'httperf sends request bodies only from a --wsesslog file, which this engine does not write';
+  if (s.kind === 'rate') return 'httperf cannot send requests on a schedule over a pool of keep-alive connections (its --rate opens connections)';
   if (s.kind === 'open') return null;
   if (s.duration_s !== null) return 'httperf stops after a number of connections or sessions, not after a duration';
   if (!s.keep_alive && s.concurrency > 1) return 'httperf has no closed loop of several clients on fresh connections (only one connection at a time, or open-loop --rate)';

@@ -6,7 +6,8 @@
 //                fields for the run object
 // The built-in engines (this process, per-request samples) are chosen by scenario kind:
 // autocannon (closed loops over keep-alive connections), sequential (a new connection per
-// request), open_loop (connections on a schedule), slow_clients. httperf and wrk are external
+// request), open_loop (connections on a schedule), constant_rate (requests on a schedule over
+// keep-alive connections), slow_clients. httperf and wrk are external
 // programs, used with --engine or to run a scenario again (perf/lib/run/lighter_engines.js);
 // they keep no samples: run() resolves { summary, ...fields } and the summary stands in for the
 // samples' statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md). tsung
@@ -20,6 +21,7 @@
 const { autocannonEngine } = require('./autocannon');
 const { sequentialEngine } = require('./sequential');
 const { openLoopEngine } = require('./open_loop');
+const { constantRateEngine } = require('./constant_rate');
 const { slowClientsEngine } = require('./slow_clients');
 const { httperfEngine } = require('./httperf');
 const { wrkEngine } = require('./wrk');
@@ -30,6 +32,7 @@ const ENGINES = {
   autocannon: autocannonEngine,
   sequential: sequentialEngine,
   open_loop: openLoopEngine,
+  constant_rate: constantRateEngine,
   slow_clients: slowClientsEngine,
   httperf: httperfEngine,
   wrk: wrkEngine,

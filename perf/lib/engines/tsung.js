@@ -39,6 +39,7 @@ const AGENT_POLL_MS = 250;
 /** Why Tsung cannot run scenario s faithfully here, or null when it can. */
 function whyNot(s) {
   if (s.kind === 'slow_clients') return 'Tsung cannot pace a client\'s reading or sending (slow clients)';
+  if (s.kind === 'rate') return 'this engine gives Tsung no constant request rate over a fixed pool of connections (its users arrive, they are not a pool)';
   if (s.request && s.request.upload_bytes) return 'this engine gives Tsung no request bodies (uploads)';
   return null;
 }

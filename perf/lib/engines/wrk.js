@@ -24,6 +24,7 @@ const ENV_VAR = 'WRK_BIN';
 /** Why wrk cannot run scenario s faithfully, or null when it can. */
 function whyNot(s) {
   if (s.kind === 'slow_clients') return 'wrk cannot pace a client\'s reading or sending (slow clients)';
+  if (s.kind === 'rate') return 'wrk is closed-loop: it cannot send requests on a schedule (a constant request rate; wrk2\'s -R could, Debian ships wrk 4)';
   if (s.kind === 'open') return 'wrk is closed-loop: it cannot open connections on a schedule (open-loop arrivals; wrk2\'s -R could, Debian ships wrk 4)';
   if (s.duration_s === null) return 'wrk stops after a duration (-d), not after a number of requests';
   if (!Number.isInteger(s.duration_s)) return `wrk takes whole seconds for -d (the scenario runs ${s.duration_s} s)`;

@@ -41,13 +41,14 @@ function tooFewText(n, p) {
 
 /**
  * Scenario kinds whose schedule fixes the request rate: an open loop opens connections at
- * `rate` per second, and the slow-client scenarios' probe at `probe.rate`, whatever the server
+ * `rate` per second, a constant rate sends requests at `rate` per second, and the slow-client
+ * scenarios' probe opens connections at `probe.rate`, whatever the server
  * does. Their throughput only echoes the schedule (or shows a server that fell behind it, which
  * the latency already shows), so it is shown but never judged.
  */
 function scheduledRate(params) {
   if (!params || typeof params !== 'object') return null;
-  if (params.kind === 'open' && Number.isFinite(params.rate)) return params.rate;
+  if ((params.kind === 'open' || params.kind === 'rate') && Number.isFinite(params.rate)) return params.rate;
   if (params.kind === 'slow_clients' && params.probe && Number.isFinite(params.probe.rate)) return params.probe.rate;
   return null;
 }

@@ -1,8 +1,8 @@
 'use strict';
 // Ramps (perf/ramps/*.json): a load that rises until the server breaks, as data like the
-// scenarios. Each step of a ramp is an open loop of one request per new connection at one
-// offered rate (stepScenario: a scenario of kind open, which the runner measures like any
-// other); the search over the rates is perf/lib/judge/capacity.js, the stage that runs it
+// scenarios. Each step of a ramp offers one rate on a schedule, either one request per new
+// connection (a scenario of kind open) or requests over a pool of keep-alive connections (kind
+// rate), which the runner measures like any other (stepScenario); the search over the rates is perf/lib/judge/capacity.js, the stage that runs it
 // perf/lib/run/ramp.js.
 
 const fs = require('node:fs');
@@ -12,7 +12,7 @@ const { compileSchema, schemaFailure, normalizeRequest, ScenarioError } = requir
 const { RAMP_FACTOR } = require('../judge/capacity');
 
 const RAMPS_DIR = path.resolve(__dirname, '..', '..', 'ramps');
-const DEFAULTS = { step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 };
+const DEFAULTS = { in_quick: true, connection: 'new', connections: 100, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 };
 const validate = compileSchema(SCHEMA);
 
 /** One raw ramp checked (the schema, then from ≤ to) and with its defaults: the ramp as run. */
@@ -28,6 +28,9 @@ function normalizeRamp(raw, where, fileName) {
     description: raw.description,
     source: raw.source ?? null,
     request: normalizeRequest(raw.request, `${where}: request`, { method: 'GET', path: '/hello' }),
+    in_quick: raw.in_quick ?? DEFAULTS.in_quick,
+    connection: raw.connection ?? DEFAULTS.connection,
+    connections: raw.connection === 'keep-alive' ? raw.connections ?? DEFAULTS.connections : null,
     from_rps: raw.from_rps,
     to_rps: raw.to_rps,
     step_s: raw.step_s ?? DEFAULTS.step_s,
@@ -78,20 +81,21 @@ function stepSeconds(ramp, rate) {
   return Math.max(ramp.step_s, ramp.min_requests / rate);
 }
 
-/** One step of a ramp as a scenario of kind open: `rate` new connections a second, one request each, no warm-up (the steps below warmed it). */
+/**
+ * One step of a ramp as a scenario, no warm-up (the steps below warmed it): of kind open, `rate`
+ * new connections a second, one request each; or with keep-alive of kind rate, `rate` requests
+ * a second over the ramp's connections.
+ */
 function stepScenario(ramp, rate) {
-  return {
-    name: ramp.name,
-    description: `${ramp.description}: a step at ${Math.round(rate)}/s`,
-    source: ramp.source,
-    kind: 'open',
-    timeout_s: ramp.timeout_s,
-    warmup_s: 0,
-    request: ramp.request,
-    connections: Math.max(1, Math.round(rate * stepSeconds(ramp, rate))),
-    rate,
-    requests_per_connection: 1,
-  };
+  const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: 0, request: ramp.request, rate };
+  const count = Math.max(1, Math.round(rate * stepSeconds(ramp, rate)));
+  if (ramp.connection === 'keep-alive') return { ...step, kind: 'rate', connections: ramp.connections, requests: count };
+  return { ...step, kind: 'open', connections: count, requests_per_connection: 1 };
+}
+
+/** What a ramp's rate counts, for its chart and its lines: "new connections" or "requests". */
+function rateUnit(ramp) {
+  return ramp.connection === 'keep-alive' ? `requests (over ${ramp.connections} keep-alive connections)` : 'new connections';
 }
 
 /** Seconds a step takes beyond its load: the run's start and end, the server settling after it. */
@@ -112,4 +116,4 @@ function estimateRampS(ramp, { servers, repeat }) {
   return servers * repeat * perSearch;
 }
 
-module.exports = { loadRamps, normalizeRamp, stepScenario, stepSeconds, estimateRampS, RAMPS_DIR };
+module.exports = { loadRamps, normalizeRamp, stepScenario, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR };

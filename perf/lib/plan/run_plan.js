@@ -199,8 +199,8 @@ function resolvePlan(options) {
 
 /**
  * The ramps to run (perf/lib/plan/ramps.js) and their objective: --ramps NAMES, or by default
- * every ramp in a run of the default scenarios (with --quick their quick values, one search
- * per server; not with --scenarios, --seeds or another scenarios folder, which choose what
+ * every ramp in a run of the default scenarios (with --quick those marked in_quick, with their
+ * quick values, one search per server; not with --scenarios, --seeds or another scenarios folder, which choose what
  * runs); none with --ramps none. Ramps run on servers this machine starts, on loopback: not with
  * --target, --link or --load-hosts. --slo p99=10ms sets the objective, --ramp-repeat the searches
  * per server. { list, objective, repeat }.
@@ -212,7 +212,8 @@ function selectRamps(options, { target, link, loadHosts, seeds }) {
   if (asked && asked.length && remote) throw new UsageError(`--ramps runs on servers this machine starts, over loopback: not with ${remote}`);
   const byDefault = asked === null && !options.scenarios && !options.scenariosDir && !seeds && !remote;
   const names = asked && asked.length ? asked : null;
-  const list = names || byDefault ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names }) : [];
+  const loaded = names || byDefault ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names }) : [];
+  const list = names || !options.quick ? loaded : loaded.filter((r) => r.in_quick);
   const repeat = options.rampRepeat ?? (options.quick ? QUICK_RAMP_REPEAT : RAMP_REPEAT);
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--ramp-repeat must be a whole number, 1 or more (not '${options.rampRepeat}')`);
   return { list, objective, repeat };

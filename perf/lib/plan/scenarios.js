@@ -170,6 +170,12 @@ function normalizeScenario(raw, where, fileName) {
     out.requests_per_connection = raw.requests_per_connection ?? 1;
     atMost(out.connections * out.requests_per_connection, MAX_COUNT, `'connections' × 'requests_per_connection' (requests in all)`, where, 'fewer connections or requests per connection');
     atMost(out.connections / out.rate, MAX_DURATION_S, `'connections' / 'rate' (the run's length in s)`, where, 'fewer connections or a higher rate: a run must end within 24 h');
+  } else if (raw.kind === 'rate') {
+    out.request = normalizeRequest(raw.request, `${where}: request`, GET_HELLO);
+    out.connections = raw.connections;
+    out.rate = raw.rate;
+    out.requests = raw.requests;
+    atMost(out.requests / out.rate, MAX_DURATION_S, `'requests' / 'rate' (the run's length in s)`, where, 'fewer requests or a higher rate: a run must end within 24 h');
   } else {
     const probeWhere = `${where}: probe`;
     out.probe = { request: normalizeRequest(raw.probe.request, `${probeWhere}: request`, GET_HELLO), rate: raw.probe.rate, duration_s: raw.probe.duration_s };
@@ -215,6 +221,8 @@ function quickScale(raw, factor = QUICK_FACTOR) {
     if (typeof s.duration_s === 'number') s.duration_s = scaleDuration(s.duration_s, factor);
   } else if (s.kind === 'open') {
     if (typeof s.connections === 'number') s.connections = ceilDiv(s.connections, factor);
+  } else if (s.kind === 'rate') {
+    if (typeof s.requests === 'number') s.requests = ceilDiv(s.requests, factor);
   } else if (s.kind === 'slow_clients') {
     if (isObject(s.probe) && typeof s.probe.duration_s === 'number') s.probe.duration_s = scaleDuration(s.probe.duration_s, factor);
     if (isObject(s.slow)) {
@@ -300,6 +308,7 @@ const ORDER = [
 /** Rough length of the load phase in seconds (null when it depends on the server's speed). */
 function expectedDurationS(s) {
   if (s.kind === 'open') return s.connections / s.rate;
+  if (s.kind === 'rate') return s.requests / s.rate;
   if (s.kind === 'slow_clients') return s.probe.duration_s;
   return s.duration_s;
 }
@@ -312,7 +321,7 @@ function expectedDurationS(s) {
  * "Warm-up"). A closed loop runs at its concurrency in slices the runner repeats for warmup_s
  * and on until its rate stops rising (run_one.js warmUp): bounded by a time where its engine can
  * stop after one (WARMUP_SLICE_S: the built-in ones, wrk), else the scenario itself (httperf
- * stops only after a count). An open loop runs once, at its rate for warmup_s. A slow-client
+ * stops only after a count). An open loop or a constant rate runs once, at its rate for warmup_s. A slow-client
  * scenario is warmed by its probe alone: the slow clients are the disturbance measured before,
  * during and after their window, and warming with them would leave their after-effects
  * (buffers, memory) in the 'before'. Tsung's load hosts are not set up for a warm-up: the
@@ -326,6 +335,7 @@ function warmupScenario(s) {
     if (engine === 'httperf') return base;
     return { ...base, requests: null, requests_per_connection: null, duration_s: engine === 'wrk' ? WARMUP_SLICE_S.wrk : Math.min(WARMUP_SLICE_S.builtin, s.warmup_s) };
   }
+  if (s.kind === 'rate') return { ...base, requests: Math.max(1, Math.ceil(s.rate * s.warmup_s - 1e-9)) };
   const open = s.kind === 'open' ? base : { ...base, kind: 'open', request: s.probe.request, rate: s.probe.rate, requests_per_connection: 1, probe: undefined, slow: undefined };
   // (- 1e-9: 50/s × 0.2 s is 10 connections, whatever the floating point says.)
   return { ...open, connections: Math.max(1, Math.ceil(open.rate * s.warmup_s - 1e-9)) };

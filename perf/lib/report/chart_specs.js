@@ -413,12 +413,12 @@ function seedSpec({ servers, tests, eras, values }) {
  * (p50, p99, p99.9 dashed apart), the objective a horizontal rule and each server's
  * sustainable rate a vertical one; beneath it the server's CPU % against the same rate. Log
  * axes. values: [{ server, rate, percentile, ms, scenario }]; cpu: [{ server, rate, cpu_pct }];
- * sustained: [{ server, rate }]; objective: { percentile, ms }.
+ * sustained: [{ server, rate }]; objective: { percentile, ms }; unit: what the rate counts.
  */
-function rampSpec({ name, servers, values, cpu, sustained, objective }) {
+function rampSpec({ name, servers, values, cpu, sustained, objective, unit }) {
   const rates = extentOf([...values, ...cpu], ['rate']);
   const rateTicks = rates ? logTicks(rates[0], rates[1]) : undefined;
-  const x = { field: 'rate', type: 'quantitative', title: 'offered rate (new connections a second, log scale)', scale: { type: 'log' }, axis: { format: '~s' } };
+  const x = { field: 'rate', type: 'quantitative', title: `offered rate (${unit} a second, log scale)`, scale: { type: 'log' }, axis: { format: '~s' } };
   if (rateTicks) {
     x.scale.domain = [rateTicks[0], rateTicks[rateTicks.length - 1]];
     x.axis.values = rateTicks;

@@ -21,6 +21,7 @@ function esc(s) {
 }
 const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
 const { serverText, comparisonText } = require('../text/ramps');
+const { rateUnit } = require('../plan/ramps');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
 const ENV_LABELS = {
@@ -509,13 +510,13 @@ function rampsSection(results, figures) {
   const body = doc.ramps.map((ramp, i) => {
     const lines = [...Object.entries(ramp.servers).map(([server, s]) => `${serverName(server)} ${esc(serverText(s))}`), ...ramp.comparisons.map((c) => esc(comparisonText(c)))];
     return `<h3>${esc(ramp.name)}</h3>
-<p class="muted">${esc(ramp.description)}</p>
+<p class="muted">${esc(ramp.description)}; the rate counts ${esc(rateUnit(ramp))} a second.</p>
 <ul class="seed-lines">${lines.map((l) => `<li>${l}</li>`).join('')}</ul>
 ${figures[i] ? `<div class="figs">${figure(figures[i])}</div>` : ''}`;
   }).join('\n');
   return `<section id="ramps">
 <h2>Sustainable throughput</h2>
-<p>The highest rate of new connections a second each server held at ${esc(doc.objective.percentile)} ≤ ${esc(String(doc.objective.ms))} ms, with no errors and its schedule kept; ${doc.repeat} search${doc.repeat > 1 ? 'es' : ''} per server, side by side, 95 % intervals over the searches.${doc.interrupted ? ' Interrupted: only the searches that finished.' : ''}</p>
+<p>The highest offered rate each server held at ${esc(doc.objective.percentile)} ≤ ${esc(String(doc.objective.ms))} ms, with no errors and its schedule kept; ${doc.repeat} search${doc.repeat > 1 ? 'es' : ''} per server, side by side, 95 % intervals over the searches.${doc.interrupted ? ' Interrupted: only the searches that finished.' : ''}</p>
 ${body}
 </section>`;
 }

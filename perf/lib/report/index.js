@@ -14,6 +14,7 @@ const { HEADLINE_METRICS, representative, comparisons, flags, headline } = requi
 const { METRICS, metricValue } = require('../judge/metrics');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
+const { rateUnit } = require('../plan/ramps');
 const { errorCount } = require('../judge/warnings');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
 const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
@@ -301,7 +302,7 @@ function seedChart(results) {
  * replies resolve it (percentileResolved, as everywhere in the report).
  */
 function sameWorkRows(results, ramp, servers) {
-  if (!ramp.request) return [];
+  if (!ramp.request || ramp.connection === 'keep-alive') return [];
   const same = (p) => p && p.kind === 'open' && p.requests_per_connection === 1 && p.request.method === ramp.request.method && p.request.path === ramp.request.path;
   return results.runs.filter((r) => r.ok && servers.includes(r.server) && !r.superseded_by && same(r.params)).map((r) => ({
     server: r.server, scenario: r.scenario, search: null, rate: r.params.rate, achieved_rps: r.throughput_rps ?? null,
@@ -334,7 +335,7 @@ function rampCharts(results) {
       kind: 'ramp',
       title: `${ramp.name}: response time against offered rate`,
       caption: `${ramp.description}. Each server's searches, every step a point, and the runs of the scenarios of the same work hollow, the low end (${doc.objective.percentile} ≤ ${doc.objective.ms} ms the grey rule; each server's sustainable rate, the geometric mean of its complete searches, a vertical rule), and its CPU beneath. Log axes.`,
-      spec: specs.rampSpec({ name: ramp.name, servers, values, cpu, sustained, objective: doc.objective }),
+      spec: specs.rampSpec({ name: ramp.name, servers, values, cpu, sustained, objective: doc.objective, unit: rateUnit(ramp) }),
       rows,
       servers,
     };

@@ -2,7 +2,8 @@
 // Ramps: each server's sustainable throughput (issue 21). After the paired rounds, on servers
 // started afresh for it, each ramp (perf/ramps/*.json, perf/lib/plan/ramps.js) searches every
 // server's highest rate holding the objective (perf/lib/judge/capacity.js searchCapacity), in
-// open-loop steps of one request per new connection, measured like any run (./run_one.js). The
+// open-loop steps (a request per new connection, or requests over keep-alive connections at a
+// constant rate), measured like any run (./run_one.js). The
 // servers' searches run side by side, one step at a time in turn, so that what the shared
 // machine does in a minute hits each search alike; each search is made `repeat` times, and the
 // sustainable rates compared with the project's rule on the repeats (Welch's interval on log
@@ -77,7 +78,7 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
  * it in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart,
  * record }; record(section) is called with the results.json section after every search, so that
  * an interrupted run keeps what it measured. Resolves that section { objective, repeat, ramps:
- * [{ name, description, request, servers: { server: { searches: [search], sustainable_rps: { n, centre,
+ * [{ name, description, request, connection, connections, servers: { server: { searches: [search], sustainable_rps: { n, centre,
  * ci95 } } }, comparisons }], interrupted }.
  */
 async function measureRamps(up, { plan, io, restart, record = () => {} }) {
@@ -87,7 +88,7 @@ async function measureRamps(up, { plan, io, restart, record = () => {} }) {
     for (const server of plan.runnable) await restart(server, stepScenario(ramp, ramp.from_rps));
     const servers = plan.runnable.filter((s) => up.has(s) && !up.get(s).state.notStarted);
     const searches = Object.fromEntries(servers.map((s) => [s, []]));
-    const entry = { name: ramp.name, description: ramp.description, request: ramp.request, servers: {}, comparisons: [] };
+    const entry = { name: ramp.name, description: ramp.description, request: ramp.request, connection: ramp.connection, connections: ramp.connections, servers: {}, comparisons: [] };
     out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();

@@ -16,6 +16,15 @@ describe('engines: which one runs a scenario', () => {
     assert.equal(engineFor({ name: 'b', kind: 'closed', keep_alive: false }), 'sequential');
     assert.equal(engineFor({ name: 'c', kind: 'open' }), 'open_loop');
     assert.equal(engineFor({ name: 'd', kind: 'slow_clients' }), 'slow_clients');
+    assert.equal(engineFor({ name: 'e', kind: 'rate' }), 'constant_rate');
+  });
+
+  it('a constant request rate: no external engine here sends one, each says why', () => {
+    const s = { name: 'r', kind: 'rate', request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connections: 100, rate: 4000, requests: 8000 };
+    const { skipped } = selectEngine([s, scenario('long_conn_256')], 'wrk');
+    assert.match(skipped.find((k) => k.scenario === 'r').reason, /wrk is closed-loop: it cannot send requests on a schedule/);
+    assert.match(selectEngine([s, scenario('index_500')], 'httperf').skipped.find((k) => k.scenario === 'r').reason, /httperf cannot send requests on a schedule over a pool/);
+    assert.match(selectEngine([s, scenario('index_500')], 'tsung').skipped.find((k) => k.scenario === 'r').reason, /no constant request rate over a fixed pool/);
   });
 
   it('the engine --engine chose, when a scenario carries one', () => {

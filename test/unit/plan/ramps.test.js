@@ -24,7 +24,7 @@ describe('ramps as data', () => {
   it('fills in the defaults and merges the quick values', () => {
     const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5 } } });
     const [full] = loadRamps({ dir });
-    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, in_quick: true, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 });
     const [quick] = loadRamps({ dir, quick: true });
     assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps], [100, 0.5, 1000]);
   });
@@ -35,7 +35,8 @@ describe('ramps as data', () => {
     bad({ description: 'x', from_rps: 10 });
     bad({ description: 'x', from_rps: 10, to_rps: 100, rate: 5 });
     assert.throws(() => loadRamps({ dir: rampDir({ r: { description: 'x', from_rps: 100, to_rps: 10 } }) }), /'to_rps' \(10\) must be at least 'from_rps' \(100\)/);
-    assert.throws(() => loadRamps({ names: ['nope'] }), (err) => err.usage && /unknown ramp 'nope' \(known: hello_per_connection/.test(err.message));
+    assert.throws(() => loadRamps({ names: ['nope'] }), (err) => err.usage && /unknown ramp 'nope' \(known: hello_keepalive, hello_per_connection/.test(err.message));
+    bad({ description: 'x', from_rps: 10, to_rps: 100, connection: 'pipelined' });
   });
 
   it('a step: an open loop at the rate, one request per connection, long enough for min_requests, no warm-up', () => {
@@ -47,5 +48,20 @@ describe('ramps as data', () => {
     // A valid scenario of its kind, as the engines take it.
     const { description, kind, request, connections, rate, timeout_s: timeout, warmup_s: warmup } = step;
     assert.equal(normalizeScenario({ description, kind, request: { path: request.path }, connections, rate, timeout_s: timeout, warmup_s: warmup }, 'step', undefined).connections, 2000);
+  });
+
+  it('a keep-alive step: requests at the rate over the ramp\'s pool (kind rate), as many as the step lasts', () => {
+    const [ramp] = loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', connections: 50, from_rps: 500, to_rps: 64000 } }) });
+    const step = stepScenario(ramp, 4000);
+    assert.deepEqual([step.kind, step.rate, step.connections, step.requests, step.warmup_s], ['rate', 4000, 50, 8000, 0]);
+    const { description, kind, connections, rate, requests } = step;
+    assert.equal(normalizeScenario({ description, kind, connections, rate, requests }, 'step', undefined).requests, 8000);
+    assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
+  });
+
+  it('--quick runs by default only the ramps marked in_quick (the project\'s: the per-connection one)', () => {
+    const quick = loadRamps({ quick: true });
+    assert.deepEqual(quick.filter((r) => r.in_quick).map((r) => r.name), ['hello_per_connection']);
+    assert.deepEqual(quick.find((r) => r.name === 'hello_keepalive').connection, 'keep-alive');
   });
 });

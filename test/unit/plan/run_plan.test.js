@@ -233,14 +233,14 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
 describe('the run\'s plan: ramps', () => {
   const rampNames = (plan) => plan.ramps.map((r) => r.name);
 
-  it('every ramp in a run of the default scenarios (quick: its quick values, one search each); none with --scenarios, another scenarios folder or --ramps none', () => {
+  it('every ramp in a run of the default scenarios (quick: those marked in_quick, their quick values, one search each); none with --scenarios, another scenarios folder or --ramps none', () => {
     const full = resolvePlan({});
-    assert.deepEqual(rampNames(full), ['hello_per_connection']);
+    assert.deepEqual(rampNames(full), ['hello_keepalive', 'hello_per_connection']);
     assert.deepEqual(full.rampOptions, { objective: { percentile: 'p99', ms: 10 }, repeat: 3 });
-    assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_per_connection'], { percentile: 'p99', ms: 10 }]);
+    assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_keepalive', 'hello_per_connection'], { percentile: 'p99', ms: 10 }]);
     const quick = resolvePlan({ quick: true });
     assert.deepEqual([rampNames(quick), quick.ramps[0].from_rps, quick.ramps[0].step_s, quick.rampOptions.repeat], [['hello_per_connection'], 1280, 1, 1]);
-    assert.equal(full.ramps[0].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
+    assert.equal(full.ramps[1].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
     assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
     assert.deepEqual(rampNames(asked({})), []);
     assert.deepEqual(rampNames(resolvePlan({ ramps: [] })), []);

@@ -3,7 +3,7 @@
 // with one line naming the file and the field; --quick scales counts, keeps rates.
 
 const assert = require('node:assert/strict');
-const { loadScenarios, normalizeScenario, quickScale, warmupScenario, expectedWarmupS, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
+const { loadScenarios, normalizeScenario, quickScale, warmupScenario, expectedWarmupS, expectedDurationS, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
 const { engineFor } = require('../../../perf/lib/engines');
 const { writeScenarioDir } = require('../../support/runner_helpers');
 
@@ -86,7 +86,7 @@ describe('perf scenarios: validation', () => {
   it('rejects typos, wrong types and impossible combinations with one line naming the field', () => {
     check({ ...base, rat: 5 }, /unknown field 'rat'/);
     check({ ...base, rate: '5' }, /'rate' must be a number/);
-    check({ ...base, rate: 0 }, /'rate' must be between 0\.1 and 1000000 connections per second, not 0$/);
+    check({ ...base, rate: 0 }, /'rate' must be between 0\.1 and 1000000 per second, not 0$/);
     check({ ...base, connections: 1.5 }, /'connections' must be an integer/);
     check({ ...base, kind: 'burst' }, /'kind' must be one of/);
     check({ ...base, description: undefined }, /'description' is required/);
@@ -108,8 +108,8 @@ describe('perf scenarios: validation', () => {
   it('refuses values no run could carry out, naming the field and the allowed range', () => {
     const closed = { description: 'x', kind: 'closed', concurrency: 4, requests: 100 };
     const slow = { description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9 }, slow: { mode: 'read', clients: 1, start_s: 1, active_s: 5 } };
-    check({ ...base, rate: 0.000001 }, /'rate' must be between 0\.1 and 1000000 connections per second, not 0\.000001$/);
-    check({ ...base, rate: 2e6 }, /'rate' must be between 0\.1 and 1000000 connections per second/);
+    check({ ...base, rate: 0.000001 }, /'rate' must be between 0\.1 and 1000000 per second, not 0\.000001$/);
+    check({ ...base, rate: 2e6 }, /'rate' must be between 0\.1 and 1000000 per second/);
     check({ ...base, connections: 1e12 }, /'connections' must be between 1 and 10000000, not 1000000000000$/);
     check({ ...base, connections: 1e6, rate: 1 }, /'connections' \/ 'rate' \(the run's length in s\) is 1000000; it must be at most 86400 \(fewer connections or a higher rate/);
     check({ ...base, requests_per_connection: 2e6 }, /'connections' × 'requests_per_connection' \(requests in all\) is 20000000; it must be at most 10000000/);
@@ -127,7 +127,7 @@ describe('perf scenarios: validation', () => {
 
   it('refuses an out-of-range scenario file when it is loaded, naming the file, also at --quick size', () => {
     const dir = writeScenarioDir({ crawl: { description: 'x', kind: 'open', connections: 100, rate: 0.000001 } });
-    assert.throws(() => loadScenarios({ dir, quick: true }), (err) => err instanceof ScenarioError && /crawl\.json: 'rate' must be between 0\.1 and 1000000 connections per second, not 0\.000001$/.test(err.message) && !err.message.includes('\n'));
+    assert.throws(() => loadScenarios({ dir, quick: true }), (err) => err instanceof ScenarioError && /crawl\.json: 'rate' must be between 0\.1 and 1000000 per second, not 0\.000001$/.test(err.message) && !err.message.includes('\n'));
   });
 
   it('loads a user-added scenario from a directory and orders it after the seed ones', () => {
@@ -189,5 +189,28 @@ describe('perf scenarios: warm-up', () => {
     const slow = warmupScenario(n({ kind: 'slow_clients', probe: { rate: 50, duration_s: 6 }, slow: { mode: 'read', clients: 10, start_s: 1, active_s: 4 } }));
     assert.deepEqual([slow.kind, slow.rate, slow.connections, slow.request.path, slow.slow], ['open', 50, 100, '/hello', undefined]);
     assert.equal(warmupScenario(n({ ...base, warmup_s: 0 })), null);
+    const rate = warmupScenario(n({ kind: 'rate', connections: 100, rate: 4000, requests: 20000, warmup_s: 0.5 }));
+    assert.deepEqual([rate.kind, rate.rate, rate.connections, rate.requests], ['rate', 4000, 100, 2000], 'a constant rate: its rate for warmup_s, on its pool');
+  });
+});
+
+describe('perf scenarios: a constant request rate over keep-alive connections (kind rate)', () => {
+  const raw = { description: 'x', kind: 'rate', connections: 100, rate: 4000, requests: 20000 };
+
+  it('is read with its pool, its rate and its count; --quick divides the count; its length is count ÷ rate; the built-in constant_rate runs it', () => {
+    const s = normalizeScenario(raw, 'f.json', 'f');
+    assert.deepEqual([s.kind, s.connections, s.rate, s.requests, s.request.path], ['rate', 100, 4000, 20000, '/hello']);
+    assert.deepEqual([quickScale(raw).requests, quickScale(raw).connections, quickScale(raw).rate], [1000, 100, 4000]);
+    assert.equal(expectedDurationS(s), 5);
+    assert.equal(engineFor(s), 'constant_rate');
+  });
+
+  it('needs its pool, rate and count, and ends within a day', () => {
+    for (const field of ['connections', 'rate', 'requests']) {
+      const without = { ...raw };
+      delete without[field];
+      assert.throws(() => normalizeScenario(without, 'f.json', 'f'), (err) => err instanceof ScenarioError && err.message.includes(field), field);
+    }
+    assert.throws(() => normalizeScenario({ ...raw, rate: 0.1, requests: 10000 }, 'f.json', 'f'), /'requests' \/ 'rate' \(the run's length in s\)/);
   });
 });
