@@ -7,7 +7,8 @@
 
 const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, verdictWords } = require('./metrics');
-const { compareRunSets, findComparison, withoutAdvice } = require('./verdicts');
+const { compareRunSets, findComparison, withoutAdvice, notJudgedBecause } = require('./verdicts');
+const { reasonCode } = require('./reasons');
 const { fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('../text/format');
 const { DEFAULT_MARGIN, claimOutcome, marginText } = require('./answer');
 
@@ -46,6 +47,32 @@ function comparisonOf(seed, runs, comparisons, margin) {
   return findComparison(comparisons, here.scenario, metric, here.a, here.b) || null;
 }
 
+// Why a run may still give its server's CPU per request for an estimate: the load generator,
+// not the server, set the pace. The server's own CPU per request is exact whoever did.
+const PACED_BY_CLIENT = new Set(['client-bound', 'not-server-bound']);
+
+/**
+ * Where a throughput claim could not be judged because the load generator could not saturate
+ * the servers (the C servers, nginx), an estimate from the utilization law: each side's
+ * capacity is about 1 ÷ its CPU seconds per request at the rate reached, so a's capacity over
+ * b's is b's CPU per request over a's, compared with the project's rule on the runs judged or
+ * held back only by the client (each server's own CPU, exact per process). { factor, ci, outcome,
+ * comparison }, or null where there is nothing to estimate from. It is an estimate: an event
+ * loop's CPU per request falls as load rises, and on node and em the law overshoots what they
+ * serve (RESULTS.md, "Sustainable throughput"): where both sides overshoot alike, the ratio holds.
+ */
+function estimateOf(seed, runs, margin, publishedFactor) {
+  if ((seed.here.metric || seed.metric) !== 'throughput_rps') return null;
+  const usable = (r) => r.ok && notJudgedBecause(r).every((why) => PACED_BY_CLIENT.has(reasonCode(why)));
+  const asJudged = (rs) => rs.filter(usable).map((r) => ({ ...r, not_judged_because: [], client_bound: false }));
+  const { here } = seed;
+  const of = here.server ? (sc) => runs.filter((r) => r.server === here.server && r.scenario === sc) : (server) => runs.filter((r) => r.server === server && r.scenario === here.scenario);
+  const c = compareRunSets(`${here.a} vs ${here.b} (CPU per request)`, 'cpu_ms_per_request', here.a, here.b, asJudged(of(here.a)), asJudged(of(here.b)), margin);
+  const found = foundFactor(c);
+  if (!found || !found.ci) return null;
+  return { ...found, outcome: outcomeOf(c, found, publishedFactor), comparison: c };
+}
+
 /** What the run found for a's lead over b, as a factor of a with its interval (a's direction). */
 function foundFactor(c) {
   if (!c || c.excluded || c.no_verdict || c.ratio === null || c.ratio === undefined) return null;
@@ -67,7 +94,7 @@ function outcomeOf(c, found, publishedFactor) {
 /**
  * One row per seed: { seed, title, study, claim, published: { a, b, factor }, here (the pair),
  * comparison, found ({ factor, ci } of a over b, or null), says (the verdict in words), outcome
- * (outcomeOf; null: not judged), not_here }. runs and comparisons: a run's, as
+ * (outcomeOf; null: not judged), estimate (estimateOf, where not judged), not_here }. runs and comparisons: a run's, as
  * perf/lib/store/results_doc.js decodeResults gives them.
  */
 function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
@@ -77,6 +104,7 @@ function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
     const says = missing ? 'not run' : verdictWords(c);
     const found = missing ? null : foundFactor(c);
     const published = { a: seed.published.a, b: seed.published.b, factor: factorOf(seed.metric, seed.published.a.value, seed.published.b.value) };
+    const outcome = missing ? null : outcomeOf(c, found, published.factor);
     return {
       seed: seed.seed,
       title: seed.title,
@@ -89,7 +117,8 @@ function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
       comparison: missing ? null : c,
       found,
       says,
-      outcome: missing ? null : outcomeOf(c, found, published.factor),
+      outcome,
+      estimate: missing || outcome ? null : estimateOf(seed, runs, margin, published.factor),
       not_here: seed.not_here || [],
     };
   });
@@ -108,6 +137,7 @@ function foundText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
   const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
+  if (row.estimate) return `≈${fmtFactor(row.estimate.factor)} ${fmtInterval(row.estimate.ci)} (estimated from CPU/req)`;
   if (!row.found || !row.found.ci) {
     if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${fmtNumber(c.value_a, METRICS[row.here_metric].unit)} vs ${fmtNumber(c.value_b, METRICS[row.here_metric].unit)} ${METRICS[row.here_metric].unit}`;
     return row.says;
@@ -136,6 +166,7 @@ function outcomeText(row) {
   if (!c) return 'not run';
   if (row.outcome) return outcomeWords(row.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN);
   const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || c.note || 'no interval';
+  if (row.estimate && row.estimate.outcome) return `estimated: ${outcomeWords(row.estimate.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN)} (measured, not judged: ${why})`;
   return `not judged (${why})`;
 }
 

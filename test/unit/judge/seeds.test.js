@@ -12,7 +12,7 @@ const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
 const CLOSED = { kind: 'closed', concurrency: 32, keep_alive: true, requests: 10000 };
 
 /** Three judged trials of a server in a scenario at about rps req/s (± spread). */
-function trials(server, scenario, rps, { spread = 0.01, clientBound = false } = {}) {
+function trials(server, scenario, rps, { spread = 0.01, clientBound = false, cpuMs = 0.05 } = {}) {
   return [1 - spread, 1, 1 + spread].map((f, i) => ({
     server,
     scenario,
@@ -23,7 +23,7 @@ function trials(server, scenario, rps, { spread = 0.01, clientBound = false } = 
     requests: 20000,
     throughput_rps: rps * f,
     latency_ms: { mean: 1000 / (rps * f) },
-    server_cpu: { ms_per_request: 0.05, resolution_ms: 0.0005 },
+    server_cpu: { ms_per_request: cpuMs * f, resolution_ms: 0.0005 },
     client_bound: clientBound,
     not_judged_because: clientBound ? ['client-bound: the load generator used 97% of its core (90% or more)'] : [],
     superseded_by: null,
@@ -59,8 +59,8 @@ describe('seeds: published against found', () => {
     ...trials('em', 'sequential_6000', 5000), // within ±10 % of each other: gone
     ...trials('libevent', 'bigfile_100k', 5000, { spread: 0.2 }),
     ...trials('libevent_rw', 'bigfile_100k', 5050, { spread: 0.2 }), // holds 1 and 1.51: undecided
-    ...trials('nginx', 'long_conn_256', 30000, { clientBound: true }),
-    ...trials('nginx', 'short_conn_256', 20000), // long side client-bound: not judged
+    ...trials('nginx', 'long_conn_256', 30000, { clientBound: true, cpuMs: 0.041 }),
+    ...trials('nginx', 'short_conn_256', 20000), // long side client-bound: not judged; estimated from CPU/req 1.22×
     ...trials('libevent', 'long_conn_256', 60000),
     ...trials('libevent', 'short_conn_256', 40000), // one server, two scenarios: 1.5×, published 1.62×: by less
   ];
@@ -94,10 +94,15 @@ describe('seeds: published against found', () => {
     assert.equal(outcomeText(r), 'undecided');
   });
 
-  it('judges nothing from runs whose load generator set the pace, and says so', () => {
+  it('judges nothing from runs whose load generator set the pace, and says so; estimates from CPU per request (the utilization law), marked so', () => {
     const r = row('004', 'nginx');
     assert.equal(r.outcome, null);
-    assert.match(outcomeText(r), /^not judged \(long_conn_256 client-bound in all 3 trials/);
+    assert.match(outcomeText(r), /^estimated: confirmed \(measured, not judged: long_conn_256 client-bound in all 3 trials/);
+    assert.match(foundText(r), /^≈1\.22× \[1\.\d+–1\.\d+\] \(estimated from CPU\/req\)$/);
+    assert.ok(r.estimate.ci[0] < 1.22 && r.estimate.ci[1] > 1.22);
+    assert.equal(row('000', 'libevhtp').estimate, null, 'nothing estimated where the measurement answered');
+    const alone = seedRows({ runs: runs.filter((x) => !(x.server === 'nginx' && x.scenario === 'short_conn_256')), comparisons: [] }).find((x) => x.seed === '004' && x.title.startsWith('nginx'));
+    assert.equal(alone.estimate, null, 'nothing to estimate without both sides');
   });
 
   it('compares one server in two scenarios by the same rule: still wins, by less than published', () => {
