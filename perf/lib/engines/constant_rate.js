@@ -10,6 +10,7 @@
 
 const { performance } = require('node:perf_hooks');
 const { HttpConnection } = require('./http_exchange');
+const { scheduleLag, whenAborted } = require('./schedule');
 
 /**
  * Sends `requests` requests at `rate` a second over `connections` keep-alive connections to
@@ -27,26 +28,22 @@ function runConstantRate(options) {
   let next = 0;
   let done = 0;
   let reconnects = 0;
-  let lagSum = 0;
-  let lagMax = 0;
+  const lag = scheduleLag();
   let timer = null;
   let aborted = false;
   let finished = false;
+  let unwatch = () => {};
 
   return new Promise((resolve) => {
     const finishIfDone = () => {
       if (finished || !((next >= requests || aborted) && lanes.every((l) => !l.busy))) return;
       finished = true;
-      if (signal) signal.removeEventListener('abort', onAbort);
+      unwatch();
       for (const lane of lanes) if (lane.conn) lane.conn.closeGracefully(1000);
-      resolve({
-        launched: next,
-        reconnects,
-        schedule_lag_ms: { mean: next ? Math.round((lagSum / next) * 1000) / 1000 : null, max: next ? Math.round(lagMax * 1000) / 1000 : null },
-      });
+      resolve({ launched: next, reconnects, schedule_lag_ms: lag.summary() });
     };
 
-    const onAbort = () => {
+    unwatch = whenAborted(signal, () => {
       aborted = true;
       if (timer) clearTimeout(timer);
       for (const lane of lanes) {
@@ -54,15 +51,8 @@ function runConstantRate(options) {
         if (lane.conn) lane.conn.abort('other', 'run aborted');
       }
       finishIfDone();
-    };
-    if (signal) {
-      if (signal.aborted) {
-        aborted = true;
-        finishIfDone();
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    });
+    if (aborted) return;
 
     // One request after another on the lane's connection, each from the moment it was due.
     const pump = async (lane) => {
@@ -95,9 +85,7 @@ function runConstantRate(options) {
       const now = performance.now();
       // Hand every due request to its connection, catching up at once if the timer was late.
       while (next < requests && origin + next * interval <= now) {
-        const lag = now - (origin + next * interval);
-        lagSum += lag;
-        if (lag > lagMax) lagMax = lag;
+        lag.add(now - (origin + next * interval));
         const lane = lanes[next % lanes.length];
         lane.due.push(origin + next * interval);
         next += 1;

@@ -7,6 +7,7 @@
 
 const { performance } = require('node:perf_hooks');
 const { HttpConnection } = require('./http_exchange');
+const { scheduleLag, whenAborted } = require('./schedule');
 
 /** Scheduled start offsets (ms from the run's origin) of `count` arrivals at `ratePerS`. */
 function openLoopSchedule(count, ratePerS, offsetMs = 0) {
@@ -47,46 +48,31 @@ function runOpenLoop(options) {
   let next = 0;
   let outstanding = 0;
   let done = 0;
-  let lagSum = 0;
-  let lagMax = 0;
+  const lag = scheduleLag();
   let timer = null;
   let aborted = false;
+  let unwatch = () => {};
 
   return new Promise((resolve) => {
     const finishIfDone = () => {
       if ((next >= connections || aborted) && outstanding === 0) {
-        if (signal) signal.removeEventListener('abort', onAbort);
-        resolve({
-          launched: next,
-          schedule_lag_ms: {
-            mean: next ? Math.round((lagSum / next) * 1000) / 1000 : null,
-            max: next ? Math.round(lagMax * 1000) / 1000 : null,
-          },
-        });
+        unwatch();
+        resolve({ launched: next, schedule_lag_ms: lag.summary() });
       }
     };
 
-    const onAbort = () => {
+    unwatch = whenAborted(signal, () => {
       aborted = true;
       if (timer) clearTimeout(timer);
       for (const conn of active) conn.abort('other', 'run aborted');
       finishIfDone();
-    };
-    if (signal) {
-      if (signal.aborted) {
-        aborted = true;
-        finishIfDone();
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    });
+    if (aborted) return;
 
     const session = async (index, scheduledAt) => {
       const conn = new HttpConnection({ host, port });
       active.add(conn);
-      const lag = conn.openedAt - scheduledAt;
-      lagSum += lag;
-      if (lag > lagMax) lagMax = lag;
+      lag.add(conn.openedAt - scheduledAt);
       let startAt = scheduledAt;
       for (let r = 0; r < requestsPerConnection && !aborted; r++) {
         const last = r === requestsPerConnection - 1;

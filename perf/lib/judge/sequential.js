@@ -45,13 +45,14 @@ function tQuantile(level, n) {
 /**
  * The interval of the ratio a/b from paired log differences at a level: { n, ratio, ci }, or
  * null with fewer than two differences. Student t on the differences (their mean, their
- * standard error); a zero spread gives a zero-width interval.
+ * standard error); a zero spread gives a zero-width interval, unless minVariance (the least
+ * variance of one difference, where each is known only to a resolution) says otherwise.
  */
-function pairedInterval(diffs, level) {
+function pairedInterval(diffs, level, { minVariance = 0 } = {}) {
   const n = diffs.length;
   if (n < 2) return null;
   const mean = diffs.reduce((s, d) => s + d, 0) / n;
-  const variance = diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (n - 1);
+  const variance = Math.max(minVariance, diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (n - 1));
   const half = tQuantile(level, n) * Math.sqrt(variance / n);
   return { n, ratio: Math.exp(mean), ci: [Math.exp(mean - half), Math.exp(mean + half)] };
 }
