@@ -1,0 +1,81 @@
+'use strict';
+// Runs cases of the grammar against two running servers, a bounded number at a time, and sorts
+// each into agreed, documented (contract.json known_differences) or undisputed disagreement;
+// prints a disagreement as a case anyone can send again. Used by `scripts/difftest.sh` and by
+// the slice of it in `npm test` (test/e2e/difftest.test.js).
+
+const { makeCase } = require('./grammar');
+const { observe } = require('./observe');
+const { differences, classOf, closing } = require('./compare');
+const { documentedAs } = require('./documented');
+
+// Both servers run with these limits while tested, so that an idle or stalled connection is
+// closed within seconds and a case takes at most OPEN_CAP_MS after its last write.
+const TESTER_LIMITS = { KEEPALIVE_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1500', BODY_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '3000' };
+const OPEN_CAP_MS = 5000;
+
+/** One case sent to both servers at once; { testCase, node, em, diffs, documented }. */
+async function runCase(ports, seed, index) {
+  const testCase = makeCase(seed, index);
+  const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
+  const diffs = differences(node, em);
+  return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs) : null };
+}
+
+/**
+ * Cases first..first+count-1 of seed, `concurrency` at a time. Resolves { cases, agreed,
+ * documented: { id: count }, disagreements: [runCase results], classes: { class: count } }.
+ * onProgress(done) after each case; an aborted signal stops it after the cases under way.
+ */
+async function runCases(ports, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null }) {
+  const summary = { cases: 0, agreed: 0, documented: {}, disagreements: [], classes: {} };
+  let next = first;
+  const worker = async () => {
+    while (next < first + count && !signal?.aborted) {
+      const index = next;
+      next += 1;
+      const result = await runCase(ports, seed, index);
+      summary.cases += 1;
+      if (!result.diffs.length) summary.agreed += 1;
+      else if (result.documented) summary.documented[result.documented] = (summary.documented[result.documented] ?? 0) + 1;
+      else {
+        summary.disagreements.push(result);
+        const key = classOf(result.diffs);
+        summary.classes[key] = (summary.classes[key] ?? 0) + 1;
+      }
+      onProgress(summary.cases);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  summary.disagreements.sort((a, b) => a.testCase.index - b.testCase.index);
+  return summary;
+}
+
+const shown = (bytes, most = 600) => {
+  const text = JSON.stringify(bytes.toString('latin1'));
+  return text.length > most ? `${text.slice(0, most)}… (${bytes.length} bytes)` : text;
+};
+
+function describeObservation(obs) {
+  const replies = obs.replies.map((r) => `${r.status}${r.headers.connection ? ` (${r.headers.connection})` : ''}${r.bodyText !== null ? ` ${JSON.stringify(r.bodyText)}` : ` ${r.bodyBytes} bytes`}`);
+  const interim = obs.interim ? `${obs.interim} × 100 Continue, ` : '';
+  const rest = obs.rest ? `, ${obs.rest} stray bytes` : '';
+  return `${interim}${replies.join(', ') || 'no reply'}${rest}; ${closing(obs)}`;
+}
+
+/** A disagreement as lines anyone can act on: how to send it again, the bytes, what each server did. */
+function describeDisagreement({ testCase, node, em, diffs }) {
+  const { seed, index, writes, labels } = testCase;
+  const sends = writes.length === 1 ? [`  sends: ${shown(writes[0].bytes)}`] : writes.length > 12
+    ? [`  sends, a byte per write: ${shown(Buffer.concat(writes.map((w) => w.bytes)))}`]
+    : writes.map((w, i) => `  write ${i + 1}${w.pauseMs ? ` after ${w.pauseMs} ms` : ''}: ${shown(w.bytes, 300)}`);
+  return [
+    `case ${index} of seed ${seed} (again: scripts/difftest.sh --seed ${seed} --case ${index}): ${labels.join(' | ')}`,
+    ...sends,
+    `  node: ${describeObservation(node)}`,
+    `  em:   ${describeObservation(em)}`,
+    ...diffs.map((d) => `  differs: ${d.aspect}: node ${d.node}, em ${d.em}`),
+  ].join('\n');
+}
+
+module.exports = { runCases, runCase, describeDisagreement, describeObservation, TESTER_LIMITS, OPEN_CAP_MS };
