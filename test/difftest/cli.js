@@ -33,7 +33,10 @@ function printSummary(summary, seconds, { seed, from }) {
   const documented = Object.entries(summary.documented).map(([id, n]) => `${id} ${n}`).join(', ');
   out.write(`\ndifftest: ${summary.cases} cases of seed ${seed} from ${from} in ${seconds.toFixed(0)} s: ${summary.agreed} alike, ` +
     `${Object.values(summary.documented).reduce((a, b) => a + b, 0)} documented differences${documented ? ` (${documented})` : ''}, ` +
-    `${summary.disagreements.length} undocumented disagreements\n`);
+    `${summary.disagreements.length} undocumented disagreements${summary.crashes.length ? `, ${summary.crashes.length} server exits` : ''}\n`);
+  for (const crash of summary.crashes) {
+    out.write(`\nthe ${crash.server} server exited (started again) while cases ${crash.cases.join(', ')} were under way; its last words:\n${crash.output}\n`);
+  }
   if (!summary.disagreements.length) return;
   out.write('\nundocumented disagreements by class (cases):\n');
   for (const [key, n] of Object.entries(summary.classes).sort((a, b) => b[1] - a[1])) out.write(`  ${String(n).padStart(6)}  ${key}\n`);
@@ -48,20 +51,26 @@ async function main(argv) {
   const opts = program.opts();
   const stop = stopOnSignals(NAME, 'the cases that finished are reported');
   const servers = {};
+  const start = async (name) => {
+    servers[name] = await startServer(name, { env: TESTER_LIMITS });
+  };
+  const running = {
+    ports: () => ({ node: servers.node.port, em: servers.em.port }),
+    exited: () => Object.keys(servers).filter((name) => servers[name].child.exitCode !== null || servers[name].child.signalCode !== null),
+    output: (name) => servers[name].output().split('\n').slice(-20).join('\n'),
+    restart: start,
+  };
   try {
-    await Promise.all(['node', 'em'].map(async (name) => {
-      servers[name] = await startServer(name, { env: TESTER_LIMITS });
-    }));
-    const ports = { node: servers.node.port, em: servers.em.port };
+    await Promise.all(['node', 'em'].map(start));
     if (opts.case !== undefined) {
-      const result = await runCase(ports, opts.seed, opts.case);
+      const result = await runCase(running.ports(), opts.seed, opts.case);
       process.stdout.write(`${result.diffs.length ? describeDisagreement(result) : `case ${opts.case} of seed ${opts.seed}: alike\n  both: ${describeObservation(result.node)}`}\n`);
       if (result.documented) process.stdout.write(`  documented: ${result.documented}\n`);
       return result.diffs.length && !result.documented ? 1 : 0;
     }
     const started = performance.now();
     const step = Math.max(1, Math.round(opts.cases / 20));
-    const summary = await runCases(ports, {
+    const summary = await runCases(running, {
       seed: opts.seed,
       count: opts.cases,
       first: opts.from,
@@ -72,13 +81,7 @@ async function main(argv) {
       },
     });
     printSummary(summary, (performance.now() - started) / 1000, { seed: opts.seed, from: opts.from });
-    for (const name of ['node', 'em']) {
-      if (servers[name].child.exitCode !== null || servers[name].child.signalCode !== null) {
-        process.stdout.write(`difftest: the ${name} server exited during the run: ${servers[name].output().split('\n').slice(-1)[0]}\n`);
-        return 1;
-      }
-    }
-    return stop.exitCode() ?? (summary.disagreements.length ? 1 : 0);
+    return stop.exitCode() ?? (summary.disagreements.length || summary.crashes.length ? 1 : 0);
   } catch (err) {
     return exitOnError(err, { name: NAME, usageLine: USAGE_LINE, isUsage: () => false, stop });
   } finally {

@@ -23,18 +23,39 @@ async function runCase(ports, seed, index) {
 }
 
 /**
- * Cases first..first+count-1 of seed, `concurrency` at a time. Resolves { cases, agreed,
- * documented: { id: count }, disagreements: [runCase results], classes: { class: count } }.
- * onProgress(done) after each case; an aborted signal stops it after the cases under way.
+ * Cases first..first+count-1 of seed, `concurrency` at a time, against `servers` ({ ports(),
+ * exited(): names of servers that exited, restart(name) }). Resolves { cases, agreed,
+ * documented: { id: count }, disagreements: [runCase results], classes: { class: count },
+ * crashes: [{ server, output, cases }] }: a server that exits is started again, and the
+ * cases under way then are named with it. onProgress(done) after each case; an aborted
+ * signal stops it after the cases under way.
  */
-async function runCases(ports, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null }) {
-  const summary = { cases: 0, agreed: 0, documented: {}, disagreements: [], classes: {} };
+async function runCases(servers, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null }) {
+  const summary = { cases: 0, agreed: 0, documented: {}, disagreements: [], classes: {}, crashes: [] };
+  const underWay = new Set();
   let next = first;
+  let restarting = null;
+  const reviveExited = async () => {
+    for (const name of servers.exited()) {
+      summary.crashes.push({ server: name, output: servers.output(name), cases: [...underWay].sort((a, b) => a - b) });
+      await servers.restart(name);
+    }
+  };
   const worker = async () => {
     while (next < first + count && !signal?.aborted) {
       const index = next;
       next += 1;
-      const result = await runCase(ports, seed, index);
+      if (restarting) await restarting;
+      underWay.add(index);
+      const result = await runCase(servers.ports(), seed, index);
+      underWay.delete(index);
+      if (servers.exited().length) {
+        restarting ??= reviveExited().finally(() => {
+          restarting = null;
+        });
+        await restarting;
+        continue; // a case sent to a dying server says nothing about the contract
+      }
       summary.cases += 1;
       if (!result.diffs.length) summary.agreed += 1;
       else if (result.documented) summary.documented[result.documented] = (summary.documented[result.documented] ?? 0) + 1;
