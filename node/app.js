@@ -115,7 +115,14 @@ function createApp(site) {
     else sendError(res, 404, ROUTED_METHODS.has(req.method) ? {} : { Connection: 'close' });
   }
 
-  return { route };
+  /** Whether a request's body is read before its reply: only an upload's is. */
+  function readsBody(req) {
+    if (req.method !== 'POST') return false;
+    const queryAt = req.url.indexOf('?');
+    return decodeSitePath(queryAt === -1 ? req.url : req.url.slice(0, queryAt)) === '/upload';
+  }
+
+  return { route, readsBody };
 }
 
 module.exports = { createApp };

@@ -47,14 +47,14 @@ function createServer(limits, app, cap, deadlines) {
   /**
    * A refusal the parser decided (status) or a CONNECT: the connection's last reply, sent
    * once the replies already due are out (socket._httpMessage is the reply going out now; the
-   * newest one finishes last).
+   * newest one finishes last). With status null, the connection just closes then.
    */
   function refuseInTurn(socket, status) {
     if (socket[LAST_REPLY_DECIDED]) return;
     socket[LAST_REPLY_DECIDED] = true;
     const send = () => {
-      if (socket.writable) socket.end(rawErrorReply(status));
-      else socket.destroy();
+      if (socket.writable && status !== null) socket.end(rawErrorReply(status));
+      else socket.destroySoon();
     };
     if (socket._httpMessage) socket[CURRENT_REPLY].once('finish', send);
     else send();
@@ -72,13 +72,18 @@ function createServer(limits, app, cap, deadlines) {
     (req, res) => handleRequest(req, res, requestError(req, limits)),
   );
   server.keepAliveTimeout = limits.KEEPALIVE_TIMEOUT_MS;
+  // Every field is seen, as the EventMachine gate sees it (Node would keep only the first 2000;
+  // MAX_HEADER_BYTES bounds them).
+  server.maxHeadersCount = 0;
   cap.guard(server);
   // An HTTP/1.1 request with an Expect header comes here instead (Node ignores Expect in
   // HTTP/1.0, as RFC 9110 asks of 100-continue): the request's own errors come first, then the
-  // expectation, and 100 Continue goes only to a request that will be read on.
+  // expectation, and 100 Continue goes only to the one request whose body is read before its
+  // reply, an upload (any other is answered at once: RFC 9110 §10.1.1 lets a server that
+  // knows its final status skip the 100).
   const expecting = (req, res) => {
     const failure = requestError(req, limits) || expectationError(req);
-    if (!failure && !req.socket[LAST_REPLY_DECIDED]) res.writeContinue();
+    if (!failure && !req.socket[LAST_REPLY_DECIDED] && app.readsBody(req)) res.writeContinue();
     handleRequest(req, res, failure);
   };
   server.on('checkContinue', expecting);
@@ -96,8 +101,9 @@ function createServer(limits, app, cap, deadlines) {
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const current = socket[CURRENT_REPLY];
     if (current && !current.req.complete) {
-      // The error is in a request the handler already has (its body, or its time is up).
-      if (current.headersSent) socket.destroySoon();
+      // The error is in a request the handler already has (its body, or its time is up): its
+      // reply says so if it has not been given, else the connection closes after it.
+      if (current.writableEnded || current.headersSent) refuseInTurn(socket, null);
       else sendError(current, status);
       return;
     }

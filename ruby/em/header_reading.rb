@@ -14,8 +14,8 @@ module EmVsNode
     # allows it), so the gate does too.
     REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +HTTP/1\.([01])\z}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
-    # Only spaces may surround a Content-Length (Node's parser refuses a tab there).
-    CONTENT_LENGTH = /\A *(\d+) *\z/
+    # Node's parser takes white space before a Content-Length and only spaces after it.
+    CONTENT_LENGTH = /\A[ \t]*(\d+) *\z/
     CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
     # The methods Node knows (contract.json http_methods), as a table made once for every gate.
     KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
@@ -24,7 +24,7 @@ module EmVsNode
     # The last line of a header section still arriving: a name so far, or a name, a colon and a value so far.
     PARTIAL_HEADER_LINE = /\A[!#$%&'*+.^_`|~0-9A-Za-z-]*(?::[^\x00-\x08\x0a-\x1f\x7f]*)?\z/n
     # A Content-Length still arriving: spaces, digits, spaces (a digit after a space is refused at once).
-    PARTIAL_CONTENT_LENGTH = /\A *(?:\d+ *)?\z/
+    PARTIAL_CONTENT_LENGTH = /\A[ \t]*(?:\d+ *)?\z/
     # The gate holds at most this many times MAX_HEADER_BYTES of one header section, whatever
     # Node's parser would count of it (white space before a value counts nothing there).
     RAW_HEADER_FACTOR = 4
@@ -83,6 +83,32 @@ module EmVsNode
         return 400
       end
       431 if line.bytesize >= @max_header_bytes
+    end
+
+    # Framing Node's parser refuses before the server sees the request (so a 400 with a body,
+    # even to HEAD): a Content-Length that is not digits, or twice, or past 2^64 - 1; anything
+    # after chunked in Transfer-Encoding ('chunked,' included); a coding with Content-Length.
+    def parser_refuses_framing?(fields)
+      lengths = fields['content-length']
+      return true if lengths && (lengths.size > 1 || content_length(fields).nil?)
+
+      encodings = fields['transfer-encoding']
+      return false unless encodings
+      return true if lengths && encodings.any? { |value| !value.empty? }
+
+      chunked_not_last?(encodings)
+    end
+
+    def chunked_not_last?(encodings)
+      seen = false
+      encodings.any? do |value|
+        next true if seen && !value.empty?
+
+        elements = value.split(',', -1)
+        at = elements.index { |element| element.strip.casecmp?('chunked') }
+        seen ||= !at.nil?
+        at && at < elements.size - 1
+      end
     end
 
     # What Node's parser counts of a header section towards MAX_HEADER_BYTES (see first_fault).

@@ -190,6 +190,9 @@ module EmVsNode
       method = request[1]
       return Answer.new(400) unless KNOWN_METHODS[method]
       return Answer.new(431) if length > @max_header_bytes && counted_bytes(request[2], request[4]) >= @max_header_bytes
+
+      fields = framing_fields(request[4])
+      return Answer.new(400) if parser_refuses_framing?(fields)
       # Neither server is a proxy: CONNECT, whatever its target, is a bad request.
       return Answer.new(400) if method == 'CONNECT'
 
@@ -197,7 +200,7 @@ module EmVsNode
       return Answer.new(431, nil, head_only) if length >= @max_line_bytes && long_line?(request[4])
 
       http11 = request[3] == '1'
-      verdict = verdict_for(method, request[2], http11, framing_fields(request[4]))
+      verdict = verdict_for(method, request[2], http11, fields)
       # The C parser takes single spaces in the request line and lines shorter than its buffer.
       as_is = length < PARSER_LINE_BYTES && request.begin(4) - start == method.bytesize + request[2].bytesize + 12
       return verdict if as_is || !verdict.is_a?(Symbol)
@@ -222,7 +225,9 @@ module EmVsNode
     end
 
     # Expect counts in HTTP/1.1 only (RFC 9110 §10.1.1 has HTTP/1.0's 100-continue ignored;
-    # Node passes no HTTP/1.0 expectation on).
+    # Node passes no HTTP/1.0 expectation on), and a 100 Continue goes only to an upload: any
+    # other request is answered at once (RFC 9110 lets a server that knows its final status
+    # skip the 100).
     def verdict_for(method, target, http11, fields)
       head_only = method == 'HEAD'
       status = framing_error(http11, fields) || limit_error(target, fields) || (http11 && expectation_error(fields))
@@ -257,12 +262,9 @@ module EmVsNode
       hosts = fields.fetch('host', NOTHING)
       return 400 if hosts.size > 1 || (hosts.empty? ? http11 : !HOST_VALUE.match?(hosts[0]))
 
-      lengths = fields.fetch('content-length', NOTHING)
-      return 400 if lengths.size > 1 || (lengths.size == 1 && content_length(fields).nil?)
-
       encodings = fields.fetch('transfer-encoding', NOTHING)
       return if encodings.empty?
-      return 400 if lengths.any?
+      return 400 if fields.key?('content-length')
 
       # Empty list elements are ignored (RFC 9110 §5.6.1): 'chunked,' is chunked.
       codings = encodings.join(',').split(',').map { |coding| coding.strip.downcase }.reject(&:empty?)
@@ -303,7 +305,8 @@ module EmVsNode
       @body_left = length
       @discarding = length.positive? && !upload
       @heads << Head.new(keep_alive, upload, 0, nil, path)
-      continue = http11 && fields.key?('expect')
+      # 100 Continue only where the body is read before the reply (see verdict_for).
+      continue = http11 && upload && fields.key?('expect')
       return Rewrite.new(parser_section(method, target, http11), continue) if @discarding
 
       continue ? :continue : :feed
