@@ -38,6 +38,7 @@ module EmVsNode
       no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
       dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
       @idle_timeout_on = false
+      @replied = false # whether a reply has been given (the idle timeout applies from then on)
       @deadline = :header # the first request's headers are due from the connection start
       @deadlines.awaiting_header(self)
     end
@@ -109,6 +110,7 @@ module EmVsNode
 
     # The reply to a request, in its turn (App#route decides which).
     def deliver(template, keep_alive:, head_only: false, slot: nil)
+      @replied = true
       keep_alive = template.keep_alive?(keep_alive)
       head = template.head(keep_alive, head_only)
       body = template.body_apart(head_only)
@@ -157,6 +159,7 @@ module EmVsNode
       if @gate.awaiting_header?
         @deadlines.awaiting_header(self) unless @deadline == :header
         @deadline = :header
+        idle_timeout(true) if @replied && @replies.empty?
       elsif @gate.awaiting_body?
         @deadlines.awaiting_body(self)
         @deadline = :body

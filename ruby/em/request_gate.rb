@@ -298,18 +298,20 @@ module EmVsNode
     # any other request is answered at once, so the parser gets its header section without the
     # Content-Length (a Rewrite) and its body is dropped here.
     def accept(method, target, path, http11, fields)
-      keep_alive = keep_alive?(http11, fields)
+      upload = method == 'POST' && path == '/upload'
+      # 100 Continue only where the body is read before the reply (see verdict_for); a request
+      # that expected one and is answered without it closes the connection after its reply, as
+      # Node's server does: its client may still send the body it announced.
+      expects = http11 && fields.key?('expect')
+      keep_alive = keep_alive?(http11, fields) && !(expects && !upload)
       @stopped = true unless keep_alive
       length = content_length(fields)
-      upload = method == 'POST' && path == '/upload'
       @body_left = length
       @discarding = length.positive? && !upload
       @heads << Head.new(keep_alive, upload, 0, nil, path)
-      # 100 Continue only where the body is read before the reply (see verdict_for).
-      continue = http11 && upload && fields.key?('expect')
-      return Rewrite.new(parser_section(method, target, http11), continue) if @discarding
+      return Rewrite.new(parser_section(method, target, http11), expects && upload) if @discarding
 
-      continue ? :continue : :feed
+      expects && upload ? :continue : :feed
     end
 
     # The shortest header section that gives the parser this request: the request line, and the

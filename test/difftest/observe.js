@@ -74,6 +74,7 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
       const since = (t) => (t === null ? null : Math.max(0, Math.round(t - lastWriteAt)));
       resolve({ ...parsed, closed: closedAt !== null, closeMs: since(closedAt), lastReplyMs: since(lastByteAt) });
     };
+    const closingAnnounced = () => chunks.some((chunk) => chunk.includes('\r\nConnection: close\r\n'));
     socket.on('data', (chunk) => {
       chunks.push(chunk);
       lastByteAt = performance.now();
@@ -89,7 +90,9 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
       for (const { bytes, pauseMs } of testCase.writes) {
         if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
         else await new Promise((r) => setImmediate(r));
-        if (settled || socket.destroyed) break;
+        // Bytes sent after the server closed would have it reset the connection, and a reset
+        // can drop a reply already received: what follows a reply that closes is not sent.
+        if (settled || socket.destroyed || socket.readableEnded || closingAnnounced()) break;
         socket.write(bytes);
         lastWriteAt = performance.now();
       }
