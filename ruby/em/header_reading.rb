@@ -11,8 +11,9 @@ module EmVsNode
   # line patterns it reads.
   module HeaderReading
     # Node's parser takes one or more spaces between the parts of the request line (RFC 9112 §3
-    # allows it), so the gate does too.
-    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +HTTP/1\.([01])\z}
+    # allows it), so the gate does too. It also reads HTTP/0.9 and HTTP/2.0 request lines, which
+    # the Node server then refuses (400, after the parser's own checks).
+    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +HTTP/(1\.[01]|0\.9|2\.0)\z}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
     # Node's parser takes white space before a Content-Length and only spaces after it.
     CONTENT_LENGTH = /\A[ \t]*(\d+) *\z/
@@ -20,7 +21,7 @@ module EmVsNode
     # The methods Node knows (contract.json http_methods), as a table made once for every gate.
     KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
     # What the start of a header section may look like before all of it has arrived.
-    REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: +[!-~]*(?: +(?:H(?:T(?:T(?:P(?:/(?:1(?:\.[01]?)?)?)?)?)?)?)?)?)?\z}
+    REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: +[!-~]*(?: +(?:H(?:T(?:T(?:P(?:/(?:[012](?:\.[019]?)?)?)?)?)?)?)?)?)?\z}
     # The last line of a header section still arriving: a name so far, or a name, a colon and a value so far.
     PARTIAL_HEADER_LINE = /\A[!#$%&'*+.^_`|~0-9A-Za-z-]*(?::[^\x00-\x08\x0a-\x1f\x7f]*)?\z/n
     # A Content-Length still arriving: spaces, digits, spaces (a digit after a space is refused at once).
@@ -41,6 +42,14 @@ module EmVsNode
       return 431 if partial.bytesize > @max_header_bytes * RAW_HEADER_FACTOR
 
       first_fault(partial, complete: false)
+    end
+
+    # What a header section the gate's SECTION refuses gets, as Answer fields [status, allow,
+    # head_only]: Node's parser's fault, or, when that parser reads it (an HTTP/0.9 or 2.0
+    # request line), the Node server's 400, to HEAD without a body.
+    def refusal_of_malformed(section)
+      fault = first_fault(section, complete: true)
+      [fault || 400, nil, fault.nil? && section.start_with?('HEAD ')]
     end
 
     # Reads a header section (or, not complete, the start of one) line by line as Node's

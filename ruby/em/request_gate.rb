@@ -185,7 +185,7 @@ module EmVsNode
       return Answer.new(431) if length > @max_header_bytes * RAW_HEADER_FACTOR
 
       request = SECTION.match(buffer, start)
-      return Answer.new(first_fault(buffer.byteslice(start, length), complete: true) || 400) unless request
+      return Answer.new(*refusal_of_malformed(buffer.byteslice(start, length))) unless request
 
       method = request[1]
       return Answer.new(400) unless KNOWN_METHODS[method]

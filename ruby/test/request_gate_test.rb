@@ -89,14 +89,16 @@ class RequestGateTest < Minitest::Test
   end
 
   def test_noise_is_refused_before_a_blank_line_arrives
-    ["\x16\x03\x01\x02\x00", "GET /hello HTTP/1.1\nHost", 'get /hello', "GET /hello HTTP/2.0\r\n"].each do |start|
+    ["\x16\x03\x01\x02\x00", "GET /hello HTTP/1.1\nHost", 'get /hello', "GET /hello HTTP/1.2\r\n", "GET /hello HTTP/1.1\r\nFo@",
+     "GET /hello HTTP/1.1\r\nHost: x\r\n b", "GET /hello HTTP/1.1\r\nContent-Length: 4 2"].each do |start|
       _, answers, = run_chunks(gate, [start])
       assert_equal [400], answers, start.inspect
     end
   end
 
   def test_a_plausible_start_waits
-    ['GE', 'GET /hel', 'GET /hello ', 'GET /hello HT', "GET /hello HTTP/1.1\r", "GET /hello HTTP/1.1\r\nHost: x\r\n"].each do |start|
+    ['GE', 'GET /hel', 'GET /hello ', 'GET /hello HT', "GET /hello HTTP/1.1\r", "GET /hello HTTP/1.1\r\nHost: x\r\n",
+     'GET  /hello  HTTP/1.1', "GET /hello HTTP/2.0\r\n", "GET /hello HTTP/1.1\r\nContent-Length: 4 "].each do |start|
       fed, answers, = run_chunks(gate, [start])
       assert_empty fed
       assert_empty answers, start.inspect
