@@ -33,7 +33,8 @@ function printSummary(summary, seconds, { seed, from }) {
   const documented = Object.entries(summary.documented).map(([id, n]) => `${id} ${n}`).join(', ');
   out.write(`\ndifftest: ${summary.cases} cases of seed ${seed} from ${from} in ${seconds.toFixed(0)} s: ${summary.agreed} alike, ` +
     `${Object.values(summary.documented).reduce((a, b) => a + b, 0)} documented differences${documented ? ` (${documented})` : ''}, ` +
-    `${summary.disagreements.length} undocumented disagreements${summary.crashes.length ? `, ${summary.crashes.length} server exits` : ''}\n`);
+    `${summary.disagreements.length} undocumented disagreements${summary.crashes.length ? `, ${summary.crashes.length} server exits` : ''}` +
+    ` (${summary.retried} cases sent again after a reset)\n`);
   for (const crash of summary.crashes) {
     out.write(`\nthe ${crash.server} server exited (started again) while cases ${crash.cases.join(', ')} were under way; its last words:\n${crash.output}\n`);
   }

@@ -51,9 +51,10 @@ function parseReplies(buffer, heads) {
 }
 
 /**
- * Sends the case to host:port; resolves { replies, interim, rest, closed, closeMs, lastReplyMs }:
- * closed, whether the server closed within openCapMs of the last write; closeMs, when (ms after
- * the last write); lastReplyMs, when the last byte arrived.
+ * Sends the case to host:port; resolves { replies, interim, rest, closed, closeMs, lastReplyMs,
+ * reset }: closed, whether the server closed within openCapMs of the last write; closeMs, when
+ * (ms after the last write); lastReplyMs, when the last byte arrived; reset, whether the
+ * connection was reset.
  */
 function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
   return new Promise((resolve) => {
@@ -72,7 +73,7 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
       socket.destroy();
       const parsed = parseReplies(Buffer.concat(chunks), testCase.heads);
       const since = (t) => (t === null ? null : Math.max(0, Math.round(t - lastWriteAt)));
-      resolve({ ...parsed, closed: closedAt !== null, closeMs: since(closedAt), lastReplyMs: since(lastByteAt) });
+      resolve({ ...parsed, closed: closedAt !== null, closeMs: since(closedAt), lastReplyMs: since(lastByteAt), reset });
     };
     const closingAnnounced = () => chunks.some((chunk) => chunk.includes('\r\nConnection: close\r\n'));
     socket.on('data', (chunk) => {
@@ -85,7 +86,10 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
     };
     socket.on('end', closed);
     socket.on('close', closed);
-    socket.on('error', () => {}); // a reset is a close; 'close' follows
+    let reset = false;
+    socket.on('error', () => {
+      reset = true; // a reset is a close; 'close' follows
+    });
     socket.on('connect', async () => {
       for (const { bytes, pauseMs } of testCase.writes) {
         if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));

@@ -16,24 +16,38 @@ const { documentedAs } = require('./documented');
 const TESTER_LIMITS = { KEEPALIVE_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '3000', BODY_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '4000' };
 const OPEN_CAP_MS = 6000;
 
-/** One case sent to both servers at once; { testCase, node, em, diffs, documented }. */
+// A server that closes a connection while bytes it has not read are arriving resets it, and
+// the reset can drop replies the client had not yet read (neither server lingers after a
+// close: RFC 9112 §9.6). Which side a reset hits is timing, so a case that differs where a
+// connection was reset is sent again, up to RESET_RETRIES times, and counts as alike when a
+// try agrees.
+const RESET_RETRIES = 2;
+
+/** One case sent to both servers at once; { testCase, node, em, diffs, documented, retries }. */
 async function runCase(ports, seed, index) {
   const testCase = makeCase(seed, index);
-  const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
-  const diffs = differences(node, em);
-  return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs) : null };
+  let retries = 0;
+  for (;;) {
+    const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
+    const diffs = differences(node, em);
+    if (!diffs.length || !(node.reset || em.reset) || retries === RESET_RETRIES) {
+      return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs) : null, retries };
+    }
+    retries += 1;
+  }
 }
 
 /**
  * Cases first..first+count-1 of seed, `concurrency` at a time, against `servers` ({ ports(),
- * exited(): names of servers that exited, restart(name) }). Resolves { cases, agreed,
+ * exited(): names of servers that exited, restart(name) }). Resolves { cases, agreed, retried
+ * (cases sent again after a reset),
  * documented: { id: count }, disagreements: [runCase results], classes: { class: count },
  * crashes: [{ server, output, cases }] }: a server that exits is started again, and the
  * cases under way then are named with it. onProgress(done) after each case; an aborted
  * signal stops it after the cases under way.
  */
 async function runCases(servers, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null }) {
-  const summary = { cases: 0, agreed: 0, documented: {}, disagreements: [], classes: {}, crashes: [] };
+  const summary = { cases: 0, agreed: 0, retried: 0, documented: {}, disagreements: [], classes: {}, crashes: [] };
   const underWay = new Set();
   let next = first;
   let restarting = null;
@@ -59,6 +73,7 @@ async function runCases(servers, { seed, count, first = 0, concurrency = 100, on
         continue; // a case sent to a dying server says nothing about the contract
       }
       summary.cases += 1;
+      if (result.retries) summary.retried += 1;
       if (!result.diffs.length) summary.agreed += 1;
       else if (result.documented) summary.documented[result.documented] = (summary.documented[result.documented] ?? 0) + 1;
       else {
