@@ -6,15 +6,19 @@
 
 const contract = require('../../contract.json');
 
+// Aspects a reset can change: which replies arrived whole, stray bytes of a cut one, the close.
+const RESET_ASPECTS = new Set(['replies', 'bytes that are no reply', 'connection']);
+
 const RECOGNISERS = {
-  // The request line has two or more spaces where one belongs: Node reads it, the EM gate refuses it.
-  'request-line-spaces': (testCase, diffs) => testCase.labels.includes('request-line:spacing') && diffs.some((d) => d.em === 400 || /^1: 400/.test(String(d.em))),
+  // A connection was reset (after being sent again: run.js) and all that differs is what a
+  // reset takes away: replies not read whole, and when the connection ended.
+  'reset-after-close': (testCase, diffs, node, em) => (node.reset || em.reset) && diffs.every((d) => RESET_ASPECTS.has(d.aspect)),
 };
 
-/** The id of the documented difference this disagreement is, or null. */
-function documentedAs(testCase, diffs) {
+/** The id of the documented difference this disagreement (diffs between node and em) is, or null. */
+function documentedAs(testCase, diffs, node, em) {
   for (const { id, difftest } of contract.known_differences) {
-    if (difftest && RECOGNISERS[id](testCase, diffs)) return id;
+    if (difftest && RECOGNISERS[id](testCase, diffs, node, em)) return id;
   }
   return null;
 }

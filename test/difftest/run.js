@@ -31,7 +31,7 @@ async function runCase(ports, seed, index) {
     const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
     const diffs = differences(node, em);
     if (!diffs.length || !(node.reset || em.reset) || retries === RESET_RETRIES) {
-      return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs) : null, retries };
+      return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs, node, em) : null, retries };
     }
     retries += 1;
   }
