@@ -35,6 +35,15 @@ function delayMs(query) {
   return null;
 }
 
+/**
+ * The decoded path of an origin-form target (queryAt: where its '?' is, or -1), or null. A
+ * fragment is never part of a request target (RFC 9112 §3.2): '#' anywhere is null.
+ */
+function sitePathOf(target, queryAt) {
+  if (!target.startsWith('/') || target.includes('#')) return null;
+  return decodeSitePath(queryAt === -1 ? target : target.slice(0, queryAt));
+}
+
 function createApp(site) {
   const helloBody = Buffer.from(contract.hello_body);
   const dispatcher = new HttpDispatcher();
@@ -96,10 +105,8 @@ function createApp(site) {
   function route(req, res) {
     const target = req.url;
     const queryAt = target.indexOf('?');
-    const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
     const query = queryAt === -1 ? '' : target.slice(queryAt + 1);
-    // A fragment is never part of a request target (RFC 9112 §3.2): '#' anywhere is 400.
-    const sitePath = rawPath.startsWith('/') && !target.includes('#') ? decodeSitePath(rawPath) : null;
+    const sitePath = sitePathOf(target, queryAt);
     if (sitePath === null) {
       sendError(res, 400);
       return;
@@ -117,9 +124,7 @@ function createApp(site) {
 
   /** Whether a request's body is read before its reply: only an upload's is. */
   function readsBody(req) {
-    if (req.method !== 'POST') return false;
-    const queryAt = req.url.indexOf('?');
-    return decodeSitePath(queryAt === -1 ? req.url : req.url.slice(0, queryAt)) === '/upload';
+    return req.method === 'POST' && sitePathOf(req.url, req.url.indexOf('?')) === '/upload';
   }
 
   return { route, readsBody };

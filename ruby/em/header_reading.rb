@@ -67,7 +67,7 @@ module EmVsNode
       counted = request[2].bytesize
       return 431 if counted >= @max_header_bytes
 
-      lengths = 0
+      framing = { lengths: 0, codings: false, chunked: false }
       lines.each_with_index do |line, i|
         incomplete = !complete && i == lines.size - 1
         line = line.chomp("\r") if incomplete
@@ -75,12 +75,30 @@ module EmVsNode
         counted += name.to_s.bytesize + value.to_s.sub(LEADING_WHITE_SPACE, '').bytesize
         return 431 if counted >= @max_header_bytes
         return 400 unless (incomplete ? PARTIAL_HEADER_LINE : HEADER_LINE).match?(line)
-        next unless value && name.casecmp?('content-length')
-
-        lengths += 1
-        return 400 if lengths > 1 || !(incomplete ? PARTIAL_CONTENT_LENGTH : CONTENT_LENGTH).match?(value)
+        return 400 if value && framing_fault?(framing, name, value, incomplete)
       end
       nil
+    end
+
+    # Node's parser's framing rules, line by line: one Content-Length of digits, after no
+    # Transfer-Encoding with a coding; no Transfer-Encoding after a Content-Length; nothing
+    # after chunked. framing: what the lines so far had.
+    def framing_fault?(framing, name, value, incomplete)
+      if name.casecmp?('content-length')
+        framing[:lengths] += 1
+        return framing[:lengths] > 1 || framing[:codings] || !(incomplete ? PARTIAL_CONTENT_LENGTH : CONTENT_LENGTH).match?(value)
+      end
+      return false if incomplete || !name.casecmp?('transfer-encoding')
+      return true if framing[:lengths].positive?
+
+      coded = !value.strip.empty?
+      return true if framing[:chunked] && coded
+
+      framing[:codings] ||= coded
+      elements = value.split(',', -1)
+      at = elements.index { |element| element.strip.casecmp?('chunked') }
+      framing[:chunked] ||= !at.nil?
+      !at.nil? && at < elements.size - 1
     end
 
     # The fault of a request line still arriving, as first_fault's.
@@ -94,38 +112,19 @@ module EmVsNode
       431 if line.bytesize >= @max_header_bytes
     end
 
-    # Framing Node's parser refuses before the server sees the request (so a 400 with a body,
-    # even to HEAD): a Content-Length that is not digits, or twice, or past 2^64 - 1; anything
-    # after chunked in Transfer-Encoding ('chunked,' included); a coding with Content-Length.
-    def parser_refuses_framing?(fields)
+    # What Node's parser refuses (so a 400 with a body, even to HEAD, or a 431) of a header
+    # section the gate's SECTION matched: an unknown method; where the order of the lines
+    # matters (what it counts, and Transfer-Encoding: both rare) the first fault line by line;
+    # a Content-Length that is not digits, or twice, or past 2^64 - 1. nil when none.
+    def parser_fault(buffer, start, length, method, fields)
+      return 400 unless KNOWN_METHODS[method]
+
+      if length > @max_header_bytes || fields.key?('transfer-encoding')
+        fault = first_fault(buffer.byteslice(start, length), complete: true)
+        return fault if fault
+      end
       lengths = fields['content-length']
-      return true if lengths && (lengths.size > 1 || content_length(fields).nil?)
-
-      encodings = fields['transfer-encoding']
-      return false unless encodings
-      return true if lengths && encodings.any? { |value| !value.empty? }
-
-      chunked_not_last?(encodings)
-    end
-
-    def chunked_not_last?(encodings)
-      seen = false
-      encodings.any? do |value|
-        next true if seen && !value.empty?
-
-        elements = value.split(',', -1)
-        at = elements.index { |element| element.strip.casecmp?('chunked') }
-        seen ||= !at.nil?
-        at && at < elements.size - 1
-      end
-    end
-
-    # What Node's parser counts of a header section towards MAX_HEADER_BYTES (see first_fault).
-    def counted_bytes(target, lines)
-      lines.split("\r\n").sum(target.bytesize) do |line|
-        colon = line.index(':')
-        colon + line.byteslice(colon + 1, line.bytesize).sub(LEADING_WHITE_SPACE, '').bytesize
-      end
+      400 if lengths && (lengths.size > 1 || content_length(fields).nil?)
     end
 
     # Whether a header line is over MAX_HEADER_LINE_BYTES, measured as Node's server measures

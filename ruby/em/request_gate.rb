@@ -188,11 +188,10 @@ module EmVsNode
       return Answer.new(*refusal_of_malformed(buffer.byteslice(start, length))) unless request
 
       method = request[1]
-      return Answer.new(400) unless KNOWN_METHODS[method]
-      return Answer.new(431) if length > @max_header_bytes && counted_bytes(request[2], request[4]) >= @max_header_bytes
-
       fields = framing_fields(request[4])
-      return Answer.new(400) if parser_refuses_framing?(fields)
+      fault = parser_fault(buffer, start, length, method, fields)
+      return Answer.new(fault) if fault
+
       # Neither server is a proxy: CONNECT, whatever its target, is a bad request.
       return Answer.new(400) if method == 'CONNECT'
 

@@ -80,12 +80,16 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
       chunks.push(chunk);
       lastByteAt = performance.now();
     });
-    const closed = () => {
+    // The server's close is when its end arrives; the observation ends at the socket's close,
+    // which a reset (an error) comes before.
+    const ended = () => {
       if (closedAt === null) closedAt = performance.now();
-      finish();
     };
-    socket.on('end', closed);
-    socket.on('close', closed);
+    socket.on('end', ended);
+    socket.on('close', () => {
+      ended();
+      finish();
+    });
     let reset = false;
     socket.on('error', () => {
       reset = true; // a reset is a close; 'close' follows

@@ -305,6 +305,18 @@ const CASES = [
     options: { waitForClose: true },
     expect: (reply) => assert.equal(reply.body.toString(), 'Bad Request\n'),
   },
+  {
+    name: 'Content-Length, then an empty Transfer-Encoding, is 400 (Node\'s parser: its body even to HEAD)',
+    send: 'HEAD /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n\r\nhello',
+    options: { waitForClose: true },
+    expect: (reply) => assert.equal(reply.body.toString(), 'Bad Request\n'),
+  },
+  {
+    name: 'an upload with a # in its target and Expect: 100-continue is 400 and no 100',
+    send: request('POST', '/upload?a#b', { Expect: '100-continue', 'Content-Length': 5 }),
+    options: { waitForClose: true },
+    expect: (reply, result) => assert.deepEqual(result.replies.map((r) => r.status), [400]),
+  },
   { name: 'HTTP/2.0 in the request line is 400', send: 'GET /hello HTTP/2.0\r\nHost: x\r\n\r\n', options: { waitForClose: true }, expect: status(400) },
   {
     name: 'a request line split in two writes with two spaces in it',
