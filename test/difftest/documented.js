@@ -9,10 +9,14 @@ const contract = require('../../contract.json');
 // Aspects a reset can change: which replies arrived whole, stray bytes of a cut one, the close.
 const RESET_ASPECTS = new Set(['replies', 'bytes that are no reply', 'connection']);
 
+// A reply cut short by the close: bytes that are no whole reply, then the end.
+const cutShort = (obs) => obs.closed && obs.rest > 0;
+
 const RECOGNISERS = {
-  // A connection was reset (after being sent again: run.js) and all that differs is what a
-  // reset takes away: replies not read whole, and when the connection ended.
-  'reset-after-close': (testCase, diffs, node, em) => (node.reset || em.reset) && diffs.every((d) => RESET_ASPECTS.has(d.aspect)),
+  // A connection was reset, or a reply cut short by the close (after being sent again:
+  // run.js), and all that differs is what that takes away: replies not read whole, and when
+  // the connection ended.
+  'reset-after-close': (testCase, diffs, node, em) => (node.reset || em.reset || cutShort(node) || cutShort(em)) && diffs.every((d) => RESET_ASPECTS.has(d.aspect)),
 };
 
 /** The id of the documented difference this disagreement (diffs between node and em) is, or null. */

@@ -17,10 +17,10 @@ const TESTER_LIMITS = { KEEPALIVE_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '3000'
 const OPEN_CAP_MS = 6000;
 
 // A server that closes a connection while bytes it has not read are arriving resets it, and
-// the reset can drop replies the client had not yet read (neither server lingers after a
-// close: RFC 9112 §9.6). Which side a reset hits is timing, so a case that differs where a
-// connection was reset is sent again, up to RESET_RETRIES times, and counts as alike when a
-// try agrees.
+// the reset can drop replies the client had not yet read or cut one short (neither server
+// lingers after a close: RFC 9112 §9.6). Which side it hits is timing, so a case that differs
+// where a connection was reset or a reply cut short is sent again, up to RESET_RETRIES times,
+// and counts as alike when a try agrees.
 const RESET_RETRIES = 2;
 
 /** One case sent to both servers at once; { testCase, node, em, diffs, documented, retries }. */
@@ -30,7 +30,7 @@ async function runCase(ports, seed, index) {
   for (;;) {
     const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
     const diffs = differences(node, em);
-    if (!diffs.length || !(node.reset || em.reset) || retries === RESET_RETRIES) {
+    if (!diffs.length || !(node.reset || em.reset || node.rest || em.rest) || retries === RESET_RETRIES) {
       return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs, node, em) : null, retries };
     }
     retries += 1;

@@ -55,10 +55,11 @@ describe('difftest documented differences', () => {
     for (const { id } of contract.known_differences) assert.ok(text.includes(`**${id}**`), `CONTRACT.md does not name ${id}`);
   });
 
-  it('takes a missing reply as a reset only where a connection was reset', () => {
+  it('takes a missing reply as reset-after-close only where a connection was reset or a reply cut short by the close', () => {
     const diffs = differences(seen([reply(200, 'close')]), seen([], { rest: 100 }));
     assert.equal(documentedAs({ labels: [] }, diffs, seen([reply(200, 'close')]), seen([], { rest: 100, reset: true })), 'reset-after-close');
-    assert.equal(documentedAs({ labels: [] }, diffs, seen([reply(200, 'close')]), seen([], { rest: 100 })), null);
+    assert.equal(documentedAs({ labels: [] }, diffs, seen([reply(200, 'close')]), seen([], { rest: 0 })), null);
+    assert.equal(documentedAs({ labels: [] }, diffs, seen([reply(200, 'close')]), seen([], { rest: 100, closed: true })), 'reset-after-close', 'a reply cut short by the close');
     const statusDiffs = differences(seen([reply(200)]), seen([reply(400)]));
     assert.equal(documentedAs({ labels: [] }, statusDiffs, seen([reply(200)], { reset: true }), seen([reply(400)])), null);
   });
