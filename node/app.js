@@ -12,6 +12,38 @@ const { sendReply, sendError } = require('./reply');
 // A method no route takes is a method error: the reply closes the connection even when it is a 404.
 const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
+/** A query component percent-decoded, '+' a space; null for a bad escape or one that is not UTF-8. */
+function decodeComponent(text) {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The delay in ms for a /delay query (what follows the first '?'), or null when it is not an
+ * integer 0..delay_max_ms: the first '&'-separated pair named ms, as app.rb's delay_ms reads it.
+ */
+function delayMs(query) {
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=');
+    if (decodeComponent(equals === -1 ? pair : pair.slice(0, equals)) !== 'ms') continue;
+    const value = equals === -1 ? '' : decodeComponent(pair.slice(equals + 1));
+    return value !== null && /^\d{1,5}$/.test(value) && Number(value) <= contract.delay_max_ms ? Number(value) : null;
+  }
+  return null;
+}
+
+/**
+ * The decoded path of an origin-form target (queryAt: where its '?' is, or -1), or null. A
+ * fragment is never part of a request target (RFC 9112 §3.2): '#' anywhere is null.
+ */
+function sitePathOf(target, queryAt) {
+  if (!target.startsWith('/') || target.includes('#')) return null;
+  return decodeSitePath(queryAt === -1 ? target : target.slice(0, queryAt));
+}
+
 function createApp(site) {
   const helloBody = Buffer.from(contract.hello_body);
   const dispatcher = new HttpDispatcher();
@@ -21,13 +53,13 @@ function createApp(site) {
   }
 
   function delay(req, res, query) {
-    const ms = new URLSearchParams(query).get('ms');
-    if (ms === null || !/^\d{1,5}$/.test(ms) || Number(ms) > contract.delay_max_ms) {
+    const ms = delayMs(query);
+    if (ms === null) {
       sendError(res, 400);
       return;
     }
     // A timer, never a busy wait: the loop stays free for other connections.
-    const timer = setTimeout(() => sendReply(res, 200, 'text/plain; charset=utf-8', Buffer.from(`waited ${Number(ms)} ms\n`)), Number(ms));
+    const timer = setTimeout(() => sendReply(res, 200, 'text/plain; charset=utf-8', Buffer.from(`waited ${ms} ms\n`)), ms);
     res.once('close', () => clearTimeout(timer));
   }
 
@@ -73,9 +105,8 @@ function createApp(site) {
   function route(req, res) {
     const target = req.url;
     const queryAt = target.indexOf('?');
-    const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
     const query = queryAt === -1 ? '' : target.slice(queryAt + 1);
-    const sitePath = rawPath.startsWith('/') && !rawPath.includes('#') ? decodeSitePath(rawPath) : null;
+    const sitePath = sitePathOf(target, queryAt);
     if (sitePath === null) {
       sendError(res, 400);
       return;
@@ -91,7 +122,12 @@ function createApp(site) {
     else sendError(res, 404, ROUTED_METHODS.has(req.method) ? {} : { Connection: 'close' });
   }
 
-  return { route };
+  /** Whether a request's body is read before its reply: only an upload's is. */
+  function readsBody(req) {
+    return req.method === 'POST' && sitePathOf(req.url, req.url.indexOf('?')) === '/upload';
+  }
+
+  return { route, readsBody };
 }
 
 module.exports = { createApp };

@@ -22,16 +22,24 @@ class Deadlines {
     };
   }
 
-  /** A body that makes no progress for BODY_TIMEOUT_MS gets 408 (REQUEST_TIMEOUT_MS bounds the whole request). */
+  /**
+   * A body that makes no progress for BODY_TIMEOUT_MS gets 408 (REQUEST_TIMEOUT_MS bounds the
+   * whole request); when its request was answered already (every route but /upload answers
+   * before the body), the connection closes once the reply is out.
+   */
   watchBody(req, res) {
     const timer = setTimeout(() => {
-      if (res.headersSent) req.socket.destroy();
+      if (res.headersSent) req.socket.destroySoon();
       else sendError(res, 408);
     }, this.#bodyMs);
     req.on('data', () => timer.refresh());
-    const stop = () => clearTimeout(timer);
+    const { socket } = req;
+    const stop = () => {
+      clearTimeout(timer);
+      socket.off('close', stop);
+    };
     req.once('end', stop);
-    res.once('close', stop);
+    socket.once('close', stop);
   }
 }
 

@@ -9,13 +9,19 @@ const { contract } = require('./config');
 
 const ERROR_TYPE = 'text/plain; charset=utf-8';
 const CLOSING_STATUSES = new Set(contract.closing_statuses);
+// Set on a socket once its last reply is decided: a closing status, or a Connection: close of
+// ours. Nothing the client sends after that is answered (connection.js).
+const LAST_REPLY_DECIDED = Symbol('lastReplyDecided');
 
 function sendReply(res, status, type, body, extraHeaders = {}) {
   res.statusCode = status;
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', body.length);
   for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
-  if (CLOSING_STATUSES.has(status)) res.setHeader('Connection', 'close');
+  if (CLOSING_STATUSES.has(status) || extraHeaders.Connection === 'close') {
+    res.setHeader('Connection', 'close');
+    res.req.socket[LAST_REPLY_DECIDED] = true;
+  }
   res.end(body);
 }
 
@@ -33,4 +39,4 @@ function rawErrorReply(status) {
   );
 }
 
-module.exports = { sendReply, sendError, rawErrorReply };
+module.exports = { sendReply, sendError, rawErrorReply, LAST_REPLY_DECIDED };

@@ -1,10 +1,9 @@
 'use strict';
 // What a request must pass before it is routed, as the EventMachine server's request_gate.rb
 // checks it: HTTP version, header lines, Host, framing (Transfer-Encoding, Content-Length),
-// the URL's and the body's size, and an Expect header.
+// the URL's and the body's size, an Expect header, and whether it asks to upgrade.
 
 const { contract } = require('./config');
-const { sendError } = require('./reply');
 
 const HOST_VALUE = new RegExp(contract.host_pattern);
 
@@ -28,7 +27,7 @@ function requestError(req, limits) {
       hosts += 1;
       hostValue = raw[i + 1];
     } else if (name === 'transfer-encoding') {
-      codings = (codings ?? []).concat(raw[i + 1].split(',').map((c) => c.trim().toLowerCase()));
+      codings = (codings ?? []).concat(raw[i + 1].split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== ''));
     }
   }
   if (hosts > 1 || (hosts === 1 ? !HOST_VALUE.test(hostValue) : req.httpVersion === '1.1')) return 400;
@@ -42,19 +41,20 @@ function requestError(req, limits) {
 }
 
 /**
- * The Expect rule, for a request with an Expect header. Node decides on Expect before the
- * request handler (its checkContinue and checkExpectation events), so this comes first: the
- * only expectation is exactly 100-continue (Node would also take '100-continue, foo'), else
- * 417. 413 must come before the client sends its body, so 100 Continue goes only to a body
- * within MAX_UPLOAD_BYTES. Returns whether the request goes on to the handler.
+ * The Expect rule (HTTP/1.1 only: Node passes no HTTP/1.0 expectation on), for a request with
+ * an Expect header that passed requestError: the only expectation is exactly 100-continue
+ * (Node would also take '100-continue, foo'), else 417. Returns the status or 0.
  */
-function answerExpectation(req, res, limits) {
-  if (req.headersDistinct.expect.some((value) => value.trim().toLowerCase() !== '100-continue')) {
-    sendError(res, 417);
-    return false;
-  }
-  if (Number(req.headers['content-length'] || 0) <= limits.MAX_UPLOAD_BYTES) res.writeContinue();
-  return true;
+function expectationError(req) {
+  return req.headersDistinct.expect.some((value) => value.trim().toLowerCase() !== '100-continue') ? 417 : 0;
 }
 
-module.exports = { requestError, answerExpectation };
+// A Connection field naming the upgrade option.
+const UPGRADE_OPTION = /(?:^|,)[ \t]*upgrade[ \t]*(?:,|$)/i;
+
+/** Whether a request asks to switch protocols: an Upgrade field and the upgrade connection option, as Node's parser sees it. */
+function asksToUpgrade(req) {
+  return req.headers.upgrade !== undefined && req.headers.connection !== undefined && UPGRADE_OPTION.test(req.headers.connection);
+}
+
+module.exports = { requestError, expectationError, asksToUpgrade };

@@ -38,7 +38,8 @@ module EmVsNode
       else
         allow = allow_for(path)
         # A method no route takes (PUT, DELETE) is a method error: the connection closes even on a 404.
-        connection.deliver(allow ? error(405, allow) : error(404), keep_alive: !allow && keep_alive && method == 'POST')
+        connection.deliver(allow ? error(405, allow) : error(404),
+                           keep_alive: !allow && keep_alive && method == 'POST', head_only: method == 'HEAD')
       end
     end
 
@@ -64,9 +65,10 @@ module EmVsNode
       template(200, TEXT, "waited #{delay_ms} ms\n".b)
     end
 
-    # The delay in ms for a /delay query, or nil when it is not an integer 0..delay_max_ms.
+    # The delay in ms for a /delay query (what follows the first '?'), or nil when it is not an
+    # integer 0..delay_max_ms: the first '&'-separated pair named ms, as app.js's delayMs reads it.
     def delay_ms(query)
-      pair = (query || '').b.split('&').find { |p| decode_component(p.split('=', 2)[0]) == 'ms' }
+      pair = (query || '').b.split('&').find { |p| decode_component(p.split('=', 2)[0] || '') == 'ms' }
       value = pair && decode_component(pair.split('=', 2)[1] || '')
       return nil unless value&.match?(/\A\d{1,5}\z/) && value.to_i <= @contract['delay_max_ms']
 

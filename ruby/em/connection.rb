@@ -38,6 +38,7 @@ module EmVsNode
       no_environment_strings # the parser would otherwise setenv() every header: slow, and not ours
       dont_accumulate_post   # bodies arrive in receive_post_data, piece by piece
       @idle_timeout_on = false
+      @replied = false # whether a reply has been given (the idle timeout applies from then on)
       @deadline = :header # the first request's headers are due from the connection start
       @deadlines.awaiting_header(self)
     end
@@ -53,13 +54,18 @@ module EmVsNode
           case kind
           when :feed then super(value)
           when :continue then send_data("HTTP/1.1 100 Continue\r\n\r\n")
-          when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false)
+          when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false, head_only: value.head_only)
           end
         end
       end
       watch_deadlines
     rescue StandardError => e
       internal_error(e)
+    end
+
+    # Every reply is out: the connection is idle unless a body is still arriving.
+    def replies_sent
+      idle_timeout(true) unless @gate.awaiting_body?
     end
 
     # The replies that held up this connection's input have been taken: read on.
@@ -69,11 +75,13 @@ module EmVsNode
       receive_data(held) if held
     end
 
-    # A header section or body took longer than the contract allows (see Deadlines).
+    # A header section or body took longer than the contract allows (see Deadlines): 408, or,
+    # when the late body's request was answered already, a close once the replies are out.
     def timed_out
+      answered = @gate.discarding?
       @gate.stop
       @held = nil
-      deliver(@app.error(408), keep_alive: false)
+      answered ? @replies.close_when_sent : deliver(@app.error(408), keep_alive: false)
     end
 
     # Called by the parser for each piece of a body, before the request is dispatched.
@@ -102,22 +110,22 @@ module EmVsNode
 
     # The reply to a request, in its turn (App#route decides which).
     def deliver(template, keep_alive:, head_only: false, slot: nil)
+      @replied = true
       keep_alive = template.keep_alive?(keep_alive)
       head = template.head(keep_alive, head_only)
       body = template.body_apart(head_only)
       slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
     end
 
-    # Waits on a timer, never blocking the loop; the idle timeout is off while a reply is pending.
+    # Waits on a timer, never blocking the loop (the reply queue holds its place, so the idle
+    # timeout is off until it is sent).
     def delay(delay_ms, keep_alive, head_only)
-      return deliver(@app.error(400), keep_alive: false) if delay_ms.nil?
+      return deliver(@app.error(400), keep_alive: false, head_only: head_only) if delay_ms.nil?
 
       slot = @replies.reserve
-      self.comm_inactivity_timeout = 0
       timer = EM::Timer.new(delay_ms / 1000.0) do
         @timers.delete(timer)
         deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
-        self.comm_inactivity_timeout = @keep_alive_s if @replies.empty? && @idle_timeout_on
       rescue StandardError => e
         internal_error(e)
       end
@@ -143,23 +151,32 @@ module EmVsNode
     end
 
     # Keeps the Deadlines in step with the gate, telling them only of changes (and of body
-    # progress). Between requests the idle (keep-alive) timeout applies instead, from the first
-    # complete request on.
+    # progress). Between requests the idle (keep-alive) timeout applies, as in Node: from the
+    # moment every reply is out until the next request's header section is complete, so it
+    # also closes a client silent that long in the middle of one (a new connection's first
+    # header section has only its header deadline).
     def watch_deadlines
       if @gate.awaiting_header?
         @deadlines.awaiting_header(self) unless @deadline == :header
         @deadline = :header
+        idle_timeout(true) if @replied && @replies.empty?
       elsif @gate.awaiting_body?
         @deadlines.awaiting_body(self)
         @deadline = :body
+        idle_timeout(false)
       else
         @deadlines.done(self) unless @deadline == :none
         @deadline = :none
-        return if @idle_timeout_on || !@replies.empty?
-
-        @idle_timeout_on = true
-        self.comm_inactivity_timeout = @keep_alive_s
+        idle_timeout(@replies.empty?)
       end
+    end
+
+    # EventMachine's inactivity timeout on or off; changed only when it changes (one C call).
+    def idle_timeout(on)
+      return if on == @idle_timeout_on
+
+      @idle_timeout_on = on
+      self.comm_inactivity_timeout = on ? @keep_alive_s : 0
     end
 
     # A bug of ours must cost one connection, never the server: 500, close, and one line.

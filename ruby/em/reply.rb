@@ -98,6 +98,7 @@ module EmVsNode
       @backed_up = false
       @drain_check_pending = false
       @drain_round = 0
+      @closing = false
     end
 
     def empty?
@@ -133,6 +134,12 @@ module EmVsNode
       pump if @entries.first.equal?(entry)
     end
 
+    # The connection closes once the replies already due are out, whatever they say.
+    def close_when_sent
+      @closing = true
+      finish if @entries.empty?
+    end
+
     # The connection is gone: nothing more will be sent.
     def close
       @closed = true
@@ -149,6 +156,8 @@ module EmVsNode
         @entries.shift
         return finish unless entry.keep_alive
       end
+      return finish if @closing && @entries.empty?
+
       caught_up
     end
 
@@ -207,7 +216,10 @@ module EmVsNode
       pump
     end
 
+    # Tells the connection when every reply is out (its idle timeout may start) and when the
+    # replies that held up its input have been taken.
     def caught_up
+      @connection.replies_sent if @entries.empty?
       return unless @backed_up
 
       @backed_up = false

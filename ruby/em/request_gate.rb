@@ -2,6 +2,7 @@
 
 require_relative 'config'
 require_relative 'static_site'
+require_relative 'header_reading'
 
 module EmVsNode
   # Sees every byte before eventmachine_httpserver's C parser does. That parser decides on a
@@ -12,36 +13,36 @@ module EmVsNode
   # the request. Requests it refuses, and requests in a method the parser does not know, it
   # answers itself and never shows the parser.
   class RequestGate
+    include HeaderReading
+
     # What the connection needs to know of a request the parser will dispatch (path: decoded).
     Head = Struct.new(:keep_alive, :upload, :upload_bytes, :digest, :path)
-    # A request the gate answers itself (the connection then closes): its status, and the Allow
-    # value for a 405.
-    Answer = Struct.new(:status, :allow)
+    # A request the gate answers itself (the connection then closes): its status, the Allow
+    # value for a 405, and whether it was a HEAD request that the parser read (no body then).
+    Answer = Struct.new(:status, :allow, :head_only)
+    # A request the parser must see in a shorter form than it came (see #accept): the header
+    # section it gets instead, and whether a 100 Continue goes first.
+    Rewrite = Struct.new(:section, :continue)
 
     PARSER_METHODS = %w[GET POST PUT DELETE HEAD].freeze
     CRLF2 = "\r\n\r\n"
-    REQUEST_LINE = %r{\A([!-~]+) ([!-~]+) HTTP/1\.([01])\z}
-    HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
     # A whole well-formed header section, from where the match starts (\G): the request line and
     # every header line as REQUEST_LINE and HEADER_LINE take them, CRLF line ends only. One
     # match in C instead of a split and a match per line: this is the gate's cost per request.
-    SECTION = %r{\G([!-~]+) ([!-~]+) HTTP/1\.([01])\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)\r\n}n
+    SECTION = %r{\G([!-~]+) +([!-~]+) +HTTP/1\.([01])\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)\r\n}n
     # The fields the gate decides on (lower case); the others are the parser's and the application's.
-    FRAMING_FIELDS = %w[host content-length transfer-encoding expect connection].to_h { |name| [name, true] }.freeze
-    # What the start of a header section may look like before all of it has arrived.
-    REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: [!-~]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.[01]?)?)?)?)?)?)?)?)?)?\z}
+    FRAMING_FIELDS = %w[host content-length transfer-encoding expect connection upgrade].to_h { |name| [name, true] }.freeze
     LINE_BREAK_BYTES = [10, 13].freeze
+    # The C parser's line buffer (8 KiB, http.h): a header section this long or longer may hold a
+    # line it cannot take, so the parser gets the section rewritten (#accept).
+    PARSER_LINE_BYTES = 8 * 1024
+
     NOTHING = [].freeze
     HOST_VALUE = Regexp.new(CONTRACT['host_pattern'])
-    # Only spaces may surround a Content-Length (Node's parser refuses a tab there).
-    CONTENT_LENGTH = /\A *(\d+) *\z/
-    CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
     # A token of a comma-separated Connection value, in any case.
     CLOSE_TOKEN = /(?:\A|,)[ \t]*close[ \t]*(?:,|\z)/i
     KEEP_ALIVE_TOKEN = /(?:\A|,)[ \t]*keep-alive[ \t]*(?:,|\z)/i
-
-    # The methods Node knows (contract.json http_methods), as a table made once for every gate.
-    KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
+    UPGRADE_TOKEN = /(?:\A|,)[ \t]*upgrade[ \t]*(?:,|\z)/i
 
     attr_reader :heads
 
@@ -54,6 +55,7 @@ module EmVsNode
       @heads = []            # requests shown to the parser and not yet dispatched, oldest first
       @partial = nil         # the start of a header section still arriving
       @body_left = 0         # body bytes of the current request still to come
+      @discarding = false    # whether they are the body of a request answered without it
       @stopped = false       # after a refused or final request nothing more is read
     end
 
@@ -67,10 +69,17 @@ module EmVsNode
       @body_left.positive?
     end
 
+    # Whether the body still arriving belongs to a request that has been answered (only an
+    # upload is answered after its body): it is read and dropped.
+    def discarding?
+      @discarding && @body_left.positive?
+    end
+
     # Nothing more is read: the connection closes after the replies already due.
     def stop
       @stopped = true
       @body_left = 0
+      @discarding = false
       @partial = nil
     end
 
@@ -90,7 +99,7 @@ module EmVsNode
       size = buffer.bytesize
       while pos < size
         if @body_left.positive?
-          pos = let_body_through(pos, size)
+          steps, fed, pos = pass_body(steps, buffer, fed, pos, size)
           next
         end
         break if @stopped
@@ -107,8 +116,8 @@ module EmVsNode
 
         header_end = buffer.index(CRLF2, pos)
         if header_end.nil?
-          return refuse(steps, buffer, fed, start, 431) if size - pos > @max_header_bytes
-          return refuse(steps, buffer, fed, start, 400) unless plausible_start?(buffer.byteslice(pos, size - pos))
+          fault = partial_fault(buffer.byteslice(pos, size - pos))
+          return refuse(steps, buffer, fed, start, fault) if fault
 
           @partial = buffer.byteslice(start, size - start)
           size = start
@@ -119,8 +128,7 @@ module EmVsNode
         next if verdict == :feed
         return refuse(steps, buffer, fed, start, verdict) if verdict.is_a?(Answer)
 
-        steps = feed(steps, buffer, fed, start) << [:continue]
-        fed = start
+        steps, fed = show(steps, buffer, fed, start...pos, verdict)
       end
       stop_at = [pos, size].min
       return :pass if steps.nil? && fed.zero? && stop_at == data.bytesize && buffer.equal?(data)
@@ -130,29 +138,29 @@ module EmVsNode
 
     private
 
-    def let_body_through(pos, size)
-      take = [@body_left, size - pos].min
-      @body_left -= take
-      pos + take
+    # Body bytes, buffer[pos...]: shown to the parser with what follows them, or cut out of what
+    # it is fed when it must not see them (#accept). Returns [steps, fed, pos].
+    def pass_body(steps, buffer, fed, pos, size)
+      past = pos + [@body_left, size - pos].min
+      @body_left -= past - pos
+      return [steps, fed, past] unless @discarding
+
+      [feed(steps, buffer, fed, pos), past, past]
+    end
+
+    # The header section buffer[section] goes to the parser after a 100 Continue, or rewritten
+    # (a Rewrite). Returns [steps, fed].
+    def show(steps, buffer, fed, section, verdict)
+      steps = feed(steps, buffer, fed, section.begin)
+      return [steps << [:continue], section.begin] if verdict == :continue
+
+      steps << [:continue] if verdict.continue
+      [steps << [:feed, verdict.section], section.end]
     end
 
     def skip_empty_lines(buffer, pos)
       pos += 1 while LINE_BREAK_BYTES.include?(buffer.getbyte(pos))
       pos
-    end
-
-    # Whether an incomplete header section can still become a request. Node's parser rejects
-    # binary noise or bare LF line ends at the first wrong byte; waiting for a blank line that
-    # never comes would hold the connection open instead.
-    def plausible_start?(partial)
-      return false if partial.match?(/(?<!\r)\n|\r(?!\n|\z)/n)
-
-      line_end = partial.index("\r\n")
-      if line_end
-        request = REQUEST_LINE.match(partial.byteslice(0, line_end))
-        return request && KNOWN_METHODS[request[1]]
-      end
-      partial.end_with?("\r") ? REQUEST_LINE.match?(partial.chop) : REQUEST_LINE_PREFIX.match?(partial)
     end
 
     # Adds a step that shows the parser buffer[from...to]. The step holds a fresh string: the C
@@ -170,19 +178,33 @@ module EmVsNode
       feed(steps, buffer, fed, bad_start) << [:answer, answer]
     end
 
-    # Reads one complete header section, buffer[start, length]. Returns an Answer (the gate
-    # replies itself), :continue (the parser gets it, after a 100 Continue) or :feed.
+    # Reads one complete header section, buffer[start, length], with Node's checks in Node's
+    # order. Returns an Answer (the gate replies itself), :continue (the parser gets it, after a
+    # 100 Continue), :feed, or a Rewrite.
     def judge(buffer, start, length)
-      return Answer.new(431, nil) if length > @max_header_bytes
+      return Answer.new(431) if length > @max_header_bytes * RAW_HEADER_FACTOR
 
       request = SECTION.match(buffer, start)
-      return Answer.new(malformed_status(buffer.byteslice(start, length)), nil) unless request
-      return Answer.new(431, nil) if length > @max_line_bytes && long_line?(buffer.byteslice(start, length))
+      return Answer.new(*refusal_of_malformed(buffer.byteslice(start, length))) unless request
 
       method = request[1]
-      return Answer.new(400, nil) unless KNOWN_METHODS[method]
+      fields = framing_fields(request[4])
+      fault = parser_fault(buffer, start, length, method, fields)
+      return Answer.new(fault) if fault
 
-      verdict_for(method, request[2], request[3] == '1', framing_fields(request[4]))
+      # Neither server is a proxy: CONNECT, whatever its target, is a bad request.
+      return Answer.new(400) if method == 'CONNECT'
+
+      head_only = method == 'HEAD'
+      return Answer.new(431, nil, head_only) if length >= @max_line_bytes && long_line?(request[4])
+
+      http11 = request[3] == '1'
+      verdict = verdict_for(method, request[2], http11, fields)
+      # The C parser takes single spaces in the request line and lines shorter than its buffer.
+      as_is = length < PARSER_LINE_BYTES && request.begin(4) - start == method.bytesize + request[2].bytesize + 12
+      return verdict if as_is || !verdict.is_a?(Symbol)
+
+      Rewrite.new(parser_section(method, request[2], http11), verdict == :continue)
     end
 
     # The framing fields of header lines SECTION has checked: name (lower case) => values. A
@@ -201,32 +223,17 @@ module EmVsNode
       fields
     end
 
-    # Why a header section that SECTION refuses is wrong: 431 for a line over the limit, else 400.
-    def malformed_status(section)
-      lines = section.byteslice(0, section.bytesize - 4).split("\r\n", -1)
-      return 400 if lines.any? { |line| line.match?(/[\r\n]/n) }
-      return 400 unless REQUEST_LINE.match?(lines.shift)
-
-      lines.each do |line|
-        return 431 if line.bytesize > @max_line_bytes
-        return 400 unless HEADER_LINE.match?(line)
-      end
-      400
-    end
-
-    def long_line?(section)
-      section.split("\r\n").any? { |line| line.bytesize > @max_line_bytes }
-    end
-
+    # Expect counts in HTTP/1.1 only (RFC 9110 §10.1.1 has HTTP/1.0's 100-continue ignored;
+    # Node passes no HTTP/1.0 expectation on), and a 100 Continue goes only to an upload: any
+    # other request is answered at once (RFC 9110 lets a server that knows its final status
+    # skip the 100).
     def verdict_for(method, target, http11, fields)
-      # Neither server is a proxy: CONNECT, whatever its target, is a bad request.
-      return Answer.new(400, nil) if method == 'CONNECT'
-
-      status = framing_error(http11, fields) || limit_error(target, fields) || expectation_error(fields)
-      return Answer.new(status, nil) if status
+      head_only = method == 'HEAD'
+      status = framing_error(http11, fields) || limit_error(target, fields) || (http11 && expectation_error(fields))
+      return Answer.new(status, nil, head_only) if status
 
       path = site_path(target)
-      return Answer.new(400, nil) if path.nil?
+      return Answer.new(400, nil, head_only) if path.nil?
 
       unless PARSER_METHODS.include?(method)
         # A method Node knows but the C parser does not: answered here as the Node server
@@ -235,7 +242,7 @@ module EmVsNode
         return Answer.new(allow ? 405 : 404, allow)
       end
 
-      accept(method, path, http11, fields)
+      accept(method, target, path, http11, fields)
     end
 
     # The decoded path of an origin-form target, or nil.
@@ -254,14 +261,12 @@ module EmVsNode
       hosts = fields.fetch('host', NOTHING)
       return 400 if hosts.size > 1 || (hosts.empty? ? http11 : !HOST_VALUE.match?(hosts[0]))
 
-      lengths = fields.fetch('content-length', NOTHING)
-      return 400 if lengths.size > 1 || (lengths.size == 1 && content_length(fields).nil?)
-
       encodings = fields.fetch('transfer-encoding', NOTHING)
       return if encodings.empty?
-      return 400 if lengths.any?
+      return 400 if fields.key?('content-length')
 
-      codings = encodings.join(',').split(',').map { |coding| coding.strip.downcase }
+      # Empty list elements are ignored (RFC 9110 §5.6.1): 'chunked,' is chunked.
+      codings = encodings.join(',').split(',').map { |coding| coding.strip.downcase }.reject(&:empty?)
       codings.last == 'chunked' && codings.count('chunked') == 1 ? 411 : 400
     end
 
@@ -288,19 +293,42 @@ module EmVsNode
     end
 
     # The request goes to the parser: remember what the connection will need, and how many body
-    # bytes to let through after the header section.
-    def accept(method, path, http11, fields)
-      keep_alive = keep_alive?(http11, fields['connection'])
+    # bytes follow the header section. Only an upload is answered after its body, as in Node;
+    # any other request is answered at once, so the parser gets its header section without the
+    # Content-Length (a Rewrite) and its body is dropped here.
+    def accept(method, target, path, http11, fields)
+      upload = method == 'POST' && path == '/upload'
+      # 100 Continue only where the body is read before the reply (see verdict_for); a request
+      # that expected one and is answered without it closes the connection after its reply, as
+      # Node's server does: its client may still send the body it announced.
+      expects = http11 && fields.key?('expect')
+      keep_alive = keep_alive?(http11, fields) && !(expects && !upload)
       @stopped = true unless keep_alive
-      @body_left = content_length(fields)
-      @heads << Head.new(keep_alive, method == 'POST' && path == '/upload', 0, nil, path)
-      fields.key?('expect') ? :continue : :feed
+      length = content_length(fields)
+      @body_left = length
+      @discarding = length.positive? && !upload
+      @heads << Head.new(keep_alive, upload, 0, nil, path)
+      return Rewrite.new(parser_section(method, target, http11), expects && upload) if @discarding
+
+      expects && upload ? :continue : :feed
     end
 
-    def keep_alive?(http11, connection_values)
-      return http11 if connection_values.nil?
+    # The shortest header section that gives the parser this request: the request line, and the
+    # length of a body it must read. The application needs nothing else of it.
+    def parser_section(method, target, http11)
+      framing = @discarding || @body_left.zero? ? '' : "Content-Length: #{@body_left}\r\n"
+      "#{method} #{target} HTTP/1.#{http11 ? 1 : 0}\r\n#{framing}\r\n"
+    end
 
-      value = connection_values.size == 1 ? connection_values[0] : connection_values.join(',')
+    # Whether the connection stays open after this request. A request that asks to upgrade
+    # closes it: Node's parser takes what follows it for another protocol (CONTRACT.md).
+    def keep_alive?(http11, fields)
+      values = fields['connection']
+      return http11 if values.nil?
+
+      value = values.size == 1 ? values[0] : values.join(',')
+      return false if fields.key?('upgrade') && UPGRADE_TOKEN.match?(value)
+
       http11 ? !CLOSE_TOKEN.match?(value) : KEEP_ALIVE_TOKEN.match?(value)
     end
   end

@@ -89,14 +89,16 @@ class RequestGateTest < Minitest::Test
   end
 
   def test_noise_is_refused_before_a_blank_line_arrives
-    ["\x16\x03\x01\x02\x00", "GET /hello HTTP/1.1\nHost", 'get /hello', "GET /hello HTTP/2.0\r\n"].each do |start|
+    ["\x16\x03\x01\x02\x00", "GET /hello HTTP/1.1\nHost", 'get /hello', "GET /hello HTTP/1.2\r\n", "GET /hello HTTP/1.1\r\nFo@",
+     "GET /hello HTTP/1.1\r\nHost: x\r\n b", "GET /hello HTTP/1.1\r\nContent-Length: 4 2"].each do |start|
       _, answers, = run_chunks(gate, [start])
       assert_equal [400], answers, start.inspect
     end
   end
 
   def test_a_plausible_start_waits
-    ['GE', 'GET /hel', 'GET /hello ', 'GET /hello HT', "GET /hello HTTP/1.1\r", "GET /hello HTTP/1.1\r\nHost: x\r\n"].each do |start|
+    ['GE', 'GET /hel', 'GET /hello ', 'GET /hello HT', "GET /hello HTTP/1.1\r", "GET /hello HTTP/1.1\r\nHost: x\r\n",
+     'GET  /hello  HTTP/1.1', "GET /hello HTTP/2.0\r\n", "GET /hello HTTP/1.1\r\nContent-Length: 4 "].each do |start|
       fed, answers, = run_chunks(gate, [start])
       assert_empty fed
       assert_empty answers, start.inspect
@@ -125,6 +127,51 @@ class RequestGateTest < Minitest::Test
     assert_equal "#{text}ok", fed
     assert_empty answers
     assert_equal 1, continues
+  end
+
+  def test_a_body_the_route_does_not_read_is_dropped_and_its_request_shown_without_it
+    text = "GET /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhelloGET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    splits(text).each do |chunks|
+      g = gate
+      fed, answers, = run_chunks(g, chunks)
+      assert_equal "GET /hello HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n", fed, "split at #{chunks[0].bytesize}"
+      assert_empty answers
+      refute g.discarding?
+    end
+  end
+
+  def test_spaces_in_the_request_line_reach_the_parser_as_one
+    fed, answers, = run_chunks(gate, ["POST  /upload   HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok"])
+    assert_equal "POST /upload HTTP/1.1\r\nContent-Length: 2\r\n\r\nok", fed
+    assert_empty answers
+  end
+
+  def test_transfer_encoding_as_nodes_parser_reads_it
+    {
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n\r\n" => [400, false],
+      "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\nContent-Length: 5\r\n\r\n" => [400, false],
+      "HEAD /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\nContent-Length: 5\r\n\r\n" => [400, true],
+      "HEAD /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked,\r\n\r\n" => [400, false],
+      "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: , chunked\r\n\r\n" => [411, false],
+      "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding:\r\n\r\n" => [411, false]
+    }.each do |text, (status, head_only)|
+      g = gate
+      answers = g.scan(text.b).filter_map { |kind, value| value if kind == :answer }
+      assert_equal [[status, head_only]], answers.map { |a| [a.status, a.head_only || false] }, text.inspect
+    end
+  end
+
+  def test_expect_counts_only_on_an_http11_upload
+    [
+      "POST /upload HTTP/1.0\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n",
+      "GET /hello HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
+      "GET /hello HTTP/1.0\r\nExpect: teapot\r\n\r\n"
+    ].each do |text|
+      g = gate
+      _, answers, continues = run_chunks(g, [text])
+      assert_empty answers, text.inspect
+      assert_equal 0, continues, text.inspect
+    end
   end
 
   def test_nothing_is_read_after_a_final_request

@@ -236,3 +236,71 @@ describe('more odd clients, on both servers', function () {
     });
   }
 });
+
+// Issue 22: a third hostile review. No reply lost or added, whatever follows a request that
+// closes; nothing dropped after a request that asks to upgrade.
+describe('replies never lost or added, on both servers', function () {
+  this.timeout(20000);
+  const servers = useServers({ env: LIMITS });
+
+  /** Every byte the server sends until it closes, parsed; writes go out with pauseMs between them. */
+  async function untilServerCloses(port, writes, pauseMs = 0) {
+    const socket = await openWith(port);
+    const received = untilClosed(socket);
+    for (const [i, data] of writes.entries()) {
+      if (i > 0 && pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      socket.write(data);
+    }
+    return received;
+  }
+  const statuses = (text) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+
+  for (const name of SERVER_NAMES) {
+    describe(name, () => {
+      it('answers a /delay with Connection: close, whatever byte follows it at once or 100 ms later, and then closes', async () => {
+        const slow = request('GET', '/delay?ms=300', { Connection: 'close' });
+        for (const pauseMs of [0, 100]) {
+          const text = await untilServerCloses(servers[name].port, [slow, 'x'], pauseMs);
+          assert.deepEqual(statuses(text), [200], `${pauseMs} ms: ${text}`);
+          assert.ok(text.endsWith('waited 300 ms\n'), text);
+        }
+        const text = await untilServerCloses(servers[name].port, ['GET /delay?ms=300 HTTP/1.0\r\n\r\n', 'x'], 100);
+        assert.deepEqual(statuses(text), [200], `HTTP/1.0: ${text}`);
+      });
+
+      it('answers only the first request after a Connection: close one, or after an HTTP/1.0 one', async () => {
+        for (const first of [request('GET', '/hello', { Connection: 'close' }), 'GET /hello HTTP/1.0\r\n\r\n']) {
+          const text = await untilServerCloses(servers[name].port, [first + request('GET', '/hello')]);
+          assert.deepEqual(statuses(text), [200], text);
+          assert.ok(text.endsWith('asdfghjkl;'), text);
+        }
+      });
+
+      it('answers a request that asks to upgrade and closes at once, rather than drop the ten behind it', async () => {
+        const upgrade = request('GET', '/hello', { Connection: 'Upgrade', Upgrade: 'websocket' });
+        const text = await untilServerCloses(servers[name].port, [upgrade + request('GET', '/hello').repeat(10)]);
+        assert.deepEqual(statuses(text), [200]);
+        assert.match(text, /\r\nConnection: close\r\n/);
+      });
+
+      it('sends a parse error behind a pending /delay after its reply, in order', async () => {
+        const text = await untilServerCloses(servers[name].port, [request('GET', '/delay?ms=200') + 'GARBAGE\r\n\r\n']);
+        assert.deepEqual(statuses(text), [200, 400], text);
+      });
+
+      it('answers a closing reply only, and stays up, when a CONNECT follows it', async () => {
+        const text = await untilServerCloses(servers[name].port, [request('PUT', '/hello') + request('CONNECT', '127.0.0.1:443')]);
+        assert.deepEqual(statuses(text), [405], text);
+        await assertServes(servers[name]);
+        assert.equal(servers[name].child.exitCode, null, 'the server exited');
+      });
+
+      it('answers 200 to /delay?&ms=1 (an empty pair before ms), not 500', async () => {
+        const { replies } = await exchange(servers[name].port, request('GET', '/delay?&ms=1'));
+        assert.equal(replies[0].status, 200);
+        assert.equal(replies[0].body.toString(), 'waited 1 ms\n');
+        assert.doesNotMatch(servers[name].output(), /internal error/);
+      });
+    });
+  }
+});

@@ -29,12 +29,13 @@ function runWarnings(runs, { skipped = [] } = {}) {
     const key = `${w.scenario}\u0000${w.server}\u0000${w.kind}`;
     if (!folded.has(key)) folded.set(key, { scenario: w.scenario, server: w.server, trials: [], kind: w.kind, severity: w.severity, texts: [], details: [] });
     const f = folded.get(key);
-    if (w.trial !== null) f.trials.push(w.trial);
+    // Each trial once, in order: several runs of one trial (another engine's, another round's) are one trial.
+    if (w.trial !== null && !f.trials.includes(w.trial)) f.trials.push(w.trial);
     f.texts.push(w.text);
     f.details.push(...(w.details || []));
   }
   // The details (a superseded run's own problems) once each, in brackets after the text.
-  return [...folded.values()].map(({ texts, details, ...w }) => ({ ...w, text: `${foldTexts(texts)}${details.length ? ` (${foldTexts(details)})` : ''}` }));
+  return [...folded.values()].map(({ texts, details, ...w }) => ({ ...w, trials: w.trials.sort((a, b) => a - b), text: `${foldTexts(texts)}${details.length ? ` (${foldTexts(details)})` : ''}` }));
 }
 
 // A figure in a warning's text: what differs from trial to trial.

@@ -80,6 +80,8 @@ function schemaFailure(where, raw, check = validate) {
   const key = trail[trail.length - 1];
   const s = e.parentSchema || {};
   const was = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+  // A property name the schema's propertyNames refuses: name it, not the object holding it.
+  if (e.propertyName !== undefined) return `${[where, ...trail].join(': ')}: name ${JSON.stringify(e.propertyName)} must ${s.mustBe || e.message}`;
   switch (e.keyword) {
     case 'required':
       return `${at}: '${e.params.missingProperty}' is required${trail.length === 0 && raw.kind ? ` for kind '${raw.kind}'` : ''}`;

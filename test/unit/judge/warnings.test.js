@@ -81,6 +81,11 @@ describe('warnings: trials folded together', () => {
     assert.deepEqual(runWarnings([near('first', 84)])[0].trials, [], 'a run without a trial number adds none');
   });
 
+  it('names each trial once, in order, however many runs of it warned', () => {
+    const w = runWarnings([3, 1, 2, 1, 2, 3].map((trial) => near(trial, 84)));
+    assert.deepEqual(w.map((x) => x.trials), [[1, 2, 3]]);
+  });
+
   it('figures that differ become their range, low to high; figures alike stay one', () => {
     const [w] = runWarnings([near(1, 88), near(2, 81), near(3, 86)]);
     assert.equal(w.text, 'the load generator used 81–88 % of its core, close to client-bound: the server may be faster than measured');

@@ -101,6 +101,13 @@ describe('perf scenarios: validation', () => {
     // From the schema (perf/schemas/scenario.schema.json), named by the path to the field.
     check({ description: 'x', kind: 'slow_clients', probe: { rate: 10, duration_s: 9, rte: 1 }, slow: {} }, /^f\.json: probe: unknown field 'rte' \(known: request, rate, duration_s\)$/);
     check({ ...base, request: { headers: { 'X-Id': 7 } } }, /^f\.json: request: headers: 'X-Id' must be a string \(headers are an object of strings\)$/);
+    // A header that would smuggle another header or request into every request sent.
+    for (const value of ['1\r\nTransfer-Encoding: chunked', 'a\nb', 'a\rb', 'a\u0000b']) {
+      check({ ...base, request: { headers: { 'X-A': value } } }, /^f\.json: request: headers: 'X-A' must be one line: a string with no CR, LF or NUL$/);
+    }
+    for (const name of ['X-A\r\nX-B', 'X\u0000A', 'X A', '']) {
+      check({ ...base, request: { headers: { [name]: '1' } } }, new RegExp(`^f\\.json: request: headers: name ${JSON.stringify(name).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} must be a token`));
+    }
     check({ description: 'x', kind: 'slow_clients' }, /^f\.json: 'probe' is required for kind 'slow_clients'$/);
     check({ ...base, quick: 3 }, /^f\.json: 'quick' must be an object$/);
   });

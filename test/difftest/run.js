@@ -1,0 +1,119 @@
+'use strict';
+// Runs cases of the grammar against two running servers, a bounded number at a time, and sorts
+// each into agreed, documented (contract.json known_differences) or undisputed disagreement;
+// prints a disagreement as a case anyone can send again. Used by `scripts/difftest.sh` and by
+// the slice of it in `npm test` (test/e2e/difftest.test.js).
+
+const { makeCase } = require('./grammar');
+const { observe } = require('./observe');
+const { differences, classOf, closing } = require('./compare');
+const { documentedAs } = require('./documented');
+
+// Both servers run with these limits while tested, so that an idle or stalled connection is
+// closed within seconds and a case takes at most OPEN_CAP_MS after its last write. As with the
+// defaults, the idle timeout (both servers close within twice it) ends well before a header
+// section's deadline, so a stalled header after a reply is always closed as idle, never raced.
+const TESTER_LIMITS = { KEEPALIVE_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '3000', BODY_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '4000' };
+const OPEN_CAP_MS = 6000;
+
+// A server that closes a connection while bytes it has not read are arriving resets it, and
+// the reset can drop replies the client had not yet read or cut one short (neither server
+// lingers after a close: RFC 9112 §9.6). Which side it hits is timing, so a case that differs
+// where a connection was reset or a reply cut short is sent again, up to RESET_RETRIES times,
+// and counts as alike when a try agrees.
+const RESET_RETRIES = 2;
+
+/** One case sent to both servers at once; { testCase, node, em, diffs, documented, retries }. */
+async function runCase(ports, seed, index) {
+  const testCase = makeCase(seed, index);
+  let retries = 0;
+  for (;;) {
+    const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
+    const diffs = differences(node, em);
+    if (!diffs.length || !(node.reset || em.reset || node.rest || em.rest) || retries === RESET_RETRIES) {
+      return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs, node, em) : null, retries };
+    }
+    retries += 1;
+  }
+}
+
+/**
+ * Cases first..first+count-1 of seed, `concurrency` at a time, against `servers` ({ ports(),
+ * exited(): names of servers that exited, restart(name) }). Resolves { cases, agreed, retried
+ * (cases sent again after a reset),
+ * documented: { id: count }, disagreements: [runCase results], classes: { class: count },
+ * crashes: [{ server, output, cases }] }: a server that exits is started again, and the
+ * cases under way then are named with it. onProgress(done) after each case; an aborted
+ * signal stops it after the cases under way.
+ */
+async function runCases(servers, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null }) {
+  const summary = { cases: 0, agreed: 0, retried: 0, documented: {}, disagreements: [], classes: {}, crashes: [] };
+  const underWay = new Set();
+  let next = first;
+  let restarting = null;
+  const reviveExited = async () => {
+    for (const name of servers.exited()) {
+      summary.crashes.push({ server: name, output: servers.output(name), cases: [...underWay].sort((a, b) => a - b) });
+      await servers.restart(name);
+    }
+  };
+  const worker = async () => {
+    while (next < first + count && !signal?.aborted) {
+      const index = next;
+      next += 1;
+      if (restarting) await restarting;
+      underWay.add(index);
+      const result = await runCase(servers.ports(), seed, index);
+      underWay.delete(index);
+      if (servers.exited().length) {
+        restarting ??= reviveExited().finally(() => {
+          restarting = null;
+        });
+        await restarting;
+        continue; // a case sent to a dying server says nothing about the contract
+      }
+      summary.cases += 1;
+      if (result.retries) summary.retried += 1;
+      if (!result.diffs.length) summary.agreed += 1;
+      else if (result.documented) summary.documented[result.documented] = (summary.documented[result.documented] ?? 0) + 1;
+      else {
+        summary.disagreements.push(result);
+        const key = classOf(result.diffs);
+        summary.classes[key] = (summary.classes[key] ?? 0) + 1;
+      }
+      onProgress(summary.cases);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  summary.disagreements.sort((a, b) => a.testCase.index - b.testCase.index);
+  return summary;
+}
+
+const shown = (bytes, most = 600) => {
+  const text = JSON.stringify(bytes.toString('latin1'));
+  return text.length > most ? `${text.slice(0, most)}… (${bytes.length} bytes)` : text;
+};
+
+function describeObservation(obs) {
+  const replies = obs.replies.map((r) => `${r.status}${r.headers.connection ? ` (${r.headers.connection})` : ''}${r.bodyText !== null ? ` ${JSON.stringify(r.bodyText)}` : ` ${r.bodyBytes} bytes`}`);
+  const interim = obs.interim ? `${obs.interim} × 100 Continue, ` : '';
+  const rest = obs.rest ? `, ${obs.rest} stray bytes` : '';
+  return `${interim}${replies.join(', ') || 'no reply'}${rest}; ${closing(obs)}`;
+}
+
+/** A disagreement as lines anyone can act on: how to send it again, the bytes, what each server did. */
+function describeDisagreement({ testCase, node, em, diffs }) {
+  const { seed, index, writes, labels } = testCase;
+  const sends = writes.length === 1 ? [`  sends: ${shown(writes[0].bytes)}`] : writes.length > 12
+    ? [`  sends, a byte per write: ${shown(Buffer.concat(writes.map((w) => w.bytes)))}`]
+    : writes.map((w, i) => `  write ${i + 1}${w.pauseMs ? ` after ${w.pauseMs} ms` : ''}: ${shown(w.bytes, 300)}`);
+  return [
+    `case ${index} of seed ${seed} (again: scripts/difftest.sh --seed ${seed} --case ${index}): ${labels.join(' | ')}`,
+    ...sends,
+    `  node: ${describeObservation(node)}`,
+    `  em:   ${describeObservation(em)}`,
+    ...diffs.map((d) => `  differs: ${d.aspect}: node ${d.node}, em ${d.em}`),
+  ].join('\n');
+}
+
+module.exports = { runCases, runCase, describeDisagreement, describeObservation, TESTER_LIMITS, OPEN_CAP_MS };

@@ -1,0 +1,122 @@
+'use strict';
+// The idle, header and body deadlines after every kind of reply (small, a file over
+// MAX_UNSENT_BYTES, /delay, an error that keeps the connection), on both servers, with the
+// connection cap full of such connections and one more client refused: each deadline frees
+// every slot in its time, and the cap then takes a new client. Short limits keep it quick; as
+// with the defaults, the idle timeout ends well inside the header deadline.
+
+const assert = require('node:assert/strict');
+const { exchange, request, openWith, parseReplies } = require('../support/raw_http');
+const { SERVER_NAMES } = require('../support/servers');
+const { startServer } = require('../../perf/lib/hosts/server_process');
+
+const KEEPALIVE_TIMEOUT_MS = 1000;
+const HEADERS_TIMEOUT_MS = 3000;
+const BODY_TIMEOUT_MS = 1000;
+const LIMITS = { KEEPALIVE_TIMEOUT_MS, HEADERS_TIMEOUT_MS, BODY_TIMEOUT_MS, REQUEST_TIMEOUT_MS: 4000 };
+const REPLY_KINDS = { small: '/hello', 'large file': '/data/random-1m.bin', '/delay': '/delay?ms=50', error: '/nothing' };
+const PER_KIND = 2;
+const CAP = Object.keys(REPLY_KINDS).length * PER_KIND;
+// EventMachine checks inactivity on a heartbeat (up to one timeout late), Node adds a second,
+// and both sweep header and body deadlines at most a second apart.
+const LATE_MS = 1500;
+
+/**
+ * A connection that got one reply of `target`, read whole. Resolves { socket, closed }: closed
+ * resolves { at, after } once the server closes: when, and what it sent after the first reply.
+ */
+async function answeredConnection(port, target) {
+  const socket = await openWith(port);
+  let received = Buffer.alloc(0);
+  let firstEnd = null;
+  let answered;
+  const replied = new Promise((resolve) => {
+    answered = resolve;
+  });
+  socket.on('data', (chunk) => {
+    received = Buffer.concat([received, chunk]);
+    if (firstEnd !== null) return;
+    const { replies, rest } = parseReplies(received, []);
+    if (replies.length) {
+      firstEnd = received.length - rest.length;
+      answered();
+    }
+  });
+  socket.on('error', () => {});
+  const closed = new Promise((resolve) => socket.on('close', () => resolve({ at: Date.now(), after: received.subarray(firstEnd ?? received.length).toString('latin1') })));
+  socket.write(request('GET', target));
+  await Promise.race([replied, closed]);
+  assert.ok(firstEnd !== null, `${target}: no reply`);
+  return { socket, closed };
+}
+
+/** Each deadline: what the client does after its reply, and what the server must then do. */
+const DEADLINES = {
+  idle: {
+    act: () => {},
+    expect: ({ after }) => assert.equal(after, '', 'an idle connection got a reply'),
+    dueMs: KEEPALIVE_TIMEOUT_MS,
+  },
+  header: {
+    // Keeps sending, a byte at a time, so it is never idle: the header deadline ends it.
+    act: (socket) => {
+      const header = request('GET', '/hello');
+      let sent = 0;
+      const trickle = setInterval(() => {
+        if (socket.destroyed || sent === header.length) clearInterval(trickle);
+        else socket.write(header[sent++]);
+      }, 250);
+      socket.once('close', () => clearInterval(trickle));
+    },
+    expect: ({ after }) => assert.match(after, /^HTTP\/1\.1 408 /),
+    dueMs: HEADERS_TIMEOUT_MS,
+  },
+  body: {
+    act: (socket) => socket.write(request('POST', '/upload', { 'Content-Length': 100 }, 'hello')),
+    expect: ({ after }) => assert.match(after, /^HTTP\/1\.1 408 /),
+    dueMs: BODY_TIMEOUT_MS,
+  },
+};
+
+describe('deadlines after every kind of reply, at and over the connection cap, on both servers', function () {
+  this.timeout(30000);
+  for (const name of SERVER_NAMES) {
+    describe(name, () => {
+      let server;
+      before(async () => {
+        server = await startServer(name, { env: { ...LIMITS, MAX_CONNECTIONS: String(CAP) } });
+      });
+      after(() => server.stop());
+
+      for (const [deadline, { act, expect, dueMs }] of Object.entries(DEADLINES)) {
+        it(`${deadline}: ${CAP} connections after small, large, /delay and error replies are closed in time, one more is refused meanwhile, then one is served`, async () => {
+          const held = [];
+          for (const target of Object.values(REPLY_KINDS)) {
+            for (let i = 0; i < PER_KIND; i += 1) held.push(answeredConnection(server.port, target).then((c) => ({ ...c, target })));
+          }
+          const connections = await Promise.all(held);
+          const started = Date.now();
+          connections.forEach(({ socket }) => act(socket));
+          // The cap is full: one more client is closed without a reply.
+          const refused = await exchange(server.port, request('GET', '/hello'), { timeoutMs: 2000 }).catch(() => ({ replies: [], closed: true }));
+          assert.equal(refused.replies.length, 0, 'a connection past the cap was served');
+          for (const { closed, target } of connections) {
+            const result = await closed;
+            expect(result);
+            const tookMs = result.at - started;
+            assert.ok(tookMs >= dueMs * 0.9 && tookMs <= dueMs + LATE_MS + 1000, `${target}: closed after ${tookMs} ms, due after ${dueMs}`);
+          }
+          // Every slot is free again: a new client is served (the server may see the last close a
+          // moment after the client does). It asks the server to close, so that its slot is free
+          // again before the client sees the close, for the next test.
+          let served = null;
+          for (let attempt = 0; attempt < 20 && !served; attempt += 1) {
+            const result = await exchange(server.port, request('GET', '/hello', { Connection: 'close' }), { waitForClose: true, timeoutMs: 1000 }).catch(() => null);
+            if (result?.replies[0]?.status === 200) served = result;
+          }
+          assert.ok(served, 'no client served after the deadlines freed the cap');
+        });
+      }
+    });
+  }
+});
