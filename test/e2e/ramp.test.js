@@ -38,9 +38,11 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
       const { searches } = ramps[0].servers[server];
       assert.equal(searches.length, 2);
       for (const s of searches) {
-        assert.ok(s.steps.length >= 3 && s.steps.length <= 24);
+        // crashy's 300 requests a life may run out on a search's first step (it is not started
+        // afresh for each search): one step, fatal, is then the whole search.
+        assert.ok(s.steps.length >= (server === 'crashy' ? 1 : 3) && s.steps.length <= 24, `${server}: ${s.steps.length} steps`);
         assert.equal(s.steps[0].rate, 50, 'from from_rps');
-        for (const st of s.steps) assert.ok(st.rate >= 50 && st.rate <= 1600 && typeof st.p99_ms === 'number');
+        for (const st of s.steps) assert.ok(st.rate >= 50 && st.rate <= 1600 && (st.fatal || typeof st.p99_ms === 'number'));
       }
       assert.equal(lines.filter((l) => l.startsWith(`up  ${server.padEnd(5)} `)).length, 2, lines.join('\n'));
     }
@@ -72,10 +74,14 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
       const crashed = s.steps.filter((st) => st.fatal);
       assert.ok(crashed.length >= 1, 'a step on which it exited');
       for (const st of crashed) assert.match(st.failure, /the server exited during the run \(exit code 3\)/);
-      assert.equal(s.incomplete, null);
-      assert.equal(s.saturated, true);
-      assert.ok(s.steps.slice(s.steps.indexOf(crashed[0]) + 1).some((st) => !st.failure), 'a step passed after the restart');
+      assert.deepEqual([s.incomplete, s.saturated], [null, true]);
+      assert.ok(crashed.every((st) => s.steps.filter((x) => x.rate === st.rate).length === 1), 'a rate it exited on is not tried again');
     }
+    // The first search's 300th request falls in its third step (100 requests a step): the
+    // server started again then passes the bisection's next step.
+    const [first] = searches;
+    const at = first.steps.findIndex((st) => st.fatal);
+    assert.ok(at >= 1 && first.steps.slice(at + 1).some((st) => !st.failure), 'a step passed after the restart');
   });
 
   it('the report shows each server\'s sustainable rate near the top, with the latency–load chart and its data', async () => {
