@@ -112,18 +112,20 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-ka-');
     fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 100, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24 }));
-    await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], repeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
+    // above the few milliseconds a busy machine adds to a tail.
+    await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
-  it('finds a heavy server\'s edge between half its capacity and its capacity, every step on the ten connections', () => {
+  it('finds a heavy server\'s edge at p99 ≤ 50 ms between 60 % of its capacity and its capacity, every step on the ten connections', () => {
     assert.equal(schemaProblem(doc), null, 'results.json matches its schema');
     const ramp = doc.ramps.ramps[0];
     assert.deepEqual([ramp.connection, ramp.connections], ['keep-alive', 10]);
     const [search] = ramp.servers.heavy.searches;
     assert.equal(search.saturated, true, lines.join('\n'));
-    assert.ok(search.sustainable_rps >= 250 && search.sustainable_rps < 500, `heavy sustained ${search.sustainable_rps}/s`);
+    assert.ok(search.sustainable_rps >= 300 && search.sustainable_rps < 500, `heavy sustained ${search.sustainable_rps}/s`);
     assert.ok(search.steps.every((st) => typeof st.p99_ms === 'number' && st.load_s > 0));
-    assert.ok(lines.some((l) => /^ka {2}heavy {1}sustains [\d,]+\/s at p99 ≤ 10 ms; fails at/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /^ka {2}heavy {1}sustains [\d,]+\/s at p99 ≤ 50 ms; fails at/.test(l)), lines.join('\n'));
   });
 });

@@ -79,7 +79,8 @@ function serverText(s) {
 function rampLines(results) {
   const doc = results.ramps;
   if (!doc || !doc.ramps.length) return [];
-  const lines = ['', `Sustainable throughput (${sloText(doc.objective)}, no errors, the schedule kept; ${doc.repeat} search${doc.repeat > 1 ? 'es' : ''} per server, 95 % intervals):`];
+  const spread = doc.repeat > 1 ? `${doc.repeat} searches per server, 95 % intervals` : 'one search per server, its bracket';
+  const lines = ['', `Sustainable throughput (${sloText(doc.objective)}, no errors, the schedule kept; ${spread}):`];
   for (const ramp of doc.ramps) {
     for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(5)} ${serverText(s)}`);
     for (const c of ramp.comparisons) lines.push(`  ${ramp.name}  ${comparisonText(c)}`);

@@ -37,6 +37,7 @@ describe('ramps in words', () => {
       '  hello  em sustains 1.95× node\'s rate [1.72–2.22]',
     ]);
     assert.deepEqual(rampLines({ ramps: null }), []);
+    assert.equal(rampLines({ ramps: { ...doc, repeat: 1 } })[1], 'Sustainable throughput (p99 ≤ 10 ms, no errors, the schedule kept; one search per server, its bracket):', 'no interval promised from one search');
   });
 
   it('where a server saturated: the rate it served beside the utilization law\'s estimate', () => {
