@@ -36,14 +36,17 @@ function factorOf(metric, a, b) {
   return METRICS[metric].better === 'lower' ? b / a : a / b;
 }
 
+/** The runs of a seed's two sides, [a's, b's]: one server in two scenarios, or two servers in one. */
+function sideRuns(here, runs) {
+  const of = here.server ? (sc) => runs.filter((r) => r.server === here.server && r.scenario === sc) : (server) => runs.filter((r) => r.server === server && r.scenario === here.scenario);
+  return [of(here.a), of(here.b)];
+}
+
 /** The comparison of one seed's pair in a run (its runs, and its comparisons when stored). */
 function comparisonOf(seed, runs, comparisons, margin) {
   const { here } = seed;
   const metric = here.metric || seed.metric;
-  if (here.server) {
-    const of = (scenario) => runs.filter((r) => r.server === here.server && r.scenario === scenario);
-    return compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, of(here.a), of(here.b), margin);
-  }
+  if (here.server) return compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, ...sideRuns(here, runs), margin);
   return findComparison(comparisons, here.scenario, metric, here.a, here.b) || null;
 }
 
@@ -66,8 +69,8 @@ function estimateOf(seed, runs, margin, publishedFactor) {
   const usable = (r) => r.ok && notJudgedBecause(r).every((why) => PACED_BY_CLIENT.has(reasonCode(why)));
   const asJudged = (rs) => rs.filter(usable).map((r) => ({ ...r, not_judged_because: [], client_bound: false }));
   const { here } = seed;
-  const of = here.server ? (sc) => runs.filter((r) => r.server === here.server && r.scenario === sc) : (server) => runs.filter((r) => r.server === server && r.scenario === here.scenario);
-  const c = compareRunSets(`${here.a} vs ${here.b} (CPU per request)`, 'cpu_ms_per_request', here.a, here.b, asJudged(of(here.a)), asJudged(of(here.b)), margin);
+  const [runsA, runsB] = sideRuns(here, runs);
+  const c = compareRunSets(`${here.a} vs ${here.b} (CPU per request)`, 'cpu_ms_per_request', here.a, here.b, asJudged(runsA), asJudged(runsB), margin);
   const found = foundFactor(c);
   if (!found || !found.ci) return null;
   return { ...found, outcome: outcomeOf(c, found, publishedFactor), comparison: c };

@@ -196,7 +196,7 @@ function compareServers(servers, perServer, margin) {
       // A side with a search that never saturated (the load generator stopped it, or it held
       // the highest rate offered) sustains at least its rate: it can be shown the faster,
       // never the slower or the same.
-      const open = [a, b].filter((s) => (s === a ? pairs.map(([x]) => x) : pairs.map(([, y]) => y)).some((r) => !r.saturated));
+      const open = [[a, 0], [b, 1]].filter(([, side]) => pairs.some((pair) => !pair[side].saturated)).map(([s]) => s);
       const minVariance = pairs.reduce((t, [x, y]) => t + resolutionOf(x) + resolutionOf(y), 0) / (pairs.length || 1);
       const cmp = pairedInterval(pairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance });
       if (!cmp) {
