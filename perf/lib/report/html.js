@@ -20,7 +20,7 @@ function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
-const { serverText, comparisonText } = require('../text/ramps');
+const { serverText, comparisonText, spreadText } = require('../text/ramps');
 const { rateUnit } = require('../plan/ramps');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
@@ -516,7 +516,7 @@ ${figures[i] ? `<div class="figs">${figure(figures[i])}</div>` : ''}`;
   }).join('\n');
   return `<section id="ramps">
 <h2>Sustainable throughput</h2>
-<p>The highest offered rate each server held at ${esc(doc.objective.percentile)} ≤ ${esc(String(doc.objective.ms))} ms, with no errors and its schedule kept; ${doc.repeat} search${doc.repeat > 1 ? 'es' : ''} per server, side by side, 95 % intervals over the searches.${doc.interrupted ? ' Interrupted: only the searches that finished.' : ''}</p>
+<p>The highest offered rate each server held at ${esc(doc.objective.percentile)} ≤ ${esc(String(doc.objective.ms))} ms, with no errors and its schedule kept; ${spreadText(doc.repeat)}, the servers searched side by side.${doc.interrupted ? ' Interrupted: only the searches that finished.' : ''}</p>
 ${body}
 </section>`;
 }

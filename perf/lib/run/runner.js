@@ -32,6 +32,7 @@ const { runLine } = require('../text/run_log');
 const { measureInRounds, estimateFirstLookS } = require('./rounds');
 const { measureRamps } = require('./ramp');
 const { estimateRampS } = require('../plan/ramps');
+const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
 
 const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
@@ -194,7 +195,7 @@ function rampsPlan(plan) {
   if (!plan.ramps.length) return '';
   const { repeat } = plan.rampOptions;
   const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.runnable.length, repeat }), 0);
-  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${repeat} search${repeat > 1 ? 'es' : ''} per server: about ${fmtDuration(s)}`;
+  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${searchesText(repeat)}: about ${fmtDuration(s)}`;
 }
 
 /** The scenarios' part of the plan line. */
@@ -386,8 +387,7 @@ async function runRamps(session) {
     up.set(server, u || { state: { notStarted: 'the server did not start for the ramp (see the line above)' }, bringDown: async () => {} });
   };
   try {
-    const { repeat } = plan.rampOptions;
-    io.log(`ramps: ${plan.ramps.map((r) => r.name).join(', ')}, ${repeat} search${repeat > 1 ? 'es' : ''} per server each, for the highest rate held at ${plan.rampOptions.objective.percentile} ≤ ${plan.rampOptions.objective.ms} ms`);
+    io.log(`ramps: ${plan.ramps.map((r) => r.name).join(', ')}, ${searchesText(plan.rampOptions.repeat)} each, for the highest rate held at ${plan.rampOptions.objective.percentile} ≤ ${plan.rampOptions.objective.ms} ms`);
     const restart = async (server, scenario) => {
       if (up.has(server)) await up.get(server).bringDown({ quiet: true });
       await bring(server, scenario);

@@ -7,6 +7,16 @@ const { fmtNumber, fmtFactor, fmtInterval } = require('./format');
 const { marginText } = require('../judge/answer');
 
 const rate = (x) => fmtNumber(x, 'req/s');
+
+/** "1 search per server", "3 searches per server". */
+function searchesText(repeat) {
+  return `${repeat} search${repeat > 1 ? 'es' : ''} per server`;
+}
+
+/** What a ramp's figures carry: "3 searches per server, 95 % intervals", or one search's bracket. */
+function spreadText(repeat) {
+  return repeat > 1 ? `${searchesText(repeat)}, 95 % intervals` : 'one search per server, its bracket';
+}
 const sloText = (objective) => `${objective.percentile} ≤ ${objective.ms} ms`;
 
 /** One search: "hello_per_connection  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms". */
@@ -79,8 +89,7 @@ function serverText(s) {
 function rampLines(results) {
   const doc = results.ramps;
   if (!doc || !doc.ramps.length) return [];
-  const spread = doc.repeat > 1 ? `${doc.repeat} searches per server, 95 % intervals` : 'one search per server, its bracket';
-  const lines = ['', `Sustainable throughput (${sloText(doc.objective)}, no errors, the schedule kept; ${spread}):`];
+  const lines = ['', `Sustainable throughput (${sloText(doc.objective)}, no errors, the schedule kept; ${spreadText(doc.repeat)}):`];
   for (const ramp of doc.ramps) {
     for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(5)} ${serverText(s)}`);
     for (const c of ramp.comparisons) lines.push(`  ${ramp.name}  ${comparisonText(c)}`);
@@ -89,4 +98,4 @@ function rampLines(results) {
   return lines;
 }
 
-module.exports = { searchLine, serverText, comparisonText, rampLines };
+module.exports = { searchLine, serverText, comparisonText, rampLines, searchesText, spreadText };
