@@ -83,6 +83,11 @@ describe('runner: --target and --link', function () {
       const bitsPerSecond = run.throughput_rps * 102400 * 8;
       // Replies cannot cross a 100 Mbit/s link faster than 100 Mbit/s (headers add a little).
       assert.ok(bitsPerSecond < 100e6 * 1.05, `${(bitsPerSecond / 1e6).toFixed(1)} Mbit/s of bodies`);
+      // The link full toward the client: its ceiling, not the server's, so the run is not judged.
+      assert.equal(run.link_bound, true, JSON.stringify(run.link_usage));
+      assert.deepEqual([run.link_usage.rate_bits, run.link_usage.busiest], [100e6, 'to_client']);
+      assert.ok(run.link_usage.busiest_pct >= 90 && run.link_usage.bytes_per_reply.to_client > 102400, JSON.stringify(run.link_usage));
+      assert.ok(run.not_judged_because.some((r) => r.startsWith('link-bound: the link saturates first: it carried')), run.not_judged_because.join('; '));
       assert.ok(namespace);
       assert.equal(namespaceExists(namespace), false);
     });

@@ -92,7 +92,7 @@ function selectEngine(scenarios, engine) {
 
 /** One line per skipped scenario, for the log. */
 function skippedLine(k) {
-  return `${k.engine}: skips ${k.scenario} (cannot run it faithfully: ${k.reason})`;
+  return `${k.engine}: skips ${k.ramp ? 'the ramp ' : ''}${k.scenario} (cannot run it faithfully: ${k.reason})`;
 }
 
 module.exports = { ENGINES, ENGINE_CHOICES, DEFAULT_ENGINE, engineFor, whyNotInstalled, selectEngine, skippedLine };

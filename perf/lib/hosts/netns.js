@@ -8,6 +8,8 @@
 // Everything is removed by removeLink(), also from an exit handler when the run is interrupted.
 
 const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const { performance } = require('node:perf_hooks');
 
 // RFC 2544's range for benchmarking network devices; a /30 of it that no interface here overlaps.
 const BENCHMARK_NET = '198.18.0';
@@ -135,10 +137,49 @@ function removeLink(link) {
   liveLinks.delete(link);
 }
 
+/**
+ * Bytes the link has carried so far, each way, from the host end's counters: { to_server (the
+ * requests: what the host end sent), to_client (the replies: what it received), at (ms) }, or
+ * null when they cannot be read. Frames as tbf counts them (Ethernet header included).
+ */
+function linkBytes(link) {
+  const read = (name) => Number(fs.readFileSync(`/sys/class/net/${link.hostDevice}/statistics/${name}`, 'utf8'));
+  try {
+    return { to_server: read('tx_bytes'), to_client: read('rx_bytes'), at: performance.now() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the link carried over a run, from two linkBytes readings and the run's replies, as a
+ * rate over `loadS` (the load's own length, when shorter than between the readings: an engine
+ * may notice its end late, while the link idles): {
+ * rate_bits, to_server_mbit_s, to_client_mbit_s, busiest_pct (the fuller direction, % of the
+ * link's rate), bytes_per_reply (each way), carries_rps (the replies a second the link's
+ * fuller direction carries at these bytes a reply: where it saturates first) }, or null.
+ */
+function linkUsage(before, after, { rateBits, replies, loadS = Infinity }) {
+  if (!before || !after || !(after.at > before.at)) return null;
+  const seconds = Math.min((after.at - before.at) / 1000, loadS > 0 ? loadS : Infinity);
+  const bytes = { to_server: after.to_server - before.to_server, to_client: after.to_client - before.to_client };
+  const fuller = Math.max(bytes.to_server, bytes.to_client);
+  const mbit = (n) => Math.round(((n * 8) / seconds / 1e6) * 1000) / 1000;
+  return {
+    rate_bits: rateBits,
+    to_server_mbit_s: mbit(bytes.to_server),
+    to_client_mbit_s: mbit(bytes.to_client),
+    busiest_pct: Math.round(((fuller * 8) / seconds / rateBits) * 1000) / 10,
+    busiest: bytes.to_client >= bytes.to_server ? 'to_client' : 'to_server',
+    bytes_per_reply: replies > 0 ? { to_server: Math.round(bytes.to_server / replies), to_client: Math.round(bytes.to_client / replies) } : null,
+    carries_rps: replies > 0 && fuller > 0 ? Math.round(rateBits / 8 / (fuller / replies)) : null,
+  };
+}
+
 /** Whether a namespace of that name exists (for tests and for the runner's own checks). */
 function namespaceExists(name) {
   const list = run(['ip', 'netns', 'list'], { quiet: true }) || '';
   return list.split('\n').some((line) => line.split(' ')[0] === name);
 }
 
-module.exports = { createLink, removeLink, parseRate, linkUnavailableReason, namespaceExists, freeAddressBlock, run, LinkError };
+module.exports = { createLink, removeLink, linkBytes, linkUsage, parseRate, linkUnavailableReason, namespaceExists, freeAddressBlock, run, LinkError };

@@ -8,6 +8,9 @@
 //                    below SERVER_BOUND_PCT something else held it back (the load generator's
 //                    ceiling without its own CPU showing it, the kernel, the link). The
 //                    bigfile_100k "tie" of issue 11 had each server at 77-84 % of its core.
+//   link-bound       behind --link, the link carried >= LINK_BOUND_PCT of its rate one way:
+//                    its ceiling, not the server's, may be what was measured (the seed's
+//                    54 Mbit/s link saturates before either server's core)
 //   disturbed        the hypervisor took CPU (steal), or processes other than the server and
 //                    the load generator used it, more than DISTURBED_PCT of one core
 //   shared core      in a simultaneous round (light open loops, perf/lib/run/rounds.js) another
@@ -29,6 +32,9 @@ const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
 // faster than measured: warned about, still judged.
 const NEAR_CLIENT_BOUND_PCT = 80;
 const SERVER_BOUND_PCT = 90; // % of one core used by the server in a saturating closed loop
+// % of --link's rate carried one way. tbf queues what passes its rate (up to 50 ms): from here
+// on the queue, not the server, adds the latency and sets the pace.
+const LINK_BOUND_PCT = 90;
 const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
 // % of the servers' core another server may use while measured beside this one. Below it a
 // request finds the other server busy in under 1 of 10 arrivals, and then waits at most that
@@ -41,7 +47,7 @@ const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_P
 
 /** The thresholds this run judges by (results.json's environment.thresholds). */
 function thresholds() {
-  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT };
+  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, link_bound_pct: LINK_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT };
 }
 
 // A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
@@ -53,6 +59,18 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 function isClientBound(clientCpuPct) {
   return typeof clientCpuPct === 'number' && clientCpuPct >= CLIENT_BOUND_PCT;
+}
+
+/** Whether a run behind --link filled the link one way (linkUsage of perf/lib/hosts/netns.js; null: no link). */
+function isLinkBound(linkUsage) {
+  return Boolean(linkUsage) && linkUsage.busiest_pct >= LINK_BOUND_PCT;
+}
+
+/** Why a link-bound run says nothing of the server: "the link carried 97 % of its 54 Mbit/s toward the clients, …". */
+function linkBoundText(u) {
+  const way = u.busiest === 'to_client' ? 'toward the client (the replies)' : 'toward the server (the requests)';
+  const carries = u.carries_rps ? `, about ${Math.round(u.carries_rps).toLocaleString('en-US')} of these replies a second` : '';
+  return `the link saturates first: it carried ${u.busiest_pct} % of its ${u.rate_bits / 1e6} Mbit/s ${way}${carries}`;
 }
 
 /**
@@ -112,11 +130,12 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * where a server of beside, [{ server, cpu_pct }] measured at the same time, used more than
  * SHARED_LOAD_PCT of the servers' core).
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [] }) {
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
   if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
+  if (isLinkBound(linkUsage)) reasons.push(reasonText('link-bound', linkBoundText(linkUsage)));
   for (const problem of loadProblems) reasons.push(reasonText('load', problem));
   for (const other of beside) {
     if (other.cpu_pct !== null && other.cpu_pct > SHARED_LOAD_PCT) reasons.push(reasonText('shared', `measured beside ${other.server}, whose load used ${other.cpu_pct}% of the servers' core (over ${SHARED_LOAD_PCT}%)`));
@@ -138,4 +157,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, sha
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, isLinkBound, linkBoundText, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

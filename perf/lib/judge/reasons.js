@@ -4,6 +4,7 @@
 // this table gives its code; everything that acts on a reason asks reasonCode, never the text.
 //   failed            the run did not complete
 //   client-bound      the load generator was the bottleneck (perf/lib/judge/bottleneck.js)
+//   link-bound        behind --link, the link was full one way (perf/lib/judge/bottleneck.js)
 //   load              the load hosts could not keep the schedule or lost requests (Tsung)
 //   not-server-bound  a saturating closed loop whose server was not busy
 //   disturbed         steal or other processes took CPU
@@ -14,6 +15,7 @@
 const LABELS = {
   failed: 'failed',
   'client-bound': 'client-bound',
+  'link-bound': 'link-bound',
   load: 'load',
   'not-server-bound': 'not server-bound',
   disturbed: 'disturbed',

@@ -15,7 +15,7 @@ const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
-const { loadRamps } = require('./ramps');
+const { loadRamps, stepScenario } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
 
@@ -23,7 +23,7 @@ const { PERCENTILES } = require('../measure/stats');
 // makes one, its bracket the answer's resolution (about 40 s for node and em).
 const RAMP_REPEAT = 3;
 const QUICK_RAMP_REPEAT = 1;
-const { DEFAULT_ENGINE, selectEngine } = require('../engines');
+const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
 
@@ -146,7 +146,7 @@ function resolvePlan(options) {
   // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.
   const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
-  const ramps = selectRamps(options, { target, link, loadHosts, seeds });
+  const ramps = selectRamps(options, { target, seeds, engineName });
   const pin = options.pin !== false;
   const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
   const planned = Object.fromEntries(servers.map((s) => [s, definitions[s]]));
@@ -161,7 +161,7 @@ function resolvePlan(options) {
     order: trialPlan(runnable, trials),
     rounds,
     unpaired,
-    engine: { name: engineName, skipped: selected.skipped, lighter },
+    engine: { name: engineName, skipped: [...selected.skipped, ...ramps.skipped], lighter },
     pinning: planPinning({ want: pin }),
     target,
     link,
@@ -201,22 +201,43 @@ function resolvePlan(options) {
  * The ramps to run (perf/lib/plan/ramps.js) and their objective: --ramps NAMES, or by default
  * every ramp in a run of the default scenarios (with --quick those marked in_quick, with their
  * quick values, one search per server; not with --scenarios, --seeds or another scenarios folder, which choose what
- * runs); none with --ramps none. Ramps run on servers this machine starts, on loopback: not with
- * --target, --link or --load-hosts. --slo p99=10ms sets the objective, --ramp-repeat the searches
- * per server. { list, objective, repeat }.
+ * runs); none with --ramps none. Ramps run on servers this machine starts and restarts: on
+ * loopback, behind --link's link (which may saturate first: the steps say so), or beside
+ * --load-hosts netns:N (Tsung's hosts, whose rates add); not with --target. Another --engine
+ * runs the ramps it can run faithfully, and skips the others (skipped, as for the scenarios).
+ * --slo p99=10ms sets the objective, --ramp-repeat the searches per server. { list, objective,
+ * repeat, skipped }.
  */
-function selectRamps(options, { target, link, loadHosts, seeds }) {
+function selectRamps(options, { target, seeds, engineName }) {
   const asked = options.ramps ?? null;
   const objective = parseSlo(options.slo ?? null);
-  const remote = target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
-  if (asked && asked.length && remote) throw new UsageError(`--ramps runs on servers this machine starts, over loopback: not with ${remote}`);
-  const byDefault = asked === null && !options.scenarios && !options.scenariosDir && !seeds && !remote;
+  if (asked && asked.length && target) throw new UsageError('--ramps runs on servers this machine starts (and starts again when one exits): not with --target');
+  const byDefault = asked === null && !options.scenarios && !options.scenariosDir && !seeds && !target;
   const names = asked && asked.length ? asked : null;
   const loaded = names || byDefault ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names }) : [];
-  const list = names || !options.quick ? loaded : loaded.filter((r) => r.in_quick);
+  const chosen = names || !options.quick ? loaded : loaded.filter((r) => r.in_quick);
+  const { list, skipped } = rampsForEngine(chosen, engineName);
+  if (names && !list.length) throw new UsageError(`--engine ${engineName} can run none of the ramps asked for (${skipped.map((k) => `${k.scenario}: ${k.reason}`).join('; ')})`);
   const repeat = options.rampRepeat ?? (options.quick ? QUICK_RAMP_REPEAT : RAMP_REPEAT);
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--ramp-repeat must be a whole number, 1 or more (not '${options.rampRepeat}')`);
-  return { list, objective, repeat };
+  return { list, objective, repeat, skipped };
+}
+
+/**
+ * The ramps an engine runs: all with the built-in engines; with an external one (--engine) those
+ * whose steps it can run faithfully, each marked with it (stepScenario passes it on to engineFor),
+ * the others skipped: { list, skipped: [{ engine, scenario, reason, ramp: true }] }.
+ */
+function rampsForEngine(ramps, engineName) {
+  if (engineName === DEFAULT_ENGINE) return { list: ramps, skipped: [] };
+  const list = [];
+  const skipped = [];
+  for (const ramp of ramps) {
+    const reason = ENGINES[engineName].whyNot(stepScenario(ramp, ramp.from_rps));
+    if (reason) skipped.push({ engine: engineName, scenario: ramp.name, reason, ramp: true });
+    else list.push({ ...ramp, engine: engineName });
+  }
+  return { list, skipped };
 }
 
 /** "p99=10ms" → { percentile: 'p99', ms: 10 }; null → the default objective. */

@@ -20,7 +20,7 @@ const { searchCapacity, stepFailure, scheduleKept, SCHEDULE_SLACK } = require('.
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, linkBoundText } = require('../judge/bottleneck');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -38,12 +38,17 @@ function stepOf(run, rate, loadS) {
     client_cpu_pct: run.client_cpu_pct ?? null,
     client_loop_delay_p99_ms: run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 ?? null : null,
     schedule_lag_mean_ms: run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? null : null,
+    link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     limited: null,
   });
   if (loadGeneratorFailed(run)) step.stop = run.failure;
   // A run that failed otherwise (no reply, the server gone) failed its rate: the server's failure.
   else if (!run.ok) step.errors = Math.max(errors, 1);
+  // What kept the rate from reaching the server says nothing of the server: the link full one
+  // way (--link), the load generator at its core's limit, the load hosts off their schedule.
+  else if (run.link_bound) step.limited = linkBoundText(run.link_usage);
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
+  else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts did not offer the load as planned: ${run.load_problems[0]}`;
   return step;
 }
 
@@ -82,7 +87,7 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
  * [{ name, description, request, connection, connections, servers: { server: { searches: [search], sustainable_rps: { n, centre,
  * ci95 } } }, comparisons }], interrupted }.
  */
-async function measureRamps(up, { plan, io, restart, record = () => {} }) {
+async function measureRamps(up, { plan, io, restart, loadHosts = null, link = null, record = () => {} }) {
   const { objective, repeat } = plan.rampOptions;
   const out = { objective, repeat, ramps: [], interrupted: false };
   for (const ramp of plan.ramps) {
@@ -93,7 +98,7 @@ async function measureRamps(up, { plan, io, restart, record = () => {} }) {
     out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
-      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective });
+      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link });
       const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
@@ -133,6 +138,12 @@ function resolutionOf(search) {
   return search.bracket ? Math.log(search.bracket[1] / search.bracket[0]) ** 2 / 12 : 0;
 }
 
+/** Why the servers `open` never saturated, from their searches: what stopped them (the link, the load generator), or that they held the highest rate offered. */
+function openReason(open, perServer) {
+  const why = new Set(open.flatMap((s) => perServer[s].searches.filter((r) => !r.incomplete && !r.saturated).map((r) => r.limited || 'it held the highest rate offered')));
+  return [...why].join('; ');
+}
+
 // How two servers' sustainable rates are compared (results.json's comparisons[].method).
 const COMPARISON_METHOD = 'paired searches (Student t on the log ratios of side-by-side searches, 95 %)';
 
@@ -151,7 +162,7 @@ function turnstile() {
  * it. A server that exited or hung fails the step's rate (fatal) and is started again before
  * its next step; one that does not start again ends the search.
  */
-function measureStep(ramp, server, up, { io, turn, out, restart, objective }) {
+function measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link }) {
   const stopped = (rate, why) => ({ offered_rps: rate, achieved_rps: 0, errors: 0, stop: why });
   return (rate) =>
     turn(async () => {
@@ -162,7 +173,7 @@ function measureStep(ramp, server, up, { io, turn, out, restart, objective }) {
       if (u.state.notStarted) return stopped(rate, `the server did not start again: ${u.state.notStarted}`);
       u.state.current = `${ramp.name} at ${Math.round(rate)}/s`;
       io.status(`${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`);
-      const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true });
+      const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true, loadHosts, link });
       io.status(null);
       if (result.interrupted) {
         out.interrupted = true;
@@ -218,7 +229,7 @@ function compareServers(servers, perServer, margin) {
         factor: judged && winner ? Math.max(cmp.ratio, 1 / cmp.ratio) : null,
         margin,
         method: COMPARISON_METHOD,
-        note: judged ? null : `not judged: ${open.join(' and ')} never saturated (a search held the highest rate offered, or the load generator stopped it)`,
+        note: judged ? null : `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})`,
       });
     }
   }

@@ -14,7 +14,8 @@ const { summarizeSamples, round3 } = require('../measure/stats');
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('../measure/proc_stats');
-const { isClientBound, cpuShares, judgeRun } = require('../judge/bottleneck');
+const { isClientBound, isLinkBound, cpuShares, judgeRun } = require('../judge/bottleneck');
+const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText } = require('../judge/reasons');
 const { ENGINES, engineFor } = require('../engines');
 const { EngineUnavailable } = require('../engines/external');
@@ -156,7 +157,7 @@ async function warmUp({ handle, scenario, seconds, signal }) {
  * CPU is then both loads' (one load generator).
  * Resolves { run, samples } or, when the outer signal interrupted it, { interrupted: true }.
  */
-async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null, paired = false, beside = [] }) {
+async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null, link = null, paired = false, beside = [] }) {
   const engine = engineFor(scenario);
   const controller = new AbortController();
   const abort = (reason) => {
@@ -191,6 +192,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   loopDelay.enable();
   const besidePids = beside.map((b) => b.pid);
   const before = cpuSnapshot(pid, besidePids);
+  const linkBefore = link ? linkBytes(link) : null;
   samples.start();
   let extra = {};
   try {
@@ -205,6 +207,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     serverState.abortRun = null;
     if (outerSignal) outerSignal.removeEventListener('abort', onOuter);
   }
+  const linkAfter = link ? linkBytes(link) : null;
   const after = cpuSnapshot(pid, besidePids);
   const wallMs = after.at - before.at;
   loopDelay.disable();
@@ -298,8 +301,12 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   });
   run.server_cpu_pct = serverCpuPct;
   run.machine_cpu = machineCpu;
+  if (link) {
+    run.link_usage = linkUsage(linkBefore, linkAfter, { rateBits: link.rateBits, replies: stats.replies, loadS: durationS });
+    run.link_bound = isLinkBound(run.link_usage);
+  }
   if (beside.length) run.beside = besideCpu.map((b) => ({ server: b.server, cpu_pct: b.cpu ? round1((b.cpu.total_s * 100000) / wallMs) : null }));
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
   return { run, samples };
 }
 

@@ -148,7 +148,7 @@ async function runScenarios(options = {}) {
     }
     const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
     const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace });
-    const session = { plan, start, loadHosts, store, io };
+    const session = { plan, start, loadHosts, link, store, io };
     if (plan.rounds) {
       await runPairedRounds(session);
     } else {
@@ -233,7 +233,7 @@ function serverStarter({ definitions, target, readyTimeoutMs }, { cpu, namespace
  * hosts, for Tsung), store, io: { log, status, signal } }.
  */
 async function runTrials({ order, served }, session) {
-  const { plan, loadHosts, store, io } = session;
+  const { plan, loadHosts, link, store, io } = session;
   const { log, status, signal } = io;
   const { trials } = plan;
   const serverWidth = Math.max(5, ...plan.runnable.map((s) => s.length));
@@ -268,7 +268,7 @@ async function runTrials({ order, served }, session) {
           lastStatus = now;
           status(`${label} ${done}${total ? `/${total}` : ''} done`);
         };
-        const result = await runOne({ server, trial, handle: u.handle, scenario, outerSignal: signal, serverState, progress, loadHosts });
+        const result = await runOne({ server, trial, handle: u.handle, scenario, outerSignal: signal, serverState, progress, loadHosts, link });
         status(null);
         if (result.interrupted) {
           log(`${label} interrupted; not recorded`);
@@ -392,7 +392,7 @@ async function runRamps(session) {
       if (up.has(server)) await up.get(server).bringDown({ quiet: true });
       await bring(server, scenario);
     };
-    const ramps = await measureRamps(up, { plan, io, restart, record: (section) => store.setExtra({ ramps: section }) });
+    const ramps = await measureRamps(up, { plan, io, restart, loadHosts: session.loadHosts, link: session.link, record: (section) => store.setExtra({ ramps: section }) });
     store.setExtra({ ramps });
   } finally {
     for (const u of up.values()) await u.bringDown();

@@ -8,7 +8,7 @@ const http = require('node:http');
 const fs = require('node:fs');
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { createLink, removeLink, parseRate, namespaceExists, linkUnavailableReason, run, LinkError } = require('../../../perf/lib/hosts/netns');
+const { createLink, removeLink, linkBytes, linkUsage, parseRate, namespaceExists, linkUnavailableReason, run, LinkError } = require('../../../perf/lib/hosts/netns');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const NETNS = path.join(__dirname, '..', '..', '..', 'perf', 'lib', 'hosts', 'netns.js');
@@ -83,6 +83,23 @@ describe('--link: a rate-limited network namespace', function () {
     assert.throws(() => parseRate('0mbit'), (err) => err instanceof LinkError && err.message === "--link takes a rate such as 54mbit, 1gbit or 512kbit (tc units), got '0mbit'");
   });
 
+  it('what the link carried: each way\'s Mbit/s over the load, the fuller way\'s share of the rate, bytes a reply, the replies a second it carries', () => {
+    const before = { to_server: 1000, to_client: 5000, at: 0 };
+    const after = { to_server: 1000 + 250000, to_client: 5000 + 675000, at: 2000 };
+    assert.deepEqual(linkUsage(before, after, { rateBits: 4e6, replies: 1000, loadS: 1.5 }), {
+      rate_bits: 4e6,
+      to_server_mbit_s: 1.333,
+      to_client_mbit_s: 3.6,
+      busiest_pct: 90,
+      busiest: 'to_client',
+      bytes_per_reply: { to_server: 250, to_client: 675 },
+      carries_rps: 741,
+    });
+    assert.equal(linkUsage(before, after, { rateBits: 4e6, replies: 1000 }).busiest_pct, 67.5, 'over the readings\' window without a load length');
+    assert.equal(linkUsage(null, after, { rateBits: 4e6, replies: 1 }), null, 'counters not read: nothing said');
+    assert.deepEqual([linkUsage(before, after, { rateBits: 4e6, replies: 0 }).bytes_per_reply, linkUsage(before, after, { rateBits: 4e6, replies: 0 }).carries_rps], [null, null]);
+  });
+
   it('a command that fails: one line with the command and the first line of what it said; quiet, null', () => {
     assert.throws(() => run(['sh', '-c', 'echo first >&2; echo second >&2; exit 3']), (err) => err instanceof LinkError && err.message === 'sh -c echo first >&2; echo second >&2; exit 3 failed: first');
     assert.equal(run(['sh', '-c', 'exit 3'], { quiet: true }), null);
@@ -141,8 +158,13 @@ describe('--link: a rate-limited network namespace', function () {
       try {
         assert.ok(namespaceExists(link.namespace));
         server = await startInside(link);
+        const before = linkBytes(link);
         const { bytes, seconds } = await fetchTimed(link.serverAddress);
+        const usage = linkUsage(before, linkBytes(link), { rateBits: link.rateBits, replies: 1 });
         assert.equal(bytes, SERVE_BYTES);
+        // The host end's counters saw the reply cross toward the client, framing included.
+        assert.equal(usage.busiest, 'to_client');
+        assert.ok(usage.bytes_per_reply.to_client > SERVE_BYTES && usage.bytes_per_reply.to_client < SERVE_BYTES * 1.1, JSON.stringify(usage));
         const bitsPerSecond = (bytes * 8) / seconds;
         // A shaped link can be slower than its rate on a busy machine, never much faster.
         assert.ok(bitsPerSecond < 8e6 * 1.25, `${(bitsPerSecond / 1e6).toFixed(1)} Mbit/s through an 8 Mbit/s link`);

@@ -13,6 +13,8 @@ const {
   CLIENT_BOUND_PCT,
   NEAR_CLIENT_BOUND_PCT,
   SERVER_BOUND_PCT,
+  LINK_BOUND_PCT,
+  isLinkBound,
   DISTURBED_PCT,
   SHARED_LOAD_PCT,
   MIN_SERVER_BOUND_LOAD_S,
@@ -44,9 +46,9 @@ function withDisturbedPct(value, fn) {
 }
 
 describe('bottleneck: the thresholds', () => {
-  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, disturbed 10 % of a core, another server beside it 10 %', () => {
-    assert.deepEqual([CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S], [90, 80, 90, 10, 10, 0.25]);
-    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, disturbed_pct: 10, shared_load_pct: 10 });
+  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, the link 90 % of its rate, disturbed 10 % of a core, another server beside it 10 %', () => {
+    assert.deepEqual([CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S], [90, 80, 90, 90, 10, 10, 0.25]);
+    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, link_bound_pct: 90, disturbed_pct: 10, shared_load_pct: 10 });
   });
 
   it('PERF_DISTURBED_PCT raises the disturbed threshold on a machine known to be shared; a value that is not a number leaves it', () => {
@@ -89,6 +91,20 @@ describe('bottleneck: failed runs and the load hosts\' problems', () => {
     const v = judge({}, { loadProblems: ['Tsung started 3 of 4 users', '6 of 8 planned requests completed'] });
     assert.deepEqual(v.not_judged_because, ['load: Tsung started 3 of 4 users', 'load: 6 of 8 planned requests completed']);
     assert.equal(v.judged, false);
+  });
+});
+
+describe('bottleneck: link-bound (--link)', () => {
+  const usage = (busiest) => ({ rate_bits: 54e6, to_server_mbit_s: 10, to_client_mbit_s: (54 * busiest) / 100, busiest_pct: busiest, busiest: 'to_client', bytes_per_reply: { to_server: 200, to_client: 700 }, carries_rps: 9643 });
+
+  it(`from ${LINK_BOUND_PCT} % of the link's rate one way on; no link, no reason`, () => {
+    assert.deepEqual([isLinkBound(usage(89.9)), isLinkBound(usage(90)), isLinkBound(null)], [false, true, false]);
+  });
+
+  it('a link-bound run is not judged, and says which way the link filled and how many replies it carries', () => {
+    const v = judge({}, { linkUsage: usage(96.5) });
+    assert.deepEqual(v.not_judged_because, ['link-bound: the link saturates first: it carried 96.5 % of its 54 Mbit/s toward the client (the replies), about 9,643 of these replies a second']);
+    assert.equal(judge({}, { linkUsage: usage(40) }).judged, true);
   });
 });
 
@@ -200,11 +216,12 @@ describe('bottleneck: another server measured beside this one (simultaneous roun
 });
 
 describe('bottleneck: every reason at once', () => {
-  it('in order: failed, client-bound, load, not server-bound, disturbed', () => {
+  it('in order: failed, client-bound, link-bound, load, not server-bound, disturbed', () => {
+    const linkUsage = { rate_bits: 1e6, busiest_pct: 99, busiest: 'to_server', carries_rps: null };
     const v = withDisturbedPct(undefined, () =>
-      judgeRun({ scenario: CLOSED, ok: false, failure: 'x', clientCpuPct: 99, clientBound: true, shares: { ...QUIET, server_cpu_pct: 50, steal_pct: 20 }, loadProblems: ['y'] }),
+      judgeRun({ scenario: CLOSED, ok: false, failure: 'x', clientCpuPct: 99, clientBound: true, linkUsage, shares: { ...QUIET, server_cpu_pct: 50, steal_pct: 20 }, loadProblems: ['y'] }),
     );
-    assert.deepEqual(v.not_judged_because.map((r) => r.split(':')[0]), ['failed', 'client-bound', 'load', 'not server-bound', 'disturbed']);
+    assert.deepEqual(v.not_judged_because.map((r) => r.split(':')[0]), ['failed', 'client-bound', 'link-bound', 'load', 'not server-bound', 'disturbed']);
     assert.deepEqual([v.server_bound, v.disturbed, v.judged], [false, true, false]);
   });
 });

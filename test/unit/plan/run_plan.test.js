@@ -10,6 +10,8 @@ const { seedPlan } = require('../../../perf/lib/judge/seeds');
 const { RESULTS_ROOT } = require('../../../perf/lib/store/results_store');
 const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 const { standinDefinitions, writeScenarioDir } = require('../../support/runner_helpers');
+const { stepScenario } = require('../../../perf/lib/plan/ramps');
+const { skippedLine } = require('../../../perf/lib/engines');
 
 const scenariosDir = writeScenarioDir({
   tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },
@@ -259,6 +261,17 @@ describe('the run\'s plan: ramps', () => {
     usage({ slo: 'p98=10ms' }, /--slo takes a percentile and a time, e.g. p99=10ms/);
     usage({ slo: 'p99=0ms' }, /--slo takes/);
     assert.throws(() => asked({ ramps: ['nope'] }), (err) => err.usage && /unknown ramp 'nope'/.test(err.message));
-    usage({ servers: ['a'], ramps: ['hello_per_connection'], target: 'http://127.0.0.1:9' }, /--ramps runs on servers this machine starts, over loopback: not with --target/);
+    usage({ servers: ['a'], ramps: ['hello_per_connection'], target: 'http://127.0.0.1:9' }, /--ramps runs on servers this machine starts \(and starts again when one exits\): not with --target/);
+  });
+
+  it('another --engine runs the ramps it can run faithfully, each step on it, and skips the others in a line; none it can run, when asked for: a usage error', () => {
+    const plan = resolvePlan({ engine: 'httperf' });
+    assert.deepEqual(rampNames(plan), ['hello_per_connection']);
+    assert.equal(stepScenario(plan.ramps[0], 1000).engine, 'httperf', 'each step runs on httperf (engineFor honours it)');
+    const skipped = plan.engine.skipped.filter((k) => k.ramp);
+    assert.deepEqual(skipped.map((k) => [k.engine, k.scenario]), [['httperf', 'hello_keepalive']]);
+    assert.equal(skippedLine(skipped[0]), `httperf: skips the ramp hello_keepalive (cannot run it faithfully: ${skipped[0].reason})`);
+    assert.equal(stepScenario(resolvePlan({}).ramps[1], 1000).engine, undefined, 'the built-in engines choose for themselves');
+    assert.throws(() => resolvePlan({ engine: 'wrk', scenarios: ['long_conn_256'], ramps: ['hello_per_connection'] }), (err) => err instanceof UsageError && /--engine wrk can run none of the ramps asked for \(hello_per_connection: wrk is closed-loop/.test(err.message));
   });
 });
