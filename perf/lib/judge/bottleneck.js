@@ -61,16 +61,33 @@ function isClientBound(clientCpuPct) {
   return typeof clientCpuPct === 'number' && clientCpuPct >= CLIENT_BOUND_PCT;
 }
 
-/** Whether a run behind --link filled the link one way (linkUsage of perf/lib/hosts/netns.js; null: no link). */
-function isLinkBound(linkUsage) {
-  return Boolean(linkUsage) && linkUsage.busiest_pct >= LINK_BOUND_PCT;
+/**
+ * The share of the link's rate one way that `offeredRps` replies a second ask for, at the bytes
+ * a reply the run measured (linkUsage of perf/lib/hosts/netns.js), or null. An open loop offered
+ * more than the link carries fills it while the replies it gets through are fewer: what it
+ * carried understates what was asked of it.
+ */
+function linkDemandPct(linkUsage, offeredRps) {
+  return linkUsage && linkUsage.carries_rps && offeredRps > 0 ? round1((offeredRps / linkUsage.carries_rps) * 100) : null;
 }
 
-/** Why a link-bound run says nothing of the server: "the link carried 97 % of its 54 Mbit/s toward the clients, …". */
-function linkBoundText(u) {
+/**
+ * Whether a run behind --link filled the link one way, or (offeredRps: a rate offered on a
+ * schedule) asked LINK_BOUND_PCT of it or more; false without a link.
+ */
+function isLinkBound(linkUsage, offeredRps = null) {
+  if (!linkUsage) return false;
+  return linkUsage.busiest_pct >= LINK_BOUND_PCT || (linkDemandPct(linkUsage, offeredRps) ?? 0) >= LINK_BOUND_PCT;
+}
+
+/** Why a link-bound run says nothing of the server: "the link saturates first: it carried 97 % of its 54 Mbit/s toward the client (the replies), …". */
+function linkBoundText(u, offeredRps = null) {
   const way = u.busiest === 'to_client' ? 'toward the client (the replies)' : 'toward the server (the requests)';
+  const rate = `${u.rate_bits / 1e6} Mbit/s`;
+  const demand = linkDemandPct(u, offeredRps);
+  const load = demand !== null && demand > u.busiest_pct ? `the rate offered asks ${demand} % of its ${rate} ${way}, of which it carried ${u.busiest_pct} %` : `it carried ${u.busiest_pct} % of its ${rate} ${way}`;
   const carries = u.carries_rps ? `, about ${Math.round(u.carries_rps).toLocaleString('en-US')} of these replies a second` : '';
-  return `the link saturates first: it carried ${u.busiest_pct} % of its ${u.rate_bits / 1e6} Mbit/s ${way}${carries}`;
+  return `the link saturates first: ${load}${carries}`;
 }
 
 /**
@@ -157,4 +174,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, lin
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, isLinkBound, linkBoundText, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

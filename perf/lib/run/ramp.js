@@ -20,7 +20,7 @@ const { searchCapacity, stepFailure, scheduleKept, SCHEDULE_SLACK } = require('.
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT, linkBoundText } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct } = require('../judge/bottleneck');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -39,14 +39,16 @@ function stepOf(run, rate, loadS) {
     client_loop_delay_p99_ms: run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 ?? null : null,
     schedule_lag_mean_ms: run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? null : null,
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
+    link_demand_pct: linkDemandPct(run.link_usage, rate),
     limited: null,
   });
   if (loadGeneratorFailed(run)) step.stop = run.failure;
   // A run that failed otherwise (no reply, the server gone) failed its rate: the server's failure.
   else if (!run.ok) step.errors = Math.max(errors, 1);
   // What kept the rate from reaching the server says nothing of the server: the link full one
-  // way (--link), the load generator at its core's limit, the load hosts off their schedule.
-  else if (run.link_bound) step.limited = linkBoundText(run.link_usage);
+  // way, or the rate offered asking that of it (--link), the load generator at its core's
+  // limit, the load hosts off their schedule.
+  else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, rate);
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
   else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts did not offer the load as planned: ${run.load_problems[0]}`;
   return step;

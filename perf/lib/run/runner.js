@@ -36,7 +36,8 @@ const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
 
 const HOST = '127.0.0.1'; // servers it starts listen here, unless --link puts them in a namespace
-// Inside --link's namespace nothing else listens, so every server can have the same port.
+// Inside --link's namespace nothing else listens: each server has its port from this one on,
+// its own, since the ramps search servers side by side.
 const LINK_PORT = 8080;
 const CONTRACT_DEADLINE_MS = 120000;
 
@@ -218,12 +219,14 @@ function scenariosPlan(plan) {
 
 /**
  * How the plan's servers are started: (server) => its handle. --target's runs already;
- * namespace (--link's, or --load-hosts netns:N's): the servers run there, each on LINK_PORT.
+ * namespace (--link's, or --load-hosts netns:N's): the servers run there, the plan's k-th on
+ * LINK_PORT + k.
  */
 function serverStarter({ definitions, target, readyTimeoutMs }, { cpu, namespace }) {
   if (target) return (server) => remoteServer(server, target);
-  const where = namespace ? { host: namespace.address, port: LINK_PORT, prefix: namespace.commandPrefix } : { host: HOST };
-  return (server) => startServer(server, { definitions, ...where, cpu, readyTimeoutMs });
+  const names = Object.keys(definitions);
+  const where = (server) => (namespace ? { host: namespace.address, port: LINK_PORT + names.indexOf(server), prefix: namespace.commandPrefix } : { host: HOST });
+  return (server) => startServer(server, { definitions, ...where(server), cpu, readyTimeoutMs });
 }
 
 /**

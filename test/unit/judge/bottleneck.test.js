@@ -15,6 +15,7 @@ const {
   SERVER_BOUND_PCT,
   LINK_BOUND_PCT,
   isLinkBound,
+  linkDemandPct,
   DISTURBED_PCT,
   SHARED_LOAD_PCT,
   MIN_SERVER_BOUND_LOAD_S,
@@ -99,6 +100,8 @@ describe('bottleneck: link-bound (--link)', () => {
 
   it(`from ${LINK_BOUND_PCT} % of the link's rate one way on; no link, no reason`, () => {
     assert.deepEqual([isLinkBound(usage(89.9)), isLinkBound(usage(90)), isLinkBound(null)], [false, true, false]);
+    // On a schedule: what the rate offered asks of it (at the bytes a reply measured) counts too.
+    assert.deepEqual([linkDemandPct(usage(60), 9643), isLinkBound(usage(60), 8600), isLinkBound(usage(60), 8700)], [100, false, true]);
   });
 
   it('a link-bound run is not judged, and says which way the link filled and how many replies it carries', () => {

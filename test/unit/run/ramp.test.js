@@ -13,7 +13,7 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, link_demand_pct: null, limited: null });
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     assert.match(stepOf(run({ load_problems: ['Tsung started 900 of 1000 users'] }), 1000).limited, /^the load hosts did not offer the load as planned: Tsung started 900 of 1000 users$/);
     const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);
@@ -22,11 +22,15 @@ describe('ramps: the stage', () => {
 
   it('behind --link, a step that filled the link one way limits the search: the link saturated first, whatever else the step shows', () => {
     const usage = { rate_bits: 54e6, to_server_mbit_s: 20.1, to_client_mbit_s: 52.4, busiest_pct: 97, busiest: 'to_client', bytes_per_reply: { to_server: 300, to_client: 780 }, carries_rps: 8654 };
-    const step = stepOf(run({ link_usage: usage, link_bound: true, client_bound: true, client_cpu_pct: 95 }), 9000, 1);
+    const step = stepOf(run({ link_usage: usage, link_bound: true, client_bound: true, client_cpu_pct: 95 }), 8400, 1);
     assert.equal(step.link_pct, 97);
     assert.equal(step.limited, 'the link saturates first: it carried 97 % of its 54 Mbit/s toward the client (the replies), about 8,654 of these replies a second');
     const under = stepOf(run({ link_usage: { ...usage, busiest_pct: 60 }, link_bound: false }), 5000, 1);
-    assert.deepEqual([under.link_pct, under.limited], [60, null], 'a link with room: the step is the server\'s');
+    assert.deepEqual([under.link_pct, under.link_demand_pct, under.limited], [60, 57.8, null], 'a link with room: the step is the server\'s');
+    // 32,000/s offered, 23,553 answered at 79 % of the link: the rate asks 111 % of it.
+    const asked = stepOf(run({ throughput_rps: 7000, link_usage: { ...usage, busiest_pct: 78.7 }, link_bound: false }), 9600, 1);
+    assert.equal(asked.link_demand_pct, 110.9);
+    assert.equal(asked.limited, 'the link saturates first: the rate offered asks 110.9 % of its 54 Mbit/s toward the client (the replies), of which it carried 78.7 %, about 8,654 of these replies a second');
   });
 
   it('a run whose load generator failed stops the search (its rate neither passed nor failed)', () => {
