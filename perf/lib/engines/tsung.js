@@ -232,11 +232,13 @@ function cpuBetween(series, fromMs, toMs) {
 function recordHosts({ read, loadHosts, samples, cpuSeries, offsets }) {
   const names = loadHosts.hosts.map((h) => h.name);
   let firstStart = Infinity;
+  let lastStart = -Infinity;
   let lastEnd = -Infinity;
   let total = 0;
   for (const name of names) {
     for (const r of (read.hosts[name] || { rows: [] }).rows) {
       firstStart = Math.min(firstStart, r.endMs - r.durationMs);
+      lastStart = Math.max(lastStart, r.endMs - r.durationMs);
       lastEnd = Math.max(lastEnd, r.endMs);
       total += 1;
     }
@@ -275,7 +277,10 @@ function recordHosts({ read, loadHosts, samples, cpuSeries, offsets }) {
       clock: offsets[host.name] || null,
     };
   });
-  return { hosts, firstStartMs: firstStart, lastEndMs: lastEnd };
+  // The rate the hosts' requests started at, together: Tsung's arrivals are random and its hosts
+  // start apart, so what they offered is measured, not taken from the plan.
+  const arrivalRps = total > 1 && lastStart > firstStart ? round3(((total - 1) * 1000) / (lastStart - firstStart)) : null;
+  return { hosts, firstStartMs: firstStart, lastEndMs: lastEnd, arrivalRps };
 }
 
 /**
@@ -363,6 +368,7 @@ async function run({ host, port, scenario, samples, signal, loadHosts, env = pro
     load_hosts: recorded.hosts,
     load_hosts_kind: loadHosts.kind,
     load_start_spread_ms: starts.length > 1 ? round3(Math.max(...starts) - Math.min(...starts)) : 0,
+    arrival_rps: recorded.arrivalRps,
     load_problems: problems,
     tsung_users: { planned: plan.users, launched, finished: read.totals.finish_users_count ?? null },
     tsung_log: loadHosts.logRoot ? path.relative(path.dirname(loadHosts.logRoot), logDirs[0]) : logDirs[0],

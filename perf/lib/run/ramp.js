@@ -38,6 +38,8 @@ function stepOf(run, rate, loadS) {
     client_cpu_pct: run.client_cpu_pct ?? null,
     client_loop_delay_p99_ms: run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 ?? null : null,
     schedule_lag_mean_ms: run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? null : null,
+    // Engines with random arrivals (Tsung) measure the rate they offered: the step is judged on it.
+    ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
     limited: null,
@@ -51,6 +53,9 @@ function stepOf(run, rate, loadS) {
   else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, rate);
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
   else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts did not offer the load as planned: ${run.load_problems[0]}`;
+  // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one
+  // that fell short of the schedule did not offer the rate, whatever the server did with it.
+  else if (typeof run.arrival_rps === 'number' && !scheduleKept({ offered_rps: rate, achieved_rps: run.arrival_rps })) step.limited = `the load hosts started ${Math.round(run.arrival_rps)} requests a second of the ${Math.round(rate)} offered (their arrivals are random, and they start apart)`;
   return step;
 }
 

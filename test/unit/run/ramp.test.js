@@ -5,6 +5,7 @@
 
 const assert = require('node:assert/strict');
 const { stepOf, clientNearLimit, compareServers, serverSummary, turnstile } = require('../../../perf/lib/run/ramp');
+const { scheduleKept } = require('../../../perf/lib/judge/capacity');
 
 const run = (over = {}) => ({ ok: true, failure: null, throughput_rps: 990, latency_ms: { p50: 1, p90: 3, p99: 4, p999: 6 }, errors: { refused: 1, reset: 0, timeout: 2, other: 0 }, server_cpu_pct: 40, server_cpu: { ms_per_request: 0.1 }, client_cpu_pct: 30, client_bound: false, client_loop_delay_ms: { p99: 0.4, max: 2 }, schedule_lag_ms: { mean: 0.2, max: 3 }, ...over });
 const search = (sustainable, saturated = true, limited = null) => ({ sustainable_rps: sustainable, failing_rps: saturated ? sustainable * 1.05 : null, saturated, limited, incomplete: null, bracket: [sustainable, sustainable * 1.05] });
@@ -31,6 +32,15 @@ describe('ramps: the stage', () => {
     const asked = stepOf(run({ throughput_rps: 7000, link_usage: { ...usage, busiest_pct: 78.7 }, link_bound: false }), 9600, 1);
     assert.equal(asked.link_demand_pct, 110.9);
     assert.equal(asked.limited, 'the link saturates first: the rate offered asks 110.9 % of its 54 Mbit/s toward the client (the replies), of which it carried 78.7 %, about 8,654 of these replies a second');
+  });
+
+  it('Tsung\'s random arrivals: a step whose hosts started fewer requests than the schedule is theirs; otherwise the replies are judged against the rate they started', () => {
+    const short = stepOf(run({ throughput_rps: 1166, arrival_rps: 1170 }), 1280, 1);
+    assert.equal(short.limited, 'the load hosts started 1170 requests a second of the 1280 offered (their arrivals are random, and they start apart)');
+    const kept = stepOf(run({ throughput_rps: 1200, arrival_rps: 1240 }), 1280, 1);
+    assert.deepEqual([kept.limited, kept.arrival_rps, scheduleKept(kept)], [null, 1240, true], '1,200 of the 1,240 started, 97 %: kept, though 94 % of 1,280');
+    assert.equal(scheduleKept(stepOf(run({ throughput_rps: 1100, arrival_rps: 1240 }), 1280, 1)), false, '1,100 of 1,240: the server\'s');
+    assert.equal(stepOf(run(), 1000, 1).arrival_rps, undefined, 'the built-in engines keep their schedule and measure its lag instead');
   });
 
   it('a run whose load generator failed stops the search (its rate neither passed nor failed)', () => {
