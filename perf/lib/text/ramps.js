@@ -26,6 +26,8 @@ function searchLine(name, server, r, objective, { i = 1, repeat = 1 } = {}) {
   const head = `${name}  ${server.padEnd(5)} `;
   if (r.incomplete) return `${head}search incomplete${of}, not counted: ${r.incomplete}${r.sustainable_rps === null ? '' : ` (held ${rate(r.sustainable_rps)}/s so far)`}`;
   if (r.sustainable_rps === null) {
+    // Limited from its first rate on, the server was never measured: it did not fail either.
+    if (r.limited) return `${head}measured at no rate${of}: ${r.limited}`;
     const first = r.steps[0];
     return `${head}held ${slo} at no rate offered${of}: ${first ? first.failure || first.limited : 'no step ran'}`;
   }
@@ -75,7 +77,7 @@ function serverText(s) {
   const { centre, ci95 } = s.sustainable_rps;
   const skipped = s.searches.length - counted.length;
   const note = skipped ? ` (${skipped} incomplete search${skipped > 1 ? 'es' : ''} not counted)` : '';
-  if (centre === null) return `no rate held${note}`;
+  if (centre === null) return counted.length && counted.every((r) => r.limited) ? `not measured: ${counted[0].limited}${note}` : `no rate held${note}`;
   // A lower bound has no interval: what it says is only that the rates it held were held.
   let value = `${rate(centre)}/s${ci95 && !open ? ` [${rate(ci95[0])}–${rate(ci95[1])}]` : ''}`;
   if (!ci95 && counted.length === 1 && counted[0].bracket) value += ` (one search: held ${rate(counted[0].bracket[0])}/s, ${counted[0].saturated ? 'failed' : 'not offered'} at ${rate(counted[0].bracket[1])}/s; --ramp-repeat 3 gives an interval)`;

@@ -16,6 +16,11 @@ describe('ramps in words', () => {
     assert.match(searchLine('hello', 'em', top, SLO), /sustains at least 40,960\/s at p99 ≤ 10 ms: the highest rate offered$/);
     const none = { sustainable_rps: null, failing_rps: 20, saturated: true, limited: null, steps: [{ rate: 20, failure: '3 errors' }] };
     assert.equal(searchLine('hello', 'em', none, SLO), 'hello  em    held p99 ≤ 10 ms at no rate offered: 3 errors');
+    // The load hosts short of the first rate already: the server neither held nor failed.
+    const unmeasured = { sustainable_rps: null, failing_rps: null, saturated: false, limited: 'the load hosts started 1125 requests a second of the 1280 offered', incomplete: null, steps: [{ rate: 1280, failure: null, limited: 'the load hosts started 1125 requests a second of the 1280 offered' }] };
+    assert.equal(searchLine('hello', 'node', unmeasured, SLO), 'hello  node  measured at no rate: the load hosts started 1125 requests a second of the 1280 offered');
+    assert.equal(serverText({ searches: [unmeasured], sustainable_rps: { n: 0, centre: null, ci95: null } }), 'not measured: the load hosts started 1125 requests a second of the 1280 offered');
+    assert.equal(serverText({ searches: [none], sustainable_rps: { n: 0, centre: null, ci95: null } }), 'no rate held');
   });
 
   it('the end: each server\'s rate with its interval, then the answer; nothing without ramps', () => {
