@@ -64,7 +64,7 @@ function buildProgram() {
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
-    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick their quick values and one search per server; none with --scenarios or --seeds)', commaList)
+    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick their quick values and one search per server; none with --scenarios or --seeds; not with --target)', commaList)
     .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
     .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 1 with --quick, where the search\'s bracket is its resolution)', positiveInt)
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
