@@ -42,6 +42,20 @@ function scheduleKept(step) {
   return step.achieved_rps >= (1 - SCHEDULE_SLACK) * (step.arrival_rps ?? step.offered_rps);
 }
 
+// Random (Poisson) arrivals: n of them measure their rate to within about 1 ÷ √n (its relative
+// standard deviation); three of those are noise, not a load generator falling short.
+const ARRIVAL_NOISE_SDS = 3;
+
+/**
+ * Whether a load generator with random arrivals (Tsung) offered the rate: the rate its n
+ * requests started at within SCHEDULE_SLACK of the offered one, beyond what chance alone moves
+ * it by.
+ */
+function arrivalsKept(offeredRps, arrivalRps, n) {
+  const noise = n > 0 ? ARRIVAL_NOISE_SDS / Math.sqrt(n) : 1;
+  return arrivalRps >= (1 - SCHEDULE_SLACK - noise) * offeredRps;
+}
+
 /** Why a step fails its objective, or null when it passes. */
 function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
   if (step.fatal) return step.fatal;
@@ -159,4 +173,4 @@ function utilizationEstimate(steps) {
   return 1000 / top.server_cpu_ms_per_request;
 }
 
-module.exports = { searchCapacity, stepFailure, scheduleKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };
+module.exports = { searchCapacity, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };

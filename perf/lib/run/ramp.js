@@ -16,7 +16,7 @@
 
 const { runOne, settle, loadGeneratorFailed } = require('./run_one');
 const { stepScenario, stepSeconds } = require('../plan/ramps');
-const { searchCapacity, stepFailure, scheduleKept, SCHEDULE_SLACK } = require('../judge/capacity');
+const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK } = require('../judge/capacity');
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
@@ -55,7 +55,7 @@ function stepOf(run, rate, loadS) {
   else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts did not offer the load as planned: ${run.load_problems[0]}`;
   // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one
   // that fell short of the schedule did not offer the rate, whatever the server did with it.
-  else if (typeof run.arrival_rps === 'number' && !scheduleKept({ offered_rps: rate, achieved_rps: run.arrival_rps })) step.limited = `the load hosts started ${Math.round(run.arrival_rps)} requests a second of the ${Math.round(rate)} offered (their arrivals are random, and they start apart)`;
+  else if (typeof run.arrival_rps === 'number' && !arrivalsKept(rate, run.arrival_rps, run.requests)) step.limited = `the load hosts started ${Math.round(run.arrival_rps)} requests a second of the ${Math.round(rate)} offered (their arrivals are random, and they start apart)`;
   return step;
 }
 

@@ -4,7 +4,7 @@
 // 15 % a step, and one step in ten a stall (50 ms) whatever the rate; errors from capacity on.
 
 const assert = require('node:assert/strict');
-const { searchCapacity, stepFailure, utilizationEstimate, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
+const { searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
 const { mulberry32, seededNormals } = require('../../support/seeded_random');
 
 /** A simulated server: measure(rate) for searchCapacity, with the rates it was offered. */
@@ -173,5 +173,31 @@ describe('capacity: a load generator that cannot offer the rate', () => {
     assert.equal(r.saturated, true);
     assert.equal(r.served_rps, 10000);
     assert.ok(Math.abs(r.estimate_rps - 10000) < 1e-6);
+  });
+});
+
+describe('capacity: random arrivals (Tsung)', () => {
+  // The rate n Poisson arrivals started at, measured as Tsung's steps measure it: (n − 1) over
+  // the time from the first to the last.
+  const measuredRate = (uniform, rate, n) => {
+    let t = 0;
+    for (let i = 1; i < n; i++) t += -Math.log(1 - uniform()) / rate;
+    return (n - 1) / t;
+  };
+
+  it('a faithful generator is taken for one falling short in under 1 % of steps (2000 simulated steps each at 200 and 1,280 arrivals)', () => {
+    const uniform = mulberry32(21);
+    for (const n of [200, 1280]) {
+      let short = 0;
+      for (let i = 0; i < 2000; i++) if (!arrivalsKept(1000, measuredRate(uniform, 1000, n), n)) short += 1;
+      assert.ok(short / 2000 < 0.01, `${n} arrivals: ${short} of 2000 called short`);
+    }
+  });
+
+  it('one at 80 % of the rate is caught at 1,280 arrivals in almost every step', () => {
+    const uniform = mulberry32(22);
+    let caught = 0;
+    for (let i = 0; i < 500; i++) if (!arrivalsKept(1000, measuredRate(uniform, 800, 1280), 1280)) caught += 1;
+    assert.ok(caught / 500 > 0.9, `caught ${caught} of 500`);
   });
 });
