@@ -35,6 +35,8 @@ const SERVER_BOUND_PCT = 90; // % of one core used by the server in a saturating
 // % of --link's rate carried one way. tbf queues what passes its rate (up to 50 ms): from here
 // on the queue, not the server, adds the latency and sets the pace.
 const LINK_BOUND_PCT = 90;
+// From this share on, a ramp's failing step may be the link's queue's doing (perf/lib/run/ramp.js).
+const NEAR_LINK_BOUND_PCT = 80;
 const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
 // % of the servers' core another server may use while measured beside this one. Below it a
 // request finds the other server busy in under 1 of 10 arrivals, and then waits at most that
@@ -174,4 +176,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, lin
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

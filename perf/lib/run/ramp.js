@@ -9,7 +9,7 @@
 // sustainable rates compared with the project's rule, search by search (compareServers: the
 // paired log ratios; decide, answer.js). A step whose load generator was the
 // bottleneck is a rate the client could not offer (limited), as is one whose every failure came
-// with the client near its limit or late (client_suspect): the search goes on below it, and where no rate failed the server's capacity is only estimated
+// with the client near its limit or late, or the link nearly full (client_suspect): the search goes on below it, and where no rate failed the server's capacity is only estimated
 // from its CPU per request (the utilization law), marked so. A server that exits fails its
 // rate and is started again for the next step; a load generator that fails ends the search,
 // incomplete, as Ctrl-C does: incomplete searches are kept in results.json, never counted.
@@ -20,7 +20,7 @@ const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK 
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct } = require('../judge/bottleneck');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -64,7 +64,10 @@ function stepOf(run, rate, loadS) {
 const CLIENT_LATE_SHARE = 0.25;
 
 /**
- * Why a failed step may have failed for the load generator, or null: it used
+ * Why a failed step may have failed for the harness, the load generator or --link's link, or
+ * null: the link was asked NEAR_LINK_BOUND_PCT of its rate or more one way (its queue's delays
+ * grow steeply near its rate: em failed p99 ≤ 10 ms at 87 % of a 10 Mbit/s link with its core
+ * at 22 %); or the load generator used
  * NEAR_CLIENT_BOUND_PCT of its core or more; or its own lateness (its event loop's p99 delay
  * and how late it opened connections, both of which the latencies it times include) is
  * CLIENT_LATE_SHARE of the objective or more and enough to put the percentile over it; or it did not keep the schedule while opening
@@ -73,7 +76,8 @@ const CLIENT_LATE_SHARE = 0.25;
  * limit never passes for the server saturating, and a server's failure is not taken from it for
  * a client a little late once.
  */
-function clientNearLimit(step, objective) {
+function harnessSuspect(step, objective) {
+  if ((step.link_demand_pct ?? 0) >= NEAR_LINK_BOUND_PCT) return `the link was asked ${step.link_demand_pct} % of its rate while the step failed: its queue may have delayed the replies`;
   if (step.client_cpu_pct !== null && step.client_cpu_pct >= NEAR_CLIENT_BOUND_PCT) return `the load generator used ${Math.round(step.client_cpu_pct)} % of its core while the step failed: it may not have offered the rate, or delayed the replies`;
   const late = (step.client_loop_delay_p99_ms ?? 0) + (step.schedule_lag_mean_ms ?? 0);
   const p = step[`${objective.percentile}_ms`];
@@ -189,7 +193,7 @@ function measureStep(ramp, server, up, { io, turn, out, restart, objective, load
       const step = stepOf(result.run, rate, round3(stepSeconds(ramp, rate)));
       if (u.state.exit || u.state.hung) step.fatal = result.run.failure;
       else await settle(u.handle.pid, u.baselineFds);
-      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = clientNearLimit(step, objective);
+      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = harnessSuspect(step, objective);
       return step;
     });
 }
@@ -243,4 +247,4 @@ function compareServers(servers, perServer, margin) {
   return out;
 }
 
-module.exports = { measureRamps, stepOf, clientNearLimit, compareServers, serverSummary, turnstile };
+module.exports = { measureRamps, stepOf, harnessSuspect, compareServers, serverSummary, turnstile };
