@@ -222,7 +222,9 @@ function compareServers(servers, perServer, margin) {
       const minVariance = pairs.reduce((t, [x, y]) => t + resolutionOf(x) + resolutionOf(y), 0) / (pairs.length || 1);
       const cmp = pairedInterval(pairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance });
       if (!cmp) {
-        out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note: 'fewer than two pairs of complete searches with a sustainable rate' });
+        // Two lower bounds say nothing of each other, however many searches: that first.
+        const note = open.length === 2 ? `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})` : 'fewer than two pairs of complete searches with a sustainable rate';
+        out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note });
         continue;
       }
       const decision = decide(cmp.ci, margin);

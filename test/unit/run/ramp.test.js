@@ -104,6 +104,8 @@ describe('ramps: the stage', () => {
     assert.equal(slower.note, 'not judged: em never saturated (client-bound)', 'why, from its searches');
     const byLink = { searches: [search(9000, false, 'the link saturates first: …'), search(9100, false, 'the link saturates first: …')] };
     assert.equal(compareServers(['node', 'em'], { node: byLink, em: byLink }, 0.1)[0].note, 'not judged: node and em never saturated (the link saturates first: …)');
+    const once = { searches: [search(9000, false, 'the link saturates first: …')] };
+    assert.equal(compareServers(['node', 'em'], { node: once, em: once }, 0.1)[0].note, 'not judged: node and em never saturated (the link saturates first: …)', 'one search each: why it says nothing, before how few searches');
     const [unclear] = compareServers(['node', 'em'], { node: { searches: [search(9000), search(3000)] }, em: atLeast }, 0.1);
     assert.deepEqual([unclear.decision, unclear.note], ['undecided', null], 'undecided stays undecided, not "never saturated"');
     const [both] = compareServers(['node', 'em'], { node: atLeast, em: atLeast }, 0.1);
