@@ -4,6 +4,8 @@
 // this table gives its code; everything that acts on a reason asks reasonCode, never the text.
 //   failed            the run did not complete
 //   client-bound      the load generator was the bottleneck (perf/lib/judge/bottleneck.js)
+//   client-late       a waiting run's load generator ran late enough to make its latency above
+//                     the wait (perf/lib/judge/waiting.js)
 //   load              the load hosts could not keep the schedule or lost requests (Tsung)
 //   not-server-bound  a saturating closed loop whose server was not busy
 //   disturbed         steal or other processes took CPU
@@ -14,6 +16,7 @@
 const LABELS = {
   failed: 'failed',
   'client-bound': 'client-bound',
+  'client-late': 'client late',
   load: 'load',
   'not-server-bound': 'not server-bound',
   disturbed: 'disturbed',
