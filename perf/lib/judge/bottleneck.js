@@ -13,7 +13,7 @@
 //   shared core      in a simultaneous round (light open loops, perf/lib/run/rounds.js) another
 //                    server under its own load beside this one used more than SHARED_LOAD_PCT
 //                    of the servers' core: enough to delay this server's replies
-//   client late      a run of requests that wait (GET /delay), whose result is the latency
+//   client late      a scheduled run of requests that wait (GET /delay), whose result is the latency
 //                    above the wait, with the load generator itself late by CLIENT_LATE_MS or
 //                    more (its event loop's p99 delay and its schedule lag): thousands of held
 //                    connections load the client too (perf/lib/judge/waiting.js)
@@ -71,6 +71,11 @@ function saturating(s) {
   return s.kind === 'closed' && s.concurrency > 1;
 }
 
+/** Whether a scenario sends on a schedule (open, rate), its latency counted from when each was due, the load generator's lateness inside it. */
+function scheduled(s) {
+  return s.kind === 'open' || s.kind === 'rate';
+}
+
 /**
  * The CPU of one measured window, each as % of one core: { wall_s, server_cpu_pct,
  * server_resolution_pct, busy_pct, irq_pct, steal_pct, foreign_cpu_pct, resolution_pct }.
@@ -124,7 +129,7 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
   if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
-  if (waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
+  if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
   for (const problem of loadProblems) reasons.push(reasonText('load', problem));
   for (const other of beside) {
     if (other.cpu_pct !== null && other.cpu_pct > SHARED_LOAD_PCT) reasons.push(reasonText('shared', `measured beside ${other.server}, whose load used ${other.cpu_pct}% of the servers' core (over ${SHARED_LOAD_PCT}%)`));

@@ -458,4 +458,37 @@ function rampSpec({ name, servers, values, cpu, sustained, objective, unit }) {
   };
 }
 
-module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec };
+/**
+ * Latency above the wait against connections held (issue 23): every waiting run and every step
+ * of the held-count search a point (hollow: a connection per request), p50 and p99 told apart by
+ * symbol and dash, the line each count's median per server and percentile; the bound a grey
+ * rule. The y axis is symlog: a timer a millisecond early is below 0.
+ */
+function waitingSpec({ servers, values, boundMs }) {
+  const held = extentOf(values, ['held']);
+  const ticks = held ? logTicks(held[0], held[1]) : undefined;
+  const x = { field: 'held', type: 'quantitative', title: 'requests waiting at once (connections held, log scale)', scale: { type: 'log' }, axis: { format: '~s' } };
+  if (ticks) {
+    x.scale.domain = [ticks[0], ticks[ticks.length - 1]];
+    x.axis.values = ticks;
+  }
+  const percentiles = ['p50', 'p99'];
+  const pctLegend = { title: 'percentile', orient: 'top' };
+  const dash = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles, range: [[1, 0], [6, 3]] }, legend: pctLegend };
+  const pctShape = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles }, legend: pctLegend };
+  const y = { field: 'ms', type: 'quantitative', title: 'latency above the wait (ms, symlog scale)', scale: { type: 'symlog' } };
+  const tooltip = [{ field: 'server' }, { field: 'source' }, { field: 'percentile' }, { field: 'held', format: ',.0f' }, { field: 'ms', title: 'ms above the wait', format: '.3~r' }];
+  return {
+    ...base('Latency above the wait against connections held, per server', 'Waiting requests: what the wait costs as more of them are held', [`Every waiting run and every step of the held-count search a point (hollow: a new connection per request), the line each count's median; p99 − N ≤ ${boundMs} ms, the search's bound, the grey rule.`]),
+    width: 560,
+    height: 300,
+    layer: [
+      { data: { values: [{ ms: boundMs }] }, mark: { type: 'rule', color: '#888888', strokeWidth: 1.5 }, encoding: { y: { field: 'ms', type: 'quantitative' } } },
+      { data: { values }, transform: [{ filter: "datum.connection == 'keep-alive'" }], mark: { type: 'point', filled: true, size: 28, opacity: 0.55 }, encoding: { x, y, color: colourEnc(servers), shape: pctShape, tooltip } },
+      { data: { values }, transform: [{ filter: "datum.connection != 'keep-alive'" }], mark: { type: 'point', filled: false, size: 60, strokeWidth: 1.5, opacity: 0.9 }, encoding: { x, y, color: colourEnc(servers), shape: pctShape, tooltip } },
+      { data: { values }, mark: { type: 'line', strokeWidth: 1.8 }, encoding: { x, y: { ...y, aggregate: 'median' }, color: colourEnc(servers), strokeDash: dash, detail: { field: 'server' } } },
+    ],
+  };
+}
+
+module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec, waitingSpec };
