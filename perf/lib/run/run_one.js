@@ -317,7 +317,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   run.machine_cpu = machineCpu;
   if (beside.length) run.beside = besideCpu.map((b) => ({ server: b.server, cpu_pct: b.cpu ? round1((b.cpu.total_s * 100000) / wallMs) : null }));
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
-  const clientLateMs = run.client_loop_delay_ms.p99 + (run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? 0 : 0);
+  // (An external engine's run has no event-loop delay of its own: null.)
+  const clientLateMs = run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 + (run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? 0 : 0) : null;
   Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
   return { run, samples };
 }

@@ -211,6 +211,7 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['lighter_engines', true],
       ['ramps', []],
       ['slo', null],
+      ['held', false],
     ]);
   });
 
