@@ -7,7 +7,8 @@
 // rate: a step holding H connections sends GET /delay?ms=N over H keep-alive connections at
 // H ÷ N requests a second (kind rate), so that about H requests wait at once. Each step runs on
 // a server started afresh, so that its peak RSS is its own load's, not a larger step's before
-// it: the steps the server held give the slope of RSS against connections held (memorySlope).
+// it: the steps it answered without an error give the slope of RSS against connections held
+// (memorySlope), whether or not their latency kept the bound.
 // Bounded in steps (HELD_SEARCH.max_steps) and so in time; the servers' searches run side by
 // side, a step each in turn (ramp.js turnstile), as the ramps' do.
 
@@ -60,10 +61,12 @@ function measureHeld(design, server, up, { io, turn, out, restart, objective }) 
 /**
  * One server's search as results.json keeps it: { held (the most waiting requests it held, or
  * null), failing (the fewest it failed), bracket, saturated, limited, incomplete, steps, memory
- * (memorySlope over the steps it held: peak RSS against connections held) }.
+ * (memorySlope over the steps it answered without an error: peak RSS against connections held) }.
  */
 function heldSummary(search) {
-  const heldSteps = search.steps.filter((st) => !st.failure && !st.limited && !st.stop && Number.isFinite(st.peak_rss_mb));
+  // Memory for holding H connections is measured whether or not the latency kept the bound: every
+  // step the server answered without an error, whose load generator offered it.
+  const heldSteps = search.steps.filter((st) => st.held && !st.errors && !st.fatal && !st.limited && !st.stop && Number.isFinite(st.peak_rss_mb));
   const count = (x) => (x === null ? null : Math.round(x));
   return {
     held: count(search.sustainable_rps),
