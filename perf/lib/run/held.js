@@ -94,7 +94,7 @@ async function measureHeldCounts(up, { plan, io, restart, record = () => {} }) {
   const servers = plan.runnable;
   const results = await Promise.all(
     shuffled(servers).map((server) =>
-      searchCapacity(measureHeld(design, server, up, { io, turn, out, restart, objective }), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps }).then((r) => [server, r]),
+      searchCapacity(measureHeld(design, server, up, { io, turn, out, restart, objective }), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps, confirmations: design.confirmations }).then((r) => [server, r]),
     ),
   );
   for (const server of servers) {

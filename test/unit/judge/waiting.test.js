@@ -133,3 +133,30 @@ describe('waiting: what the runs that wait say', () => {
     assert.equal(w.memory.node.search, null);
   });
 });
+
+describe('waiting: the quick held-count search', () => {
+  const design = HELD_SEARCH.quick;
+  const objective = heldObjective(design.wait_ms);
+  const step = (held, overMs) => ({ offered_rps: held, achieved_rps: held, p99_ms: design.wait_ms + overMs, errors: 0, held, peak_rss_mb: 40 + held / 1024 });
+
+  it('is its three doubling steps when every count holds, the slope from them', async () => {
+    const offered = [];
+    const found = heldSummary(await searchCapacity(async (h) => (offered.push(h), step(h, 2)), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps, confirmations: design.confirmations }));
+    assert.deepEqual(offered, [250, 500, 1000]);
+    assert.deepEqual([found.held, found.saturated, found.incomplete], [1000, false, null]);
+    assert.equal(found.memory.kb_per_connection, 1);
+  });
+
+  it('fails a count on one step over the bound, then bisects within its bound in steps', async () => {
+    const offered = [];
+    const search = (over) => searchCapacity(async (h) => (offered.push(Math.round(h)), step(h, over(h))), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps, confirmations: design.confirmations });
+    const found = heldSummary(await search((h) => (h >= 500 ? 15 : 2)));
+    assert.deepEqual(offered, [250, 500, 354]);
+    assert.deepEqual([found.held, found.failing, found.saturated, found.incomplete], [354, 500, true, null]);
+    offered.length = 0;
+    const out = heldSummary(await search((h) => (h >= 700 ? 15 : 2)));
+    assert.deepEqual(offered, [250, 500, 1000]);
+    assert.deepEqual([out.held, out.failing], [500, 1000]);
+    assert.match(out.incomplete, /^out of steps \(3\)/, 'a fourth step would have bisected 500-1,000');
+  });
+});
