@@ -67,9 +67,10 @@ const errorsOf = (r) => (r.errors ? Object.values(r.errors).reduce((t, n) => t +
  * scenarios: [{ scenario, kind, wait_ms, held (connections held at once, as planned), servers:
  * { server: { runs (those a verdict may use), p50, p99 (medians of their latency above the wait,
  * ms), errors (over every finished run), judged_runs, failed } } }], memory: { server: { runs
- * (memorySlope of the usable keep-alive runs' peak RSS against the connections they held: the
- * scenarios at 1,000, 5,000 and 10,000; null with fewer than two counts), search (the held-count
- * search's, from held.servers) } } }. usable(run): whether a verdict may use it (verdicts.js).
+ * (memorySlope of the peak RSS of the keep-alive runs that finished with no error against the
+ * connections they held: the scenarios at 1,000, 5,000 and 10,000; null with fewer than two
+ * counts), search (the held-count search's, from held.servers) } } }. usable(run): whether a
+ * verdict may use it (verdicts.js), for the latency above the wait.
  */
 function analyzeWaiting(runs, held, usable) {
   const waiting = runs.filter((r) => r.params && waitMs(r.params) !== null && !r.superseded_by);
@@ -97,7 +98,10 @@ function analyzeWaiting(runs, held, usable) {
   });
   const memory = {};
   for (const server of new Set([...servers, ...Object.keys((held && held.servers) || {})])) {
-    const keepAlive = waiting.filter((r) => r.server === server && r.params.kind === 'rate' && usable(r) && Number.isFinite(r.server_peak_rss_mb));
+    // Memory for holding the connections whether or not the latency could be judged (a busy
+    // machine delays replies, not what a connection costs): every keep-alive run that finished
+    // with no error, as the held-count search's steps (../run/held.js).
+    const keepAlive = waiting.filter((r) => r.server === server && r.params.kind === 'rate' && r.ok && errorsOf(r) === 0 && Number.isFinite(r.server_peak_rss_mb));
     memory[server] = { runs: memorySlope(keepAlive.map((r) => ({ x: heldConnections(r.params), y: r.server_peak_rss_mb }))), search: held && held.servers[server] ? held.servers[server].memory : null };
   }
   return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };

@@ -117,17 +117,20 @@ describe('waiting: what the runs that wait say', () => {
   });
   const usable = (r) => r.ok && r.not_judged_because.length === 0;
 
-  it('gives each scenario\'s medians above the wait over the usable runs, and a server\'s slope over its keep-alive runs', () => {
+  it('gives each scenario\'s medians above the wait over the usable runs, and a server\'s slope over its keep-alive runs without an error, judged or not', () => {
     const runs = [];
     for (const [n, scenario] of [[1000, 'wait_keepalive_1000'], [5000, 'wait_keepalive_5000'], [10000, 'wait_keepalive_10000']]) {
       for (const p99 of [2, 3, 4]) runs.push(run('node', scenario, 'rate', n, p99, 30 + n * (4 / 1024) + p99 / 10), run('em', scenario, 'rate', n, p99 * 2, 20 + n * (1 / 1024) + p99 / 10));
     }
-    runs.push(run('node', 'wait_keepalive_1000', 'rate', 1000, 900, 999, { not_judged_because: ['client late: …'] }));
+    // Not judged: left out of the medians, kept for memory (on the line); with errors: out of both.
+    runs.push(run('node', 'wait_keepalive_1000', 'rate', 1000, 900, 30 + 1000 * (4 / 1024) + 0.3, { not_judged_because: ['client late: …'] }));
+    runs.push(run('node', 'wait_keepalive_5000', 'rate', 5000, 3, 999, { errors: { refused: 0, reset: 12, timeout: 0, other: 0 } }));
     runs.push(run('node', 'hello', 'rate', 1000, 1, 1, { params: { kind: 'rate', request: { path: '/hello' } }, above_wait_ms: undefined }));
     const w = analyzeWaiting(runs, null, usable);
     assert.deepEqual(w.scenarios.map((s) => s.scenario), ['wait_keepalive_1000', 'wait_keepalive_5000', 'wait_keepalive_10000']);
     const first = w.scenarios[0];
     assert.deepEqual([first.held, first.wait_ms, first.servers.node.p99, first.servers.node.runs, first.servers.node.judged_runs, first.servers.em.p99], [1000, 1000, 3, 4, 3, 6]);
+    assert.deepEqual([w.memory.node.runs.n, w.memory.em.runs.n], [10, 9]);
     assert.ok(Math.abs(w.memory.node.runs.kb_per_connection - 4) < 0.01, JSON.stringify(w.memory.node.runs));
     assert.ok(Math.abs(w.memory.em.runs.kb_per_connection - 1) < 0.01);
     assert.equal(w.memory.node.search, null);
