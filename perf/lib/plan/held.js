@@ -6,15 +6,16 @@ const { FAIL_CONFIRMATIONS } = require('../judge/capacity');
 
 // The search's design, full size and --quick: the wait (ms), the held counts it starts from and
 // goes up to, each step's seconds of arrivals (after the first wait, which fills the pool), how
-// close the bracket must get (a step costs seconds: a quarter is fine enough for a count that
-// doubles), its bound in steps, and the failing steps in a row that fail a count. The full
-// search's top, 16,000, fits this machine's fd limit of 20,000. The quick one is its three
-// doubling steps and no more (about 2 s each with the restart: 12 s for two servers): a wait of
-// 250 ms keeps each step at about a second, its 1,000-4,000 requests enough for a p99 of their
-// slowest ten or more, and the three counts give the slope; one failing step fails a count
-// there, and a search that would bisect further says it ran out of steps.
+// close the bracket must get (a step costs seconds, a failing count three of them: one bisection
+// between two doublings, the bracket within √2, is what 12 steps afford), its bound in steps,
+// and the failing steps in a row that fail a count. The full search's top, 16,000, fits this
+// machine's fd limit of 20,000. The quick one is its three doubling steps and no more (about 2 s
+// each with the restart: 12 s for two servers): a wait of 250 ms keeps each step at about a
+// second, its 1,000-4,000 requests enough for a p99 of their slowest ten or more, and the three
+// counts give the slope; one failing step fails a count there, and a search that would bisect
+// further says it ran out of steps.
 const HELD_SEARCH = {
-  full: { wait_ms: 1000, from: 1000, to: 16000, step_s: 3, precision: 0.25, max_steps: 9, confirmations: FAIL_CONFIRMATIONS },
+  full: { wait_ms: 1000, from: 1000, to: 16000, step_s: 3, precision: 0.5, max_steps: 12, confirmations: FAIL_CONFIRMATIONS },
   quick: { wait_ms: 250, from: 250, to: 1000, step_s: 1, precision: 0.5, max_steps: 3, confirmations: 1 },
 };
 
