@@ -16,7 +16,7 @@ const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { loadScenarios, heldConnections, MAX_WARMUP_S } = require('./scenarios');
 const { ensureDescriptors, descriptorsFor, shortfallLine, FD_RESERVE } = require('../hosts/fd_limits');
-const { HELD_SEARCH } = require('./held');
+const { HELD_SEARCH, heldStepScenario } = require('./held');
 const { loadRamps } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
@@ -140,8 +140,11 @@ function resolvePlan(options) {
   const heldDesign = selectHeld(options, { target, link, loadHosts, seeds });
   const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: heldDesign ? heldDesign.to : 0 });
   // The held-count search goes no higher than the fd limit holds.
-  const held = heldDesign && descriptors.limits.soft !== null && descriptorsFor(heldDesign.to) > descriptors.limits.soft ? { ...heldDesign, to: Math.max(heldDesign.from, descriptors.limits.soft - FD_RESERVE), capped_by_fd_limit: true } : heldDesign;
+  const capped = heldDesign && descriptors.limits.soft !== null && descriptorsFor(heldDesign.to) > descriptors.limits.soft ? { ...heldDesign, to: Math.max(heldDesign.from, descriptors.limits.soft - FD_RESERVE), capped_by_fd_limit: true } : heldDesign;
   const runnable = servers.filter((s) => served[s].length > 0);
+  // Only the servers that serve /delay (a reference answering /hello alone has nothing to hold).
+  const heldServers = capped ? runnable.filter((s) => !missingCapabilities(definitions[s], heldStepScenario(capped, capped.from))) : [];
+  const held = heldServers.length ? { ...capped, servers: heldServers } : null;
   if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);
   // A budget measures in paired rounds where servers can be up side by side: two or more, on
   // this machine's loopback (--link and netns load hosts put them on one address and port).

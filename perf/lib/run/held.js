@@ -81,7 +81,7 @@ function heldSummary(search) {
 }
 
 /**
- * Runs the held-count search on every server of the plan, side by side, each step on a server
+ * Runs the held-count search on the plan's servers that serve /delay (plan.held.servers), side by side, each step on a server
  * started afresh (restart(server, scenario) puts it in up). session: { plan, io, restart,
  * record }. Resolves results.json's `held` section: { design, bound_ms, objective, servers:
  * { server: heldSummary }, interrupted }.
@@ -91,7 +91,7 @@ async function measureHeldCounts(up, { plan, io, restart, record = () => {} }) {
   const objective = heldObjective(design.wait_ms);
   const out = { design, bound_ms: ABOVE_WAIT_BOUND_MS, objective, servers: {}, interrupted: false };
   const turn = turnstile();
-  const servers = plan.runnable;
+  const { servers } = design;
   const results = await Promise.all(
     shuffled(servers).map((server) =>
       searchCapacity(measureHeld(design, server, up, { io, turn, out, restart, objective }), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps, confirmations: design.confirmations }).then((r) => [server, r]),

@@ -203,7 +203,7 @@ function planLine(plan) {
 
 /** "; then 1 ramp (hello_per_connection), 3 searches per server: about 5 min"; "" without ramps; and the held-count search's part. */
 function rampsPlan(plan) {
-  const held = plan.held ? `; then the held-count search (waiting requests held at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, ${plan.held.from.toLocaleString('en-US')}–${plan.held.to.toLocaleString('en-US')} connections): about ${fmtDuration(estimateHeldS(plan.held, plan.runnable.length))}` : '';
+  const held = plan.held ? `; then the held-count search (waiting requests held at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, ${plan.held.from.toLocaleString('en-US')}–${plan.held.to.toLocaleString('en-US')} connections): about ${fmtDuration(estimateHeldS(plan.held, plan.held.servers.length))}` : '';
   if (!plan.ramps.length) return held;
   const { repeat } = plan.rampOptions;
   const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.runnable.length, repeat }), 0);

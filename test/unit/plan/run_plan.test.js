@@ -263,3 +263,19 @@ describe('the run\'s plan: ramps', () => {
     usage({ servers: ['a'], ramps: ['hello_per_connection'], target: 'http://127.0.0.1:9' }, /--ramps runs on servers this machine starts, over loopback: not with --target/);
   });
 });
+
+describe('the run\'s plan: the held-count search (issue 23)', () => {
+  it('runs by default with the default scenarios, --quick its quick design; --held with any scenarios, --no-held never', () => {
+    assert.deepEqual([resolvePlan({ quick: true }).held.from, resolvePlan({}).held.from], [250, 1000]);
+    assert.equal(asked({}).held, null, 'another scenarios folder chooses what runs');
+    assert.deepEqual(asked({ held: true }).held.servers, ['a', 'b']);
+    assert.equal(resolvePlan({ held: false }).held, null);
+    assert.throws(() => resolvePlan({ held: true, servers: ['node'], target: 'http://127.0.0.1:21999' }), /--held runs on servers this machine starts/);
+  });
+
+  it('searches only the servers that serve /delay: a reference answering /hello alone is left out', () => {
+    const plan = resolvePlan({ definitions: { ...definitions, hello_only: { ...definitions.a, serves: ['hello'] } }, servers: ['a', 'hello_only'], scenariosDir, held: true });
+    assert.deepEqual(plan.held.servers, ['a']);
+    assert.equal(resolvePlan({ definitions: { hello_only: { ...definitions.a, serves: ['hello'] } }, servers: ['hello_only'], scenariosDir, held: true }).held, null);
+  });
+});
