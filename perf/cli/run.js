@@ -102,7 +102,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--held | --no-held] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
