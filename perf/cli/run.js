@@ -67,6 +67,8 @@ function buildProgram() {
     .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick their quick values and one search per server; none with --scenarios or --seeds; not with --target)', commaList)
     .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
     .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 1 with --quick, where the search\'s bracket is its resolution)', positiveInt)
+    .option('--held', 'after the ramps, search the most waiting requests (GET /delay) each server holds at p99 ≤ wait + 10 ms, even with --scenarios (default: in a run of the default scenarios)')
+    .option('--no-held', 'no held-count search')
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
     .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
     .option('--margin <percent>', `how close two servers must be to be called the same: the whole 95 % interval of their ratio within ±PERCENT (default: ${DEFAULT_MARGIN * 100})`, marginPercent)
@@ -81,6 +83,7 @@ function buildProgram() {
     .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
     .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in engines)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
+    .addOption(new Option('--nofile <n>', 'set the open-files limit of the load generator and the servers to N (soft and hard) instead of raising it as the scenarios need; scenarios it cannot hold are skipped in one line').argParser(positiveInt).hideHelp())
     .addOption(new Option('--results-root <dir>', 'where results folders and latest go without --out (default perf/results)').hideHelp())
     .showHelpAfterError(false);
   oneLineErrors(program);
@@ -99,7 +102,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--held | --no-held] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -194,6 +197,8 @@ async function main(argv) {
       ramps: opts.ramps ? (opts.ramps.length === 1 && opts.ramps[0] === 'none' ? [] : opts.ramps) : null,
       slo: opts.slo ?? null,
       rampRepeat: opts.rampRepeat ?? null,
+      held: opts.held,
+      nofile: opts.nofile ?? null,
       repeat: opts.repeat ?? null,
       budget: opts.budget ?? (opts.repeat ? null : DEFAULT_BUDGET_S[opts.quick ? 'quick' : 'full']),
       warmup: opts.warmup ?? null,

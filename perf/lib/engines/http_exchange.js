@@ -30,6 +30,13 @@ function classifyError(err) {
   }
 }
 
+// Connections this process could not open for want of a descriptor (EMFILE: its open-files
+// limit; ENFILE: the system's), over its life: a run compares the count before and after
+// itself (perf/lib/run/run_one.js), so that a run at the fd limit says so instead of showing
+// some errors of kind 'other'.
+let descriptorFailures = 0;
+const outOfDescriptors = () => descriptorFailures;
+
 function kindError(kind, message) {
   const err = new Error(message);
   err.kind = kind;
@@ -349,6 +356,7 @@ class Exchange {
 
   fail(err) {
     if (this.finished) return;
+    if (err && (err.code === 'EMFILE' || err.code === 'ENFILE')) descriptorFailures += 1;
     this.finish({
       status: 0,
       bodyBytes: this.parser.bodyBytes,
@@ -375,6 +383,7 @@ module.exports = {
   buildRequestHead,
   classifyError,
   kindError,
+  outOfDescriptors,
   payloadSource,
   ERROR_KINDS,
 };

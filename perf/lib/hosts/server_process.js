@@ -68,6 +68,10 @@ function substitute(value, vars) {
   return value.replace(/\{(\w+)\}/g, (whole, key) => (key in vars ? String(vars[key]) : whole));
 }
 
+// What both project servers print, at most every 10 s, while they close new connections at
+// their cap (the open-files limit less fd_reserve, or MAX_CONNECTIONS; CONTRACT.md, "Limits").
+const CONNECTION_CAP_LINE = 'connections open, the limit';
+
 /**
  * Starts one server. Resolves once it printed its ready line (or, for "ready": {"port": true},
  * once its port accepts a connection), with
@@ -106,7 +110,9 @@ async function startServer(name, options = {}) {
   child.once('error', () => liveChildren.delete(child));
 
   const outputTail = [];
+  let capWarnings = 0;
   const remember = (chunk) => {
+    if (chunk.includes(CONNECTION_CAP_LINE)) capWarnings += 1;
     outputTail.push(chunk.toString());
     while (outputTail.length > 50) outputTail.shift();
   };
@@ -163,6 +169,8 @@ async function startServer(name, options = {}) {
     child,
     exited,
     output,
+    /** How many times it has said it reached its connection cap (CONNECTION_CAP_LINE). */
+    capWarnings: () => capWarnings,
     /** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
     async stop(graceMs = 3000) {
       if (child.exitCode !== null || child.signalCode !== null) return exited;
@@ -198,6 +206,7 @@ function remoteServer(name, url) {
     child: null,
     exited: new Promise(() => {}),
     output: () => '',
+    capWarnings: () => 0,
     stop: async () => null,
   };
 }

@@ -16,6 +16,10 @@
 //   shared core      in a simultaneous round (light open loops, perf/lib/run/rounds.js) another
 //                    server under its own load beside this one used more than SHARED_LOAD_PCT
 //                    of the servers' core: enough to delay this server's replies
+//   client late      a scheduled run of requests that wait (GET /delay), whose result is the latency
+//                    above the wait, with the load generator itself late by CLIENT_LATE_MS or
+//                    more (its event loop's p99 delay and its schedule lag): thousands of held
+//                    connections load the client too (perf/lib/judge/waiting.js)
 // Open-loop and slow-client runs set their own pace (a schedule), so they are never judged on
 // server-bound; their load generator's lateness is their schedule_lag_ms.
 // The thresholds are written here and nowhere else.
@@ -25,7 +29,9 @@
 // short to tell, and nothing is flagged in it.
 
 const { clkTck } = require('../measure/proc_stats');
+const { waitMs } = require('../plan/scenarios');
 const { reasonText } = require('./reasons');
+const { CLIENT_LATE_MS, ABOVE_WAIT_BOUND_MS } = require('./waiting');
 
 const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
 // From this share on a run is close enough to client-bound that the server may have been
@@ -49,7 +55,7 @@ const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_P
 
 /** The thresholds this run judges by (results.json's environment.thresholds). */
 function thresholds() {
-  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, link_bound_pct: LINK_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT };
+  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, link_bound_pct: LINK_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT, client_late_ms: CLIENT_LATE_MS, above_wait_bound_ms: ABOVE_WAIT_BOUND_MS };
 }
 
 // A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
@@ -102,6 +108,11 @@ function saturating(s) {
   return s.kind === 'closed' && s.concurrency > 1;
 }
 
+/** Whether a scenario sends on a schedule (open, rate), its latency counted from when each was due, the load generator's lateness inside it. */
+function scheduled(s) {
+  return s.kind === 'open' || s.kind === 'rate';
+}
+
 /**
  * The CPU of one measured window, each as % of one core: { wall_s, server_cpu_pct,
  * server_resolution_pct, busy_pct, irq_pct, steal_pct, foreign_cpu_pct, resolution_pct }.
@@ -144,16 +155,18 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * server_bound: true/false for a saturating closed loop whose server was measured and whose load
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
  * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons
- * (perf/lib/judge/reasons.js: failed, client-bound, load, not-server-bound, disturbed; not
+ * (perf/lib/judge/reasons.js: failed, client-bound, client-late (clientLateMs: the load
+ * generator's own lateness in ms, judged for runs that wait), load, not-server-bound, disturbed; not
  * disturbed for a paired run, whose disturbance is recorded in `disturbed` and kept; shared
  * where a server of beside, [{ server, cpu_pct }] measured at the same time, used more than
  * SHARED_LOAD_PCT of the servers' core).
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [] }) {
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
   if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
+  if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
   if (isLinkBound(linkUsage)) reasons.push(reasonText('link-bound', linkBoundText(linkUsage)));
   for (const problem of loadProblems) reasons.push(reasonText('load', problem));
   for (const other of beside) {

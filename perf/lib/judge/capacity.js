@@ -70,7 +70,9 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
 /**
  * Searches a server's sustainable rate. measure(rate) resolves a step (see above); options:
  * from, to (rates, /s), objective ({ percentile, ms }), precision (the bracket's relative
- * width to stop at), maxSteps (a bound on the steps whatever happens). Resolves { sustainable_rps
+ * width to stop at), maxSteps (a bound on the steps whatever happens), confirmations (the
+ * failing steps in a row that fail a rate: FAIL_CONFIRMATIONS; 1 where a search too short to
+ * confirm says what each step found). Resolves { sustainable_rps
  * (the highest rate that passed, or null when none did), failing_rps (the lowest rate the
  * server failed, or null: never saturated), saturated, bracket ([highest passed, lowest failed
  * or not offered], or null), limited (where the server never failed: why the load generator
@@ -78,7 +80,7 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * (utilizationEstimate), incomplete (why the search ended before its answer: stopped, or out of
  * steps; else null), steps: [{ rate, ...step, failure }] }.
  */
-async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40 } = {}) {
+async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
   let limited = null; // why the load generator could not offer the lowest rate it could not
@@ -87,7 +89,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   const tryRate = async (rate) => {
     let serverFailed = false; // a failing step of this rate the client was not suspected of
     let suspect = null;
-    for (let i = 0; i < FAIL_CONFIRMATIONS; i++) {
+    for (let i = 0; i < confirmations; i++) {
       if (incomplete) return null;
       if (steps.length >= maxSteps) {
         incomplete = `out of steps (${maxSteps}) before the bracket narrowed to ${Math.round(precision * 100)} %`;

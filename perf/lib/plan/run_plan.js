@@ -14,7 +14,9 @@ const { planPinning } = require('../hosts/pinning');
 const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
-const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
+const { loadScenarios, heldConnections, MAX_WARMUP_S } = require('./scenarios');
+const { ensureDescriptors, descriptorsFor, shortfallLine, FD_RESERVE } = require('../hosts/fd_limits');
+const { HELD_SEARCH, heldStepScenario } = require('./held');
 const { loadRamps, stepScenario } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
@@ -135,7 +137,14 @@ function resolvePlan(options) {
   if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError(`--budget must be a time above 0, e.g. 3min or 180s (not '${options.budget}')`);
   if (budget !== null && options.repeat !== null && options.repeat !== undefined) throw new UsageError('--budget measures in paired rounds until each comparison is decided; --repeat runs a fixed number of trials: use one');
   const { served, skipped } = assignScenarios(servers, scenarios, definitions, seeds && seeds.scenariosFor);
+  const heldDesign = selectHeld(options, { target, link, loadHosts, seeds });
+  const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: heldDesign ? heldDesign.to : 0 });
+  // The held-count search goes no higher than the fd limit holds.
+  const capped = heldDesign && descriptors.limits.soft !== null && descriptorsFor(heldDesign.to) > descriptors.limits.soft ? { ...heldDesign, to: Math.max(heldDesign.from, descriptors.limits.soft - FD_RESERVE), capped_by_fd_limit: true } : heldDesign;
   const runnable = servers.filter((s) => served[s].length > 0);
+  // Only the servers that serve /delay (a reference answering /hello alone has nothing to hold).
+  const heldServers = capped ? runnable.filter((s) => !missingCapabilities(definitions[s], heldStepScenario(capped, capped.from))) : [];
+  const held = heldServers.length ? { ...capped, servers: heldServers } : null;
   if (!runnable.length) throw new Error(`no server can run: ${skipped.filter((k) => k.scenario === null).map((k) => `${k.server}: ${k.reason}`).join('; ')}`);
   // A budget measures in paired rounds where servers can be up side by side: two or more, on
   // this machine's loopback (--link and netns load hosts put them on one address and port).
@@ -170,6 +179,8 @@ function resolvePlan(options) {
     output,
     seeds: Boolean(seeds),
     margin,
+    descriptors,
+    held,
     ramps: ramps.list,
     rampOptions: { objective: ramps.objective, repeat: ramps.repeat },
     recorded: {
@@ -192,6 +203,7 @@ function resolvePlan(options) {
       lighter_engines: lighter,
       ramps: ramps.list.map((r) => r.name),
       slo: ramps.list.length ? ramps.objective : null,
+      held: Boolean(held),
     },
   };
   return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned)]));
@@ -240,6 +252,19 @@ function rampsForEngine(ramps, engineName) {
   return { list, skipped };
 }
 
+/**
+ * The held-count search's design (perf/lib/run/held.js HELD_SEARCH, --quick's or the full one),
+ * or null: it runs by default where the ramps do (a run of the default scenarios on servers
+ * this machine starts, over loopback), --held asks for it with any scenarios, --no-held leaves
+ * it out.
+ */
+function selectHeld(options, { target, link, loadHosts, seeds }) {
+  const remote = target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
+  if (options.held === true && remote) throw new UsageError(`--held runs on servers this machine starts, over loopback: not with ${remote}`);
+  const byDefault = !options.scenarios && !options.scenariosDir && !seeds && !remote;
+  return (options.held ?? byDefault) ? { ...HELD_SEARCH[options.quick ? 'quick' : 'full'] } : null;
+}
+
 /** "p99=10ms" → { percentile: 'p99', ms: 10 }; null → the default objective. */
 function parseSlo(text) {
   if (text === null) return DEFAULT_OBJECTIVE;
@@ -278,6 +303,26 @@ function assignScenarios(servers, scenarios, definitions, scenariosFor) {
     if (!lacking && !served[server].length) skipped.push({ server, scenario: null, reason: scenariosFor ? 'none of its seeds\' scenarios was selected' : 'it serves none of the selected scenarios' });
   }
   return { served, skipped };
+}
+
+/**
+ * Raises this process's open-files limit (the load generator's, and the servers' it starts,
+ * which inherit it) as far as the scenarios need (perf/lib/hosts/fd_limits.js), and leaves out
+ * of `served` the scenarios it still cannot hold, recorded in `skipped` (fd_limit: true) and
+ * said in one line. A server elsewhere (--target) has its own limit, not this machine's to
+ * raise; the load generator's still counts. alsoHeld: the held-count search's most connections,
+ * raised for too where the system allows. Returns { limits, line }.
+ */
+function holdDescriptors(scenarios, served, skipped, { fixed, remote, alsoHeld }) {
+  const need = Math.max(descriptorsFor(alsoHeld), ...scenarios.map((s) => descriptorsFor(heldConnections(s))));
+  const limits = ensureDescriptors(need, { fixed });
+  const over = scenarios.filter((s) => limits.soft !== null && descriptorsFor(heldConnections(s)) > limits.soft);
+  for (const [server, list] of Object.entries(served)) {
+    served[server] = list.filter((s) => !over.includes(s));
+    for (const s of over) if (list.includes(s)) skipped.push({ server, scenario: s.name, reason: `fd limit ${limits.soft} < ${descriptorsFor(heldConnections(s))} descriptors for ${heldConnections(s)} connections`, fd_limit: true });
+  }
+  const line = shortfallLine(limits, over.map((s) => s.name), Math.max(0, ...over.map(heldConnections)));
+  return { limits: { ...limits, server_elsewhere: remote }, line };
 }
 
 /**

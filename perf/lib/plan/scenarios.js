@@ -118,7 +118,7 @@ function normalizeRequest(raw, where, dflt) {
   return { method: req.method || (uploadBytes !== null ? 'POST' : dflt.method), path: req.path || dflt.path, headers, upload_bytes: uploadBytes };
 }
 
-const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'warmup_s', 'quick'];
+const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'warmup_s', 'in_quick', 'quick'];
 const KEYS_BY_KIND = {
   closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
   open: ['connections', 'rate', 'requests_per_connection', 'request'],
@@ -261,7 +261,8 @@ function readScenarioFiles(dir = SCENARIOS_DIR) {
  * (ORDER first, then any others by name), or only `names` in the given order.
  */
 function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, factor = QUICK_FACTOR } = {}) {
-  const files = readScenarioFiles(dir);
+  // A quick run leaves out what is marked in_quick: false, unless it is asked for by name.
+  const files = readScenarioFiles(dir).filter(({ raw }) => !(quick && !names && raw && raw.in_quick === false));
   const scenarios = files.map(({ name, file, raw }) => {
     const where = path.relative(process.cwd(), file) || file;
     const full = normalizeScenario(raw, where, name); // the full-size scenario must be valid on its own
@@ -291,7 +292,7 @@ function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, facto
   return scenarios.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
-/** The seed scenarios first, in the issue's order; user-added ones follow by name. */
+/** The seed scenarios first, in the issue's order, then issue 23's; user-added ones follow by name. */
 const ORDER = [
   'sequential_6000',
   'concurrent_2000_20',
@@ -305,7 +306,52 @@ const ORDER = [
   'slow_upload',
   'big_upload',
   'index_500',
+  // issue 23: requests that wait on the server's timer, held by thousands of connections
+  'wait_keepalive_1000',
+  'wait_keepalive_5000',
+  'wait_keepalive_10000',
+  'wait_open_1000',
+  'wait_open_5000',
+  'wait_open_10000',
 ];
+
+/**
+ * The wait a scenario's request asks the server for, in ms (GET /delay?ms=N: the server answers
+ * after N ms on its timer, CONTRACT.md), or null for any other request. A scenario or a run's
+ * params alike. The one home of "latency above the wait" (aboveWait) and of which runs have one.
+ */
+function waitMs(s) {
+  const request = s && (s.request || (s.probe && s.probe.request));
+  const m = request && /^\/delay\?(?:.*&)?ms=(\d{1,5})(?:&|$)/.exec(request.path || '');
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * A run's latency above its scenario's wait: { wait_ms, p50, p99 } (the percentile less N, ms;
+ * below 0 where the timer fired early, as it may by a millisecond), or null for a run whose
+ * request does not wait or that measured no latency. What the wait costs on top of the wait.
+ */
+function aboveWait(params, latency) {
+  const wait = waitMs(params);
+  if (wait === null || !latency || typeof latency.p50 !== 'number') return null;
+  const less = (v) => (typeof v === 'number' ? Math.round((v - wait) * 1000) / 1000 : null);
+  return { wait_ms: wait, p50: less(latency.p50), p99: less(latency.p99) };
+}
+
+/**
+ * How many connections a scenario holds open at once, as planned: what the load generator and
+ * the server need descriptors for, and the x of memory per connection. A closed loop's
+ * clients; a constant rate's pool; an open loop's arrivals within one request's life (its
+ * wait; a second otherwise, far longer than a reply from memory takes), never more than it
+ * opens; slow clients and their probe likewise.
+ */
+function heldConnections(s) {
+  const arrivals = (rate) => Math.ceil(rate * ((waitMs(s) ?? 1000) / 1000));
+  if (s.kind === 'closed') return s.concurrency;
+  if (s.kind === 'rate') return Math.min(s.connections, s.requests);
+  if (s.kind === 'open') return Math.min(s.connections, arrivals(s.rate));
+  return s.slow.clients + arrivals(s.probe.rate);
+}
 
 /** Rough length of the load phase in seconds (null when it depends on the server's speed). */
 function expectedDurationS(s) {
@@ -378,6 +424,9 @@ function scenarioParams(s) {
 
 module.exports = {
   closedLoopOptions,
+  waitMs,
+  aboveWait,
+  heldConnections,
   compileSchema,
   schemaFailure,
   normalizeRequest,

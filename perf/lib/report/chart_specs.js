@@ -458,4 +458,43 @@ function rampSpec({ name, servers, values, cpu, sustained, objective, unit }) {
   };
 }
 
-module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec };
+/**
+ * Latency above the wait against connections held (issue 23): every waiting run and every step
+ * of the held-count search a point (hollow: a connection per request), p50 and p99 told apart by
+ * symbol and dash, the line each count's median per server and percentile; the bound a grey
+ * rule. The y axis is symlog: a timer a millisecond early is below 0.
+ */
+function waitingSpec({ servers, values, boundMs }) {
+  const held = extentOf(values, ['held']);
+  const heldTicks = held ? logTicks(held[0], held[1]) : undefined;
+  const x = { field: 'held', type: 'quantitative', title: 'requests waiting at once (connections held, log scale)', scale: { type: 'log' }, axis: { format: '~s' } };
+  if (heldTicks) {
+    x.scale.domain = [heldTicks[0], heldTicks[heldTicks.length - 1]];
+    x.axis.values = heldTicks;
+  }
+  const percentiles = ['p50', 'p99'];
+  const pctLegend = { title: 'percentile', orient: 'top' };
+  const dash = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles, range: [[1, 0], [6, 3]] }, legend: pctLegend };
+  const pctShape = { field: 'percentile', type: 'nominal', sort: percentiles, scale: { domain: percentiles }, legend: pctLegend };
+  // The domain from 0 (or a timer's early millisecond) to the largest value or the bound, ticks at 1-2-5 steps.
+  const ms = values.map((v) => v.ms);
+  const lo = Math.min(0, ...ms);
+  const hi = Math.max(boundMs, ...ms);
+  const steps = [1, 2, 5].flatMap((m) => [1, 10, 100, 1000].map((e) => m * e)).sort((a, b) => a - b);
+  const ticks = [...steps.filter((t) => t <= -lo).map((t) => -t).reverse(), 0, ...steps.filter((t) => t <= hi)];
+  const y = { field: 'ms', type: 'quantitative', title: 'latency above the wait (ms, symlog scale)', scale: { type: 'symlog', domain: [lo, hi] }, axis: { values: ticks } };
+  const tooltip = [{ field: 'server' }, { field: 'source' }, { field: 'percentile' }, { field: 'held', format: ',.0f' }, { field: 'ms', title: 'ms above the wait', format: '.3~r' }];
+  return {
+    ...base('Latency above the wait against connections held, per server', 'Waiting requests: what the wait costs as more of them are held', [`Every waiting run and every step of the held-count search a point (hollow: a new connection per request), the line each count's median; p99 − N ≤ ${boundMs} ms, the search's bound, the grey rule.`]),
+    width: 560,
+    height: 300,
+    layer: [
+      { data: { values: [{ ms: boundMs }] }, mark: { type: 'rule', color: '#888888', strokeWidth: 1.5 }, encoding: { y: { field: 'ms', type: 'quantitative' } } },
+      { data: { values }, transform: [{ filter: "datum.connection == 'keep-alive'" }], mark: { type: 'point', filled: true, size: 28, opacity: 0.55 }, encoding: { x, y, color: colourEnc(servers), shape: pctShape, tooltip } },
+      { data: { values }, transform: [{ filter: "datum.connection != 'keep-alive'" }], mark: { type: 'point', filled: false, size: 60, strokeWidth: 1.5, opacity: 0.9 }, encoding: { x, y, color: colourEnc(servers), shape: pctShape, tooltip } },
+      { data: { values }, mark: { type: 'line', strokeWidth: 1.8 }, encoding: { x, y: { ...y, aggregate: 'median' }, color: colourEnc(servers), strokeDash: dash, detail: { field: 'server' } } },
+    ],
+  };
+}
+
+module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec, waitingSpec };

@@ -21,6 +21,7 @@ function esc(s) {
 }
 const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
 const { serverText, comparisonText, spreadText } = require('../text/ramps');
+const { waitingLines } = require('../text/waiting');
 const { rateUnit } = require('../plan/ramps');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
@@ -521,6 +522,23 @@ ${body}
 </section>`;
 }
 
+/**
+ * Waiting requests (issue 23): per waiting scenario and server the latency above the wait and
+ * errors, each server's memory per connection (its slope, with its interval) and the held
+ * count; the chart of latency above the wait against connections held. '' when nothing waited.
+ */
+function waitingSection(results, figureOfIt) {
+  const w = results.waiting;
+  if (!w || (!w.scenarios.length && !results.held)) return '';
+  const lines = waitingLines(results).slice(2).map((l) => `<li>${esc(l.trim())}</li>`).join('');
+  return `<section id="waiting">
+<h2>Waiting requests</h2>
+<p>Requests that wait on the server's timer (<code>GET /delay?ms=N</code>) held by many connections at once: what the wait costs on top of the wait (p50 − N and p99 − N, the medians of the usable runs), memory per open connection (the least-squares slope of the server's peak RSS against the connections it held, with its 95 % interval), and the most waiting requests each server held at p99 − N ≤ ${esc(String(w.bound_ms))} ms with no errors.</p>
+<ul class="seed-lines">${lines}</ul>
+${figureOfIt ? `<div class="figs">${figure(figureOfIt)}</div>` : ''}
+</section>`;
+}
+
 /** The seed study's four tests then and now: chart, table, and a line per test. */
 function seedSection(seed) {
   if (!seed) return '';
@@ -588,9 +606,11 @@ function renderHtml(model) {
   const overheadHtml = overheadSection(results);
   const answersHtml = answersSection(results);
   const rampsHtml = rampsSection(results, model.ramps || []);
+  const waitingHtml = waitingSection(results, model.waiting || null);
   const nav = [
     answersHtml ? '<a href="#answers">Answers</a>' : '',
     rampsHtml ? '<a href="#ramps">Sustainable throughput</a>' : '',
+    waitingHtml ? '<a href="#waiting">Waiting requests</a>' : '',
     '<a href="#summary">Summary</a>',
     seedHtml ? '<a href="#seed">2011 study</a>' : '',
     seedsHtml ? '<a href="#seeds">Seeds reproduced</a>' : '',
@@ -648,6 +668,7 @@ ${readWithCare(serious)}
 <nav aria-label="sections">${nav}</nav>
 ${answersHtml}
 ${rampsHtml}
+${waitingHtml}
 <section id="summary">
 <h2>Summary</h2>
 ${summaryTable(model)}

@@ -15,6 +15,8 @@ const { METRICS, metricValue } = require('../judge/metrics');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
+const { heldConnections } = require('../plan/scenarios');
+const { ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { errorCount } = require('../judge/warnings');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
 const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
@@ -342,6 +344,37 @@ function rampCharts(results) {
   });
 }
 
+/**
+ * The waiting-requests chart (issue 23): latency above the wait against connections held, p50
+ * and p99, for every server, from the usable waiting runs (aboveWait) and the held-count
+ * search's steps (its rows the CSV beside it); null when nothing waited.
+ */
+function waitingChart(results) {
+  const rows = [];
+  for (const r of results.runs.filter((x) => x.above_wait_ms && usableForVerdict(x) && !x.superseded_by)) {
+    rows.push({ server: r.server, source: r.scenario, connection: r.params.kind === 'rate' ? 'keep-alive' : 'new', held: heldConnections(r.params), wait_ms: r.above_wait_ms.wait_ms, p50_ms: r.above_wait_ms.p50, p99_ms: r.above_wait_ms.p99, peak_rss_mb: r.server_peak_rss_mb ?? null, errors: errorCount(r) });
+  }
+  const held = results.held;
+  for (const [server, s] of Object.entries((held && held.servers) || {})) {
+    for (const st of s.steps.filter((x) => !x.limited && !x.stop && Number.isFinite(x.p50_ms))) {
+      rows.push({ server, source: 'held-count search', connection: 'keep-alive', held: st.held, wait_ms: held.design.wait_ms, p50_ms: st.p50_ms - held.design.wait_ms, p99_ms: st.above_wait_p99_ms, peak_rss_mb: st.peak_rss_mb ?? null, errors: st.errors ?? null });
+    }
+  }
+  if (!rows.length) return null;
+  const servers = results.servers.filter((s) => rows.some((r) => r.server === s));
+  const values = rows.flatMap((r) => [['p50', r.p50_ms], ['p99', r.p99_ms]].filter(([, ms]) => Number.isFinite(ms)).map(([percentile, ms]) => ({ server: r.server, source: r.source, connection: r.connection, held: r.held, percentile, ms })));
+  const bound = results.waiting ? results.waiting.bound_ms : ABOVE_WAIT_BOUND_MS;
+  return {
+    name: 'waiting_above_wait',
+    kind: 'waiting',
+    title: 'Latency above the wait against connections held',
+    caption: `p50 − N and p99 − N of every usable waiting run (GET /delay?ms=N, N the wait) and of every step of the held-count search, against the requests held at once; hollow: a new connection per request. The grey rule: the search's bound, p99 − N ≤ ${bound} ms. Log x, symlog y.`,
+    spec: specs.waitingSpec({ servers, values, boundMs: bound }),
+    rows,
+    servers,
+  };
+}
+
 /** Renders one chart to SVG/PNG, writes its files, and returns what the page needs. */
 async function renderChart(chart, chartsDir, { png }) {
   const { svg, warnings } = await renderSvg(chart.spec, { id: chart.name });
@@ -389,6 +422,8 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   if (seed) seed.figure = await render(seed.chart);
   const ramps = [];
   for (const chart of rampCharts(results)) ramps.push(await render(chart));
+  const waitingPlot = waitingChart(results);
+  const waiting = waitingPlot ? await render(waitingPlot) : null;
   const overview = [];
   for (const chart of overviewCharts(results, comps)) overview.push(await render(chart));
   for (const [i, scenario] of results.scenarios.entries()) {
@@ -414,6 +449,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     headline: headline(results, comps),
     seed,
     ramps,
+    waiting,
     overview,
     sections,
     fonts: fontInfo(),

@@ -21,7 +21,7 @@ const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
 const { whyNotInstalled, engineFor } = require('../engines');
 const { reasonCode } = require('../judge/reasons');
-const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
+const { expectedDurationS, expectedWarmupS, waitMs } = require('../plan/scenarios');
 const { lookToDecide } = require('../judge/sequential');
 const { estimateScenarioS, fmtDuration, SETTLE_S } = require('../plan/trial_plan');
 const { METRICS } = require('../judge/metrics');
@@ -320,9 +320,14 @@ async function togetherRound(st, round, up, { store, io, warm }) {
   return 'done';
 }
 
-/** Whether a scenario's rounds may run its servers at the same time: an open loop of the built-in engines, which a light load leaves mostly idle. */
+/**
+ * Whether a scenario's rounds may run its servers at the same time: an open loop of the built-in
+ * engines, which a light load leaves mostly idle; not one whose requests wait (GET /delay),
+ * whose thousands of held connections would be twice as many on the one load generator, and
+ * twice its descriptors.
+ */
 function mayRunTogether(scenario) {
-  return !scenario.engine && ['open_loop', 'slow_clients'].includes(engineFor(scenario));
+  return !scenario.engine && waitMs(scenario) === null && ['open_loop', 'slow_clients'].includes(engineFor(scenario));
 }
 
 /** The time between two scheduled arrivals of an open loop (its probe's, with slow clients), in ms. */

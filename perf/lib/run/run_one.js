@@ -5,7 +5,9 @@
 // orchestrates the runs; this module measures one.
 
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
-const { expectedDurationS, scenarioParams, warmupScenario, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
+const { expectedDurationS, scenarioParams, warmupScenario, aboveWait, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
+const { outOfDescriptors } = require('../engines/http_exchange');
+const { readLimits } = require('../hosts/fd_limits');
 const { send } = require('./contract_check');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
@@ -59,6 +61,12 @@ function loadGeneratorFailed(run) {
 function lastLine(text) {
   return (text || '').split('\n').filter(Boolean).slice(-1)[0] || '';
 }
+
+/** How many times the server said it closed new connections at its cap (0 for a server that cannot say). */
+const capWarnings = (handle) => (handle.capWarnings ? handle.capWarnings() : 0);
+
+/** "1,024" (the soft limit), "unknown". */
+const fdLimitText = (limits) => (limits && Number.isFinite(limits.soft) ? limits.soft.toLocaleString('en-US') : 'unknown');
 
 /** A run that did not produce measurements. */
 function failedRun(server, scenario, failure, extra = {}) {
@@ -191,6 +199,9 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const besidePids = beside.map((b) => b.pid);
+  // A run at the fd limit: connections this process could not open, and the server's word that
+  // it closed new ones at its cap, counted over the run.
+  const fdBefore = { client: outOfDescriptors(), server: capWarnings(handle) };
   const before = cpuSnapshot(pid, besidePids);
   const linkBefore = link ? linkBytes(link) : null;
   samples.start();
@@ -240,6 +251,10 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
   } else if (engineError) {
     failure = `${LOAD_GENERATOR_FAILED}: ${engineError.message}`;
+  } else if (outOfDescriptors() > fdBefore.client) {
+    failure = `${LOAD_GENERATOR_FAILED}: it ran out of file descriptors (EMFILE) on ${outOfDescriptors() - fdBefore.client} connections, at its fd limit of ${fdLimitText(readLimits())}: raise \`ulimit -n\``;
+  } else if (capWarnings(handle) > fdBefore.server) {
+    failure = `the server reached its connection cap and closed new connections (fd limit ${fdLimitText(pid === null ? null : readLimits(pid))}): raise \`ulimit -n\``;
   } else if (stats.replies === 0) {
     const kinds = Object.entries(stats.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
     failure = `no replies${kinds ? ` (errors: ${kinds})` : ''}`;
@@ -288,6 +303,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     params: scenarioParams(scenario),
     ...engineExtra,
   };
+  const waited = aboveWait(run.params, run.latency_ms);
+  if (waited) run.above_wait_ms = waited;
   // An external engine is a process of its own: its CPU is the load generator's too.
   const engineCpu = engineExtra.client_cpu ? engineExtra.client_cpu.user_s + engineExtra.client_cpu.system_s : 0;
   const { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu } = cpuShares({
@@ -306,7 +323,10 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     run.link_bound = isLinkBound(run.link_usage);
   }
   if (beside.length) run.beside = besideCpu.map((b) => ({ server: b.server, cpu_pct: b.cpu ? round1((b.cpu.total_s * 100000) / wallMs) : null }));
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
+  // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
+  // (An external engine's run has no event-loop delay of its own: null.)
+  const clientLateMs = run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 + (run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? 0 : 0) : null;
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
   return { run, samples };
 }
 

@@ -13,6 +13,7 @@
 
 const path = require('node:path');
 const { startServer, remoteServer } = require('../hosts/server_process');
+const { readLimits } = require('../hosts/fd_limits');
 const { createLink, removeLink } = require('../hosts/netns');
 const { setUpLoadHosts, loadHostsEnvironment, removeLoadHosts } = require('../hosts/load_hosts');
 const { pinProcess, allowedCpus } = require('../hosts/pinning');
@@ -24,13 +25,16 @@ const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
 const { terminalText } = require('../text/answers');
 const { skippedLine, whyNotInstalled } = require('../engines');
-const { analyzeRuns } = require('../judge/verdicts');
+const { analyzeRuns, usableForVerdict } = require('../judge/verdicts');
 const { estimatePlanS, fmtDuration } = require('../plan/trial_plan');
 const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
 const { measureInRounds, estimateFirstLookS } = require('./rounds');
 const { measureRamps } = require('./ramp');
+const { measureHeldCounts } = require('./held');
+const { estimateHeldS } = require('../plan/held');
+const { analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { estimateRampS } = require('../plan/ramps');
 const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
@@ -90,6 +94,9 @@ async function runScenarios(options = {}) {
   const environment = collectEnvironment({ pinning: plan.pinning, options: { ...plan.recorded, out: dir } });
   environment.started_at = new Date().toISOString();
   environment.servers = plan.definitions;
+  // The load generator's open-files limit as raised for the scenarios; each server's is added
+  // when it first starts (it inherits this one and raises its soft limit to the hard one).
+  environment.fd_limits = { load_generator: plan.descriptors.limits, servers: {} };
   // Pinned only now: the environment above still saw every CPU. Given back at the end, so that
   // a caller's next run in this process (the cross-check's) can pin afresh.
   const ownCpus = allowedCpus();
@@ -106,8 +113,9 @@ async function runScenarios(options = {}) {
     store.environment.finished_at = new Date().toISOString();
     // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
     const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin, looks: plan.rounds ? plan.rounds.looks : null });
+    const waiting = analyzeWaiting(store.runs, store.extra.held || null, usableForVerdict);
     const { results, unwritten } = store.finish(
-      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis },
+      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, waiting },
       (written) => ({ 'summary.txt': toText(written), 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
     );
     ended = {
@@ -131,7 +139,9 @@ async function runScenarios(options = {}) {
     store.setExtra({ interrupted: false, error: null, skipped: plan.skipped });
     log(`results: ${dir}`);
     log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
-    for (const k of plan.skipped.filter((x) => !x.unplanned)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+    // The scenarios the fd limit cannot hold: one line for them all (plan.descriptors.line).
+    for (const k of plan.skipped.filter((x) => !x.unplanned && !x.fd_limit)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+    if (plan.descriptors.line) log(plan.descriptors.line);
     if (plan.engine.skipped.length) store.setExtra({ engine_skipped: plan.engine.skipped });
     for (const k of plan.engine.skipped) log(skippedLine(k));
     log(planLine(plan));
@@ -163,6 +173,7 @@ async function runScenarios(options = {}) {
       }
     }
     if (plan.ramps.length && !aborted(signal)) await runRamps(session);
+    if (plan.held && !aborted(signal)) await runHeld(session);
   } catch (err) {
     if (!store.claimed) throw err; // no folder of its own to record anything in
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
@@ -191,12 +202,13 @@ function planLine(plan) {
   return `${scenariosPlan(plan)}${rampsPlan(plan)}`;
 }
 
-/** "; then 1 ramp (hello_per_connection), 3 searches per server: about 5 min"; "" without ramps. */
+/** "; then 1 ramp (hello_per_connection), 3 searches per server: about 5 min"; "" without ramps; and the held-count search's part. */
 function rampsPlan(plan) {
-  if (!plan.ramps.length) return '';
+  const held = plan.held ? `; then the held-count search (waiting requests held at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, ${plan.held.from.toLocaleString('en-US')}–${plan.held.to.toLocaleString('en-US')} connections): about ${fmtDuration(estimateHeldS(plan.held, plan.held.servers.length))}` : '';
+  if (!plan.ramps.length) return held;
   const { repeat } = plan.rampOptions;
   const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.runnable.length, repeat }), 0);
-  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${searchesText(repeat)}: about ${fmtDuration(s)}`;
+  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${searchesText(repeat)}: about ${fmtDuration(s)}${held}`;
 }
 
 /** The scenarios' part of the plan line. */
@@ -311,6 +323,8 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
     return null;
   }
   const state = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
+  const fdLimits = store.environment.fd_limits;
+  if (handle.pid !== null && !fdLimits.servers[server]) fdLimits.servers[server] = readLimits(handle.pid);
   handle.exited.then((info) => {
     state.exit = info;
     state.diedDuring = state.current;
@@ -397,6 +411,27 @@ async function runRamps(session) {
     };
     const ramps = await measureRamps(up, { plan, io, restart, loadHosts: session.loadHosts, link: session.link, record: (section) => store.setExtra({ ramps: section }) });
     store.setExtra({ ramps });
+  } finally {
+    for (const u of up.values()) await u.bringDown();
+  }
+}
+
+/**
+ * The held-count search (./held.js), after the ramps: each step on a server started afresh for
+ * it, checked (short), stopped at the end. Records results.json's `held`.
+ */
+async function runHeld(session) {
+  const { plan, store, io } = session;
+  const up = new Map();
+  try {
+    io.log(`held: the most waiting requests each server holds at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, no errors (GET /delay?ms=${plan.held.wait_ms} over as many keep-alive connections, ${plan.held.from.toLocaleString('en-US')} to ${plan.held.to.toLocaleString('en-US')})`);
+    const restart = async (server, scenario) => {
+      if (up.has(server)) await up.get(server).bringDown({ quiet: true });
+      const u = await bringUp(server, [scenario], session, { trial: null, short: true, restart: true });
+      up.set(server, u || { state: { notStarted: 'the server did not start for the held-count search (see the line above)' }, bringDown: async () => {} });
+    };
+    const held = await measureHeldCounts(up, { plan, io, restart, record: (section) => store.setExtra({ held: section }) });
+    store.setExtra({ held });
   } finally {
     for (const u of up.values()) await u.bringDown();
   }

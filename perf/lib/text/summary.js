@@ -8,6 +8,7 @@
 // here formats what perf/lib/store/results_doc.js decodeResults read; nothing is decided here.
 
 const { rampLines } = require('./ramps');
+const { waitingLines } = require('./waiting');
 const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, findComparison, percentileResolved, tooFewText, fewestReplies, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
@@ -170,6 +171,8 @@ function toMarkdown(results) {
   if (s.seeds.length) lines.push('', SEEDS_TITLE, '', seedsMarkdown(s.seeds).trimEnd());
   const ramps = rampLines(results);
   if (ramps.length) lines.push('', ramps[1], '', ...ramps.slice(2).map((l) => `- ${l.trim()}`));
+  const waiting = waitingLines(results);
+  if (waiting.length) lines.push('', waiting[1], '', ...waiting.slice(2).map((l) => `- ${l.trim()}`));
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   return lines.join('\n') + '\n';
 }
@@ -246,7 +249,7 @@ function toText(results) {
     });
     out.push('', verdictTitle(s), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
-  out.push(...rampLines(results), ...overheadLines(results), ...seedLines(results));
+  out.push(...rampLines(results), ...waitingLines(results), ...overheadLines(results), ...seedLines(results));
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';
 }

@@ -47,9 +47,9 @@ function withDisturbedPct(value, fn) {
 }
 
 describe('bottleneck: the thresholds', () => {
-  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, the link 90 % of its rate, disturbed 10 % of a core, another server beside it 10 %', () => {
+  it('as results.json records them: client-bound 90 %, near it 80 %, server-bound 90 %, the link 90 % of its rate, disturbed 10 % of a core, another server beside it 10 %, a waiting run\'s client late by 5 ms, the bound above the wait 10 ms', () => {
     assert.deepEqual([CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S], [90, 80, 90, 90, 10, 10, 0.25]);
-    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, link_bound_pct: 90, disturbed_pct: 10, shared_load_pct: 10 });
+    assert.deepEqual(withDisturbedPct(undefined, thresholds), { client_bound_pct: 90, near_client_bound_pct: 80, server_bound_pct: 90, link_bound_pct: 90, disturbed_pct: 10, shared_load_pct: 10, client_late_ms: 5, above_wait_bound_ms: 10 });
   });
 
   it('PERF_DISTURBED_PCT raises the disturbed threshold on a machine known to be shared; a value that is not a number leaves it', () => {
@@ -364,5 +364,23 @@ describe('judging runs: the /proc/stat accounting', () => {
     assert.equal(mean.note, 'a not judged in all 2 trials (not server-bound)');
     const old = analyzeRuns([run('a', 1, { client_bound: true }), run('b', 1, {})]).comparisons.find((c) => c.metric === 'mean_ms');
     assert.equal(old.excluded, 'client-bound');
+  });
+});
+
+describe('bottleneck: a waiting run\'s load generator running late', () => {
+  const WAITING = { kind: 'rate', connections: 1000, rate: 1000, requests: 4000, request: { path: '/delay?ms=1000' } };
+  const late = (scenario, clientLateMs) => judgeRun({ scenario, ok: true, clientCpuPct: 40, clientBound: false, clientLateMs, shares: { ...QUIET, server_cpu_pct: 5 }, paired: true });
+
+  it('is not judged from 5 ms of its own lateness on (half the bound above the wait), judged below it', () => {
+    assert.deepEqual(late(WAITING, 4.9).not_judged_because, []);
+    const why = late(WAITING, 5).not_judged_because;
+    assert.equal(why.length, 1);
+    assert.match(why[0], /^client late: the load generator ran 5 ms late/);
+    assert.equal(late({ ...WAITING, kind: 'open' }, 7).judged, false, 'a connection per request too');
+  });
+
+  it('leaves runs that do not wait, and closed loops (timed from when each request was written), to the other rules', () => {
+    assert.equal(late({ ...WAITING, request: { path: '/hello' } }, 50).judged, true);
+    assert.equal(late({ kind: 'closed', concurrency: 1, request: { path: '/delay?ms=25' } }, 50).judged, true);
   });
 });

@@ -213,6 +213,7 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['lighter_engines', true],
       ['ramps', []],
       ['slo', null],
+      ['held', false],
     ]);
   });
 
@@ -273,5 +274,21 @@ describe('the run\'s plan: ramps', () => {
     assert.equal(skippedLine(skipped[0]), `httperf: skips the ramp hello_keepalive (cannot run it faithfully: ${skipped[0].reason})`);
     assert.equal(stepScenario(resolvePlan({}).ramps[1], 1000).engine, undefined, 'the built-in engines choose for themselves');
     assert.throws(() => resolvePlan({ engine: 'wrk', scenarios: ['long_conn_256'], ramps: ['hello_per_connection'] }), (err) => err instanceof UsageError && /--engine wrk can run none of the ramps asked for \(hello_per_connection: wrk is closed-loop/.test(err.message));
+  });
+});
+
+describe('the run\'s plan: the held-count search (issue 23)', () => {
+  it('runs by default with the default scenarios, --quick its quick design; --held with any scenarios, --no-held never', () => {
+    assert.deepEqual([resolvePlan({ quick: true }).held.from, resolvePlan({}).held.from], [250, 1000]);
+    assert.equal(asked({}).held, null, 'another scenarios folder chooses what runs');
+    assert.deepEqual(asked({ held: true }).held.servers, ['a', 'b']);
+    assert.equal(resolvePlan({ held: false }).held, null);
+    assert.throws(() => resolvePlan({ held: true, servers: ['node'], target: 'http://127.0.0.1:21999' }), /--held runs on servers this machine starts/);
+  });
+
+  it('searches only the servers that serve /delay: a reference answering /hello alone is left out', () => {
+    const plan = resolvePlan({ definitions: { ...definitions, hello_only: { ...definitions.a, serves: ['hello'] } }, servers: ['a', 'hello_only'], scenariosDir, held: true });
+    assert.deepEqual(plan.held.servers, ['a']);
+    assert.equal(resolvePlan({ definitions: { hello_only: { ...definitions.a, serves: ['hello'] } }, servers: ['hello_only'], scenariosDir, held: true }).held, null);
   });
 });

@@ -221,3 +221,37 @@ describe('perf scenarios: a constant request rate over keep-alive connections (k
     assert.throws(() => normalizeScenario({ ...raw, rate: 0.1, requests: 10000 }, 'f.json', 'f'), /'requests' \/ 'rate' \(the run's length in s\)/);
   });
 });
+
+describe('perf scenarios: waiting requests (issue 23)', () => {
+  const { waitMs, aboveWait, heldConnections } = require('../../../perf/lib/plan/scenarios');
+  const full = byName(loadScenarios());
+  const names = ['wait_keepalive_1000', 'wait_keepalive_5000', 'wait_keepalive_10000', 'wait_open_1000', 'wait_open_5000', 'wait_open_10000'];
+
+  it('hold 1,000, 5,000 and 10,000 waiting requests at once, keep-alive at a constant rate and a connection per request, at rate ≈ held ÷ the wait', () => {
+    for (const name of names) {
+      const s = full[name];
+      const held = Number(name.split('_').pop());
+      assert.equal(heldConnections(s), held, name);
+      assert.equal(s.kind, name.includes('keepalive') ? 'rate' : 'open');
+      assert.equal(engineFor(s), name.includes('keepalive') ? 'constant_rate' : 'open_loop');
+      assert.ok(Math.abs(s.rate * (waitMs(s) / 1000) - held) < 1e-9, `${name}: ${s.rate}/s × ${waitMs(s)} ms`);
+    }
+  });
+
+  it('--quick runs only the smallest, shorter and with a shorter wait; the others keep their held counts when named', () => {
+    const quick = byName(loadScenarios({ quick: true }));
+    assert.deepEqual(names.filter((n) => quick[n]), ['wait_keepalive_1000']);
+    assert.deepEqual([heldConnections(quick.wait_keepalive_1000), waitMs(quick.wait_keepalive_1000), expectedDurationS(quick.wait_keepalive_1000)], [500, 250, 1]);
+    const named = loadScenarios({ quick: true, names });
+    assert.deepEqual(named.map(heldConnections), [500, 5000, 10000, 1000, 5000, 10000]);
+  });
+
+  it('reads the wait from the request (GET /delay?ms=N), and the latency above it from a run\'s percentiles', () => {
+    assert.equal(waitMs({ request: { path: '/delay?ms=250' } }), 250);
+    assert.equal(waitMs({ request: { path: '/delay?x=1&ms=7' } }), 7);
+    assert.equal(waitMs({ request: { path: '/hello' } }), null);
+    assert.equal(waitMs({ request: { path: '/delay?ms=abc' } }), null);
+    assert.deepEqual(aboveWait({ request: { path: '/delay?ms=100' } }, { p50: 101.5, p99: 112.25 }), { wait_ms: 100, p50: 1.5, p99: 12.25 });
+    assert.equal(aboveWait({ request: { path: '/hello' } }, { p50: 1, p99: 2 }), null);
+  });
+});

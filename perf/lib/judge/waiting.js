@@ -1,0 +1,110 @@
+'use strict';
+// What a waiting request costs (issue 23): requests that wait on the server's timer
+// (GET /delay?ms=N), held by thousands of connections at once. Three figures come from here:
+//   latency above the wait   p50 − N and p99 − N of a run (perf/lib/plan/scenarios.js aboveWait)
+//   memory per connection    the least-squares slope of the server's peak RSS against the
+//                            connections it held, with its 95 % interval (memorySlope)
+//   the held count           the most waiting requests a server holds with its p99 no more than
+//                            ABOVE_WAIT_BOUND_MS above the wait, no errors and the schedule
+//                            kept (a search over the held count: ../run/held.js, with
+//                            capacity.js's search; heldObjective)
+// and the rule that keeps the load generator's own lateness out of them (CLIENT_LATE_MS).
+
+const { jStat } = require('jstat');
+const { waitMs, heldConnections } = require('../plan/scenarios');
+
+// The overhead a server may add to a waiting request before it no longer "holds" it: p99 more
+// than this above the wait (a timer of N ms answered within N + 10 ms).
+const ABOVE_WAIT_BOUND_MS = 10;
+// A waiting run whose load generator ran this late (its event loop's p99 delay plus how late
+// it handed out what was due, both inside every latency it times) could have put half the
+// bound above the wait by itself: its latency above the wait is not judged (bottleneck.js).
+const CLIENT_LATE_MS = ABOVE_WAIT_BOUND_MS / 2;
+
+/** The held-count search's objective as capacity.js reads it: p99 at most the wait plus the bound. */
+function heldObjective(waitMs) {
+  return { percentile: 'p99', ms: waitMs + ABOVE_WAIT_BOUND_MS };
+}
+
+/**
+ * Memory per open connection: the least-squares slope of peak RSS (MB) against connections
+ * held, over points [{ x: connections, y: MB }], in KB per connection with its interval
+ * (Student t on n − 2 degrees of freedom: the classic slope interval, which covers at its
+ * level when the residuals are independent and about normal; test/unit/judge/waiting.test.js
+ * checks it by simulation). { kb_per_connection, ci95: [lo, hi] (KB), n, base_mb (the fitted
+ * RSS at no connection), connections: [fewest, most] }, or null with fewer than three points
+ * or fewer than two distinct counts. level: the interval's (0.95).
+ */
+function memorySlope(points, level = 0.95) {
+  const pts = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+  const n = pts.length;
+  if (n < 3 || new Set(pts.map((p) => p.x)).size < 2) return null;
+  const mx = pts.reduce((t, p) => t + p.x, 0) / n;
+  const my = pts.reduce((t, p) => t + p.y, 0) / n;
+  const sxx = pts.reduce((t, p) => t + (p.x - mx) ** 2, 0);
+  const sxy = pts.reduce((t, p) => t + (p.x - mx) * (p.y - my), 0);
+  const slope = sxy / sxx;
+  const base = my - slope * mx;
+  const sse = pts.reduce((t, p) => t + (p.y - base - slope * p.x) ** 2, 0);
+  const se = Math.sqrt(sse / (n - 2) / sxx);
+  const half = jStat.studentt.inv(1 - (1 - level) / 2, n - 2) * se;
+  const kb = (mb) => Math.round(mb * 1024 * 1000) / 1000;
+  return { kb_per_connection: kb(slope), ci95: [kb(slope - half), kb(slope + half)], n, base_mb: Math.round(base * 10) / 10, connections: [Math.min(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.x))] };
+}
+
+/** The median of numbers (null for none): a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early). */
+function median(values) {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+const errorsOf = (r) => (r.errors ? Object.values(r.errors).reduce((t, n) => t + n, 0) : 0);
+
+/**
+ * What the waiting runs of a results document say (results.json's `waiting`): { bound_ms,
+ * scenarios: [{ scenario, kind, wait_ms, held (connections held at once, as planned), servers:
+ * { server: { runs (those a verdict may use), p50, p99 (medians of their latency above the wait,
+ * ms), errors (over every finished run), judged_runs, failed } } }], memory: { server: { runs
+ * (memorySlope of the peak RSS of the keep-alive runs that finished with no error against the
+ * connections they held: the scenarios at 1,000, 5,000 and 10,000; null with fewer than two
+ * counts), search (the held-count search's, from held.servers) } } }. usable(run): whether a
+ * verdict may use it (verdicts.js), for the latency above the wait.
+ */
+function analyzeWaiting(runs, held, usable) {
+  const waiting = runs.filter((r) => r.params && waitMs(r.params) !== null && !r.superseded_by);
+  const names = [...new Set(waiting.map((r) => r.scenario))];
+  const servers = [...new Set(waiting.map((r) => r.server))];
+  const scenarios = names.map((scenario) => {
+    const mine = waiting.filter((r) => r.scenario === scenario);
+    const params = mine[0].params;
+    const perServer = {};
+    for (const server of servers) {
+      const rs = mine.filter((r) => r.server === server);
+      if (!rs.length) continue;
+      const ok = rs.filter((r) => r.ok);
+      const used = rs.filter(usable);
+      perServer[server] = {
+        runs: rs.length,
+        judged_runs: used.length,
+        failed: rs.length - ok.length,
+        p50: median(used.map((r) => r.above_wait_ms && r.above_wait_ms.p50)),
+        p99: median(used.map((r) => r.above_wait_ms && r.above_wait_ms.p99)),
+        errors: ok.reduce((t, r) => t + errorsOf(r), 0),
+      };
+    }
+    return { scenario, kind: params.kind, wait_ms: waitMs(params), held: heldConnections(params), servers: perServer };
+  });
+  const memory = {};
+  for (const server of new Set([...servers, ...Object.keys((held && held.servers) || {})])) {
+    // Memory for holding the connections whether or not the latency could be judged (a busy
+    // machine delays replies, not what a connection costs): every keep-alive run that finished
+    // with no error, as the held-count search's steps (../run/held.js).
+    const keepAlive = waiting.filter((r) => r.server === server && r.params.kind === 'rate' && r.ok && errorsOf(r) === 0 && Number.isFinite(r.server_peak_rss_mb));
+    memory[server] = { runs: memorySlope(keepAlive.map((r) => ({ x: heldConnections(r.params), y: r.server_peak_rss_mb }))), search: held && held.servers[server] ? held.servers[server].memory : null };
+  }
+  return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };
+}
+
+module.exports = { ABOVE_WAIT_BOUND_MS, CLIENT_LATE_MS, heldObjective, memorySlope, analyzeWaiting, median };

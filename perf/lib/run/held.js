@@ -1,0 +1,109 @@
+'use strict';
+// The held-count search (issue 23): the largest number of waiting requests each server holds
+// before it refuses, errs or its overhead passes the bound (p99 more than ABOVE_WAIT_BOUND_MS
+// above the wait: perf/lib/judge/waiting.js). The same search as the ramps' (capacity.js
+// searchCapacity: doubling, then bisection, a failing level confirmed, a step whose load
+// generator was the bottleneck a level it could not offer), over the held count instead of the
+// rate: a step holding H connections sends GET /delay?ms=N over H keep-alive connections at
+// H ÷ N requests a second (kind rate), so that about H requests wait at once. Each step runs on
+// a server started afresh, so that its peak RSS is its own load's, not a larger step's before
+// it: the steps it answered without an error give the slope of RSS against connections held
+// (memorySlope), whether or not their latency kept the bound.
+// Bounded in steps (HELD_SEARCH.max_steps) and so in time; the servers' searches run side by
+// side, a step each in turn (ramp.js turnstile), as the ramps' do.
+
+const { runOne, loadGeneratorFailed } = require('./run_one');
+const { stepOf, clientNearLimit, turnstile } = require('./ramp');
+const { searchCapacity, stepFailure } = require('../judge/capacity');
+const { heldObjective, memorySlope, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
+const { shuffled } = require('./rounds');
+const { heldLine } = require('../text/waiting');
+const { heldStepScenario, heldStepS } = require('../plan/held');
+
+/**
+ * measure(held) for one server's search: a step on the server started afresh for it, measured in
+ * its turn. Its achieved rate counts the arrivals' seconds only (the run's last wait is no
+ * shortfall of the schedule), and its RSS is kept for the slope.
+ */
+function measureHeld(design, server, up, { io, turn, out, restart, objective }) {
+  const stopped = (held, why) => ({ offered_rps: held, achieved_rps: 0, errors: 0, stop: why });
+  return (held) =>
+    turn(async () => {
+      const count = Math.round(held);
+      if (out.interrupted) return stopped(count, 'interrupted');
+      const scenario = heldStepScenario(design, count);
+      await restart(server, scenario);
+      const u = up.get(server);
+      if (u.state.notStarted) return stopped(count, `the server did not start again: ${u.state.notStarted}`);
+      u.state.current = `the held-count search at ${count}`;
+      io.status(`held  ${server}  ${count} waiting (~${Math.ceil(heldStepS(design))} s)`);
+      const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true });
+      io.status(null);
+      if (result.interrupted) {
+        out.interrupted = true;
+        return stopped(count, 'interrupted');
+      }
+      const { run } = result;
+      const loadS = scenario.requests / scenario.rate;
+      // The search's levels are held counts: the step is offered and achieved in them.
+      const step = { ...stepOf(run, scenario.rate, loadS), held: count };
+      step.achieved_rps = run.duration_s > design.wait_ms / 1000 ? run.replies / (run.duration_s - design.wait_ms / 1000) : 0;
+      step.above_wait_p99_ms = run.above_wait_ms ? run.above_wait_ms.p99 : null;
+      step.peak_rss_mb = run.server_peak_rss_mb;
+      step.failure_detail = run.ok ? null : run.failure;
+      if (u.state.exit || u.state.hung) step.fatal = run.failure;
+      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = clientNearLimit(step, objective);
+      if (loadGeneratorFailed(run)) step.stop = run.failure;
+      return step;
+    });
+}
+
+/**
+ * One server's search as results.json keeps it: { held (the most waiting requests it held, or
+ * null), failing (the fewest it failed), bracket, saturated, limited, incomplete, steps, memory
+ * (memorySlope over the steps it answered without an error: peak RSS against connections held) }.
+ */
+function heldSummary(search) {
+  // Memory for holding H connections is measured whether or not the latency kept the bound: every
+  // step the server answered without an error, whose load generator offered it.
+  const heldSteps = search.steps.filter((st) => st.held && !st.errors && !st.fatal && !st.limited && !st.stop && Number.isFinite(st.peak_rss_mb));
+  const count = (x) => (x === null ? null : Math.round(x));
+  return {
+    held: count(search.sustainable_rps),
+    failing: count(search.failing_rps),
+    bracket: search.bracket && search.bracket.map(Math.round),
+    saturated: search.saturated,
+    limited: search.limited,
+    incomplete: search.incomplete,
+    steps: search.steps,
+    memory: memorySlope(heldSteps.map((st) => ({ x: st.held, y: st.peak_rss_mb }))),
+  };
+}
+
+/**
+ * Runs the held-count search on the plan's servers that serve /delay (plan.held.servers), side by side, each step on a server
+ * started afresh (restart(server, scenario) puts it in up). session: { plan, io, restart,
+ * record }. Resolves results.json's `held` section: { design, bound_ms, objective, servers:
+ * { server: heldSummary }, interrupted }.
+ */
+async function measureHeldCounts(up, { plan, io, restart, record = () => {} }) {
+  const design = plan.held;
+  const objective = heldObjective(design.wait_ms);
+  const out = { design, bound_ms: ABOVE_WAIT_BOUND_MS, objective, servers: {}, interrupted: false };
+  const turn = turnstile();
+  const { servers } = design;
+  const results = await Promise.all(
+    shuffled(servers).map((server) =>
+      searchCapacity(measureHeld(design, server, up, { io, turn, out, restart, objective }), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps, confirmations: design.confirmations }).then((r) => [server, r]),
+    ),
+  );
+  for (const server of servers) {
+    const summary = heldSummary(results.find(([s]) => s === server)[1]);
+    out.servers[server] = summary;
+    io.log(heldLine(server, summary, out));
+  }
+  record(out);
+  return out;
+}
+
+module.exports = { heldSummary, measureHeldCounts };
