@@ -51,6 +51,26 @@ describe('waiting requests: a few hundred held on both servers', function () {
   });
 });
 
+describe('waiting requests: the held-count search at --quick\'s size', function () {
+  this.timeout(90000);
+
+  it('searches both servers from 250 to 1,000 held, in three steps at most each, and says each in a line', async () => {
+    const scenariosDir = writeScenarioDir({ wait_tiny: { description: '20 connections holding GET /delay?ms=50', kind: 'rate', connections: 20, rate: 400, requests: 200, warmup_s: 0, request: { path: '/delay?ms=50' } } });
+    const out = makeTmpDir('perf-held-');
+    const lines = [];
+    await runScenarios({ servers: ['node', 'em'], scenariosDir, scenarios: ['wait_tiny'], repeat: 1, quick: true, held: true, lighterEngines: false, outDir: out, pin: false, log: (l) => lines.push(l) });
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.equal(schemaProblem(doc), null);
+    assert.ok(lines.some((l) => l.startsWith('held: the most waiting requests each server holds')), lines.join('\n'));
+    for (const server of ['node', 'em']) {
+      const search = doc.held.servers[server];
+      assert.ok(search && search.steps.length >= 1 && search.steps.length <= 3, `${server}: ${JSON.stringify(search && search.steps.map((st) => st.held))}`);
+      assert.ok(search.steps.every((st) => st.held >= 250 && st.held <= 1000 && typeof st.p99_ms === 'number'), JSON.stringify(search.steps));
+      assert.ok(search.held === null || (search.held >= 250 && search.held <= 1000), `${server} held ${search.held}`);
+    }
+  });
+});
+
 describe('waiting requests: a run at a low fd limit', function () {
   this.timeout(60000);
   const out = makeTmpDir('perf-fdlimit-');

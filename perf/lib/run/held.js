@@ -13,7 +13,7 @@
 // side, a step each in turn (ramp.js turnstile), as the ramps' do.
 
 const { runOne, loadGeneratorFailed } = require('./run_one');
-const { stepOf, clientNearLimit, turnstile } = require('./ramp');
+const { stepOf, harnessSuspect, turnstile } = require('./ramp');
 const { searchCapacity, stepFailure } = require('../judge/capacity');
 const { heldObjective, memorySlope, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { shuffled } = require('./rounds');
@@ -52,7 +52,7 @@ function measureHeld(design, server, up, { io, turn, out, restart, objective }) 
       step.peak_rss_mb = run.server_peak_rss_mb;
       step.failure_detail = run.ok ? null : run.failure;
       if (u.state.exit || u.state.hung) step.fatal = run.failure;
-      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = clientNearLimit(step, objective);
+      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = harnessSuspect(step, objective);
       if (loadGeneratorFailed(run)) step.stop = run.failure;
       return step;
     });
