@@ -56,6 +56,8 @@ function scenarioLine(results, scenario) {
   if (s.undecided.length) parts.push(`${short(s.undecided)} undecided`);
   const whys = [...new Set(s.notJudged.map((n) => n.why))];
   if (s.notJudged.length) parts.push(`not judged: ${whys.map((why) => `${short(s.notJudged.filter((n) => n.why === why).map((n) => n.metric))} (${why})`).join(', ')}`);
+  const wait = results.runs.find((r) => r.scenario === scenario && r.above_wait_ms);
+  if (wait && parts.length) parts.push(`latencies above the ${wait.above_wait_ms.wait_ms} ms wait`);
   return parts.join('; ') || 'nothing compared';
 }
 

@@ -33,6 +33,15 @@ describe('metrics: names and values', () => {
   });
 });
 
+describe('metrics: a request that waits on the server\'s timer', () => {
+  it('is judged on its latency above the wait (mean less N, the stored p50 and p99 above it); its other metrics as they are', () => {
+    const run = { latency_ms: { mean: 253.5, p50: 252.1, p99: 266.4 }, above_wait_ms: { wait_ms: 250, p50: 2.1, p99: 16.4 }, throughput_rps: 2000, server_cpu: { ms_per_request: 0.05 } };
+    assert.deepEqual(['mean_ms', 'p50_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request'].map((m) => metricValue(run, m)), [3.5, 2.1, 16.4, 2000, 0.05]);
+    assert.equal(metricValue({ latency_ms: { mean: 3.5, p50: 2, p99: 9 } }, 'mean_ms'), 3.5, 'a request that does not wait: its whole latency');
+    assert.equal(metricValue({ latency_ms: null, above_wait_ms: null }, 'p50_ms'), null);
+  });
+});
+
 describe('metrics: the side that looks better (leadOf)', () => {
   it('lower is better: the side with the smaller value, its factor ≥ 1 and the interval of that factor', () => {
     assert.deepEqual(leadOf(comparison('p50_ms', 0.5, [0.4, 0.625])), { lead: 'node', factor: 2, ci: [1.6, 2.5] });

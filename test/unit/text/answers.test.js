@@ -25,6 +25,14 @@ describe('text: the answers, one line per scenario', () => {
     assert.equal(scenarioLine(results, 'keepalive_400x100'), 'RSS same ±10 %; mean, p50, req/s, CPU/req undecided; not judged: p99 (n too small)');
   });
 
+  it('a scenario whose requests wait on the server\'s timer: its latencies are above the wait, and the line says so', () => {
+    // 250 ms of wait: em adds 1 ms to it, node 2; whole, they would be "the same" (251 against 252).
+    const waited = trials('wait_small', (t) => [252 + t / 100, 1000 - t], (t) => [251 + t / 100, 2000 + t]).map((r) => ({ ...r, latency_ms: { ...r.latency_ms, mean: r.latency_ms.p50 }, above_wait_ms: { wait_ms: 250, p50: r.latency_ms.p50 - 250, p99: r.latency_ms.p99 - 250 } }));
+    const line = scenarioLine(decoded(waited), 'wait_small');
+    assert.match(line, /^em 1\.9\d× faster mean \[[\d.]+–[\d.]+\], 1\.9\d× faster p50/, line);
+    assert.match(line, /; latencies above the 250 ms wait$/);
+  });
+
   it('says what was not judged and why, grouped by reason', () => {
     assert.match(scenarioLine(results, 'concurrent_2000_20'), /; not judged: p99 \(n too small\), req\/s \(set by the rate\)$/);
   });
