@@ -12,9 +12,8 @@
 // Bounded in steps (HELD_SEARCH.max_steps) and so in time; the servers' searches run side by
 // side, a step each in turn (ramp.js turnstile), as the ramps' do.
 
-const { runOne, loadGeneratorFailed } = require('./run_one');
-const { stepOf, harnessSuspect, turnstile } = require('./ramp');
-const { searchCapacity, stepFailure } = require('../judge/capacity');
+const { stepOf, stepMeasurer, turnstile } = require('./ramp');
+const { searchCapacity } = require('../judge/capacity');
 const { heldObjective, memorySlope, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { shuffled } = require('./rounds');
 const { heldLine } = require('../text/waiting');
@@ -22,40 +21,26 @@ const { heldStepScenario, heldStepS } = require('../plan/held');
 
 /**
  * measure(held) for one server's search: a step on the server started afresh for it, measured in
- * its turn. Its achieved rate counts the arrivals' seconds only (the run's last wait is no
- * shortfall of the schedule), and its RSS is kept for the slope.
+ * its turn (./ramp.js stepMeasurer). Its achieved rate counts the arrivals' seconds only (the
+ * run's last wait is no shortfall of the schedule), and its RSS is kept for the slope.
  */
-function measureHeld(design, server, up, { io, turn, out, restart, objective }) {
-  const stopped = (held, why) => ({ offered_rps: held, achieved_rps: 0, errors: 0, stop: why });
-  return (held) =>
-    turn(async () => {
-      const count = Math.round(held);
-      if (out.interrupted) return stopped(count, 'interrupted');
-      const scenario = heldStepScenario(design, count);
-      await restart(server, scenario);
-      const u = up.get(server);
-      if (u.state.notStarted) return stopped(count, `the server did not start again: ${u.state.notStarted}`);
-      u.state.current = `the held-count search at ${count}`;
-      io.status(`held  ${server}  ${count} waiting (~${Math.ceil(heldStepS(design))} s)`);
-      const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true });
-      io.status(null);
-      if (result.interrupted) {
-        out.interrupted = true;
-        return stopped(count, 'interrupted');
-      }
-      const { run } = result;
-      const loadS = scenario.requests / scenario.rate;
+function measureHeld(design, server, up, context) {
+  const measure = stepMeasurer(server, up, context, {
+    scenarioAt: (count) => heldStepScenario(design, count),
+    current: (count) => `the held-count search at ${count}`,
+    status: (count) => `held  ${server}  ${count} waiting (~${Math.ceil(heldStepS(design))} s)`,
+    fresh: true,
+    read: (run, count, scenario) => {
       // The search's levels are held counts: the step is offered and achieved in them.
-      const step = { ...stepOf(run, scenario.rate, loadS), held: count };
+      const step = { ...stepOf(run, scenario.rate, scenario.requests / scenario.rate), held: count };
       step.achieved_rps = run.duration_s > design.wait_ms / 1000 ? run.replies / (run.duration_s - design.wait_ms / 1000) : 0;
       step.above_wait_p99_ms = run.above_wait_ms ? run.above_wait_ms.p99 : null;
       step.peak_rss_mb = run.server_peak_rss_mb;
       step.failure_detail = run.ok ? null : run.failure;
-      if (u.state.exit || u.state.hung) step.fatal = run.failure;
-      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = harnessSuspect(step, objective);
-      if (loadGeneratorFailed(run)) step.stop = run.failure;
       return step;
-    });
+    },
+  });
+  return (held) => measure(Math.round(held));
 }
 
 /**

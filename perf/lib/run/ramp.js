@@ -173,26 +173,46 @@ function turnstile() {
  * it. A server that exited or hung fails the step's rate (fatal) and is started again before
  * its next step; one that does not start again ends the search.
  */
-function measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link }) {
-  const stopped = (rate, why) => ({ offered_rps: rate, achieved_rps: 0, errors: 0, stop: why });
-  return (rate) =>
+function measureStep(ramp, server, up, context) {
+  return stepMeasurer(server, up, context, {
+    scenarioAt: (rate) => stepScenario(ramp, rate),
+    current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
+    status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`,
+    fresh: false,
+    read: (run, rate) => stepOf(run, rate, round3(stepSeconds(ramp, rate))),
+  });
+}
+
+/**
+ * measure(level) for one server's search, the ramps' and the held-count search's
+ * (perf/lib/run/held.js): each step measured in its turn (turn: turnstile()), Ctrl-C ending the
+ * search (out.interrupted), a server that exited or hung failing its level (fatal), a failing
+ * step the harness may explain marked suspect (harnessSuspect). how: { scenarioAt(level),
+ * current(level) (what the server was doing, for its exit line), status(level), fresh (the
+ * server started afresh for every step; else only after it exited or hung, and settled after
+ * each step), read(run, level, scenario) (the step) }.
+ */
+function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null }, how) {
+  const stopped = (level, why) => ({ offered_rps: level, achieved_rps: 0, errors: 0, stop: why });
+  return (level) =>
     turn(async () => {
-      if (out.interrupted) return stopped(rate, 'interrupted');
-      const scenario = stepScenario(ramp, rate);
-      if (up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
+      if (out.interrupted) return stopped(level, 'interrupted');
+      const scenario = how.scenarioAt(level);
+      // A fresh server each step: none may be up before the first.
+      if (how.fresh || up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
       const u = up.get(server);
-      if (u.state.notStarted) return stopped(rate, `the server did not start again: ${u.state.notStarted}`);
-      u.state.current = `${ramp.name} at ${Math.round(rate)}/s`;
-      io.status(`${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`);
+      if (u.state.notStarted) return stopped(level, `the server did not start again: ${u.state.notStarted}`);
+      u.state.current = how.current(level);
+      io.status(how.status(level));
       const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true, loadHosts, link });
       io.status(null);
       if (result.interrupted) {
         out.interrupted = true;
-        return stopped(rate, 'interrupted');
+        return stopped(level, 'interrupted');
       }
-      const step = stepOf(result.run, rate, round3(stepSeconds(ramp, rate)));
+      const step = how.read(result.run, level, scenario);
       if (u.state.exit || u.state.hung) step.fatal = result.run.failure;
-      else await settle(u.handle.pid, u.baselineFds);
+      else if (!how.fresh) await settle(u.handle.pid, u.baselineFds);
       if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = harnessSuspect(step, objective);
       return step;
     });
@@ -249,4 +269,4 @@ function compareServers(servers, perServer, margin) {
   return out;
 }
 
-module.exports = { measureRamps, stepOf, harnessSuspect, compareServers, serverSummary, turnstile };
+module.exports = { measureRamps, stepOf, stepMeasurer, harnessSuspect, compareServers, serverSummary, turnstile };
