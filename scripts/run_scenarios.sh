@@ -3,16 +3,19 @@
 # Usage: scripts/run_scenarios.sh [--quick] [--servers node,em] [--scenarios a,b] [--out DIR] [--list] [--help]
 # Details: perf/README.md. Installs what is missing first (scripts/setup.sh; quick when nothing
 # is): httperf and wrk, which the default run calls again for the scenarios its built-in engine
-# cannot judge (not with --no-lighter-engines); with --references or --seeds, or a reference
+# cannot judge (not with --no-lighter-engines), and the backends of the /upstream and /db
+# scenarios (redis-server, the upstream service); with --references or --seeds, or a reference
 # server named in --servers, also the reference servers; with another --engine the load engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 setup=()
 lighter=1
+backends=1
 previous=""
 for arg in "$@"; do
   case "$arg" in
-    --no-lighter-engines | --list | --help | -h) lighter=0 ;;
+    --no-lighter-engines) lighter=0 ;;
+    --list | --help | -h) lighter=0; backends=0 ;;
     --references | --seeds) setup+=(--references) ;;
     --engine=httperf | --engine=wrk | --engine=tsung) setup+=(--engines) ;;
     httperf | wrk | tsung) [ "$previous" = "--engine" ] && setup+=(--engines) ;;
@@ -23,5 +26,6 @@ for arg in "$@"; do
   previous="$arg"
 done
 [ "$lighter" -eq 1 ] && setup+=(--lighter-engines)
+[ "$backends" -eq 1 ] && setup+=(--backends)
 bash scripts/setup.sh ${setup[@]+"${setup[@]}"}
 exec node perf/cli/run.js "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing; quick when everything is already there.
-# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references]
+# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references] [--backends]
 #   --browser     also Debian's chromium (the report's browser test needs it)
 #   --lighter-engines  also Debian's httperf and wrk, which the runner's default run calls to
 #                 run some scenarios again where the built-in engine cannot give a verdict;
@@ -11,6 +11,9 @@
 #   --references  also the reference servers: Debian's nginx-light (perf/nginx/) and apache2
 #                 (perf/apache/), and the C servers of perf/c/ built on Debian's libevent-dev
 #                 and libevhtp-dev
+#   --backends    also the backends of the /upstream and /db routes: Debian's redis-server and
+#                 the upstream service of perf/c/ built on libevent-dev; without root, one line
+#                 says how to install them and the set-up goes on (runs skip their scenarios)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,13 +21,15 @@ want_browser=0
 want_lighter=0
 want_engines=0
 want_references=0
+want_backends=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
     --lighter-engines) want_lighter=1 ;;
     --engines) want_engines=1 ;;
     --references) want_references=1 ;;
-    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references)" >&2; exit 2 ;;
+    --backends) want_backends=1 ;;
+    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references, --backends)" >&2; exit 2 ;;
   esac
 done
 
@@ -92,18 +97,33 @@ if [ "$want_references" -eq 1 ]; then
   [ -f /usr/include/event2/http.h ] || pkgs+=(libevent-dev)
   [ -f /usr/include/evhtp/evhtp.h ] || pkgs+=(libevhtp-dev)
 fi
+# The backends of the /upstream and /db routes (perf/lib/hosts/backends.js starts them): the
+# upstream service built on libevent-dev, and Debian's redis-server (installed below, under the
+# policy that starts no service). Without root the runs skip their scenarios, said in one line.
+backends_missing=()
+if [ "$want_backends" -eq 1 ]; then
+  [ -f /usr/include/event2/http.h ] || [[ " ${pkgs[*]} " == *" libevent-dev "* ]] || backends_missing+=(libevent-dev)
+  [ -x /usr/bin/redis-server ] || backends_missing+=(redis-server)
+fi
+if [ "${#backends_missing[@]}" -gt 0 ] && { [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; }; then
+  echo "setup: note: the /upstream and /db scenarios need ${backends_missing[*]}; install with: sudo apt-get install ${backends_missing[*]} (runs skip them until then)" >&2
+  backends_missing=()
+fi
+[[ " ${backends_missing[*]} " == *" libevent-dev "* ]] && pkgs+=(libevent-dev)
 if [ "${#pkgs[@]}" -gt 0 ]; then apt_install "${pkgs[@]}"; fi
 
 # Packages whose install would start a system-wide service on every address, which this
 # project does not want: installed under a policy that lets no service start (policy-rc.d),
 # unless the machine already has a policy of its own. openssh-server gives the netns load
 # hosts their ssh daemons (perf/lib/hosts/load_hosts.js starts one per namespace, on its address
-# only); apache2 and nginx-light are references, started by their launchers when a run asks.
+# only); apache2 and nginx-light are references, started by their launchers when a run asks;
+# redis-server is started by the runner in a directory of its own.
 services=()
 [ "$want_engines" -eq 1 ] && [ ! -x /usr/sbin/sshd ] && services+=(openssh-server)
 [ "$want_references" -eq 1 ] && [ ! -x /usr/sbin/apache2 ] && services+=(apache2)
 # nginx lives in /usr/sbin, which is not on every user's PATH.
 [ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] && services+=(nginx-light)
+[[ " ${backends_missing[*]} " == *" redis-server "* ]] && services+=(redis-server)
 if [ "${#services[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
@@ -121,6 +141,8 @@ fi
 # is skipped by the runner with one line, as a missing nginx is.
 if [ "$want_references" -eq 1 ] && command -v make >/dev/null; then
   make -s -k -C perf/c >/dev/null 2>perf/c/build.log || echo "setup: note: some C reference servers did not build (see perf/c/build.log); runs skip them" >&2
+elif [ "$want_backends" -eq 1 ] && [ -f /usr/include/event2/http.h ] && command -v make >/dev/null; then
+  make -s -C perf/c build/upstream >/dev/null 2>perf/c/build.log || echo "setup: note: the upstream service did not build (see perf/c/build.log); runs skip the /upstream scenarios" >&2
 fi
 
 

@@ -2,7 +2,7 @@
 # The project's one test command (`npm test`): installs what is missing, lints, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser --engines --references
+bash scripts/setup.sh --browser --engines --references --backends
 echo "== lint: eslint, rubocop"
 npx --no-install eslint --max-warnings 0 .
 bundle exec rubocop --format quiet ruby Gemfile
