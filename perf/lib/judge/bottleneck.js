@@ -159,9 +159,11 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * generator's own lateness in ms, judged for runs that wait), load, not-server-bound, disturbed; not
  * disturbed for a paired run, whose disturbance is recorded in `disturbed` and kept; shared
  * where a server of beside, [{ server, cpu_pct }] measured at the same time, used more than
- * SHARED_LOAD_PCT of the servers' core).
+ * SHARED_LOAD_PCT of the servers' core; backend-bound where a backend of backends,
+ * [{ name, cpu_pct }], used CLIENT_BOUND_PCT of a core or more: a backend's limit is never a
+ * server's).
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [] }) {
+function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [], backends = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
@@ -169,6 +171,9 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
   if (isLinkBound(linkUsage)) reasons.push(reasonText('link-bound', linkBoundText(linkUsage)));
   for (const problem of loadProblems) reasons.push(reasonText('load', problem));
+  for (const backend of backends) {
+    if (backend.cpu_pct !== null && backend.cpu_pct >= CLIENT_BOUND_PCT) reasons.push(reasonText('backend-bound', `the backend ${backend.name} used ${backend.cpu_pct}% of a core (${CLIENT_BOUND_PCT}% or more)`));
+  }
   for (const other of beside) {
     if (other.cpu_pct !== null && other.cpu_pct > SHARED_LOAD_PCT) reasons.push(reasonText('shared', `measured beside ${other.server}, whose load used ${other.cpu_pct}% of the servers' core (over ${SHARED_LOAD_PCT}%)`));
   }

@@ -5,6 +5,8 @@
 //   failed            the run did not complete
 //   client-bound      the load generator was the bottleneck (perf/lib/judge/bottleneck.js)
 //   link-bound        behind --link, the link was full one way (perf/lib/judge/bottleneck.js)
+//   backend-bound     a backend the requests call (Redis, the upstream) used a core
+//                     (perf/lib/judge/bottleneck.js)
 //   client-late       a waiting run's load generator ran late enough to make its latency above
 //                     the wait (perf/lib/judge/waiting.js)
 //   load              the load hosts could not keep the schedule or lost requests (Tsung)
@@ -18,6 +20,7 @@ const LABELS = {
   failed: 'failed',
   'client-bound': 'client-bound',
   'link-bound': 'link-bound',
+  'backend-bound': 'backend-bound',
   'client-late': 'client late',
   load: 'load',
   'not-server-bound': 'not server-bound',

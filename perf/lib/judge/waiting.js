@@ -73,7 +73,8 @@ const errorsOf = (r) => (r.errors ? Object.values(r.errors).reduce((t, n) => t +
  * verdict may use it (verdicts.js), for the latency above the wait.
  */
 function analyzeWaiting(runs, held, usable) {
-  const waiting = runs.filter((r) => r.params && waitMs(r.params) !== null && !r.superseded_by);
+  // A backend scenario and its baseline are judge/backends.js's, though the upstream's waits too.
+  const waiting = runs.filter((r) => r.params && waitMs(r.params) !== null && !r.superseded_by && !r.params.baseline && !r.params.baseline_of);
   const names = [...new Set(waiting.map((r) => r.scenario))];
   const servers = [...new Set(waiting.map((r) => r.server))];
   const scenarios = names.map((scenario) => {

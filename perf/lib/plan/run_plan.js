@@ -11,6 +11,7 @@ const { loadServerDefinitions } = require('../hosts/server_process');
 const { parseRate, linkUnavailableReason } = require('../hosts/netns');
 const { parseLoadHosts, netnsHostsUnavailableReason } = require('../hosts/load_hosts');
 const { planPinning } = require('../hosts/pinning');
+const { backendsFor, missingBackend } = require('../hosts/backends');
 const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
@@ -26,7 +27,7 @@ const { PERCENTILES } = require('../measure/stats');
 const RAMP_REPEAT = 3;
 const QUICK_RAMP_REPEAT = 1;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
-const { missingCapabilities, missingRequirement, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
+const { missingCapabilities, missingRequirement, scenarioNeeds, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
@@ -77,6 +78,8 @@ function roundSlice(s) {
  *   output       { dir: --out, or null for a new folder under root; root }
  *   seeds        whether --seeds chose the servers and scenarios
  *   margin       how close two servers must be to be called the same (--margin: 0.1 is ±10 %)
+ *   backends     { names: the backends to start (perf/lib/hosts/backends.js), line: the one
+ *                line that says which scenarios were skipped for want of theirs, or null }
  *   recorded     what results.json records of all this (environment.options); its `out` is
  *                --out until the run has made its folder
  */
@@ -139,6 +142,7 @@ function resolvePlan(options) {
   const { served, skipped } = assignScenarios(servers, scenarios, definitions, seeds && seeds.scenariosFor);
   const heldDesign = selectHeld(options, { target, link, loadHosts, seeds });
   const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: heldDesign ? heldDesign.to : 0 });
+  const backends = planBackends(scenarios, served, skipped, { target, link, loadHosts, down: options.backendsDown ?? null });
   // The held-count search goes no higher than the fd limit holds.
   const capped = heldDesign && descriptors.limits.soft !== null && descriptorsFor(heldDesign.to) > descriptors.limits.soft ? { ...heldDesign, to: Math.max(heldDesign.from, descriptors.limits.soft - FD_RESERVE), capped_by_fd_limit: true } : heldDesign;
   const runnable = servers.filter((s) => served[s].length > 0);
@@ -180,6 +184,7 @@ function resolvePlan(options) {
     seeds: Boolean(seeds),
     margin,
     descriptors,
+    backends,
     held,
     ramps: ramps.list,
     rampOptions: { objective: ramps.objective, repeat: ramps.repeat },
@@ -303,6 +308,30 @@ function assignScenarios(servers, scenarios, definitions, scenariosFor) {
     if (!lacking && !served[server].length) skipped.push({ server, scenario: null, reason: scenariosFor ? 'none of its seeds\' scenarios was selected' : 'it serves none of the selected scenarios' });
   }
   return { served, skipped };
+}
+
+/**
+ * The backends the selected scenarios call (perf/lib/hosts/backends.js: the upstream service
+ * for /upstream, Redis for /db), to be started by the runner: { names, line }. The scenarios
+ * whose backend cannot run here (not installed, or the servers are not on this machine's
+ * loopback, where the backends listen) are left out of `served`, recorded in `skipped`
+ * (backend: true) and said in one line (`line`, or null). down: why the backends did not start
+ * when the runner tried (options.backendsDown), which leaves their scenarios out the same way.
+ */
+function planBackends(scenarios, served, skipped, { target, link, loadHosts, down }) {
+  const needs = (s) => backendsFor(scenarioNeeds(s));
+  const wanted = backendsFor(scenarios.flatMap(scenarioNeeds));
+  const elsewhere = target ? '--target: the server elsewhere was not started with this run\'s backends' : link ? '--link: the servers in the namespace cannot reach the backends on this machine\'s loopback' : loadHosts ? '--load-hosts: the servers in their namespace cannot reach the backends on this machine\'s loopback' : null;
+  const why = Object.fromEntries(wanted.map((name) => [name, elsewhere || missingBackend(name) || (down && `the backends did not start: ${down}`)]));
+  const out = scenarios.filter((s) => needs(s).some((name) => why[name]));
+  for (const [server, list] of Object.entries(served)) {
+    served[server] = list.filter((s) => !out.includes(s));
+    for (const s of out) if (list.includes(s)) skipped.push({ server, scenario: s.name, reason: needs(s).map((name) => why[name]).filter(Boolean).join('; '), backend: true });
+  }
+  const reasons = [...new Set(Object.values(why).filter(Boolean))];
+  const line = out.length ? `backends: ${out.map((s) => s.name).join(', ')} skipped (${reasons.join('; ')})` : null;
+  const names = wanted.filter((name) => !why[name] && Object.values(served).some((list) => list.some((s) => needs(s).includes(name))));
+  return { names, line };
 }
 
 /**

@@ -118,7 +118,7 @@ function normalizeRequest(raw, where, dflt) {
   return { method: req.method || (uploadBytes !== null ? 'POST' : dflt.method), path: req.path || dflt.path, headers, upload_bytes: uploadBytes };
 }
 
-const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'warmup_s', 'in_quick', 'quick'];
+const COMMON_KEYS = ['name', 'description', 'source', 'kind', 'request', 'timeout_s', 'warmup_s', 'in_quick', 'quick', 'baseline'];
 const KEYS_BY_KIND = {
   closed: ['concurrency', 'keep_alive', 'requests', 'requests_per_connection', 'duration_s', 'request'],
   open: ['connections', 'rate', 'requests_per_connection', 'request'],
@@ -151,6 +151,10 @@ function normalizeScenario(raw, where, fileName) {
     timeout_s: raw.timeout_s ?? 10,
     warmup_s: raw.warmup_s ?? DEFAULT_WARMUP_S,
   };
+  if (raw.baseline !== undefined) {
+    if (raw.baseline === name) fail(where, `'baseline' names the scenario itself`);
+    out.baseline = raw.baseline;
+  }
   if (raw.kind === 'closed') {
     out.request = normalizeRequest(raw.request, `${where}: request`, GET_HELLO);
     out.concurrency = raw.concurrency;
@@ -276,6 +280,13 @@ function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, facto
     return scenario;
   });
   const byName = new Map(scenarios.map((s) => [s.name, s]));
+  // A baseline knows what it is the baseline of (its runs' params say so: judge/backends.js).
+  for (const s of scenarios) {
+    if (!s.baseline) continue;
+    const base = byName.get(s.baseline);
+    if (!base) throw new ScenarioError(`${path.relative(process.cwd(), s.file) || s.file}: 'baseline' names '${s.baseline}', which is not a scenario in ${dir}`);
+    base.baseline_of = s.name;
+  }
   if (names) {
     const unknown = names.filter((n) => !byName.has(n));
     if (unknown.length) {
@@ -313,16 +324,22 @@ const ORDER = [
   'wait_open_1000',
   'wait_open_5000',
   'wait_open_10000',
+  // issue 23: a real service behind the request, each beside its baseline
+  'backend_upstream',
+  'backend_upstream_timer',
+  'backend_db',
+  'backend_db_none',
 ];
 
 /**
- * The wait a scenario's request asks the server for, in ms (GET /delay?ms=N: the server answers
- * after N ms on its timer, CONTRACT.md), or null for any other request. A scenario or a run's
- * params alike. The one home of "latency above the wait" (aboveWait) and of which runs have one.
+ * The wait a scenario's request asks for, in ms (GET /delay?ms=N: the server answers after N ms
+ * on its timer; GET /upstream?ms=N: after the upstream service's N ms, CONTRACT.md), or null for
+ * any other request. A scenario or a run's params alike. The one home of "latency above the
+ * wait" (aboveWait) and of which runs have one.
  */
 function waitMs(s) {
   const request = s && (s.request || (s.probe && s.probe.request));
-  const m = request && /^\/delay\?(?:.*&)?ms=(\d{1,5})(?:&|$)/.exec(request.path || '');
+  const m = request && /^\/(?:delay|upstream)\?(?:.*&)?ms=(\d{1,5})(?:&|$)/.exec(request.path || '');
   return m ? Number(m[1]) : null;
 }
 

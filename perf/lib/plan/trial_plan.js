@@ -30,7 +30,7 @@ function requestNeeds(req) {
   if (req.upload_bytes || req.method === 'POST' || req.method === 'PUT') return 'upload';
   const p = req.path || '/hello';
   if (p === '/hello') return 'hello';
-  if (p === '/delay' || p.startsWith('/delay?')) return 'delay';
+  for (const route of ['delay', 'upstream', 'db']) if (p === `/${route}` || p.startsWith(`/${route}?`)) return route;
   return 'files';
 }
 

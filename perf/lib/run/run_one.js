@@ -6,6 +6,8 @@
 
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 const { expectedDurationS, scenarioParams, warmupScenario, aboveWait, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
+const { scenarioNeeds } = require('../plan/trial_plan');
+const { backendsFor } = require('../hosts/backends');
 const { outOfDescriptors } = require('../engines/http_exchange');
 const { readLimits } = require('../hosts/fd_limits');
 const { send } = require('./contract_check');
@@ -120,8 +122,8 @@ async function settle(pid, baseline, maxMs = 3000) {
  * The counters a run's window is measured between: the server's CPU, this process's (the load
  * generator), the machine's, and that of the servers measured beside it (besidePids).
  */
-function cpuSnapshot(pid, besidePids = []) {
-  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu(), beside: besidePids.map(readCpu) };
+function cpuSnapshot(pid, besidePids = [], backendPids = []) {
+  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu(), beside: besidePids.map(readCpu), backends: backendPids.map(readCpu) };
 }
 
 /**
@@ -199,10 +201,14 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const besidePids = beside.map((b) => b.pid);
+  // The backends this scenario's requests call (perf/lib/hosts/backends.js), measured as the server is.
+  const calls = backendsFor(scenarioNeeds(scenario));
+  const backends = (handle.backends || []).filter((b) => calls.includes(b.name));
+  const backendPids = backends.map((b) => b.pid);
   // A run at the fd limit: connections this process could not open, and the server's word that
   // it closed new ones at its cap, counted over the run.
   const fdBefore = { client: outOfDescriptors(), server: capWarnings(handle) };
-  const before = cpuSnapshot(pid, besidePids);
+  const before = cpuSnapshot(pid, besidePids, backendPids);
   const linkBefore = link ? linkBytes(link) : null;
   samples.start();
   let extra = {};
@@ -219,11 +225,12 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     if (outerSignal) outerSignal.removeEventListener('abort', onOuter);
   }
   const linkAfter = link ? linkBytes(link) : null;
-  const after = cpuSnapshot(pid, besidePids);
+  const after = cpuSnapshot(pid, besidePids, backendPids);
   const wallMs = after.at - before.at;
   loopDelay.disable();
   const cpu = cpuDelta(before.server, after.server);
   const besideCpu = beside.map((b, i) => ({ server: b.server, cpu: cpuDelta(before.beside[i], after.beside[i]) }));
+  const backendCpu = backends.map((b, i) => ({ name: b.name, cpu: cpuDelta(before.backends[i], after.backends[i]) }));
   const peakKb = rss.stop();
 
   const reason = controller.signal.aborted ? controller.signal.reason : null;
@@ -313,7 +320,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     serverS: cpu ? cpu.total_s : null,
     serverStepS: cpu ? cpu.resolution_s : undefined,
     clientS: clientS + engineCpu,
-    besideS: besideCpu.reduce((t, b) => t + (b.cpu ? b.cpu.total_s : 0), 0),
+    besideS: [...besideCpu, ...backendCpu].reduce((t, b) => t + (b.cpu ? b.cpu.total_s : 0), 0),
     machine: machineCpuDelta(before.machine, after.machine),
   });
   run.server_cpu_pct = serverCpuPct;
@@ -323,10 +330,19 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     run.link_bound = isLinkBound(run.link_usage);
   }
   if (beside.length) run.beside = besideCpu.map((b) => ({ server: b.server, cpu_pct: b.cpu ? round1((b.cpu.total_s * 100000) / wallMs) : null }));
+  // A backend's share of a core over the load, and its CPU per reply: the server's own figures
+  // leave it out, and a backend near a full core is the run's limit, not the server's.
+  if (backends.length) {
+    run.backends = backendCpu.map((b) => ({
+      name: b.name,
+      cpu_pct: b.cpu && durationS > 0 ? round1((b.cpu.total_s * 100) / durationS) : null,
+      ms_per_request: b.cpu && allReplies > 0 ? round6((b.cpu.total_s * 1000) / allReplies) : null,
+    }));
+  }
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
   // (An external engine's run has no event-loop delay of its own: null.)
   const clientLateMs = run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 + (run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? 0 : 0) : null;
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside }));
+  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends }));
   return { run, samples };
 }
 

@@ -13,6 +13,7 @@
 
 const path = require('node:path');
 const { startServer, remoteServer } = require('../hosts/server_process');
+const { startBackends } = require('../hosts/backends');
 const { readLimits } = require('../hosts/fd_limits');
 const { createLink, removeLink } = require('../hosts/netns');
 const { setUpLoadHosts, loadHostsEnvironment, removeLoadHosts } = require('../hosts/load_hosts');
@@ -35,6 +36,7 @@ const { measureRamps } = require('./ramp');
 const { measureHeldCounts } = require('./held');
 const { estimateHeldS } = require('../plan/held');
 const { analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
+const { analyzeBackends } = require('../judge/backends');
 const { estimateRampS } = require('../plan/ramps');
 const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
@@ -80,13 +82,23 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
  * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
 async function runScenarios(options = {}) {
-  const plan = resolvePlan(options);
+  let plan = resolvePlan(options);
   const io = {
     log: options.log || ((line) => process.stdout.write(line + '\n')),
     status: options.status || (() => {}),
     signal: options.signal || null,
   };
   const { log, signal } = io;
+  // The backends the scenarios call (/upstream, /db), up and checked before anything is
+  // measured; ones that will not start leave their scenarios out, as missing ones do.
+  let backends = null;
+  if (plan.backends.names.length && !aborted(signal)) {
+    try {
+      backends = await startBackends(plan.backends.names, { cpu: plan.pinning.enabled ? plan.pinning.client_cpu : null, log });
+    } catch (err) {
+      plan = resolvePlan({ ...options, backendsDown: err.message });
+    }
+  }
   if (plan.seeds) log(`seeds: every seed study's comparison (perf/seeds.json): ${plan.servers.join(', ')}, each on its seeds' scenarios`);
 
   const dir = createResultsDir(plan.output);
@@ -97,6 +109,7 @@ async function runScenarios(options = {}) {
   // The load generator's open-files limit as raised for the scenarios; each server's is added
   // when it first starts (it inherits this one and raises its soft limit to the hard one).
   environment.fd_limits = { load_generator: plan.descriptors.limits, servers: {} };
+  environment.backends = backends ? backends.environment : null;
   // Pinned only now: the environment above still saw every CPU. Given back at the end, so that
   // a caller's next run in this process (the cross-check's) can pin afresh.
   const ownCpus = allowedCpus();
@@ -114,8 +127,9 @@ async function runScenarios(options = {}) {
     // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
     const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin, looks: plan.rounds ? plan.rounds.looks : null });
     const waiting = analyzeWaiting(store.runs, store.extra.held || null, usableForVerdict);
+    const backendCosts = analyzeBackends(store.runs, usableForVerdict);
     const { results, unwritten } = store.finish(
-      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, waiting },
+      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, waiting, backends: backendCosts },
       (written) => ({ 'summary.txt': toText(written), 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
     );
     ended = {
@@ -140,8 +154,9 @@ async function runScenarios(options = {}) {
     log(`results: ${dir}`);
     log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, load generator on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
     // The scenarios the fd limit cannot hold: one line for them all (plan.descriptors.line).
-    for (const k of plan.skipped.filter((x) => !x.unplanned && !x.fd_limit)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
+    for (const k of plan.skipped.filter((x) => !x.unplanned && !x.fd_limit && !x.backend)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
     if (plan.descriptors.line) log(plan.descriptors.line);
+    if (plan.backends.line) log(plan.backends.line);
     if (plan.engine.skipped.length) store.setExtra({ engine_skipped: plan.engine.skipped });
     for (const k of plan.engine.skipped) log(skippedLine(k));
     log(planLine(plan));
@@ -158,7 +173,7 @@ async function runScenarios(options = {}) {
       store.environment.load_hosts = loadHostsEnvironment(loadHosts);
     }
     const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
-    const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace });
+    const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace, backends });
     const session = { plan, start, loadHosts, link, store, io };
     if (plan.rounds) {
       await runPairedRounds(session);
@@ -179,6 +194,7 @@ async function runScenarios(options = {}) {
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
     error = err;
   } finally {
+    if (backends) await backends.stop();
     if (link) removeLink(link);
     if (loadHosts) removeLoadHosts(loadHosts);
     if (pinning.enabled && ownCpus) pinProcess(process.pid, ownCpus.join(','));
@@ -232,13 +248,17 @@ function scenariosPlan(plan) {
 /**
  * How the plan's servers are started: (server) => its handle. --target's runs already;
  * namespace (--link's, or --load-hosts netns:N's): the servers run there, the plan's k-th on
- * LINK_PORT + k.
+ * LINK_PORT + k. backends (perf/lib/hosts/backends.js, or null): each server is told where they
+ * are (UPSTREAM, REDIS), and its handle keeps their processes (`backends`), whose CPU every run
+ * measures beside the server's.
  */
-function serverStarter({ definitions, target, readyTimeoutMs }, { cpu, namespace }) {
+function serverStarter({ definitions, target, readyTimeoutMs }, { cpu, namespace, backends }) {
   if (target) return (server) => remoteServer(server, target);
   const names = Object.keys(definitions);
   const where = (server) => (namespace ? { host: namespace.address, port: LINK_PORT + names.indexOf(server), prefix: namespace.commandPrefix } : { host: HOST });
-  return (server) => startServer(server, { definitions, ...where(server), cpu, readyTimeoutMs });
+  const env = backends ? backends.env : {};
+  const processes = backends ? backends.processes : [];
+  return async (server) => Object.assign(await startServer(server, { definitions, ...where(server), cpu, readyTimeoutMs, env }), { backends: processes });
 }
 
 /**

@@ -14,6 +14,7 @@ const { fmtFactor, fmtInterval } = require('./format');
 const { toText, overheadLines, seedLines } = require('./summary');
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
+const { backendLines } = require('./backends');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
@@ -133,13 +134,13 @@ function secondsPerRound(runs, scenario, rounds) {
 }
 
 /**
- * What the terminal ends with: the answer block, the ramps' and the waiting requests' lines, then the overheads against references and the
+ * What the terminal ends with: the answer block, the ramps', the waiting requests' and the backends' lines, then the overheads against references and the
  * seeds table where those ran (their answers), and where the rest is. A run without a pair
  * (one server, or one with its references) gets the whole summary table instead.
  */
 function terminalText(results) {
   if (!results.pair) return toText(results);
-  const lines = [...answerLines(results), ...rampLines(results), ...waitingLines(results), ...overheadLines(results), ...seedLines(results)];
+  const lines = [...answerLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results)];
   const warnings = results.warnings.filter((w) => w.severity !== 'info').length;
   lines.push('', `Tables, every verdict with its interval${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);
   return `${lines.join('\n')}\n`;

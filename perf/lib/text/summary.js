@@ -9,6 +9,7 @@
 
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
+const { backendLines } = require('./backends');
 const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, findComparison, percentileResolved, tooFewText, fewestReplies, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
@@ -173,6 +174,8 @@ function toMarkdown(results) {
   if (ramps.length) lines.push('', ramps[1], '', ...ramps.slice(2).map((l) => `- ${l.trim()}`));
   const waiting = waitingLines(results);
   if (waiting.length) lines.push('', waiting[1], '', ...waiting.slice(2).map((l) => `- ${l.trim()}`));
+  const backends = backendLines(results);
+  if (backends.length) lines.push('', backends[1], '', ...backends.slice(2).map((l) => `- ${l.trim()}`));
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   return lines.join('\n') + '\n';
 }
@@ -249,7 +252,7 @@ function toText(results) {
     });
     out.push('', verdictTitle(s), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
-  out.push(...rampLines(results), ...waitingLines(results), ...overheadLines(results), ...seedLines(results));
+  out.push(...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results));
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';
 }

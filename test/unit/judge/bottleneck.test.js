@@ -197,6 +197,21 @@ describe('bottleneck: disturbed', () => {
   });
 });
 
+describe('bottleneck: a backend the requests call (issue 23: Redis, the upstream)', () => {
+  const RATE = { kind: 'rate', rate: 2000, connections: 100, requests: 20000 };
+  const withBackend = (pct) => judgeRun({ scenario: RATE, ok: true, clientCpuPct: 30, clientBound: false, shares: { ...QUIET, server_cpu_pct: 60 }, backends: [{ name: 'redis', cpu_pct: pct, ms_per_request: 0.01 }] });
+
+  it(`under ${CLIENT_BOUND_PCT} % of a core leaves the run judged`, () => {
+    for (const pct of [0, 12.5, CLIENT_BOUND_PCT - 0.1, null]) assert.equal(withBackend(pct).judged, true, String(pct));
+  });
+
+  it(`at ${CLIENT_BOUND_PCT} % or more is "backend-bound": a backend's limit is never the server's`, () => {
+    const v = withBackend(97.2);
+    assert.equal(v.judged, false);
+    assert.deepEqual(v.not_judged_because, [`backend-bound: the backend redis used 97.2% of a core (${CLIENT_BOUND_PCT}% or more)`]);
+  });
+});
+
 describe('bottleneck: another server measured beside this one (simultaneous rounds)', () => {
   const OPEN = { kind: 'open', rate: 100, connections: 100 };
   const beside = (pct) => judgeRun({ scenario: OPEN, ok: true, clientCpuPct: 5, clientBound: false, shares: { ...QUIET, server_cpu_pct: 4 }, paired: true, beside: [{ server: 'em', cpu_pct: pct }] });

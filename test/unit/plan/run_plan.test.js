@@ -12,6 +12,7 @@ const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_proces
 const { standinDefinitions, writeScenarioDir } = require('../../support/runner_helpers');
 const { stepScenario } = require('../../../perf/lib/plan/ramps');
 const { skippedLine } = require('../../../perf/lib/engines');
+const { missingBackend } = require('../../../perf/lib/hosts/backends');
 
 const scenariosDir = writeScenarioDir({
   tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },
@@ -290,5 +291,51 @@ describe('the run\'s plan: the held-count search (issue 23)', () => {
     const plan = resolvePlan({ definitions: { ...definitions, hello_only: { ...definitions.a, serves: ['hello'] } }, servers: ['a', 'hello_only'], scenariosDir, held: true });
     assert.deepEqual(plan.held.servers, ['a']);
     assert.equal(resolvePlan({ definitions: { hello_only: { ...definitions.a, serves: ['hello'] } }, servers: ['hello_only'], scenariosDir, held: true }).held, null);
+  });
+});
+
+describe('the run\'s plan: the backends of the /upstream and /db scenarios', () => {
+  const backendDir = writeScenarioDir({
+    calls_upstream: { description: 'a call to the upstream', kind: 'rate', connections: 4, rate: 100, requests: 100, request: { path: '/upstream?ms=5' }, baseline: 'same_wait' },
+    same_wait: { description: 'the same wait on the timer', kind: 'rate', connections: 4, rate: 100, requests: 100, request: { path: '/delay?ms=5' } },
+    reads_db: { description: 'a row from Redis', kind: 'rate', connections: 4, rate: 100, requests: 100, request: { path: '/db' } },
+    tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },
+  });
+  const both = standinDefinitions({ a: {}, b: {} });
+  for (const def of Object.values(both)) def.serves = ['hello', 'delay', 'upstream', 'db'];
+  const plan = (options = {}) => resolvePlan({ definitions: both, servers: ['a', 'b'], scenariosDir: backendDir, ...options });
+  const installed = !missingBackend('upstream') && !missingBackend('redis');
+
+  it('starts the backends the served scenarios call, in a fixed order, and only those', function () {
+    if (!installed) this.skip(); // scripts/setup.sh --backends installs them; the next test covers their absence
+    assert.deepEqual(plan().backends, { names: ['upstream', 'redis'], line: null });
+    assert.deepEqual(plan({ scenarios: ['reads_db', 'tiny_closed'] }).backends.names, ['redis']);
+    assert.deepEqual(plan({ scenarios: ['tiny_closed', 'same_wait'] }).backends, { names: [], line: null });
+  });
+
+  it('leaves out, in one line, the scenarios whose backend did not start (or cannot run here)', () => {
+    const p = plan({ backendsDown: 'redis-server exited (exit code 1)' });
+    assert.deepEqual(p.backends.names, []);
+    assert.match(p.backends.line, /^backends: calls_upstream, reads_db skipped \((?:.*)\)$/);
+    assert.deepEqual(names(p.served.a), ['same_wait', 'tiny_closed']);
+    const skipped = p.skipped.filter((k) => k.backend);
+    assert.deepEqual(skipped.map((k) => `${k.server} ${k.scenario}`), ['a calls_upstream', 'a reads_db', 'b calls_upstream', 'b reads_db']);
+    for (const k of skipped) assert.ok(k.reason.length > 0);
+  });
+
+  it('with --target, the server elsewhere cannot have been given this run\'s backends', () => {
+    const p = resolvePlan({ definitions: both, servers: ['a'], scenariosDir: backendDir, target: 'http://127.0.0.1:9' });
+    assert.deepEqual(p.backends.names, []);
+    assert.match(p.backends.line, /--target: the server elsewhere was not started with this run's backends/);
+  });
+
+  it('marks each baseline with the scenario it is the baseline of, and refuses one that names itself or nothing', () => {
+    const p = plan();
+    assert.equal(p.scenarios.find((s) => s.name === 'same_wait').baseline_of, 'calls_upstream');
+    assert.equal(p.scenarios.find((s) => s.name === 'calls_upstream').baseline, 'same_wait');
+    const self = writeScenarioDir({ x: { description: 'x', kind: 'rate', connections: 1, rate: 10, requests: 10, baseline: 'x' } });
+    assert.throws(() => resolvePlan({ definitions: both, servers: ['a'], scenariosDir: self }), /'baseline' names the scenario itself/);
+    const none = writeScenarioDir({ x: { description: 'x', kind: 'rate', connections: 1, rate: 10, requests: 10, baseline: 'y' } });
+    assert.throws(() => resolvePlan({ definitions: both, servers: ['a'], scenariosDir: none }), /'baseline' names 'y', which is not a scenario/);
   });
 });
