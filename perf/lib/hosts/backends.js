@@ -164,6 +164,7 @@ async function startBackends(names, { cpu = null, log = () => {} } = {}) {
     fs.rmSync(dir, { recursive: true, force: true });
     liveDirs.delete(dir);
   };
+  log(`backends: ${names.join(', ')}, in ${dir}`);
   try {
     for (const name of names) {
       const missing = missingBackend(name);

@@ -63,6 +63,14 @@ function median(values) {
 const errorsOf = (r) => (r.errors ? Object.values(r.errors).reduce((t, n) => t + n, 0) : 0);
 
 /**
+ * Whether a run is one of the waiting runs (its request waits: waitMs). A backend scenario and its
+ * baseline are judge/backends.js's, though /upstream?ms=N and its /delay?ms=N baseline wait too.
+ */
+function isWaitingRun(r) {
+  return Boolean(r.params) && waitMs(r.params) !== null && !r.params.baseline && !r.params.baseline_of;
+}
+
+/**
  * What the waiting runs of a results document say (results.json's `waiting`): { bound_ms,
  * scenarios: [{ scenario, kind, wait_ms, held (connections held at once, as planned), servers:
  * { server: { runs (those a verdict may use), p50, p99 (medians of their latency above the wait,
@@ -73,8 +81,7 @@ const errorsOf = (r) => (r.errors ? Object.values(r.errors).reduce((t, n) => t +
  * verdict may use it (verdicts.js), for the latency above the wait.
  */
 function analyzeWaiting(runs, held, usable) {
-  // A backend scenario and its baseline are judge/backends.js's, though the upstream's waits too.
-  const waiting = runs.filter((r) => r.params && waitMs(r.params) !== null && !r.superseded_by && !r.params.baseline && !r.params.baseline_of);
+  const waiting = runs.filter((r) => isWaitingRun(r) && !r.superseded_by);
   const names = [...new Set(waiting.map((r) => r.scenario))];
   const servers = [...new Set(waiting.map((r) => r.server))];
   const scenarios = names.map((scenario) => {
@@ -108,4 +115,4 @@ function analyzeWaiting(runs, held, usable) {
   return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };
 }
 
-module.exports = { ABOVE_WAIT_BOUND_MS, CLIENT_LATE_MS, heldObjective, memorySlope, analyzeWaiting, median };
+module.exports = { ABOVE_WAIT_BOUND_MS, CLIENT_LATE_MS, heldObjective, memorySlope, analyzeWaiting, isWaitingRun, median };

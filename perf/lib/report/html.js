@@ -539,6 +539,31 @@ ${figureOfIt ? `<div class="figs">${figure(figureOfIt)}</div>` : ''}
 </section>`;
 }
 
+/**
+ * Backends (issue 23): what a call to the upstream or Redis costs each server, its route against
+ * the baseline of the same load with no call (CPU per request, p50, p99: both, the difference,
+ * and the ratio with its interval), with the backend's own CPU. '' when no backend scenario ran.
+ */
+function backendsSection(results) {
+  const b = results.backends;
+  if (!b || !b.scenarios.length) return '';
+  const cell = (c) => (c && c.route !== null && c.baseline !== null ? `${esc(fmtNumber(c.route, 'ms'))} / ${esc(fmtNumber(c.baseline, 'ms'))}<br><b>${c.extra < 0 ? '−' : '+'}${esc(fmtNumber(Math.abs(c.extra), 'ms'))}</b> ${esc(fmtFactor(c.ratio))} ${esc(fmtInterval(c.ci95))}` : '–');
+  const rows = b.scenarios.flatMap((s) => Object.entries(s.servers).map(([server, x]) => {
+    const judged = x.runs && x.baseline_runs;
+    const backendCpu = Object.keys(x.backend_cpu_ms).map((name) => `${esc(name)} ${esc(fmtNumber(x.backend_cpu_ms[name], 'ms'))} ms/req (${esc(fmtNumber(x.backend_cpu_pct[name], '%'))} %)`).join('<br>');
+    const metrics = judged ? [cell(x.cpu_ms), cell(x.p50_ms), cell(x.p99_ms)].map((c) => `<td class="num">${c}</td>`).join('') : `<td colspan="3" class="muted">not judged: ${!x.runs ? 'no usable run of the route' : `no usable run of ${esc(s.baseline)}`}</td>`;
+    return `<tr><td><code>${esc(s.scenario)}</code> against <code>${esc(s.baseline)}</code></td><td>${serverName(server)}</td>${metrics}<td>${backendCpu}</td></tr>`;
+  })).join('\n');
+  return `<section id="backends">
+<h2>Backends</h2>
+<p>Requests that wait on a real service: <code>GET /upstream?ms=N</code> calls the upstream HTTP service (which answers after N ms) through the server's own HTTP client and keep-alive pool; <code>GET /db</code> reads one row from Redis through the server's own event-driven client (TechEmpower's single query). Each is measured against its baseline, the same load with no call (<code>/delay?ms=N</code>, the same wait on the server's timer; <code>/hello</code>, answered at once): route / baseline, then <b>what the call adds</b> and route ÷ baseline with its 95 % interval (Welch, on the usable runs). The backend's CPU is measured beside the server's; a run whose backend used 90 % of a core is not judged. Which server answers these routes faster is in the answers above, as for every scenario.</p>
+<table><thead><tr><th>scenario</th><th>server</th><th>CPU per request, ms</th><th>p50, ms</th><th>p99, ms</th><th>backend's CPU</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+</section>`;
+}
+
 /** The seed study's four tests then and now: chart, table, and a line per test. */
 function seedSection(seed) {
   if (!seed) return '';
@@ -607,10 +632,12 @@ function renderHtml(model) {
   const answersHtml = answersSection(results);
   const rampsHtml = rampsSection(results, model.ramps || []);
   const waitingHtml = waitingSection(results, model.waiting || null);
+  const backendsHtml = backendsSection(results);
   const nav = [
     answersHtml ? '<a href="#answers">Answers</a>' : '',
     rampsHtml ? '<a href="#ramps">Sustainable throughput</a>' : '',
     waitingHtml ? '<a href="#waiting">Waiting requests</a>' : '',
+    backendsHtml ? '<a href="#backends">Backends</a>' : '',
     '<a href="#summary">Summary</a>',
     seedHtml ? '<a href="#seed">2011 study</a>' : '',
     seedsHtml ? '<a href="#seeds">Seeds reproduced</a>' : '',
@@ -669,6 +696,7 @@ ${readWithCare(serious)}
 ${answersHtml}
 ${rampsHtml}
 ${waitingHtml}
+${backendsHtml}
 <section id="summary">
 <h2>Summary</h2>
 ${summaryTable(model)}

@@ -16,7 +16,7 @@ const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
 const { heldConnections } = require('../plan/scenarios');
-const { ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
+const { ABOVE_WAIT_BOUND_MS, isWaitingRun } = require('../judge/waiting');
 const { errorCount } = require('../judge/warnings');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
 const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
@@ -351,7 +351,7 @@ function rampCharts(results) {
  */
 function waitingChart(results) {
   const rows = [];
-  for (const r of results.runs.filter((x) => x.above_wait_ms && usableForVerdict(x) && !x.superseded_by)) {
+  for (const r of results.runs.filter((x) => x.above_wait_ms && isWaitingRun(x) && usableForVerdict(x) && !x.superseded_by)) {
     rows.push({ server: r.server, source: r.scenario, connection: r.params.kind === 'rate' ? 'keep-alive' : 'new', held: heldConnections(r.params), wait_ms: r.above_wait_ms.wait_ms, p50_ms: r.above_wait_ms.p50, p99_ms: r.above_wait_ms.p99, peak_rss_mb: r.server_peak_rss_mb ?? null, errors: errorCount(r) });
   }
   const held = results.held;

@@ -13,6 +13,7 @@ const path = require('node:path');
 const Ajv2020 = require('ajv/dist/2020');
 const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict } = require('../judge/verdicts');
 const { analyzeWaiting } = require('../judge/waiting');
+const { analyzeBackends } = require('../judge/backends');
 const { answerOf, verdictWords } = require('../judge/metrics');
 const { runWarnings } = require('../judge/warnings');
 const { seedsRun } = require('../judge/seeds');
@@ -128,8 +129,9 @@ function askedOrder(asked, seen) {
  * rows whose pair ran), engines (the engine each verdict came from, where not the built-in
  * one), warnings, ramps (each server's sustainable throughput: results.json's ramps, or null),
  * held (the held-count search: results.json's held, or null), waiting (what the runs that wait
- * say: results.json's waiting, or analyzeWaiting of the runs for a file without it),
- * interrupted, error, doc (the document as stored) }. Verdicts stored in the
+ * say: results.json's waiting, or analyzeWaiting of the runs for a file without it), backends
+ * (what a backend call costs each server: results.json's backends, or analyzeBackends of the
+ * runs for a file without it), interrupted, error, doc (the document as stored) }. Verdicts stored in the
  * document are used as they are (brought up to today's limits when the file predates them);
  * a document without them is judged here with the same rule.
  */
@@ -168,6 +170,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     ramps: doc.ramps || null,
     held: doc.held || null,
     waiting: doc.waiting || analyzeWaiting(runs, doc.held || null, usableForVerdict),
+    backends: doc.backends === undefined ? analyzeBackends(runs, usableForVerdict) : doc.backends,
     interrupted: Boolean(doc.interrupted),
     error: doc.error || null,
     doc,

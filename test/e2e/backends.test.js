@@ -1,0 +1,161 @@
+'use strict';
+// The backends behind /upstream and /db (issue 23) as the runner handles them, with real
+// processes on real sockets: started in a fresh directory, loaded and checked; told to both
+// servers, whose runs measure the backends' CPU and whose results say what the call costs each
+// (route against its baseline); stopped and removed at the end of a run and on Ctrl-C.
+// Skipped, in one line, where the backends are not installed (scripts/setup.sh --backends).
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { createClient } = require('redis');
+const { startBackends, missingBackend, worldValue } = require('../../perf/lib/hosts/backends');
+const { runScenarios } = require('../../perf/lib/run/runner');
+const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { send } = require('../../perf/lib/run/contract_check');
+const { schemaProblem } = require('../../perf/lib/store/results_doc');
+const { makeTmpDir, writeScenarioDir, watchCommand, alive } = require('../support/runner_helpers');
+const contract = require('../../contract.json');
+
+const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
+const missing = ['upstream', 'redis'].map(missingBackend).filter(Boolean);
+
+/** Polls (bounded) until none of the pids is alive; resolves whether that happened. */
+async function allGone(pids, ms = 5000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!pids.some(alive)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+describe('backends: started, checked and removed', function () {
+  this.timeout(30000);
+  before(function () {
+    if (missing.length) this.skip(); // one line each: missingBackend says what to install
+  });
+
+  it('runs Redis with the World table and the upstream in a fresh directory, both answering; leaves nothing behind', async () => {
+    const b = await startBackends(['upstream', 'redis']);
+    try {
+      assert.ok(fs.existsSync(path.join(b.dir, 'redis.conf')));
+      assert.deepEqual(b.processes.map((p) => p.name), ['upstream', 'redis']);
+      for (const p of b.processes) assert.ok(alive(p.pid), p.name);
+      assert.deepEqual(Object.keys(b.env), ['UPSTREAM', 'REDIS']);
+      const redis = b.processes[1];
+      const client = createClient({ socket: { host: redis.host, port: redis.port, reconnectStrategy: false } });
+      await client.connect();
+      try {
+        assert.equal(await client.dbSize(), contract.backends.db_rows);
+        for (const id of [1, 4242, contract.backends.db_rows]) assert.equal(await client.get(`${contract.backends.db_key_prefix}${id}`), String(worldValue(id)));
+      } finally {
+        await client.quit();
+      }
+      const upstream = b.processes[0];
+      const res = await send({ host: upstream.host, port: upstream.port }, { path: '/delay?ms=30', timeoutMs: 5000 });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), 'waited 30 ms\n');
+    } finally {
+      await b.stop();
+    }
+    assert.ok(await allGone(b.processes.map((p) => p.pid)), 'no backend is left running');
+    assert.equal(fs.existsSync(b.dir), false, 'its directory is removed');
+  });
+
+  it('the World table\'s values lie in 1..db_rows and are the same on every start', () => {
+    const values = Array.from({ length: contract.backends.db_rows }, (_, i) => worldValue(i + 1));
+    assert.ok(values.every((v) => Number.isInteger(v) && v >= 1 && v <= contract.backends.db_rows));
+    assert.ok(new Set(values).size > contract.backends.db_rows / 2, 'not one value repeated');
+    assert.equal(worldValue(77), worldValue(77));
+  });
+});
+
+describe('backends in a run: both servers, their CPU measured, what the call costs each', function () {
+  this.timeout(120000);
+  const small = (path, extra = {}) => ({ description: `GET ${path}`, kind: 'rate', connections: 20, rate: 500, requests: 500, warmup_s: 0, request: { path }, ...extra });
+  const scenariosDir = writeScenarioDir({
+    calls_upstream: small('/upstream?ms=5', { baseline: 'same_wait' }),
+    same_wait: small('/delay?ms=5'),
+    reads_db: small('/db', { baseline: 'no_call' }),
+    no_call: small('/hello'),
+  });
+  const out = makeTmpDir('perf-backends-');
+  const lines = [];
+  let result;
+  let doc;
+
+  before(async function () {
+    if (missing.length) this.skip();
+    result = await runScenarios({ servers: ['node', 'em'], scenariosDir, repeat: 2, lighterEngines: false, outDir: out, pin: false, log: (l) => lines.push(l) });
+    doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+  });
+
+  it('starts the two backends before the servers, each checked, and records them', () => {
+    assert.equal(schemaProblem(doc), null);
+    const first = lines.findIndex((l) => /^node: starting/.test(l));
+    assert.ok(lines.findIndex((l) => /^backend: upstream pid \d+ on 127\.0\.0\.1:\d+, checked$/.test(l)) < first, lines.join('\n'));
+    assert.ok(lines.findIndex((l) => /^backend: redis pid \d+ on 127\.0\.0\.1:\d+, checked$/.test(l)) < first, lines.join('\n'));
+    assert.deepEqual(doc.environment.backends.backends.map((b) => b.name), ['upstream', 'redis']);
+  });
+
+  it('every run answers its backend route with 200s, and measures the backend\'s CPU beside the server\'s', () => {
+    for (const server of ['node', 'em']) {
+      for (const [scenario, backend] of [['calls_upstream', 'upstream'], ['reads_db', 'redis']]) {
+        const runs = doc.runs.filter((r) => r.server === server && r.scenario === scenario);
+        assert.equal(runs.length, 2);
+        for (const r of runs) {
+          assert.equal(r.ok, true, r.failure);
+          assert.equal(r.status['2xx'], 500, `${server} ${scenario}: ${JSON.stringify(r.status)}`);
+          assert.deepEqual(r.backends.map((b) => b.name), [backend]);
+          assert.ok(r.backends[0].ms_per_request > 0 && r.backends[0].cpu_pct < 90, JSON.stringify(r.backends));
+        }
+      }
+      for (const r of doc.runs.filter((x) => x.server === server && ['same_wait', 'no_call'].includes(x.scenario))) assert.equal(r.backends, undefined, 'a baseline calls no backend');
+    }
+  });
+
+  it('says what the call costs each server, route against baseline, in results.json and at the end of the terminal', () => {
+    assert.deepEqual(doc.backends.scenarios.map((s) => [s.scenario, s.baseline, s.backends.join()]), [['calls_upstream', 'same_wait', 'upstream'], ['reads_db', 'no_call', 'redis']]);
+    for (const s of doc.backends.scenarios) {
+      for (const server of ['node', 'em']) {
+        const x = s.servers[server];
+        assert.ok(x.cpu_ms.route > 0 && x.cpu_ms.baseline > 0, JSON.stringify(x));
+        if (x.runs === 2 && x.baseline_runs === 2) assert.ok(Array.isArray(x.cpu_ms.ci95), JSON.stringify(x.cpu_ms));
+      }
+    }
+    // The upstream waits 5 ms and so does its baseline: each server's p50 is above 5 ms on both.
+    const up = doc.backends.scenarios[0].servers;
+    for (const server of ['node', 'em']) if (up[server].runs) assert.ok(up[server].p50_ms.route >= 5 && up[server].p50_ms.baseline >= 4, JSON.stringify(up[server].p50_ms));
+    assert.match(result.summaryText, /^Backends \(each route against its baseline/m);
+    assert.match(result.summaryText, /^ {2}calls_upstream against same_wait {2}node {2}(CPU\/req [\d.]+ ms against [\d.]+ ms|not judged)/m);
+    assert.match(result.summaryText, /^ {2}reads_db against no_call {2}em {4}(CPU\/req [\d.]+ ms against [\d.]+ ms|not judged)/m);
+  });
+
+  it('stops the backends and removes their directory at the end', async () => {
+    assert.ok(await allGone(doc.environment.backends.backends.map((b) => b.pid)));
+    assert.equal(fs.existsSync(doc.environment.backends.dir), false);
+  });
+});
+
+describe('backends on Ctrl-C', function () {
+  this.timeout(60000);
+  before(function () {
+    if (missing.length) this.skip();
+  });
+
+  it('a run interrupted while its servers are measured stops the backends and removes their directory (exit 130)', async () => {
+    const out = makeTmpDir('perf-backends-int-');
+    const run = watchCommand(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--no-report', '--servers', 'node', '--scenarios', 'backend_db', '--out', out]);
+    await run.waitFor('stdout', /^backends: redis, in (\S+)$/m);
+    await run.waitFor('stdout', /^backend: redis pid (\d+) /m);
+    await run.waitFor('stdout', /^node: pid \d+ listening/m);
+    run.child.kill('SIGINT');
+    const { code, stdout } = await run.exited;
+    assert.equal(code, 130, stdout);
+    const dir = /^backends: redis, in (\S+)$/m.exec(stdout)[1];
+    const pid = Number(/^backend: redis pid (\d+) /m.exec(stdout)[1]);
+    assert.ok(await allGone([pid]), 'redis is stopped');
+    assert.equal(fs.existsSync(dir), false, 'its directory is removed');
+  });
+});
