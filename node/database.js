@@ -52,6 +52,7 @@ class Database {
    */
   get(id, done) {
     const call = { done, finished: false };
+    // As upstream.js: one timer per call, cleared whichever way it ends (call_deadlines.rb on EM).
     call.timer = setTimeout(() => this.#finish(call, null), this.#timeoutMs);
     this.#client.get(`${this.#keyPrefix}${id}`).then(
       (value) => this.#finish(call, value),

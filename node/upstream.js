@@ -34,7 +34,8 @@ class UpstreamPool {
    */
   get(path, done) {
     const call = { path, done, request: null, finished: false };
-    // One timer per call, cleared whichever way the call ends: none outlives it.
+    // One timer per call, cleared whichever way the call ends: none outlives it. Node keeps
+    // timers of one duration in one list behind one timer, as call_deadlines.rb does for EM.
     call.timer = setTimeout(() => this.#timeOut(call), this.#timeoutMs);
     this.#send(call, false);
     return { cancel: () => this.#cancel(call) };

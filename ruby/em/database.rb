@@ -2,6 +2,7 @@
 
 require 'eventmachine'
 require 'logger'
+require_relative 'call_deadlines'
 
 module EmVsNode
   # Redis behind /db, reached through em-hiredis on one connection, commands pipelined on it, as
@@ -15,8 +16,8 @@ module EmVsNode
     # em-hiredis's own interval, which database.js gives node-redis, so that both come back alike.
     RECONNECT_S = 0.5
 
-    # One GET: what to tell (nil once cancelled), its deadline, whether it has ended.
-    Call = Struct.new(:database, :done, :timer, :finished) do
+    # One GET: what to tell (nil once cancelled), whether it has ended.
+    Call = Struct.new(:database, :done, :finished) do
       def cancel
         database.cancel(self)
       end
@@ -29,7 +30,7 @@ module EmVsNode
       @host = host
       @port = port
       @key_prefix = key_prefix
-      @timeout_s = timeout_ms / 1000.0
+      @deadlines = CallDeadlines.new(timeout_ms / 1000.0)
       @down = false
     end
 
@@ -50,13 +51,13 @@ module EmVsNode
     # disconnected, past the deadline). Returns the call: #cancel means the block is never
     # called (a command already on the wire runs on; its reply is dropped).
     def get(id, &done)
-      call = Call.new(self, done, nil, false)
+      call = Call.new(self, done, false)
       unless @client.connected?
         finish(call, nil)
         return call
       end
 
-      call.timer = EM::Timer.new(@timeout_s) { finish(call, nil) }
+      @deadlines.watch(call) { finish(call, nil) }
       command = @client.get("#{@key_prefix}#{id}")
       command.callback { |value| finish(call, value) }
       command.errback { finish(call, nil) }
@@ -96,7 +97,6 @@ module EmVsNode
       return if call.finished
 
       call.finished = true
-      call.timer&.cancel
       done = call.done
       call.done = nil
       done&.call(value)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'eventmachine'
+require_relative 'call_deadlines'
 
 module EmVsNode
   # The upstream HTTP server behind /upstream, reached through EventMachine's own event-driven
@@ -14,9 +15,9 @@ module EmVsNode
   # request that failed on a connection that had been idle (a stale keep-alive connection the
   # upstream closed as we reused it: not the upstream's failure).
   class UpstreamPool
-    # One GET: its path, what to tell (done, nil once cancelled), its deadline, the connection
-    # it is on (nil while it waits for one) and whether it was sent again.
-    Call = Struct.new(:pool, :path, :done, :timer, :connection, :retried, :finished) do
+    # One GET: its path, what to tell (done, nil once cancelled), the connection it is on (nil
+    # while it waits for one), whether it was sent again, whether it has ended.
+    Call = Struct.new(:pool, :path, :done, :connection, :retried, :finished) do
       def cancel
         pool.cancel(self)
       end
@@ -40,6 +41,7 @@ module EmVsNode
       @url = "http://#{host.include?(':') ? "[#{host}]" : host}:#{port}/"
       @size = size
       @timeout_s = timeout_ms / 1000.0
+      @deadlines = CallDeadlines.new(@timeout_s)
       @idle = [] # connections free for a request, the last used at the end
       @busy = {}.compare_by_identity # connection => the call on it
       @waiting = [] # calls waiting for a connection, first come first served
@@ -50,9 +52,8 @@ module EmVsNode
     # never called; a call still waiting leaves the queue, one under way runs on (bounded by its
     # deadline) so that its connection stays usable.
     def get(path, &done)
-      call = Call.new(self, path, done, nil, nil, false, false)
-      # One timer per call, cancelled whichever way the call ends: none outlives it.
-      call.timer = EM::Timer.new(@timeout_s) { time_out(call) }
+      call = Call.new(self, path, done, nil, false, false)
+      @deadlines.watch(call) { time_out(call) }
       @waiting << call
       dispatch
       call
@@ -148,7 +149,6 @@ module EmVsNode
       return if call.finished
 
       call.finished = true
-      call.timer.cancel
       done = call.done
       call.done = nil
       done&.call(body)
