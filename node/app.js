@@ -72,6 +72,8 @@ function sitePathOf(target, queryAt) {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
+// A socket's backend calls still pending (awaitBackend), made on its first.
+const PENDING_CALLS = Symbol('pendingCalls');
 
 function createApp(site, { upstream = null, database = null } = {}) {
   const helloBody = Buffer.from(contract.hello_body);
@@ -95,13 +97,28 @@ function createApp(site, { upstream = null, database = null } = {}) {
   /**
    * A reply that waits on a backend call (start(done) makes it, returning { cancel }): Node's
    * server sends it in its request's turn. A client gone first cancels the call, so that its
-   * result is dropped and nothing is written after the close.
+   * result is dropped and nothing is written after the close. The socket's close, not the
+   * reply's: a reply queued behind another (pipelining) hears no close of its own. Its calls are
+   * kept per socket behind one listener, as connection.rb keeps @calls.
    */
-  function awaitBackend(res, start) {
+  function awaitBackend(req, start) {
+    const { socket } = req;
+    let calls = socket[PENDING_CALLS];
+    if (!calls) {
+      calls = new Set();
+      socket[PENDING_CALLS] = calls;
+      socket.once('close', () => {
+        for (const pending of calls) pending.cancel();
+        calls.clear();
+      });
+    }
+    let answered = false;
     const call = start((reply) => {
-      if (!res.destroyed) reply();
+      answered = true;
+      calls.delete(call);
+      if (!socket.destroyed) reply();
     });
-    res.once('close', () => call.cancel());
+    if (!answered) calls.add(call);
   }
 
   function upstreamRoute(req, res, query) {
@@ -115,7 +132,7 @@ function createApp(site, { upstream = null, database = null } = {}) {
       return;
     }
     // The upstream's /delay, whose body comes back verbatim: /upstream?ms=N answers as /delay?ms=N.
-    awaitBackend(res, (reply) => upstream.get(`/delay?ms=${ms}`, (body) => reply(() => {
+    awaitBackend(req, (reply) => upstream.get(`/delay?ms=${ms}`, (body) => reply(() => {
       if (body === null) sendError(res, 502);
       else sendReply(res, 200, TEXT, body);
     })));
@@ -131,7 +148,7 @@ function createApp(site, { upstream = null, database = null } = {}) {
       sendError(res, 503);
       return;
     }
-    awaitBackend(res, (reply) => database.get(id, (value) => reply(() => {
+    awaitBackend(req, (reply) => database.get(id, (value) => reply(() => {
       // The stored value is an integer's digits, written as a JSON number; anything else (a
       // missing row, a value that is no integer) is the store's failure.
       if (value === null || !/^-?\d{1,15}$/.test(value)) sendError(res, 503);

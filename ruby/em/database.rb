@@ -82,7 +82,7 @@ module EmVsNode
     end
 
     def went_down(why)
-      return if @down
+      return if @down || EM.stopping? # the loop's own stop closes the connection: no outage
 
       @down = true
       warn "em server: redis at #{@host}:#{@port} unreachable (#{why}); /db answers 503, reconnecting"
