@@ -7,7 +7,7 @@
 
 const assert = require('node:assert/strict');
 const http = require('node:http');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { exchange, request, openWith } = require('../support/raw_http');
 const { SERVER_NAMES, useServers } = require('../support/servers');
 const { startServer, findFreePort } = require('../../perf/lib/hosts/server_process');
@@ -335,6 +335,15 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
       }
     });
 
+    it('keeps the idle timeout off while a reply waits on the upstream', async function () {
+      if (skip) this.skip();
+      // The idle timeout is 0.5 s; the upstream takes 1.5 s. Both servers close an idle
+      // connection within two idle timeouts, so a reply not sent by then would be lost.
+      await start('answer', { KEEPALIVE_TIMEOUT_MS: '500' });
+      const results = await onBoth(servers, request('GET', '/upstream?ms=1500') + request('GET', '/hello'), { count: 2 });
+      forEach(results, (replies) => assert.deepEqual(replies.map((r) => r.body.toString()), ['waited 1500 ms\n', 'asdfghjkl;']));
+    });
+
     it('a client that leaves while its request waits on the upstream costs nothing', async function () {
       if (skip) this.skip();
       await start('answer');
@@ -460,4 +469,43 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
       }
     });
   });
+});
+
+describe('backend addresses the servers cannot read are refused at start, alike', function () {
+  this.timeout(20000);
+  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']] };
+  const refusals = [
+    [{ UPSTREAM: 'nope' }, [], "upstream must be HOST:PORT with a port 1..65535, got 'nope'"],
+    [{ UPSTREAM: '127.0.0.1:0' }, [], "upstream must be HOST:PORT with a port 1..65535, got '127.0.0.1:0'"],
+    [{ UPSTREAM: 'a b:80' }, [], "upstream must be HOST:PORT with a port 1..65535, got 'a b:80'"],
+    [{ REDIS: '127.0.0.1:65536' }, [], "redis must be HOST:PORT with a port 1..65535, got '127.0.0.1:65536'"],
+    [{ REDIS: ':6379' }, [], "redis must be HOST:PORT with a port 1..65535, got ':6379'"],
+    [{}, ['--redis', '[::1]'], "redis must be HOST:PORT with a port 1..65535, got '[::1]'"],
+    [{ UPSTREAM: '127.0.0.1:1' }, ['--upstream', 'x:y'], "upstream must be HOST:PORT with a port 1..65535, got 'x:y'"],
+    [{ BACKEND_TIMEOUT_MS: '0' }, [], "BACKEND_TIMEOUT_MS must be a positive integer, got '0'"],
+  ];
+  for (const [env, args, message] of refusals) {
+    const said = {};
+    for (const name of SERVER_NAMES) {
+      it(`${name}: ${[...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...args].join(' ')} is one line and exit 2`, async () => {
+        const [command, commandArgs] = commands[name];
+        const child = spawn(command, [...commandArgs, '--port', '1', ...args], { cwd: `${__dirname}/../..`, env: { ...process.env, ...env } });
+        let stderr = '';
+        child.stderr.on('data', (c) => {
+          stderr += c;
+        });
+        // A server that accepts the setting tries to start instead, on port 1 (so that it
+        // never takes a port another server uses): it then fails with another code, or is
+        // stopped after a while, and the test fails.
+        const deadline = setTimeout(() => child.kill('SIGKILL'), 8000);
+        const code = await new Promise((resolve) => child.on('exit', resolve));
+        clearTimeout(deadline);
+        assert.equal(code, 2, `the server did not refuse: ${stderr}`);
+        assert.equal(stderr.trim().split('\n').length, 1, stderr);
+        assert.equal(stderr.trim(), `${name} server: ${message}`);
+        said[name] = stderr.trim().replace(/^\w+ server: /, '');
+        if (Object.keys(said).length === SERVER_NAMES.length) assert.equal(said.em, said.node);
+      });
+    }
+  }
 });
