@@ -10,7 +10,7 @@
 #                 engine) and openssh-server (the ssh daemons of --load-hosts netns:N)
 #   --references  also the reference servers: Debian's nginx-light (perf/nginx/) and apache2
 #                 (perf/apache/), and the C servers of perf/c/ built on Debian's libevent-dev
-#                 and libevhtp-dev
+#                 and libevhtp-dev; and redis-server, the backend of /db
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -104,6 +104,8 @@ services=()
 [ "$want_references" -eq 1 ] && [ ! -x /usr/sbin/apache2 ] && services+=(apache2)
 # nginx lives in /usr/sbin, which is not on every user's PATH.
 [ "$want_references" -eq 1 ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] && services+=(nginx-light)
+# redis-server: /db's backend (issue 23), started on a port of its own by the tests that need it.
+[ "$want_references" -eq 1 ] && ! command -v redis-server >/dev/null && services+=(redis-server)
 if [ "${#services[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
