@@ -52,15 +52,14 @@ class UpstreamPool {
     let answered = false;
     request.on('response', (reply) => {
       answered = true;
-      if (reply.statusCode !== 200) {
-        // Read to its end, so that the connection goes back to the pool.
-        reply.resume();
-        this.#finish(call, null);
-        return;
-      }
+      // Another status is read to its end all the same, so that its connection goes back to
+      // the pool before the 502 is sent (as em-http-request's reply is whole before its callback).
+      const ok = reply.statusCode === 200;
       const chunks = [];
-      reply.on('data', (chunk) => chunks.push(chunk));
-      reply.on('end', () => this.#finish(call, Buffer.concat(chunks)));
+      reply.on('data', (chunk) => {
+        if (ok) chunks.push(chunk);
+      });
+      reply.on('end', () => this.#finish(call, ok ? Buffer.concat(chunks) : null));
       // A reply cut short (the upstream reset mid-body) ends in close without end.
       reply.on('close', () => this.#finish(call, null));
     });

@@ -70,7 +70,7 @@ function forEach(results, expect) {
  * An upstream that counts its connections (open now, the most at once, all) and requests, and
  * answers as `mode` says: 'answer' (/delay?ms=N after N ms), 'hang' (never), 'first-only' (the
  * first request of each connection; a later one resets it: a stale keep-alive connection),
- * 'reset' (every request resets its connection). onRequest(req) is told of each request.
+ * 'reset' (every request resets its connection), 'not-found' (404). onRequest(req) is told of each request.
  */
 async function countingUpstream(mode = 'answer') {
   const state = { open: 0, peak: 0, connections: 0, requests: 0, onRequest: () => {} };
@@ -81,6 +81,10 @@ async function countingUpstream(mode = 'answer') {
     const count = (served.get(req.socket) || 0) + 1;
     served.set(req.socket, count);
     if (mode === 'hang') return;
+    if (mode === 'not-found') {
+      res.writeHead(404, { 'Content-Length': 10 }).end('Not Found\n');
+      return;
+    }
     if (mode === 'reset' || (mode === 'first-only' && count > 1)) {
       req.socket.destroy();
       return;
@@ -313,6 +317,25 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
       }
     });
 
+    it('an upstream that answers another status than 200: 502, and its connection is reused', async function () {
+      if (skip) this.skip();
+      await start('not-found');
+      // One after another, so that each call can take the connection the one before left idle.
+      for (const [method, target] of [['GET', '/upstream?ms=1'], ['HEAD', '/upstream?ms=2'], ['GET', '/upstream?ms=3']]) {
+        const results = await onBoth(servers, request(method, target), { headFlags: [method === 'HEAD'] });
+        forEach(results, ([reply]) => {
+          assert.equal(reply.status, 502);
+          assert.equal(reply.body.toString(), method === 'HEAD' ? '' : 'Bad Gateway\n');
+          assert.equal(reply.headers.connection, 'keep-alive');
+        });
+        assertSame(results);
+      }
+      for (const name of SERVER_NAMES) {
+        assert.equal(upstreams[name].requests, 3, name);
+        assert.equal(upstreams[name].connections, 1, `${name}: a 404's connection was not reused`);
+      }
+    });
+
     it(`an upstream that accepts and never answers: 502 after BACKEND_TIMEOUT_MS (${SHORT_TIMEOUT_MS} ms here)`, async function () {
       if (skip) this.skip();
       await start('hang', { BACKEND_TIMEOUT_MS: String(SHORT_TIMEOUT_MS) });
@@ -435,6 +458,27 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
         }
       } finally {
         await upstream.stop();
+        await redis.stop();
+      }
+    });
+
+    it('a row Redis does not have, or whose value is no integer: 503', async function () {
+      if (skip) this.skip();
+      const redis = await startRedis(await findFreePort(), { load: false });
+      try {
+        const set = (key, value) => spawnSync('redis-cli', ['-h', redis.host, '-p', String(redis.port), 'SET', key, value], { encoding: 'utf8' }).stdout.trim();
+        assert.equal(set(`${contract.backends.db_key_prefix}2`, 'abc'), 'OK');
+        assert.equal(set(`${contract.backends.db_key_prefix}3`, '77'), 'OK');
+        servers = await startBoth({ REDIS: `127.0.0.1:${redis.port}` });
+        const found = await untilStatus(servers, '/db?id=3', 200);
+        forEach(found, ([reply]) => assert.equal(reply.body.toString(), '{"id":3,"randomNumber":77}'));
+        const results = await onBoth(servers, request('GET', '/db?id=1') + request('GET', '/db?id=2') + request('GET', '/db?id=3'), { count: 3 });
+        forEach(results, (replies) => {
+          assert.deepEqual(replies.map((r) => r.status), [503, 503, 200]);
+          assert.equal(replies[0].body.toString(), 'Service Unavailable\n');
+        });
+        assertSame(results);
+      } finally {
         await redis.stop();
       }
     });
