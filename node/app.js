@@ -1,7 +1,8 @@
 'use strict';
 // What each route answers, independent of connections, as the EventMachine server's app.rb:
 // the routes (httpdispatcher) over the static site (static_site.js), for a request that the
-// request gate (request_gate.js) has let through.
+// request gate (request_gate.js) has let through; /upstream and /db ask the backends that
+// server.js built (upstream.js, database.js), each null when not configured.
 
 const crypto = require('node:crypto');
 const HttpDispatcher = require('httpdispatcher');
@@ -22,17 +23,43 @@ function decodeComponent(text) {
 }
 
 /**
- * The delay in ms for a /delay query (what follows the first '?'), or null when it is not an
- * integer 0..delay_max_ms: the first '&'-separated pair named ms, as app.rb's delay_ms reads it.
+ * The value of the first '&'-separated pair of a query (what follows the first '?') whose
+ * decoded name is `name`: its decoded value ('' without '='), undefined when no pair has that
+ * name, null for a bad escape. As app.rb's query_value.
  */
-function delayMs(query) {
+function queryValue(query, name) {
   for (const pair of query.split('&')) {
     const equals = pair.indexOf('=');
-    if (decodeComponent(equals === -1 ? pair : pair.slice(0, equals)) !== 'ms') continue;
-    const value = equals === -1 ? '' : decodeComponent(pair.slice(equals + 1));
-    return value !== null && /^\d{1,5}$/.test(value) && Number(value) <= contract.delay_max_ms ? Number(value) : null;
+    if (decodeComponent(equals === -1 ? pair : pair.slice(0, equals)) !== name) continue;
+    return equals === -1 ? '' : decodeComponent(pair.slice(equals + 1));
   }
-  return null;
+  return undefined;
+}
+
+/** An integer 0..most written in at most as many digits as most, or null. */
+function integerUpTo(value, most) {
+  const digits = String(most).length;
+  return typeof value === 'string' && value.length <= digits && /^\d+$/.test(value) && Number(value) <= most ? Number(value) : null;
+}
+
+/**
+ * The delay in ms for a /delay (or /upstream) query, or null when it is not an integer
+ * 0..delay_max_ms: the first pair named ms, as app.rb's delay_ms reads it.
+ */
+function delayMs(query) {
+  return integerUpTo(queryValue(query, 'ms'), contract.delay_max_ms);
+}
+
+/**
+ * The row for a /db query: the first pair named id, read as delayMs reads ms, an integer
+ * 1..db_rows; with no id pair a random row (TechEmpower's single query); null for anything
+ * else. As app.rb's db_id.
+ */
+function dbId(query) {
+  const value = queryValue(query, 'id');
+  if (value === undefined) return 1 + Math.floor(Math.random() * contract.backends.db_rows);
+  const id = integerUpTo(value, contract.backends.db_rows);
+  return id === 0 ? null : id;
 }
 
 /**
@@ -44,7 +71,11 @@ function sitePathOf(target, queryAt) {
   return decodeSitePath(queryAt === -1 ? target : target.slice(0, queryAt));
 }
 
-function createApp(site) {
+const TEXT = 'text/plain; charset=utf-8';
+// A socket's backend calls still pending (awaitBackend), made on its first.
+const PENDING_CALLS = Symbol('pendingCalls');
+
+function createApp(site, { upstream = null, database = null } = {}) {
   const helloBody = Buffer.from(contract.hello_body);
   const dispatcher = new HttpDispatcher();
 
@@ -59,8 +90,70 @@ function createApp(site) {
       return;
     }
     // A timer, never a busy wait: the loop stays free for other connections.
-    const timer = setTimeout(() => sendReply(res, 200, 'text/plain; charset=utf-8', Buffer.from(`waited ${ms} ms\n`)), ms);
+    const timer = setTimeout(() => sendReply(res, 200, TEXT, Buffer.from(`waited ${ms} ms\n`)), ms);
     res.once('close', () => clearTimeout(timer));
+  }
+
+  /**
+   * A reply that waits on a backend call (start(done) makes it, returning { cancel }): Node's
+   * server sends it in its request's turn. A client gone first cancels the call, so that its
+   * result is dropped and nothing is written after the close. The socket's close, not the
+   * reply's: a reply queued behind another (pipelining) hears no close of its own. Its calls are
+   * kept per socket behind one listener, as connection.rb keeps @calls.
+   */
+  function awaitBackend(req, start) {
+    const { socket } = req;
+    let calls = socket[PENDING_CALLS];
+    if (!calls) {
+      calls = new Set();
+      socket[PENDING_CALLS] = calls;
+      socket.once('close', () => {
+        for (const pending of calls) pending.cancel();
+        calls.clear();
+      });
+    }
+    let answered = false;
+    const call = start((reply) => {
+      answered = true;
+      calls.delete(call);
+      if (!socket.destroyed) reply();
+    });
+    if (!answered) calls.add(call);
+  }
+
+  function upstreamRoute(req, res, query) {
+    const ms = delayMs(query);
+    if (ms === null) {
+      sendError(res, 400);
+      return;
+    }
+    if (!upstream) {
+      sendError(res, 502);
+      return;
+    }
+    // The upstream's /delay, whose body comes back verbatim: /upstream?ms=N answers as /delay?ms=N.
+    awaitBackend(req, (reply) => upstream.get(`/delay?ms=${ms}`, (body) => reply(() => {
+      if (body === null) sendError(res, 502);
+      else sendReply(res, 200, TEXT, body);
+    })));
+  }
+
+  function dbRoute(req, res, query) {
+    const id = dbId(query);
+    if (id === null) {
+      sendError(res, 400);
+      return;
+    }
+    if (!database) {
+      sendError(res, 503);
+      return;
+    }
+    awaitBackend(req, (reply) => database.get(id, (value) => reply(() => {
+      // The stored value is an integer's digits, written as a JSON number; anything else (a
+      // missing row, a value that is no integer) is the store's failure.
+      if (value === null || !/^-?\d{1,15}$/.test(value)) sendError(res, 503);
+      else sendReply(res, 200, 'application/json', Buffer.from(`{"id":${id},"randomNumber":${Number(value)}}`));
+    })));
   }
 
   function upload(req, res) {
@@ -91,6 +184,10 @@ function createApp(site) {
   dispatcher.onHead('/hello', hello);
   dispatcher.onGet('/delay', delay);
   dispatcher.onHead('/delay', delay);
+  dispatcher.onGet('/upstream', upstreamRoute);
+  dispatcher.onHead('/upstream', upstreamRoute);
+  dispatcher.onGet('/db', dbRoute);
+  dispatcher.onHead('/db', dbRoute);
   dispatcher.onPost('/upload', upload);
   dispatcher.onGet(/^\//, staticFile);
   dispatcher.onHead(/^\//, staticFile);

@@ -7,7 +7,9 @@ const { parseArgs } = require('node:util');
 const contract = require('../contract.json');
 
 const DEFAULT_PORT = 8080;
-const USAGE = 'usage: node node/server.js [--host HOST] [--port PORT] [--root DIR]';
+const USAGE = 'usage: node node/server.js [--host HOST] [--port PORT] [--root DIR] [--upstream HOST:PORT] [--redis HOST:PORT]';
+// A backend's address, as config.rb reads it: a name or IPv4 address, or an IPv6 one in brackets.
+const BACKEND_ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
 function positiveInteger(name, raw, { zeroAllowed = false } = {}) {
   if (!/^\d+$/.test(String(raw)) || (Number(raw) === 0 && !zeroAllowed)) {
@@ -28,13 +30,33 @@ function checkLimits(limits) {
   }
 }
 
+/**
+ * A backend's HOST:PORT as { host, port } (brackets off an IPv6 host), or null when not set
+ * (absent or empty); throws on a malformed one. Only the form is checked: an unreachable
+ * backend is not a start-up error, its routes answer 502/503 until it is there.
+ */
+function backendAddress(name, raw) {
+  if (raw === undefined || raw === '') return null;
+  const match = BACKEND_ADDRESS.exec(raw);
+  const port = match ? Number(match[2]) : 0;
+  if (!match || port < 1 || port > 65535) throw new Error(`${name} must be HOST:PORT with a port 1..65535, got '${raw}'`);
+  return { host: match[1].replace(/^\[|\]$/g, ''), port };
+}
+
 /** Reads flags and environment; throws an Error with a one-line message on bad input. */
 function readConfig(argv = process.argv.slice(2), env = process.env) {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
-      options: { host: { type: 'string' }, port: { type: 'string' }, root: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        root: { type: 'string' },
+        upstream: { type: 'string' },
+        redis: { type: 'string' },
+        help: { type: 'boolean' },
+      },
       strict: true,
     });
   } catch (err) {
@@ -54,6 +76,8 @@ function readConfig(argv = process.argv.slice(2), env = process.env) {
     port,
     root: path.resolve(flags.root ?? env.ROOT ?? path.join(__dirname, '..', 'shared_www')),
     limits,
+    upstream: backendAddress('upstream', flags.upstream ?? env.UPSTREAM),
+    redis: backendAddress('redis', flags.redis ?? env.REDIS),
   };
 }
 

@@ -6,15 +6,19 @@ require_relative 'reply'
 
 module EmVsNode
   # What each route answers, independent of connections: the same routes as the Node server's
-  # app.js, over the static site (StaticSite). Replies that never change are templates made here
-  # once (see ReplyTemplate); their Keep-Alive header says the idle timeout (limits).
+  # app.js, over the static site (StaticSite); /upstream and /db ask the backends that server.rb
+  # built (UpstreamPool, Database), each nil when not configured. Replies that never change are
+  # templates made here once (see ReplyTemplate); their Keep-Alive header says the idle timeout
+  # (limits).
   class App
     TEXT = 'text/plain; charset=utf-8'
 
     # allow_for as a callable, made once for every connection's RequestGate.
     attr_reader :allow_for_path
 
-    def initialize(site, limits, contract)
+    def initialize(site, limits, contract, upstream: nil, database: nil)
+      @upstream = upstream
+      @database = database
       @keep_alive_s = (limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0).round
       @contract = contract
       @site = site
@@ -33,6 +37,8 @@ module EmVsNode
       case [method, path]
       in ['GET' | 'HEAD', '/hello'] then connection.deliver(@hello, keep_alive: keep_alive, head_only: method == 'HEAD')
       in ['GET' | 'HEAD', '/delay'] then connection.delay(delay_ms(query), keep_alive, method == 'HEAD')
+      in ['GET' | 'HEAD', '/upstream'] then upstream(connection, query, keep_alive, method == 'HEAD')
+      in ['GET' | 'HEAD', '/db'] then db(connection, query, keep_alive, method == 'HEAD')
       in ['POST', '/upload'] then connection.deliver(upload(head.upload_bytes, head.digest), keep_alive: keep_alive)
       in ['GET' | 'HEAD', _] if !@routes.key?(path) then connection.deliver(file(path), keep_alive: keep_alive, head_only: method == 'HEAD')
       else
@@ -65,20 +71,72 @@ module EmVsNode
       template(200, TEXT, "waited #{delay_ms} ms\n".b)
     end
 
-    # The delay in ms for a /delay query (what follows the first '?'), or nil when it is not an
-    # integer 0..delay_max_ms: the first '&'-separated pair named ms, as app.js's delayMs reads it.
+    # The delay in ms for a /delay (or /upstream) query, or nil when it is not an integer
+    # 0..delay_max_ms: the first pair named ms, as app.js's delayMs reads it.
     def delay_ms(query)
-      pair = (query || '').b.split('&').find { |p| decode_component(p.split('=', 2)[0] || '') == 'ms' }
-      value = pair && decode_component(pair.split('=', 2)[1] || '')
-      return nil unless value&.match?(/\A\d{1,5}\z/) && value.to_i <= @contract['delay_max_ms']
+      integer_up_to(query_value(query, 'ms'), @contract['delay_max_ms'])
+    end
 
-      value.to_i
+    # The row for a /db query: the first pair named id, read as delay_ms reads ms, an integer
+    # 1..db_rows; with no id pair a random row (TechEmpower's single query); nil for anything
+    # else. As app.js's dbId.
+    def db_id(query)
+      value = query_value(query, 'id')
+      return rand(1..@contract['backends']['db_rows']) if value == :absent
+
+      id = integer_up_to(value, @contract['backends']['db_rows'])
+      id&.zero? ? nil : id
+    end
+
+    # /upstream: the upstream's /delay, whose body comes back verbatim (so /upstream?ms=N answers
+    # as /delay?ms=N); 502 for anything but its 200.
+    def upstream(connection, query, keep_alive, head_only)
+      ms = delay_ms(query)
+      return connection.deliver(error(400), keep_alive: false, head_only: head_only) if ms.nil?
+      return connection.deliver(error(502), keep_alive: keep_alive, head_only: head_only) unless @upstream
+
+      connection.await_backend(keep_alive, head_only) do |reply|
+        @upstream.get("/delay?ms=#{ms}") { |body| reply.call(body ? template(200, TEXT, body) : error(502)) }
+      end
+    end
+
+    # /db: the row's stored value, an integer's digits, written as a JSON number; anything else
+    # (a missing row, a value that is no integer, Redis down or late) is 503.
+    def db(connection, query, keep_alive, head_only)
+      id = db_id(query)
+      return connection.deliver(error(400), keep_alive: false, head_only: head_only) if id.nil?
+      return connection.deliver(error(503), keep_alive: keep_alive, head_only: head_only) unless @database
+
+      connection.await_backend(keep_alive, head_only) do |reply|
+        @database.get(id) { |value| reply.call(row(id, value)) }
+      end
     end
 
     private
 
     def template(status, type, body, extra_headers = nil)
       ReplyTemplate.new(status, type, body, extra_headers, keep_alive_s: @keep_alive_s)
+    end
+
+    def row(id, value)
+      return error(503) unless value&.match?(/\A-?\d{1,15}\z/)
+
+      template(200, 'application/json', %({"id":#{id},"randomNumber":#{value.to_i}}).b)
+    end
+
+    # The value of the first '&'-separated pair of a query (what follows the first '?') whose
+    # decoded name is name: its decoded value ('' without '='), :absent when no pair has that
+    # name, nil for a malformed escape. As app.js's queryValue.
+    def query_value(query, name)
+      pair = (query || '').b.split('&').find { |p| decode_component(p.split('=', 2)[0] || '') == name }
+      pair ? decode_component(pair.split('=', 2)[1] || '') : :absent
+    end
+
+    # An integer 0..most written in at most as many digits as most, or nil.
+    def integer_up_to(value, most)
+      return nil unless value.is_a?(String) && value.bytesize <= most.to_s.size && value.match?(/\A\d+\z/) && value.to_i <= most
+
+      value.to_i
     end
 
     def error_template(status, allow)

@@ -8,10 +8,14 @@ module EmVsNode
 
   # Server settings: command-line flags win over environment variables, which win over the
   # defaults in contract.json (shared with the Node server, so both enforce the same limits).
-  Config = Struct.new(:host, :port, :root, :limits, keyword_init: true)
+  Config = Struct.new(:host, :port, :root, :limits, :upstream, :redis, keyword_init: true)
+  # A backend's address: host (brackets off an IPv6 one) and port.
+  Backend = Struct.new(:host, :port)
 
   DEFAULT_PORT = 8081
-  USAGE = 'usage: ruby ruby/em/server.rb [--host HOST] [--port PORT] [--root DIR]'
+  USAGE = 'usage: ruby ruby/em/server.rb [--host HOST] [--port PORT] [--root DIR] [--upstream HOST:PORT] [--redis HOST:PORT]'
+  # A backend's address, as config.js reads it: a name or IPv4 address, or an IPv6 one in brackets.
+  BACKEND_ADDRESS = /\A(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})\z/
 
   class ConfigError < StandardError; end
 
@@ -37,22 +41,40 @@ module EmVsNode
                        "HEADERS_TIMEOUT_MS=#{limits['HEADERS_TIMEOUT_MS']}"
   end
 
-  def self.read_config(argv = ARGV, env = ENV)
+  # A backend's HOST:PORT as a Backend, or nil when not set (absent or empty); raises on a
+  # malformed one. Only the form is checked: an unreachable backend is not a start-up error, its
+  # routes answer 502/503 until it is there.
+  def self.backend_address(name, raw)
+    return nil if raw.nil? || raw.empty?
+
+    match = BACKEND_ADDRESS.match(raw)
+    port = match ? match[2].to_i : 0
+    raise ConfigError, "#{name} must be HOST:PORT with a port 1..65535, got '#{raw}'" unless match && port.between?(1, 65_535)
+
+    Backend.new(match[1].delete_prefix('[').delete_suffix(']'), port)
+  end
+
+  def self.parse_flags(argv)
     flags = {}
-    begin
-      OptionParser.new do |o|
-        o.banner = USAGE
-        o.on('--host HOST') { |v| flags[:host] = v }
-        o.on('--port PORT') { |v| flags[:port] = v }
-        o.on('--root DIR') { |v| flags[:root] = v }
-        o.on('--help') do
-          puts USAGE
-          exit 0
-        end
-      end.parse!(argv.dup)
-    rescue OptionParser::ParseError => e
-      raise ConfigError, "#{e.message}\n#{USAGE}"
-    end
+    OptionParser.new do |o|
+      o.banner = USAGE
+      o.on('--host HOST') { |v| flags[:host] = v }
+      o.on('--port PORT') { |v| flags[:port] = v }
+      o.on('--root DIR') { |v| flags[:root] = v }
+      o.on('--upstream HOST:PORT') { |v| flags[:upstream] = v }
+      o.on('--redis HOST:PORT') { |v| flags[:redis] = v }
+      o.on('--help') do
+        puts USAGE
+        exit 0
+      end
+    end.parse!(argv.dup)
+    flags
+  rescue OptionParser::ParseError => e
+    raise ConfigError, "#{e.message}\n#{USAGE}"
+  end
+
+  def self.read_config(argv = ARGV, env = ENV)
+    flags = parse_flags(argv)
     limits = CONTRACT['limits'].to_h do |name, fallback|
       [name, env[name] ? positive_integer(name, env[name], zero_allowed: fallback.zero?) : fallback]
     end
@@ -65,7 +87,9 @@ module EmVsNode
       host: flags[:host] || env['HOST'] || '127.0.0.1',
       port: port,
       root: File.expand_path(flags[:root] || env['ROOT'] || File.expand_path('../../shared_www', __dir__)),
-      limits: limits.freeze
+      limits: limits.freeze,
+      upstream: backend_address('upstream', flags[:upstream] || env['UPSTREAM']),
+      redis: backend_address('redis', flags[:redis] || env['REDIS'])
     )
   end
 end

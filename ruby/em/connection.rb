@@ -31,6 +31,7 @@ module EmVsNode
       @replies = ReplyQueue.new(self, @limits['MAX_UNSENT_BYTES'])
       @held = nil # requests read while replies wait for the client (back-pressure)
       @timers = nil # /delay timers pending, made on the first
+      @calls = nil # backend calls pending (/upstream, /db), made on the first
       @admitted = @cap.room?
       return close_connection unless @admitted
 
@@ -104,6 +105,8 @@ module EmVsNode
       super
       @replies.close
       @timers&.each(&:cancel)
+      # A client gone first: the calls' results are dropped, nothing is written after the close.
+      @calls&.each(&:cancel)
       @deadlines.done(self)
       @cap.release if @admitted
     end
@@ -130,6 +133,23 @@ module EmVsNode
         internal_error(e)
       end
       (@timers ||= []) << timer
+    end
+
+    # A reply that waits on a backend call: the block starts the call with a reply callable (given
+    # the template, once) and returns the call (#cancel). As /delay's, the reply holds its place
+    # in the queue, so replies keep their requests' order and the idle timeout is off meanwhile.
+    def await_backend(keep_alive, head_only)
+      slot = @replies.reserve
+      call = nil
+      answered = false
+      call = yield(proc do |template|
+        answered = true
+        @calls&.delete(call)
+        deliver(template, keep_alive: keep_alive, head_only: head_only, slot: slot)
+      rescue StandardError => e
+        internal_error(e)
+      end)
+      (@calls ||= []) << call unless answered
     end
 
     private

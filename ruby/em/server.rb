@@ -15,6 +15,8 @@ end
 require 'eventmachine'
 require_relative 'config'
 require_relative 'static_site'
+require_relative 'upstream_pool'
+require_relative 'database'
 require_relative 'app'
 require_relative 'connection_cap'
 require_relative 'deadlines'
@@ -23,13 +25,27 @@ require_relative 'listener'
 
 module EmVsNode
   # Builds the same parts in the same order as the Node server's server.js, and hands them down:
-  # the settings (config), the document root (StaticSite), the routes (App), the ConnectionCap,
+  # the settings (config), the document root (StaticSite), the backends (UpstreamPool, Database:
+  # each only when configured), the routes (App), the ConnectionCap,
   # the Deadlines, the connections that use them (Connection, with its RequestGate and replies),
   # and the listener.
+  # The backends, as server.js's buildBackends: built now, reached later; each only when
+  # configured. One that is down is not a start-up error (its routes answer 502/503 meanwhile,
+  # and recover when it is back).
+  def self.backends(config)
+    timeout_ms = config.limits['BACKEND_TIMEOUT_MS']
+    upstream = config.upstream && UpstreamPool.new(config.upstream.host, config.upstream.port,
+                                                   size: CONTRACT['backends']['upstream_pool'], timeout_ms: timeout_ms)
+    database = config.redis && Database.new(config.redis.host, config.redis.port,
+                                            key_prefix: CONTRACT['backends']['db_key_prefix'], timeout_ms: timeout_ms)
+    [upstream, database]
+  end
+
   def self.run(argv)
     config = read_config(argv)
     site = StaticSite.new(config.root, CONTRACT)
-    app = App.new(site, config.limits, CONTRACT)
+    upstream, database = backends(config)
+    app = App.new(site, config.limits, CONTRACT, upstream: upstream, database: database)
     cap = ConnectionCap.new(config.limits['MAX_CONNECTIONS'])
     deadlines = Deadlines.new(config.limits)
     $stdout.sync = true
@@ -39,6 +55,7 @@ module EmVsNode
     EM.run do
       EM.attach_server(listening_socket(config, 'em server'), Connection, config.limits, app, cap, deadlines)
       deadlines.start
+      database&.start # EventMachine connects only inside its loop
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
     end

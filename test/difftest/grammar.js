@@ -76,13 +76,17 @@ function delayValue(c) {
   ]);
 }
 
-/** The query of a /delay target, in the forms clients write and mistype. */
-function delayQuery(c) {
+/**
+ * The query of a /delay target (or /upstream's, read alike; or /db's, name 'id'), in the forms
+ * clients write and mistype.
+ */
+function delayQuery(c, name = 'ms') {
   const ms = delayValue(c);
+  const encoded = name === 'ms' ? 'm%73' : 'i%64';
   return c.weighted([
-    [12, `?ms=${ms}`], [2, `?&ms=${ms}`], [2, `??ms=${ms}`], [1, `?ms=${ms}&ms=5`], [1, `?m%73=${ms}`],
-    [1, `?a=b&ms=${ms}`], [1, `?ms=${ms}#x`], [1, '?ms'], [1, `?MS=${ms}`], [1, `?ms=${ms};x`], [1, ''],
-    [1, `?ms=${ms}&`], [1, `?=&ms=${ms}`], [1, `?ms==${ms}`],
+    [12, `?${name}=${ms}`], [2, `?&${name}=${ms}`], [2, `??${name}=${ms}`], [1, `?${name}=${ms}&${name}=5`], [1, `?${encoded}=${ms}`],
+    [1, `?a=b&${name}=${ms}`], [1, `?${name}=${ms}#x`], [1, `?${name}`], [1, `?${name.toUpperCase()}=${ms}`], [1, `?${name}=${ms};x`], [1, ''],
+    [1, `?${name}=${ms}&`], [1, `?=&${name}=${ms}`], [1, `?${name}==${ms}`],
   ]);
 }
 
@@ -96,8 +100,11 @@ const PATHS = [
 function target(c) {
   const form = c.weighted([[70, 'path'], [18, 'delay'], [2, 'long']]);
   if (form === 'delay') {
-    c.label('target:delay');
-    return `/delay${delayQuery(c)}`;
+    // /upstream and /db (issue 23) read their query as /delay does; the tester's servers run
+    // without backends, so both must give the same 502 and 503.
+    const route = c.weighted([[6, 'delay'], [2, 'upstream'], [2, 'db']]);
+    c.label(`target:${route}`);
+    return `/${route}${delayQuery(c, route === 'db' ? 'id' : 'ms')}`;
   }
   if (form === 'long') {
     // Around MAX_URL_BYTES, and far past it.

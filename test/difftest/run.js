@@ -13,7 +13,9 @@ const { documentedAs } = require('./documented');
 // closed within seconds and a case takes at most OPEN_CAP_MS after its last write. As with the
 // defaults, the idle timeout (both servers close within twice it) ends well before a header
 // section's deadline, so a stalled header after a reply is always closed as idle, never raced.
-const TESTER_LIMITS = { KEEPALIVE_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '3000', BODY_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '4000' };
+// No backends, whatever the shell says: /upstream and /db are then 502 and 503 on both, the
+// same bytes every time (with a Redis, /db without an id would be a random row on each).
+const TESTER_LIMITS = { KEEPALIVE_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '3000', BODY_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '4000', UPSTREAM: '', REDIS: '' };
 const OPEN_CAP_MS = 6000;
 
 // A server that closes a connection while bytes it has not read are arriving resets it, and

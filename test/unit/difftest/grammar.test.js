@@ -25,7 +25,7 @@ describe('difftest grammar', () => {
     const labels = cases.flatMap((c) => c.labels);
     const text = cases.map((c) => bytesOf(c).toString('latin1')).join('\n');
     const has = (pattern) => labels.some((l) => pattern.test(l));
-    for (const pattern of [/^target:delay$/, /^target:long/, /^request-line:spacing$/, /^header:odd$/, /^header:line/, /^header:many/, /^header:fold$/,
+    for (const pattern of [/^target:delay$/, /^target:upstream$/, /^target:db$/, /^target:long/, /^request-line:spacing$/, /^header:odd$/, /^header:line/, /^header:many/, /^header:fold$/,
       /^body:short$/, /^body:over-limit$/, /^body:content-length/, /^body:two content-lengths/, /^body:transfer-encoding/, /^line-ends:LF$/,
       /^split:per-request$/, /^split:cuts$/, /^split:bytes$/, /^split:tail-later$/, /^tail:/, / HTTP\/1\.0$/, /^HEAD /, /^CONNECT /]) {
       assert.ok(has(pattern), `no case labelled ${pattern}`);
