@@ -11,7 +11,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { exchange, request, openWith } = require('../support/raw_http');
 const { SERVER_NAMES, useServers } = require('../support/servers');
 const { startServer, findFreePort } = require('../../perf/lib/hosts/server_process');
-const { startBackends, startRedis, startUpstream, missingBackends } = require('../support/backends_for_tests');
+const { startBackends: startNamed, missingBackend } = require('../../perf/lib/hosts/backends');
 const contract = require('../../contract.json');
 
 const POOL = contract.backends.upstream_pool;
@@ -21,6 +21,24 @@ const SHORT_TIMEOUT_MS = 300;
 
 /** The stored value of a row, asked of Redis itself (so the test holds whatever was loaded). */
 const stored = new Map();
+/** Why the backends cannot run here (scripts/setup.sh --backends installs them), or null. */
+const missingBackends = () => ['upstream', 'redis'].map(missingBackend).filter(Boolean).join('; ') || null;
+
+/** Both backends, as the runner starts them: { upstream, redis (each { host, port, pid }), env, stop() }. */
+async function startBackends() {
+  const started = await startNamed(['upstream', 'redis']);
+  const [upstream, redis] = started.processes;
+  return { upstream, redis, env: started.env, stop: started.stop };
+}
+
+/** One backend alone on a given port (to stop it and bring it back there): { host, port, pid, stop() }. */
+async function startOne(name, port, options = {}) {
+  const started = await startNamed([name], { ports: { [name]: port }, ...options });
+  return { ...started.processes[0], stop: started.stop };
+}
+const startUpstream = (port) => startOne('upstream', port);
+const startRedis = (port, { load = true } = {}) => startOne('redis', port, { load });
+
 function storedValue(redis, id) {
   const key = `${redis.port}:${id}`;
   if (!stored.has(key)) stored.set(key, askRedis(redis, id));
@@ -152,7 +170,7 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
     let backends;
     before(async function () {
       if (skip) this.skip();
-      backends = await startBackends({ upstream: true, redis: true });
+      backends = await startBackends();
       Object.assign(options.env, backends.env);
     });
     const servers = useServers(options);

@@ -122,8 +122,8 @@ async function checkUpstream(port) {
   if (res.status !== 200 || body !== 'waited 0 ms\n') throw new Error(`GET /delay?ms=0 answered ${res.status} ${JSON.stringify(body.slice(0, 40))}`);
 }
 
-async function startOne(name, dir, { cpu }) {
-  const port = await findFreePort(HOST);
+async function startOne(name, dir, { cpu, port: asked, load }) {
+  const port = asked || (await findFreePort(HOST));
   if (name === 'upstream') {
     const definitions = { upstream: { command: UPSTREAM_BINARY, args: ['--host', '{host}', '--port', '{port}'], cwd: '.', ready: 'listening on http://' } };
     const handle = await startServer('upstream', { definitions, host: HOST, port, cpu, readyTimeoutMs: READY_TIMEOUT_MS });
@@ -140,7 +140,7 @@ async function startOne(name, dir, { cpu }) {
   const definitions = { redis: { command: redisBinary(), args: [conf], cwd: '.', ready: { port: true } } };
   const handle = await startServer('redis', { definitions, host: HOST, port, cpu, readyTimeoutMs: READY_TIMEOUT_MS });
   try {
-    await loadWorld(port);
+    if (load) await loadWorld(port);
   } catch (err) {
     await handle.stop(1000);
     throw new Error(`redis-server did not take the data set: ${err.message}`, { cause: err });
@@ -153,9 +153,11 @@ async function startOne(name, dir, { cpu }) {
  * given (the load generator's: the servers' core stays the servers'), loads and checks them.
  * Resolves { dir, processes: [{ name, pid, host, port }], env: { UPSTREAM, REDIS }, environment
  * (what results.json records), stop() } ; rejects with a one-line message (and leaves nothing
- * running, nothing on disk) when one cannot start. log(line): progress.
+ * running, nothing on disk) when one cannot start. log(line): progress. For the tests: ports
+ * ({ name: port }, default a free one each: a backend brought back where it was) and load
+ * (false: Redis left empty).
  */
-async function startBackends(names, { cpu = null, log = () => {} } = {}) {
+async function startBackends(names, { cpu = null, log = () => {}, ports = {}, load = true } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'em-vs-node-backends.'));
   removeOnExit(dir);
   const handles = [];
@@ -170,7 +172,7 @@ async function startBackends(names, { cpu = null, log = () => {} } = {}) {
       const missing = missingBackend(name);
       if (missing) throw new Error(missing);
       log(`backend: starting ${BACKENDS[name].description}`);
-      const handle = await startOne(name, dir, { cpu });
+      const handle = await startOne(name, dir, { cpu, port: ports[name], load });
       handles.push({ name, handle });
       log(`backend: ${name} pid ${handle.pid} on ${HOST}:${handle.port}, checked`);
     }
