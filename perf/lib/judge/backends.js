@@ -47,14 +47,16 @@ const median = (values) => {
  * ['redis']), wait_ms (the upstream's N, or null), servers: { server: { runs, baseline_runs
  * (usable ones), cpu_ms, p50_ms, p99_ms (costOf), backend_cpu_ms, backend_cpu_pct (medians over
  * the route's usable runs, per backend: { name: value }) } } }] }, or null when no scenario with
- * a baseline ran. usable(run): whether a verdict may use it (./verdicts.js).
+ * a baseline ran. usable(run): whether a verdict may use it (./verdicts.js); order: the servers
+ * in the order they were asked for (the runs' order is the rounds' random one).
  */
-function analyzeBackends(runs, usable) {
+function analyzeBackends(runs, usable, order = []) {
   const withBaseline = [...new Map(runs.filter((r) => r.params && r.params.baseline).map((r) => [r.scenario, r.params])).values()];
   if (!withBaseline.length) return null;
   const scenarios = withBaseline.map((params) => {
     const servers = {};
-    for (const server of [...new Set(runs.filter((r) => r.scenario === params.name).map((r) => r.server))]) {
+    const ran = [...new Set(runs.filter((r) => r.scenario === params.name).map((r) => r.server))];
+    for (const server of [...order.filter((s) => ran.includes(s)), ...ran.filter((s) => !order.includes(s))]) {
       const route = runs.filter((r) => r.server === server && r.scenario === params.name && usable(r));
       const base = runs.filter((r) => r.server === server && r.scenario === params.baseline && usable(r));
       const perBackend = (field) => Object.fromEntries(backendsFor(scenarioNeeds(params)).map((name) => [name, median(route.map((r) => (r.backends || []).find((b) => b.name === name)?.[field]))]));

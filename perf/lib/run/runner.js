@@ -127,7 +127,7 @@ async function runScenarios(options = {}) {
     // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
     const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin, looks: plan.rounds ? plan.rounds.looks : null });
     const waiting = analyzeWaiting(store.runs, store.extra.held || null, usableForVerdict);
-    const backendCosts = analyzeBackends(store.runs, usableForVerdict);
+    const backendCosts = analyzeBackends(store.runs, usableForVerdict, plan.runnable);
     const { results, unwritten } = store.finish(
       { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, waiting, backends: backendCosts },
       (written) => ({ 'summary.txt': toText(written), 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),

@@ -170,7 +170,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     ramps: doc.ramps || null,
     held: doc.held || null,
     waiting: doc.waiting || analyzeWaiting(runs, doc.held || null, usableForVerdict),
-    backends: doc.backends === undefined ? analyzeBackends(runs, usableForVerdict) : doc.backends,
+    backends: doc.backends === undefined ? analyzeBackends(runs, usableForVerdict, servers) : doc.backends,
     interrupted: Boolean(doc.interrupted),
     error: doc.error || null,
     doc,
