@@ -6,11 +6,19 @@
 
 const { fmtFactor, fmtInterval } = require('../text/format');
 const { marginText } = require('./answer');
+const { histogramStepMs } = require('../measure/stats');
 
-/** The rounding step of a run's latencies: the engine's (httperf prints 0.1 ms), or null. */
-function latencyStep(r) {
-  return r.engine_latency && r.engine_latency.resolution_ms;
-}
+/**
+ * The rounding step of a run's latency `key`: the engine's (httperf prints 0.1 ms), else, for a
+ * percentile of the built-in engines' histograms, the width of its bucket (about 0.1 % of the
+ * whole latency: what matters once a wait of N ms is taken from it); null for the mean, which
+ * is exact.
+ */
+const latencyStep = (key) => (r) => {
+  if (r.engine_latency) return r.engine_latency.resolution_ms;
+  const whole = key !== 'mean' && r.latency_ms ? r.latency_ms[key] : null;
+  return typeof whole === 'number' && whole > 0 ? histogramStepMs(whole) : null;
+};
 
 /**
  * Per metric: `long` (in a sentence), `label` (a column: "p50 ms"), `short` (an axis: "p50"),
@@ -28,9 +36,9 @@ const aboveWait = (r, key, whole) => (r.above_wait_ms ? (key === 'mean' ? whole 
 const latencyOf = (key) => (r) => r.latency_ms && typeof r.latency_ms[key] === 'number' ? aboveWait(r, key, r.latency_ms[key]) : null;
 
 const METRICS = {
-  mean_ms: { long: 'mean response time', label: 'mean ms', short: 'mean', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, get: latencyOf('mean') },
-  p50_ms: { long: 'median response time', label: 'p50 ms', short: 'p50', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, quantile: 0.5, get: latencyOf('p50') },
-  p99_ms: { long: 'p99 response time', label: 'p99 ms', short: 'p99', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep, quantile: 0.99, tail: true, get: latencyOf('p99') },
+  mean_ms: { long: 'mean response time', label: 'mean ms', short: 'mean', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('mean'), get: latencyOf('mean') },
+  p50_ms: { long: 'median response time', label: 'p50 ms', short: 'p50', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('p50'), quantile: 0.5, get: latencyOf('p50') },
+  p99_ms: { long: 'p99 response time', label: 'p99 ms', short: 'p99', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('p99'), quantile: 0.99, tail: true, get: latencyOf('p99') },
   throughput_rps: { long: 'throughput', label: 'req/s', short: 'req/s', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
   cpu_ms_per_request: { long: 'server CPU per request', label: 'CPU ms/req', short: 'CPU/req', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
   peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', sizeSet: true, get: (r) => r.server_peak_rss_mb },

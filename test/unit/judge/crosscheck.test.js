@@ -91,7 +91,7 @@ describe('crosscheck: verdicts', () => {
     const all = loadScenarios({ quick: true });
     const { scenarios, skipped } = commonScenarios(all, ['autocannon', 'httperf']);
     assert.deepEqual(scenarios.map((s) => s.name), ['sequential_6000', 'concurrent_2000_20', 'concurrent_2000_100', 'concurrent_3000_200', 'keepalive_400x100', 'bigfile_100k', 'index_500']);
-    assert.deepEqual(skipped.map((k) => k.scenario), ['long_conn_256', 'short_conn_256', 'slow_read', 'slow_upload', 'big_upload', 'wait_keepalive_1000']);
+    assert.deepEqual(skipped.map((k) => k.scenario), ['long_conn_256', 'short_conn_256', 'slow_read', 'slow_upload', 'big_upload', 'wait_keepalive_1000', 'backend_upstream', 'backend_upstream_timer', 'backend_db', 'backend_db_none']);
     assert.deepEqual(commonScenarios(all, ['autocannon', 'wrk']).scenarios.map((s) => s.name), ['long_conn_256', 'short_conn_256']);
     assert.deepEqual(commonScenarios(all, ['httperf', 'wrk']).scenarios, []);
   });

@@ -5,7 +5,7 @@
 
 const assert = require('node:assert/strict');
 const { sampleSet } = require('../../support/made_up_results');
-const { latencySummary, summarizeSamples, selectRows, encodeLatencies, mergeLatencyHistograms, histogramPercentiles } = require('../../../perf/lib/measure/stats');
+const { latencySummary, summarizeSamples, selectRows, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs } = require('../../../perf/lib/measure/stats');
 const { Samples } = require('../../../perf/lib/measure/samples');
 
 /** The exact percentile as HdrHistogram defines it: the smallest value with >= p% at or below. */
@@ -138,5 +138,21 @@ describe('perf stats: samples and their summary', () => {
     assert.deepEqual(sum.latency_ms, { min: null, mean: null, p50: null, p90: null, p99: null, p999: null, max: null });
     assert.deepEqual(sum.connect_ms, { mean: null, p99: null });
     assert.deepEqual([sum.latency_histogram, sum.first_start_ms, sum.last_end_ms], [null, null, null]);
+  });
+});
+
+describe('stats: the step a percentile is known to (the histogram bucket it comes from)', () => {
+  it('is 1 µs below 2,048 µs and doubles with each octave above: 0.128 ms at 252 ms, 1.024 ms at 2 s', () => {
+    assert.deepEqual([0.5, 2.047, 2.048, 252, 1004.5, 2001.9].map(histogramStepMs), [0.001, 0.001, 0.002, 0.128, 0.512, 1.024]);
+  });
+
+  it('two latencies in one bucket give the same percentile, a bucket apart they differ by the step', () => {
+    for (const ms of [3, 252.2, 2001.3]) {
+      const step = histogramStepMs(ms);
+      // Two of v and one far above: the p50 is v's bucket's edge (not capped at the maximum).
+      const p50 = (v) => latencySummary([v, v, ms + 100 * step]).p50;
+      assert.equal(p50(ms), p50(ms + step / 4), `${ms} ms`);
+      assert.ok(Math.abs(p50(ms + step) - p50(ms) - step) < 1e-9, `${ms} ms: ${p50(ms + step)} − ${p50(ms)}`);
+    }
   });
 });

@@ -25,12 +25,22 @@ describe('text: the answers, one line per scenario', () => {
     assert.equal(scenarioLine(results, 'keepalive_400x100'), 'RSS same ±10 %; mean, p50, req/s, CPU/req undecided; not judged: p99 (n too small)');
   });
 
+  // A wait of `wait` ms: em adds 1 ms to it, node 2.
+  const waitedTrials = (wait) => trials('wait_small', (t) => [wait + 2 + t / 100, 1000 - t], (t) => [wait + 1 + t / 100, 2000 + t]).map((r) => ({ ...r, latency_ms: { ...r.latency_ms, mean: r.latency_ms.p50 }, above_wait_ms: { wait_ms: wait, p50: r.latency_ms.p50 - wait, p99: r.latency_ms.p99 - wait } }));
+
   it('a scenario whose requests wait on the server\'s timer: its latencies are above the wait, and the line says so', () => {
-    // 250 ms of wait: em adds 1 ms to it, node 2; whole, they would be "the same" (251 against 252).
-    const waited = trials('wait_small', (t) => [252 + t / 100, 1000 - t], (t) => [251 + t / 100, 2000 + t]).map((r) => ({ ...r, latency_ms: { ...r.latency_ms, mean: r.latency_ms.p50 }, above_wait_ms: { wait_ms: 250, p50: r.latency_ms.p50 - 250, p99: r.latency_ms.p99 - 250 } }));
-    const line = scenarioLine(decoded(waited), 'wait_small');
+    // 25 ms of wait: whole, 26 against 27 ms would be "the same"; above the wait, 1 against 2.
+    const line = scenarioLine(decoded(waitedTrials(25)), 'wait_small');
     assert.match(line, /^em 1\.9\d× faster mean \[[\d.]+–[\d.]+\], 1\.9\d× faster p50/, line);
-    assert.match(line, /; latencies above the 250 ms wait$/);
+    assert.match(line, /; latencies above the 25 ms wait$/);
+  });
+
+  it('a percentile above a long wait comes from buckets too coarse for a millisecond or two: not judged', () => {
+    // At 251-252 ms the histogram's buckets are 0.128 ms wide: 13 % of em's 1 ms above the wait
+    // (the mean is exact and still judged).
+    const line = scenarioLine(decoded(waitedTrials(250)), 'wait_small');
+    assert.match(line, /^em 1\.9\d× faster mean \[[\d.]+–[\d.]+\],/, line);
+    assert.match(line, /not judged: p50 \(below the resolution\)/, line);
   });
 
   it('says what was not judged and why, grouped by reason', () => {
