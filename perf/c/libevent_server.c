@@ -7,10 +7,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
-#include <event2/listener.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,21 +66,7 @@ int main(int argc, char **argv) {
     }
     evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
     evhttp_set_gencb(http, handle, NULL);
-    struct sockaddr_in sin;
-    memset(&sin, 0, sizeof sin);
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons((unsigned short)opts.port);
-    if (inet_pton(AF_INET, opts.host, &sin.sin_addr) != 1) {
-        fprintf(stderr, "%s: --host takes an IPv4 address, not '%s'\n", NAME, opts.host);
-        return 2;
-    }
-    /* The contract's listen backlog (contract.json listen_backlog), as every server here. */
-    struct evconnlistener *listener = evconnlistener_new_bind(base, NULL, NULL, LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 511, (struct sockaddr *)&sin, sizeof sin);
-    if (!listener || !evhttp_bind_listener(http, listener)) {
-        fprintf(stderr, "%s: cannot listen on %s:%d: %s\n", NAME, opts.host, opts.port, evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
-        return 1;
-    }
-    no_delay(NAME, evconnlistener_get_fd(listener));
+    listen_http(NAME, base, http, &opts);
     say_ready(NAME, &opts);
     serve_until_stopped(base);
     evhttp_free(http);

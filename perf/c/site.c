@@ -14,8 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
+#include <event2/http.h>
+#include <event2/listener.h>
 
 #include <signal.h>
 
@@ -147,6 +150,23 @@ void no_delay(const char *name, int listen_fd) {
         fprintf(stderr, "%s: cannot set TCP_NODELAY: %s\n", name, strerror(errno));
         exit(1);
     }
+}
+
+void listen_http(const char *name, struct event_base *base, struct evhttp *http, const struct options *o) {
+    struct sockaddr_in sin;
+    memset(&sin, 0, sizeof sin);
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons((unsigned short)o->port);
+    if (inet_pton(AF_INET, o->host, &sin.sin_addr) != 1) {
+        fprintf(stderr, "%s: --host takes an IPv4 address, not '%s'\n", name, o->host);
+        exit(2);
+    }
+    struct evconnlistener *listener = evconnlistener_new_bind(base, NULL, NULL, LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 511, (struct sockaddr *)&sin, sizeof sin);
+    if (!listener || !evhttp_bind_listener(http, listener)) {
+        fprintf(stderr, "%s: cannot listen on %s:%d: %s\n", name, o->host, o->port, evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+        exit(1);
+    }
+    no_delay(name, evconnlistener_get_fd(listener));
 }
 
 void say_ready(const char *name, const struct options *o) {

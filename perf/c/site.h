@@ -41,6 +41,12 @@ int site_add_file(struct evbuffer *out, int fd, off_t size, int read_write);
 void no_delay(const char *name, int listen_fd);
 
 struct event_base;
+struct evhttp;
+/* Binds evhttp to --host and --port with the contract's listen backlog (contract.json
+ * listen_backlog, as every server here) and TCP_NODELAY; on a mistake prints one line and exits
+ * (2: a host that is no IPv4 address; 1: cannot listen). libevent_server.c and upstream.c. */
+void listen_http(const char *name, struct event_base *base, struct evhttp *http, const struct options *o);
+
 /* Runs the event loop until SIGTERM or SIGINT (SIGPIPE ignored: a client gone mid-reply is the
  * connection's error, not the server's end). */
 void serve_until_stopped(struct event_base *base);

@@ -9,10 +9,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
-#include <event2/listener.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,20 +131,7 @@ int main(int argc, char **argv) {
     evhttp_set_gencb(http, handle, NULL);
     /* Idle keep-alive connections stay open as long as a run's pool may leave them idle. */
     evhttp_set_timeout(http, 120);
-    struct sockaddr_in sin;
-    memset(&sin, 0, sizeof sin);
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons((unsigned short)opts.port);
-    if (inet_pton(AF_INET, opts.host, &sin.sin_addr) != 1) {
-        fprintf(stderr, "%s: --host takes an IPv4 address, not '%s'\n", NAME, opts.host);
-        return 2;
-    }
-    struct evconnlistener *listener = evconnlistener_new_bind(base, NULL, NULL, LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 511, (struct sockaddr *)&sin, sizeof sin);
-    if (!listener || !evhttp_bind_listener(http, listener)) {
-        fprintf(stderr, "%s: cannot listen on %s:%d: %s\n", NAME, opts.host, opts.port, evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
-        return 1;
-    }
-    no_delay(NAME, evconnlistener_get_fd(listener));
+    listen_http(NAME, base, http, &opts);
     printf("%s listening on http://%s:%d\n", NAME, opts.host, opts.port);
     fflush(stdout);
     serve_until_stopped(base);
