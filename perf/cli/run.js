@@ -37,8 +37,8 @@ function warmupSeconds(value) {
 }
 
 // --budget: what --quick and a full run measure for, by default (issue 20: about 3 and 20 minutes).
-// With --quick the first looks take about 2 min whatever the budget, and the ramp's one search
-// per server about 40 s more: the whole run stays under 4 min with the installs.
+// With --quick the first looks take about 3 min whatever the budget, the keep-alive ramp's three
+// searches per server about 1 min 40 s more, the held-count search about 12 s.
 const DEFAULT_BUDGET_S = { quick: 120, full: 1200 };
 const BUDGET_UNITS = { s: 1, sec: 1, min: 60, m: 60, h: 3600 };
 
@@ -64,9 +64,9 @@ function buildProgram() {
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
-    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick their quick values and one search per server; none with --scenarios or --seeds; not with --target)', commaList)
+    .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick those marked in_quick, the keep-alive one, at their quick values; none with --scenarios or --seeds; not with --target)', commaList)
     .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
-    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 1 with --quick, where the search\'s bracket is its resolution)', positiveInt)
+    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3, with --quick too; with 1 the search\'s bracket is its resolution, and no interval)', positiveInt)
     .option('--held', 'after the ramps, search the most waiting requests (GET /delay) each server holds at p99 ≤ wait + 10 ms, even with --scenarios (default: in a run of the default scenarios)')
     .option('--no-held', 'no held-count search')
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')

@@ -22,10 +22,12 @@ const { loadRamps, stepScenario } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
 
-// Searches per server and ramp: their spread is the sustainable rate's interval. A quick run
-// makes one, its bracket the answer's resolution (about 40 s for node and em).
+// Searches per server and ramp: their spread is the sustainable rate's interval, three the
+// fewest whose Student-t interval is of any use. A quick run makes three too, of the ramps
+// marked in_quick (the keep-alive one, which saturates both servers before the one-core load
+// generator gives out: about 1 min 40 s for node and em).
 const RAMP_REPEAT = 3;
-const QUICK_RAMP_REPEAT = 1;
+const QUICK_RAMP_REPEAT = 3;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, scenarioNeeds, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
@@ -217,7 +219,7 @@ function resolvePlan(options) {
 /**
  * The ramps to run (perf/lib/plan/ramps.js) and their objective: --ramps NAMES, or by default
  * every ramp in a run of the default scenarios (with --quick those marked in_quick, with their
- * quick values, one search per server; not with --scenarios, --seeds or another scenarios folder, which choose what
+ * quick values, three searches per server; not with --scenarios, --seeds or another scenarios folder, which choose what
  * runs); none with --ramps none. Ramps run on servers this machine starts and restarts: on
  * loopback, behind --link's link (which may saturate first: the steps say so), or beside
  * --load-hosts netns:N (Tsung's hosts, whose rates add); not with --target. Another --engine

@@ -59,9 +59,9 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('--quick runs by default only the ramps marked in_quick (the project\'s: the per-connection one)', () => {
+  it('--quick runs by default only the ramps marked in_quick (the project\'s: the keep-alive one)', () => {
     const quick = loadRamps({ quick: true });
-    assert.deepEqual(quick.filter((r) => r.in_quick).map((r) => r.name), ['hello_per_connection']);
+    assert.deepEqual(quick.filter((r) => r.in_quick).map((r) => r.name), ['hello_keepalive']);
     assert.deepEqual(quick.find((r) => r.name === 'hello_keepalive').connection, 'keep-alive');
   });
 });

@@ -237,13 +237,13 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
 describe('the run\'s plan: ramps', () => {
   const rampNames = (plan) => plan.ramps.map((r) => r.name);
 
-  it('every ramp in a run of the default scenarios (quick: those marked in_quick, their quick values, one search each); none with --scenarios, another scenarios folder or --ramps none', () => {
+  it('every ramp in a run of the default scenarios (quick: those marked in_quick, their quick values, three searches each); none with --scenarios, another scenarios folder or --ramps none', () => {
     const full = resolvePlan({});
     assert.deepEqual(rampNames(full), ['hello_keepalive', 'hello_per_connection']);
     assert.deepEqual(full.rampOptions, { objective: { percentile: 'p99', ms: 10 }, repeat: 3 });
     assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_keepalive', 'hello_per_connection'], { percentile: 'p99', ms: 10 }]);
     const quick = resolvePlan({ quick: true });
-    assert.deepEqual([rampNames(quick), quick.ramps[0].from_rps, quick.ramps[0].step_s, quick.rampOptions.repeat], [['hello_per_connection'], 1280, 1, 1]);
+    assert.deepEqual([rampNames(quick), quick.ramps[0].from_rps, quick.ramps[0].step_s, quick.rampOptions.repeat], [['hello_keepalive'], 2000, 1, 3]);
     assert.equal(full.ramps[1].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
     assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
     assert.deepEqual(rampNames(asked({})), []);
@@ -254,9 +254,9 @@ describe('the run\'s plan: ramps', () => {
     const plan = asked({ quick: true, ramps: ['hello_per_connection'], slo: 'p999<=25ms' });
     assert.deepEqual(rampNames(plan), ['hello_per_connection']);
     assert.equal(plan.ramps[0].step_s, 1);
-    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 1 });
+    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 3 });
     assert.deepEqual(asked({ ramps: ['hello_per_connection'], slo: 'p90=5ms' }).rampOptions.objective, { percentile: 'p90', ms: 5 });
-    assert.equal(asked({ quick: true, ramps: ['hello_per_connection'], rampRepeat: 3 }).rampOptions.repeat, 3, '--ramp-repeat');
+    assert.equal(asked({ quick: true, ramps: ['hello_per_connection'], rampRepeat: 1 }).rampOptions.repeat, 1, '--ramp-repeat');
   });
 
   it('a bad --slo, an unknown ramp, or ramps on servers elsewhere: one line, a usage error', () => {
