@@ -118,7 +118,7 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 100, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24 }));
     // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
     // above the few milliseconds a busy machine adds to a tail.
-    await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
@@ -147,7 +147,7 @@ describe('ramps behind --link: the link saturates first, and the search says so'
     fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 3200, step_s: 0.3, min_requests: 100, max_steps: 24 }));
     // A light server (it holds 1,600 new connections a second on loopback, above) behind a
     // 1 Mbit/s link: a connection's ~500 bytes each way fill it near 250 a second.
-    await runScenarios({ definitions: standinDefinitions({ light: {} }), servers: ['light'], scenariosDir, rampsDir, ramps: ['up'], link: '1mbit', repeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    await runScenarios({ definitions: standinDefinitions({ light: {} }), servers: ['light'], scenariosDir, rampsDir, ramps: ['up'], link: '1mbit', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
