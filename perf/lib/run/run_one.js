@@ -107,13 +107,26 @@ function failedRun(server, scenario, failure, extra = {}) {
   };
 }
 
-/** Waits (polling, bounded) until the server's open descriptors are back near baseline. */
+// How long the server's open descriptors must stay the same for settle to call them settled.
+const SETTLED_FOR_MS = 200;
+
+/**
+ * Waits (polling, bounded) until the server's open descriptors are back near baseline, or have
+ * stopped falling: a server keeps its backends' connections (the upstream pool, Redis) open
+ * between runs, above the baseline taken at its start, and a wait for them to close would last
+ * its whole maxMs after every run.
+ */
 async function settle(pid, baseline, maxMs = 3000) {
   if (baseline === null) return;
   const until = performance.now() + maxMs;
+  let last = null;
+  let sameSince = null;
   while (performance.now() < until) {
     const n = countFds(pid);
     if (n === null || n <= baseline + 2) return;
+    const now = performance.now();
+    if (n !== last) [last, sameSince] = [n, now];
+    else if (now - sameSince >= SETTLED_FOR_MS) return;
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -138,3 +138,36 @@ describe('run_one: a run against a stand-in server', function () {
     assert.ok(performance.now() - started < 10000, 'stopped well before its 20 s');
   });
 });
+
+describe('settle: between runs, the server\'s descriptors back near their baseline', () => {
+  const fs = require('node:fs');
+  const open = (n) => Array.from({ length: n }, () => fs.openSync('/dev/null', 'r'));
+
+  it('returns once they have stopped falling above it (a backend pool stays open), long before maxMs', async () => {
+    const baseline = countFds(process.pid);
+    const kept = open(10);
+    try {
+      const started = performance.now();
+      await settle(process.pid, baseline, 3000);
+      const took = performance.now() - started;
+      assert.ok(took >= 200 && took < 2000, `returned after ${took} ms`);
+    } finally {
+      kept.forEach((fd) => fs.closeSync(fd));
+    }
+  });
+
+  it('waits while they fall, until they are back near the baseline', async () => {
+    const baseline = countFds(process.pid);
+    const closing = open(12);
+    const closer = setInterval(() => {
+      if (closing.length) fs.closeSync(closing.pop());
+    }, 40);
+    try {
+      await settle(process.pid, baseline, 5000);
+      assert.ok(countFds(process.pid) <= baseline + 2, `${countFds(process.pid)} open against a baseline of ${baseline}`);
+    } finally {
+      clearInterval(closer);
+      closing.forEach((fd) => fs.closeSync(fd));
+    }
+  });
+});
