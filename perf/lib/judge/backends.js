@@ -11,6 +11,7 @@ const { summarizeTrials, compareTrials } = require('./confidence');
 const { waitMs } = require('../plan/scenarios');
 const { scenarioNeeds } = require('../plan/trial_plan');
 const { backendsFor } = require('../hosts/backends');
+const { median } = require('./waiting');
 
 const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
@@ -36,11 +37,6 @@ function costOf(routeRuns, baseRuns, read) {
     ci95: ratio ? ratio.ci95.map(round3) : null,
   };
 }
-
-const median = (values) => {
-  const v = values.filter(Number.isFinite).sort((x, y) => x - y);
-  return v.length ? v[Math.floor((v.length - 1) / 2)] : null;
-};
 
 /**
  * results.json's `backends`: { scenarios: [{ scenario, baseline, backends (['upstream'] or
