@@ -3,8 +3,10 @@
 # Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references] [--backends]
 #   --browser     also Debian's chromium (the report's browser test needs it)
 #   --lighter-engines  also Debian's httperf and wrk, which the runner's default run calls to
-#                 run some scenarios again where the built-in engine cannot give a verdict;
-#                 without root, one line says how to install them and the set-up goes on
+#                 run some scenarios again where the built-in engine cannot give a verdict, and
+#                 the C load generator of kind rate (perf/c/rate_client.c, on Debian's
+#                 libhttp-parser-dev); without root, one line says how to install them and the
+#                 set-up goes on
 #   --engines     also Debian's httperf and wrk (the cross-checking load engines), slowhttptest
 #                 (the slow-read attack the hostile-client tests make), tsung (the distributed
 #                 engine) and openssh-server (the ssh daemons of --load-hosts netns:N)
@@ -86,6 +88,19 @@ if [ "$want_lighter" -eq 1 ] && [ "$want_engines" -eq 0 ]; then
 fi
 
 pkgs=()
+# The C load generator of kind rate (perf/c/rate_client.c, built below): without it the runs use
+# the built-in constant_rate engine, heavier, and say so in one line.
+want_rate_client=0
+if [ "$want_lighter" -eq 1 ] || [ "$want_engines" -eq 1 ]; then
+  want_rate_client=1
+  if [ ! -f /usr/include/http_parser.h ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+      pkgs+=(libhttp-parser-dev)
+    else
+      echo "setup: note: the C load generator of kind rate needs Debian's libhttp-parser-dev; install with: sudo apt-get install libhttp-parser-dev (runs use the heavier built-in engine until then)" >&2
+    fi
+  fi
+fi
 [ "$want_browser" -eq 1 ] && ! command -v chromium >/dev/null && pkgs+=(chromium)
 if [ "$want_engines" -eq 1 ]; then
   command -v httperf >/dev/null || pkgs+=(httperf)
@@ -145,6 +160,9 @@ elif [ "$want_backends" -eq 1 ] && [ -f /usr/include/event2/http.h ] && command 
   make -s -C perf/c build/upstream >/dev/null 2>perf/c/build.log || echo "setup: note: the upstream service did not build (see perf/c/build.log); runs skip the /upstream scenarios" >&2
 fi
 
+if [ "$want_rate_client" -eq 1 ] && [ -f /usr/include/http_parser.h ] && command -v make >/dev/null; then
+  make -s -C perf/c build/rate_client >/dev/null 2>perf/c/build_rate_client.log || echo "setup: note: the C load generator of kind rate did not build (see perf/c/build_rate_client.log); runs use the heavier built-in engine" >&2
+fi
 
 # The report's charts are set in Liberation Sans; without it they still render, less neatly.
 if [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ] && [ ! -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ]; then

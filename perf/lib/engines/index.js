@@ -7,7 +7,8 @@
 // The built-in engines (this process, per-request samples) are chosen by scenario kind:
 // autocannon (closed loops over keep-alive connections), sequential (a new connection per
 // request), open_loop (connections on a schedule), constant_rate (requests on a schedule over
-// keep-alive connections), slow_clients. httperf and wrk are external
+// keep-alive connections; rate_client, its C twin, wherever that is built: rateEngine),
+// slow_clients. httperf and wrk are external
 // programs, used with --engine or to run a scenario again (perf/lib/run/lighter_engines.js);
 // they keep no samples: run() resolves { summary, ...fields } and the summary stands in for the
 // samples' statistics; client_cpu_pct is the engine process's own CPU (perf/ENGINES.md). tsung
@@ -26,6 +27,7 @@ const { slowClientsEngine } = require('./slow_clients');
 const { httperfEngine } = require('./httperf');
 const { wrkEngine } = require('./wrk');
 const { tsungEngine } = require('./tsung');
+const { rateClientEngine } = require('./rate_client');
 const { findBinary } = require('./external');
 
 const ENGINES = {
@@ -33,6 +35,7 @@ const ENGINES = {
   sequential: sequentialEngine,
   open_loop: openLoopEngine,
   constant_rate: constantRateEngine,
+  rate_client: rateClientEngine,
   slow_clients: slowClientsEngine,
   httperf: httperfEngine,
   wrk: wrkEngine,
@@ -45,15 +48,32 @@ const DEFAULT_ENGINE = 'autocannon';
 /** The engine that runs scenario s: --engine's choice (s.engine), else the built-in one. */
 function engineFor(s) {
   if (s.engine) return s.engine;
+  if (s.kind === 'rate' && ENGINES.rate_client.supports(s)) return rateEngine();
   const name = Object.keys(ENGINES).find((n) => !ENGINES[n].external && ENGINES[n].supports(s));
   if (!name) throw new Error(`no engine can run scenario '${s.name}'`);
   return name;
 }
 
+/**
+ * The built-in engine of kind rate: the C rate_client where it is built (about half the CPU a
+ * request: a ramp reaches where Node's server saturates), else constant_rate, with the same
+ * schedule and samples (the runner says so in one line: rateEngineLine).
+ */
+function rateEngine() {
+  return whyNotInstalled('rate_client') === null ? 'rate_client' : 'constant_rate';
+}
+
+/** The one line a run prints when its scenarios or ramps of kind rate fall back to constant_rate, or null. */
+function rateEngineLine(kinds) {
+  if (!kinds.includes('rate') || rateEngine() === 'rate_client') return null;
+  return `kind rate: the built-in constant_rate engine sends the requests, at about twice the CPU a request of rate_client, so a ramp may find the load generator's limit before a server's (${whyNotInstalled('rate_client')})`;
+}
+
 /** Why an external engine cannot be started here (its binary is missing), or null. */
 function whyNotInstalled(engine) {
   try {
-    findBinary({ name: engine, envVar: ENGINES[engine].envVar });
+    if (ENGINES[engine].binary) ENGINES[engine].binary();
+    else findBinary({ name: engine, envVar: ENGINES[engine].envVar });
     return null;
   } catch (err) {
     return err.message;
@@ -95,4 +115,4 @@ function skippedLine(k) {
   return `${k.engine}: skips ${k.ramp ? 'the ramp ' : ''}${k.scenario} (cannot run it faithfully: ${k.reason})`;
 }
 
-module.exports = { ENGINES, ENGINE_CHOICES, DEFAULT_ENGINE, engineFor, whyNotInstalled, selectEngine, skippedLine };
+module.exports = { ENGINES, ENGINE_CHOICES, DEFAULT_ENGINE, engineFor, rateEngine, rateEngineLine, whyNotInstalled, selectEngine, skippedLine };

@@ -96,4 +96,12 @@ function shortfallLine(limits, names, held) {
   return `fd limit ${n(limits.soft)} < ${n(descriptorsFor(held))} descriptors for ${n(held)} connections: ${advice}; ${names.join(', ')} skipped`;
 }
 
-module.exports = { FD_RESERVE, readLimits, ensureDescriptors, descriptorsFor, shortfallLine };
+/** A limit as the lines say it: its soft value, or 'unknown'. */
+const fdLimitText = (limits) => (limits && Number.isFinite(limits.soft) ? limits.soft.toLocaleString('en-US') : 'unknown');
+
+/** What a load generator that ran out of descriptors on `count` connections says (run_one.js, engines/rate_client.js). */
+function outOfDescriptorsText(count) {
+  return `it ran out of file descriptors (EMFILE) on ${count} connections, at its fd limit of ${fdLimitText(readLimits())}: raise \`ulimit -n\``;
+}
+
+module.exports = { FD_RESERVE, readLimits, ensureDescriptors, descriptorsFor, shortfallLine, fdLimitText, outOfDescriptorsText };

@@ -203,4 +203,4 @@ async function readSamples(file) {
   return { ...cols.trimmed(), skipped, file };
 }
 
-module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, CSV_HEADER, ROLE };
+module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, CSV_HEADER, ROLE, ERROR_CODES };

@@ -9,7 +9,7 @@ const { expectedDurationS, scenarioParams, warmupScenario, aboveWait, WARMUP_STE
 const { scenarioNeeds } = require('../plan/trial_plan');
 const { backendsFor } = require('../hosts/backends');
 const { outOfDescriptors } = require('../engines/http_exchange');
-const { readLimits } = require('../hosts/fd_limits');
+const { readLimits, fdLimitText, outOfDescriptorsText } = require('../hosts/fd_limits');
 const { send } = require('./contract_check');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
@@ -68,7 +68,6 @@ function lastLine(text) {
 const capWarnings = (handle) => (handle.capWarnings ? handle.capWarnings() : 0);
 
 /** "1,024" (the soft limit), "unknown". */
-const fdLimitText = (limits) => (limits && Number.isFinite(limits.soft) ? limits.soft.toLocaleString('en-US') : 'unknown');
 
 /** A run that did not produce measurements. */
 function failedRun(server, scenario, failure, extra = {}) {
@@ -272,7 +271,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   } else if (engineError) {
     failure = `${LOAD_GENERATOR_FAILED}: ${engineError.message}`;
   } else if (outOfDescriptors() > fdBefore.client) {
-    failure = `${LOAD_GENERATOR_FAILED}: it ran out of file descriptors (EMFILE) on ${outOfDescriptors() - fdBefore.client} connections, at its fd limit of ${fdLimitText(readLimits())}: raise \`ulimit -n\``;
+    failure = `${LOAD_GENERATOR_FAILED}: ${outOfDescriptorsText(outOfDescriptors() - fdBefore.client)}`;
   } else if (capWarnings(handle) > fdBefore.server) {
     failure = `the server reached its connection cap and closed new connections (fd limit ${fdLimitText(pid === null ? null : readLimits(pid))}): raise \`ulimit -n\``;
   } else if (stats.replies === 0) {
@@ -354,7 +353,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   }
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
   // (An external engine's run has no event-loop delay of its own: null.)
-  const clientLateMs = run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 + (run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? 0 : 0) : null;
+  // (rate_client times replies by the kernel's receive time: its lateness is its schedule lag alone.)
+  const clientLateMs = run.client_loop_delay_ms || run.schedule_lag_ms ? (run.client_loop_delay_ms?.p99 ?? 0) + (run.schedule_lag_ms?.mean ?? 0) : null;
   Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends }));
   return { run, samples };
 }

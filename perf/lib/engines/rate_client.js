@@ -1,0 +1,122 @@
+'use strict';
+// The C engine for a constant request rate over keep-alive connections (perf/c/rate_client.c):
+// the schedule and the samples of ./constant_rate.js (request i due at i/rate on connection
+// i mod connections, latency from when it was due, one sample per request), at about half the
+// CPU a request on one core, so that a ramp reaches where Node's own server saturates, which
+// the built-in engine cannot (perf/ENGINES.md, "rate_client"). It is the built-in choice for
+// kind `rate` wherever it is built (./index.js rateEngine); scripts/setup.sh builds it.
+//
+// The runner gives it the request's exact bytes (./http_exchange.js buildRequestHead, as its own
+// engines send them) and reads back one fixed-size record per request (RECORD_BYTES, laid out
+// as perf/c/rate_client.c's struct record), which become the run's samples.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { EngineUnavailable, runEngineProcess, clientCpuFields, firstComplaint, shellQuote } = require('./external');
+const { buildRequestHead } = require('./http_exchange');
+const { ERROR_CODES } = require('../measure/samples');
+const { outOfDescriptorsText } = require('../hosts/fd_limits');
+
+const NAME = 'rate_client';
+const ENV_VAR = 'RATE_CLIENT_BIN';
+const BUILT = path.resolve(__dirname, '..', '..', 'c', 'build', NAME);
+const HOW = 'build it with: scripts/setup.sh --lighter-engines (it needs Debian\'s libhttp-parser-dev, gcc and make)';
+
+// struct record: double end_ms, float connect_ms, uint16 status, uint8 error, uint8 done, uint32 conn, uint32 reserved.
+const RECORD_BYTES = 24;
+
+/** The binary: $RATE_CLIENT_BIN when set (it must exist), else perf/c/build/rate_client. Throws EngineUnavailable in one line. */
+function binary(env = process.env) {
+  const file = env[ENV_VAR] || BUILT;
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    if (fs.statSync(file).isFile()) return file;
+  } catch {
+    // said below
+  }
+  if (env[ENV_VAR]) throw new EngineUnavailable(`${NAME} not found at ${file} (from $${ENV_VAR}); ${HOW}, or point $${ENV_VAR} at it`);
+  throw new EngineUnavailable(`${NAME} is not built (${path.relative(process.cwd(), BUILT) || BUILT}); ${HOW}`);
+}
+
+/** Why it cannot run scenario s faithfully, or null: only requests with no body, over keep-alive connections on a schedule. */
+function whyNot(s) {
+  if (s.kind !== 'rate') return 'it sends requests on a schedule over keep-alive connections only';
+  if (s.request.upload_bytes !== null && s.request.upload_bytes !== undefined) return 'it sends no request bodies';
+  return null;
+}
+
+/**
+ * The run's samples from the records file: request i started when it was due (samples.origin +
+ * i × 1000 ÷ rate: the client's t0 is the run's time zero) and ended at its record's end_ms.
+ * Only requests with an outcome (done) are samples.
+ */
+function addRecords(buffer, { rate, samples }) {
+  const origin = samples.origin;
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const count = Math.floor(buffer.byteLength / RECORD_BYTES);
+  for (let i = 0; i < count; i++) {
+    const at = i * RECORD_BYTES;
+    if (view.getUint8(at + 15) !== 1) continue;
+    const connect = view.getFloat32(at + 8, true);
+    const error = view.getUint8(at + 14);
+    samples.add({
+      startAt: origin + (i * 1000) / rate,
+      endAt: origin + view.getFloat64(at, true),
+      connectMs: Number.isNaN(connect) ? null : connect,
+      status: view.getUint16(at + 12, true),
+      error: error ? ERROR_CODES[error] : null,
+      conn: view.getUint32(at + 16, true),
+    });
+  }
+  return count;
+}
+
+/** The engine's arguments for scenario s against host:port, the request and records in dir. */
+function argsFor(s, { host, port, dir }) {
+  const args = ['--host', host, '--port', String(port), '--connections', String(s.connections), '--rate', String(s.rate), '--requests', String(s.requests), '--timeout-ms', String(s.timeout_s * 1000), '--request', path.join(dir, 'request.http'), '--out', path.join(dir, 'records.bin')];
+  if (s.request.method === 'HEAD') args.push('--head');
+  return args;
+}
+
+/** The runner's engine: the requests of scenario s as samples; resolves the run's fields. */
+async function run({ host, port, scenario: s, samples, signal, env = process.env }) {
+  const bin = binary(env);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rate-client-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'request.http'), buildRequestHead({ method: s.request.method, path: s.request.path, host: `${host}:${port}`, headers: s.request.headers || {}, keepAlive: true }));
+    const args = argsFor(s, { host, port, dir });
+    const command = shellQuote([NAME, ...args.map((a) => (a.startsWith(dir) ? path.basename(a) : a))]);
+    const result = await runEngineProcess({ bin, args, signal, env });
+    const last = result.stdout.trim().split('\n').pop() || '';
+    let totals = null;
+    try {
+      totals = result.code === 0 ? JSON.parse(last) : null;
+    } catch {
+      totals = null;
+    }
+    if (!totals) throw new Error(`${NAME} failed (exit ${result.code ?? result.signal}): ${firstComplaint(result.stderr, result.stdout) || 'no output'} (${command})`);
+    if (totals.fd_failures > 0) throw new Error(outOfDescriptorsText(totals.fd_failures));
+    addRecords(fs.readFileSync(path.join(dir, 'records.bin')), { rate: s.rate, samples });
+    const cpu = clientCpuFields(result.cpu, result.wallMs);
+    return {
+      launched: totals.launched,
+      reconnects: totals.reconnects,
+      // Its own lateness, all of it: a reply's time is the kernel's receive time, whenever it
+      // was read, so there is no event-loop delay in any latency (null), only this.
+      schedule_lag_ms: { mean: totals.lag_mean_ms, p99: totals.lag_p99_ms, max: totals.lag_max_ms },
+      client_loop_delay_ms: null,
+      client_cpu_pct: cpu.client_cpu_pct,
+      client_bound: cpu.client_bound,
+      client_cpu: result.cpu,
+      engine_command: command,
+      engine_cpus: result.cpus,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rateClientEngine = { external: true, keepsSamples: true, envVar: ENV_VAR, binary, supports: (s) => whyNot(s) === null, whyNot, run };
+
+module.exports = { rateClientEngine, addRecords, argsFor, binary, RECORD_BYTES, ENV_VAR };
