@@ -67,8 +67,11 @@ enum { ERR_NONE = 0, ERR_REFUSED = 1, ERR_RESET = 2, ERR_TIMEOUT = 3, ERR_OTHER 
 #define HARVEST_NS 1000000
 /* Deadlines are checked this often: a request times out within this of its deadline. */
 #define DEADLINE_CHECK_NS 50000000
+#define CLOSE_WAIT_NS 1000000000
 
-enum lane_state { IDLE, CONNECTING, WAITING };
+/* CLOSING: its last reply came on a connection the server closes: this side's write half shut,
+ * waiting for the server's close (up to CLOSE_WAIT_NS), as the built-in engines end a connection. */
+enum lane_state { IDLE, CONNECTING, WAITING, CLOSING };
 
 struct lane {
     uint32_t id;
@@ -82,7 +85,7 @@ struct lane {
     size_t sent;
     int complete;      /* the reply is whole */
     int keep;          /* and the connection may carry the next request */
-    uint64_t opened;   /* connections this lane has opened */
+    int failed;        /* its last connection ended in an error */
     int64_t free_at;   /* when its last reply was received (or its last request failed) */
     http_parser parser;
 };
@@ -95,6 +98,7 @@ static size_t request_len;
 static int is_head, epfd;
 /* launched: requests sent; outcomes: requests with a reply, error or timeout; finished: lanes done. */
 static uint64_t connections, requests, launched, handed, outcomes, finished, reconnects, fd_failures;
+/* reconnects: connections opened again after one failed; fd_failures: sockets refused for want of a descriptor. */
 static double rate;
 static int64_t timeout_ns, t0;
 static int64_t realtime_offset; /* CLOCK_REALTIME − CLOCK_MONOTONIC, for the kernel's receive times */
@@ -149,11 +153,25 @@ static void finish(struct lane *l, int64_t at, uint16_t status, uint8_t error) {
     outcomes++;
     l->state = IDLE;
     l->free_at = at;
+    if (error) l->failed = 1;
+    if (!error && !l->keep && l->next >= requests && l->fd >= 0) {
+        l->state = CLOSING;
+        shutdown(l->fd, SHUT_WR);
+        watch(l, EPOLLIN);
+        return;
+    }
     if (error || !l->keep) close_lane(l);
     if (l->next >= requests) {
         close_lane(l);
         finished++;
     }
+}
+
+/* The lane's connection is closed, its last request done: the lane is finished. */
+static void closed(struct lane *l) {
+    close_lane(l);
+    l->state = IDLE;
+    finished++;
 }
 
 static void write_request(struct lane *l) {
@@ -170,6 +188,8 @@ static void write_request(struct lane *l) {
     }
     watch(l, l->sent < request_len ? EPOLLIN | EPOLLOUT : EPOLLIN);
 }
+
+static void on_connected(struct lane *l);
 
 /* Sends the lane's next request, on its connection or on a new one. Returns 0 when it failed at once. */
 static int send_next(struct lane *l) {
@@ -207,8 +227,17 @@ static int send_next(struct lane *l) {
     l->fd = fd;
     l->connect_started = now_ns();
     l->state = CONNECTING;
-    if (l->opened++ > 0) reconnects++;
+    if (l->failed) reconnects++; /* opened again after a failure (not after a close the server announced) */
+    l->failed = 0;
     if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0 || errno == EINPROGRESS) {
+        /* On loopback (and a veth) the handshake is done by the time connect() returns: send at
+         * once, rather than at the next tick. */
+        struct tcp_info info;
+        socklen_t len = sizeof info;
+        if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 && info.tcpi_state == TCP_ESTABLISHED) {
+            on_connected(l);
+            return l->state == WAITING;
+        }
         watch(l, EPOLLOUT);
         return 1;
     }
@@ -288,7 +317,24 @@ static void on_readable(struct lane *l) {
     }
 }
 
+/* Reads what a closing connection still sends, until the server's close. */
+static void drain(struct lane *l) {
+    static char buf[4096];
+    for (;;) {
+        ssize_t n = read(l->fd, buf, sizeof buf);
+        if (n > 0) continue;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return;
+        closed(l);
+        return;
+    }
+}
+
 static void on_event(struct lane *l, uint32_t events) {
+    if (l->state == CLOSING) {
+        drain(l);
+        return;
+    }
     if (l->state == CONNECTING) {
         on_connected(l);
         return;
@@ -312,7 +358,9 @@ static void hand_due(int64_t now) {
 static void check_deadlines(int64_t now) {
     for (uint64_t i = 0; i < connections; i++) {
         struct lane *l = &lanes[i];
-        if (l->state != IDLE && now >= due_ns(l->cur) + timeout_ns) {
+        if (l->state == CLOSING) {
+            if (now >= l->free_at + CLOSE_WAIT_NS) closed(l);
+        } else if (l->state != IDLE && now >= due_ns(l->cur) + timeout_ns) {
             finish(l, now, 0, ERR_TIMEOUT);
             serve_lane(l);
         }

@@ -7,7 +7,7 @@
 // The built-in engines (this process, per-request samples) are chosen by scenario kind:
 // autocannon (closed loops over keep-alive connections), sequential (a new connection per
 // request), open_loop (connections on a schedule), constant_rate (requests on a schedule over
-// keep-alive connections; rate_client, its C twin, wherever that is built: rateEngine),
+// keep-alive connections; rate_client, in C, wherever it is built: rateClientBuilt),
 // slow_clients. httperf and wrk are external
 // programs, used with --engine or to run a scenario again (perf/lib/run/lighter_engines.js);
 // they keep no samples: run() resolves { summary, ...fields } and the summary stands in for the
@@ -48,25 +48,27 @@ const DEFAULT_ENGINE = 'autocannon';
 /** The engine that runs scenario s: --engine's choice (s.engine), else the built-in one. */
 function engineFor(s) {
   if (s.engine) return s.engine;
-  if (s.kind === 'rate' && ENGINES.rate_client.supports(s)) return rateEngine();
+  if ((s.kind === 'rate' || s.ramp_step) && ENGINES.rate_client.supports(s) && rateClientBuilt()) return 'rate_client';
   const name = Object.keys(ENGINES).find((n) => !ENGINES[n].external && ENGINES[n].supports(s));
   if (!name) throw new Error(`no engine can run scenario '${s.name}'`);
   return name;
 }
 
 /**
- * The built-in engine of kind rate: the C rate_client where it is built (about half the CPU a
- * request: a ramp reaches where Node's server saturates), else constant_rate, with the same
- * schedule and samples (the runner says so in one line: rateEngineLine).
+ * Whether the C rate_client is built here. It then sends every scenario of kind rate and every
+ * ramp step (about half the CPU a request of constant_rate and open_loop, which send them
+ * otherwise with the same schedule and samples: a ramp reaches where a server saturates before
+ * the load generator does). The seed scenarios of kind open (20-200 connections a second) keep
+ * open_loop, whose runs their cross-checks and verdicts were made with.
  */
-function rateEngine() {
-  return whyNotInstalled('rate_client') === null ? 'rate_client' : 'constant_rate';
+function rateClientBuilt() {
+  return whyNotInstalled('rate_client') === null;
 }
 
-/** The one line a run prints when its scenarios or ramps of kind rate fall back to constant_rate, or null. */
-function rateEngineLine(kinds) {
-  if (!kinds.includes('rate') || rateEngine() === 'rate_client') return null;
-  return `kind rate: the built-in constant_rate engine sends the requests, at about twice the CPU a request of rate_client, so a ramp may find the load generator's limit before a server's (${whyNotInstalled('rate_client')})`;
+/** The one line a run with scenarios of kind rate or ramps prints when rate_client is not built, or null. */
+function rateClientLine(needed) {
+  if (!needed || rateClientBuilt()) return null;
+  return `rate_client: the built-in Node engines send kind rate and the ramps' steps, at about twice its CPU a request, so a ramp may find the load generator's limit before a server's (${whyNotInstalled('rate_client')})`;
 }
 
 /** Why an external engine cannot be started here (its binary is missing), or null. */
@@ -115,4 +117,4 @@ function skippedLine(k) {
   return `${k.engine}: skips ${k.ramp ? 'the ramp ' : ''}${k.scenario} (cannot run it faithfully: ${k.reason})`;
 }
 
-module.exports = { ENGINES, ENGINE_CHOICES, DEFAULT_ENGINE, engineFor, rateEngine, rateEngineLine, whyNotInstalled, selectEngine, skippedLine };
+module.exports = { ENGINES, ENGINE_CHOICES, DEFAULT_ENGINE, engineFor, rateClientBuilt, rateClientLine, whyNotInstalled, selectEngine, skippedLine };

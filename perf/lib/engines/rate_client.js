@@ -1,10 +1,11 @@
 'use strict';
-// The C engine for a constant request rate over keep-alive connections (perf/c/rate_client.c):
-// the schedule and the samples of ./constant_rate.js (request i due at i/rate on connection
-// i mod connections, latency from when it was due, one sample per request), at about half the
-// CPU a request on one core, so that a ramp reaches where Node's own server saturates, which
-// the built-in engine cannot (perf/ENGINES.md, "rate_client"). It is the built-in choice for
-// kind `rate` wherever it is built (./index.js rateEngine); scripts/setup.sh builds it.
+// The C engine for requests on a schedule (perf/c/rate_client.c): the schedule and the samples
+// of ./constant_rate.js (request i due at i/rate on connection i mod connections, latency from
+// when it was due, one sample per request), or of ./open_loop.js with one request a connection
+// (connection i opened at i/rate), at about half the CPU a request on one core, so that a ramp
+// reaches where a server saturates before the load generator does (perf/ENGINES.md,
+// "rate_client"). It is the built-in choice for kind `rate` and for the ramps' steps wherever
+// it is built (./index.js engineFor); scripts/setup.sh builds it.
 //
 // The runner gives it the request's exact bytes (./http_exchange.js buildRequestHead, as its own
 // engines send them) and reads back one fixed-size record per request (RECORD_BYTES, laid out
@@ -39,12 +40,19 @@ function binary(env = process.env) {
   throw new EngineUnavailable(`${NAME} is not built (${path.relative(process.cwd(), BUILT) || BUILT}); ${HOW}`);
 }
 
-/** Why it cannot run scenario s faithfully, or null: only requests with no body, over keep-alive connections on a schedule. */
+/**
+ * Why it cannot run scenario s faithfully, or null: requests with no body on a schedule, over
+ * keep-alive connections (kind rate) or one on each new connection (kind open, one request a
+ * connection: its connections are its requests).
+ */
 function whyNot(s) {
-  if (s.kind !== 'rate') return 'it sends requests on a schedule over keep-alive connections only';
-  if (s.request.upload_bytes !== null && s.request.upload_bytes !== undefined) return 'it sends no request bodies';
+  if (s.kind !== 'rate' && !(s.kind === 'open' && s.requests_per_connection === 1)) return 'it sends requests on a schedule over keep-alive connections, or one on each new connection, only';
+  if (s.request && s.request.upload_bytes !== null && s.request.upload_bytes !== undefined) return 'it sends no request bodies';
   return null;
 }
+
+/** Its pool and count: kind rate's, or for kind open a connection a request. */
+const shape = (s) => (s.kind === 'open' ? { connections: s.connections, requests: s.connections, keepAlive: false } : { connections: s.connections, requests: s.requests, keepAlive: true });
 
 /**
  * The run's samples from the records file: request i started when it was due (samples.origin +
@@ -74,7 +82,8 @@ function addRecords(buffer, { rate, samples }) {
 
 /** The engine's arguments for scenario s against host:port, the request and records in dir. */
 function argsFor(s, { host, port, dir }) {
-  const args = ['--host', host, '--port', String(port), '--connections', String(s.connections), '--rate', String(s.rate), '--requests', String(s.requests), '--timeout-ms', String(s.timeout_s * 1000), '--request', path.join(dir, 'request.http'), '--out', path.join(dir, 'records.bin')];
+  const { connections, requests } = shape(s);
+  const args = ['--host', host, '--port', String(port), '--connections', String(connections), '--rate', String(s.rate), '--requests', String(requests), '--timeout-ms', String(s.timeout_s * 1000), '--request', path.join(dir, 'request.http'), '--out', path.join(dir, 'records.bin')];
   if (s.request.method === 'HEAD') args.push('--head');
   return args;
 }
@@ -84,7 +93,7 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
   const bin = binary(env);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rate-client-'));
   try {
-    fs.writeFileSync(path.join(dir, 'request.http'), buildRequestHead({ method: s.request.method, path: s.request.path, host: `${host}:${port}`, headers: s.request.headers || {}, keepAlive: true }));
+    fs.writeFileSync(path.join(dir, 'request.http'), buildRequestHead({ method: s.request.method, path: s.request.path, host: `${host}:${port}`, headers: s.request.headers || {}, keepAlive: shape(s).keepAlive }));
     const args = argsFor(s, { host, port, dir });
     const command = shellQuote([NAME, ...args.map((a) => (a.startsWith(dir) ? path.basename(a) : a))]);
     const result = await runEngineProcess({ bin, args, signal, env });

@@ -43,6 +43,8 @@ const BUILTIN_BASIS = {
   autocannon: 'autocannon (through the runner\'s hooks): from writing the request to the last byte of the reply; connect not included; exact, every reply',
   sequential: 'sequential engine: from opening the connection (connect included) to the last byte of the reply; exact, every reply',
   open_loop: 'open-loop engine: from the connection\'s scheduled start (connect and any schedule lag included) to the last byte of the reply; exact, every reply',
+  constant_rate: 'constant-rate engine: from when the request was due (its wait for a busy connection and the schedule lag included) to the last byte of the reply, as Node read it; exact, every reply',
+  rate_client: 'rate_client (C): from when the request was due (its wait for a busy connection and the schedule lag included) to the kernel\'s receive time of the reply\'s last bytes; exact, every reply',
   slow_clients: 'slow-client engine: the probe\'s latency from its scheduled start',
 };
 

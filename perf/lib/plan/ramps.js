@@ -82,13 +82,14 @@ function stepSeconds(ramp, rate) {
 }
 
 /**
- * One step of a ramp as a scenario, no warm-up (the steps below warmed it): of kind open, `rate`
+ * One step of a ramp as a scenario (ramp_step: the C rate_client sends it wherever it is built,
+ * perf/lib/engines/index.js), no warm-up (the steps below warmed it): of kind open, `rate`
  * new connections a second, one request each; or with keep-alive of kind rate, `rate` requests
  * a second over the ramp's connections. With Tsung's load hosts (--engine tsung) the rate is
  * the hosts' together: Tsung spreads its arrivals over them.
  */
 function stepScenario(ramp, rate) {
-  const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: 0, request: ramp.request, rate };
+  const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: 0, request: ramp.request, rate, ramp_step: true };
   if (ramp.engine) step.engine = ramp.engine; // --engine's, where it runs the ramp (run_plan.js rampsForEngine)
   const count = Math.max(1, Math.round(rate * stepSeconds(ramp, rate)));
   if (ramp.connection === 'keep-alive') return { ...step, kind: 'rate', connections: ramp.connections, requests: count };

@@ -25,7 +25,7 @@ const { collectEnvironment } = require('./environment');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
 const { terminalText } = require('../text/answers');
-const { skippedLine, whyNotInstalled, rateEngineLine } = require('../engines');
+const { skippedLine, whyNotInstalled, rateClientLine } = require('../engines');
 const { analyzeRuns, usableForVerdict } = require('../judge/verdicts');
 const { estimatePlanS, fmtDuration } = require('../plan/trial_plan');
 const { resolvePlan } = require('../plan/run_plan');
@@ -157,8 +157,7 @@ async function runScenarios(options = {}) {
     for (const k of plan.skipped.filter((x) => !x.unplanned && !x.fd_limit && !x.backend)) log(k.scenario ? `${k.server}: skips ${k.scenario} (${k.reason})` : `${k.server}: skipped: ${k.reason}`);
     if (plan.descriptors.line) log(plan.descriptors.line);
     if (plan.backends.line) log(plan.backends.line);
-    const kinds = [...Object.values(plan.served).flat().filter((s) => !s.engine).map((s) => s.kind), ...(plan.ramps || []).filter((r) => r.connection === 'keep-alive' && !r.engine).map(() => 'rate')];
-    const rateLine = rateEngineLine(kinds);
+    const rateLine = rateClientLine(Object.values(plan.served).flat().some((s) => s.kind === 'rate' && !s.engine) || (plan.ramps || []).some((r) => !r.engine));
     if (rateLine) log(rateLine);
     if (plan.engine.skipped.length) store.setExtra({ engine_skipped: plan.engine.skipped });
     for (const k of plan.engine.skipped) log(skippedLine(k));

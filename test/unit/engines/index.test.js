@@ -5,7 +5,7 @@
 // built-in engine each seed scenario gets: test/unit/plan/scenarios.test.js.
 
 const assert = require('node:assert/strict');
-const { engineFor, selectEngine, skippedLine, whyNotInstalled, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../../../perf/lib/engines');
+const { engineFor, rateClientBuilt, selectEngine, skippedLine, whyNotInstalled, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../../../perf/lib/engines');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
 
 const scenario = (name) => loadScenarios({ names: [name] })[0];
@@ -16,7 +16,7 @@ describe('engines: which one runs a scenario', () => {
     assert.equal(engineFor({ name: 'b', kind: 'closed', keep_alive: false }), 'sequential');
     assert.equal(engineFor({ name: 'c', kind: 'open' }), 'open_loop');
     assert.equal(engineFor({ name: 'd', kind: 'slow_clients' }), 'slow_clients');
-    assert.equal(engineFor({ name: 'e', kind: 'rate' }), 'constant_rate');
+    assert.equal(engineFor({ name: 'e', kind: 'rate' }), rateClientBuilt() ? 'rate_client' : 'constant_rate', 'rate_client where it is built (test/unit/engines/rate_client.test.js)');
   });
 
   it('a constant request rate: no external engine here sends one, each says why', () => {

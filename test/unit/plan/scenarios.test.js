@@ -4,7 +4,10 @@
 
 const assert = require('node:assert/strict');
 const { loadScenarios, normalizeScenario, quickScale, warmupScenario, expectedWarmupS, expectedDurationS, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
-const { engineFor } = require('../../../perf/lib/engines');
+const { engineFor, rateClientBuilt } = require('../../../perf/lib/engines');
+
+/** The built-in engine of kind rate here: rate_client where it is built (test/unit/engines/rate_client.test.js). */
+const rateEngine = () => (rateClientBuilt() ? 'rate_client' : 'constant_rate');
 const { writeScenarioDir } = require('../../support/runner_helpers');
 
 const byName = (list) => Object.fromEntries(list.map((s) => [s.name, s]));
@@ -204,12 +207,12 @@ describe('perf scenarios: warm-up', () => {
 describe('perf scenarios: a constant request rate over keep-alive connections (kind rate)', () => {
   const raw = { description: 'x', kind: 'rate', connections: 100, rate: 4000, requests: 20000 };
 
-  it('is read with its pool, its rate and its count; --quick divides the count; its length is count ÷ rate; the built-in constant_rate runs it', () => {
+  it('is read with its pool, its rate and its count; --quick divides the count; its length is count ÷ rate; the built-in engine of kind rate runs it', () => {
     const s = normalizeScenario(raw, 'f.json', 'f');
     assert.deepEqual([s.kind, s.connections, s.rate, s.requests, s.request.path], ['rate', 100, 4000, 20000, '/hello']);
     assert.deepEqual([quickScale(raw).requests, quickScale(raw).connections, quickScale(raw).rate], [1000, 100, 4000]);
     assert.equal(expectedDurationS(s), 5);
-    assert.equal(engineFor(s), 'constant_rate');
+    assert.equal(engineFor(s), rateEngine());
   });
 
   it('needs its pool, rate and count, and ends within a day', () => {
@@ -233,7 +236,7 @@ describe('perf scenarios: waiting requests (issue 23)', () => {
       const held = Number(name.split('_').pop());
       assert.equal(heldConnections(s), held, name);
       assert.equal(s.kind, name.includes('keepalive') ? 'rate' : 'open');
-      assert.equal(engineFor(s), name.includes('keepalive') ? 'constant_rate' : 'open_loop');
+      assert.equal(engineFor(s), name.includes('keepalive') ? rateEngine() : 'open_loop');
       assert.ok(Math.abs(s.rate * (waitMs(s) / 1000) - held) < 1e-9, `${name}: ${s.rate}/s × ${waitMs(s)} ms`);
     }
   });

@@ -1,0 +1,268 @@
+'use strict';
+// The C engine of kind rate (perf/c/rate_client.c through perf/lib/engines/rate_client.js)
+// against real servers on real sockets: the schedule and samples of the built-in constant_rate
+// engine (request i due at i/rate on connection i mod connections, latency from when it was
+// due, a stall shown as latency, never as a slower schedule), the pool reused and opened again
+// where the server closes, errors by kind (refused, timeout), HEAD, a run at its fd limit, Ctrl-C,
+// its own usage errors, the records it writes, and which engine the runner chooses for kind rate.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { performance } = require('node:perf_hooks');
+const { rateClientEngine, addRecords, binary, RECORD_BYTES, ENV_VAR } = require('../../../perf/lib/engines/rate_client');
+const { engineFor, rateClientBuilt, rateClientLine } = require('../../../perf/lib/engines');
+const { stepScenario, loadRamps } = require('../../../perf/lib/plan/ramps');
+const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
+const { EngineUnavailable } = require('../../../perf/lib/engines/external');
+const { Samples } = require('../../../perf/lib/measure/samples');
+const { summarizeSamples } = require('../../../perf/lib/measure/stats');
+const { startStandin, useStandin, HELLO, rowsOf, makeTmpDir } = require('../../support/runner_helpers');
+
+const NO_ERRORS = { refused: 0, reset: 0, timeout: 0, other: 0 };
+
+/** An HTTP server that records each request's socket, method and Connection header; closeEvery: it closes after that many replies on a connection. */
+async function recorder({ closeEvery = 0 } = {}) {
+  const seen = [];
+  const perSocket = new Map();
+  const server = http.createServer((req, res) => {
+    const n = (perSocket.get(req.socket) || 0) + 1;
+    perSocket.set(req.socket, n);
+    seen.push({ socket: req.socket, method: req.method, connection: req.headers.connection || null, host: req.headers.host });
+    if (closeEvery && n % closeEvery === 0) res.setHeader('Connection', 'close');
+    res.end('ok');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: server.address().port, seen, close: () => new Promise((resolve) => server.close(resolve)), sockets: () => new Set(seen.map((s) => s.socket)).size };
+}
+
+/** One run of the engine as the runner makes it: { result, samples }. */
+async function run(port, { request = HELLO, connections, rate, requests, timeout_s = 10, signal = null, env = process.env }) {
+  const samples = new Samples();
+  samples.start();
+  const scenario = { kind: 'rate', request, connections, rate, requests, timeout_s };
+  const result = await rateClientEngine.run({ host: '127.0.0.1', port, scenario, samples, signal, env });
+  return { result, samples };
+}
+
+// npm test builds it (scripts/setup.sh --engines); where it is not built these fail with the one line that says how.
+describe('rate_client engine', () => {
+  describe('against a server that stalls for 800 ms', function () {
+    this.timeout(30000);
+    let server;
+    let samples;
+    let result;
+    before(async () => {
+      // The stand-in blocks its event loop for 800 ms on its 20th request (~190 ms in).
+      server = await startStandin({ STANDIN_STALL_AT: '20', STANDIN_STALL_MS: '800' });
+      ({ samples, result } = await run(server.port, { connections: 4, rate: 100, requests: 150 }));
+    });
+    after(() => server && server.stop());
+
+    it('sends every request, each on time: its lag is its own lateness, not the stall', () => {
+      assert.equal(result.launched, 150);
+      assert.equal(samples.length, 150);
+      assert.ok(result.schedule_lag_ms.mean < 5, `sent ${result.schedule_lag_ms.mean} ms late on average`);
+      assert.ok(result.schedule_lag_ms.p99 <= result.schedule_lag_ms.max);
+      assert.equal(result.client_loop_delay_ms, null, 'replies are timed by the kernel: no event-loop delay in them');
+    });
+
+    it('counts latency from when each request was due: i × 10 ms, request i on connection i mod 4', () => {
+      const rows = rowsOf(samples);
+      rows.forEach((r, i) => {
+        assert.ok(Math.abs(r.t_ms - i * 10) < 1e-6, `request ${i} starts at ${r.t_ms}`);
+        assert.equal(r.conn, (i % 4) + 1);
+      });
+    });
+
+    it('shows the stall as latency: requests due during it wait for it, behind their busy connection', () => {
+      const rows = rowsOf(samples);
+      assert.ok(rows.every((r) => r.status === 200), 'every request answered 200');
+      assert.ok(rows.filter((r) => r.latency_ms > 300).length >= 40, 'requests due during the stall waited');
+      const tail = rows.filter((r) => r.t_ms >= 1400);
+      assert.ok(tail.length > 0 && tail.every((r) => r.latency_ms < 300), 'fast again after it');
+    });
+
+    it('measures its own CPU, as the load generator\'s', () => {
+      assert.ok(result.client_cpu && result.client_cpu.user_s + result.client_cpu.system_s >= 0);
+      assert.equal(typeof result.client_cpu_pct, 'number');
+      assert.match(result.engine_command, /^rate_client --host 127\.0\.0\.1 --port \d+ --connections 4 --rate 100 --requests 150 --timeout-ms 10000 --request request\.http --out records\.bin$/);
+    });
+  });
+
+  describe('the pool', function () {
+    this.timeout(30000);
+    const server = useStandin();
+
+    it('carries every request on the pool\'s keep-alive connections, the runner\'s own request bytes', async () => {
+      const rec = await recorder();
+      try {
+        const { result, samples } = await run(rec.port, { connections: 3, rate: 200, requests: 20 });
+        assert.deepEqual([result.launched, result.reconnects, samples.length], [20, 0, 20]);
+        assert.equal(rec.sockets(), 3);
+        assert.ok(rec.seen.every((s) => s.connection === null && s.method === 'GET' && s.host === `127.0.0.1:${rec.port}`), 'GET, Host as the built-in engines send it, no Connection: close');
+        assert.equal(rowsOf(samples).filter((r) => r.connect_ms !== null).length, 3, 'the first request on each connection times its connect');
+      } finally {
+        await rec.close();
+      }
+    });
+
+    it('opens a connection again where the server closed it, and loses no request', async () => {
+      const rec = await recorder({ closeEvery: 2 });
+      try {
+        const { result, samples } = await run(rec.port, { connections: 2, rate: 200, requests: 12 });
+        assert.equal(samples.length, 12);
+        assert.deepEqual(summarizeSamples(samples).errors, NO_ERRORS);
+        assert.equal(rec.sockets(), 6, 'two requests a connection');
+        assert.equal(result.reconnects, 0, 'a close the server announced is not a reconnect after a failure');
+      } finally {
+        await rec.close();
+      }
+    });
+
+    it('fewer requests than connections: one connection a request', async () => {
+      const rec = await recorder();
+      try {
+        await run(rec.port, { connections: 10, rate: 100, requests: 3 });
+        assert.equal(rec.sockets(), 3);
+      } finally {
+        await rec.close();
+      }
+    });
+
+    it('HEAD: replies without a body end at their header', async () => {
+      const { samples } = await run(server.port, { request: { ...HELLO, method: 'HEAD' }, connections: 2, rate: 100, requests: 6, timeout_s: 2 });
+      const stats = summarizeSamples(samples);
+      assert.deepEqual([stats.replies, stats.errors], [6, NO_ERRORS]);
+      assert.ok(stats.latency_ms.max < 1000, 'no reply waited for a body that never comes');
+    });
+
+    it('a reply that does not come in time: a timeout, and the next request on a new connection', async () => {
+      const { result, samples } = await run(server.port, { request: { ...HELLO, path: '/delay?ms=1500' }, connections: 1, rate: 10, requests: 2, timeout_s: 0.3 });
+      const rows = rowsOf(samples);
+      assert.deepEqual(rows.map((r) => r.error), ['timeout', 'timeout']);
+      rows.forEach((r) => assert.ok(r.latency_ms >= 300 && r.latency_ms < 500, `timed out after ${r.latency_ms} ms`));
+      assert.equal(result.reconnects, 1);
+    });
+
+    it('no server listening: every request refused', async () => {
+      const rec = await recorder();
+      await rec.close();
+      const { samples } = await run(rec.port, { connections: 2, rate: 200, requests: 8 });
+      assert.deepEqual(summarizeSamples(samples).errors, { ...NO_ERRORS, refused: 8 });
+    });
+
+    it('stopped (Ctrl-C): the engine is killed at once and the run abandoned', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 300);
+      const t0 = performance.now();
+      await assert.rejects(run(server.port, { request: { ...HELLO, path: '/delay?ms=5000' }, connections: 4, rate: 20, requests: 100, signal: controller.signal }), (err) => err.aborted === true);
+      assert.ok(performance.now() - t0 < 2000, 'it did not wait for the stalled replies');
+    });
+  });
+
+  describe('a new connection per request (kind open, the per-connection ramp\'s steps)', function () {
+    this.timeout(30000);
+
+    it('opens connection i at i ÷ rate, one request on each asking to close, and ends when the server has closed them', async () => {
+      const rec = await recorder();
+      try {
+        const samples = new Samples();
+        samples.start();
+        const t0 = performance.now();
+        const scenario = { kind: 'open', request: HELLO, connections: 6, requests_per_connection: 1, rate: 200, timeout_s: 10 };
+        const result = await rateClientEngine.run({ host: '127.0.0.1', port: rec.port, scenario, samples });
+        assert.ok(performance.now() - t0 < 900, 'it did not wait out its 1 s for a close that came');
+        assert.equal(result.launched, 6);
+        assert.equal(rec.sockets(), 6);
+        assert.ok(rec.seen.every((s) => s.connection === 'close'));
+        assert.deepEqual(rowsOf(samples).map((r) => [r.t_ms, r.conn, r.status, r.connect_ms !== null]), [0, 5, 10, 15, 20, 25].map((t, i) => [t, i + 1, 200, true]));
+      } finally {
+        await rec.close();
+      }
+    });
+  });
+
+  describe('at its fd limit', function () {
+    this.timeout(30000);
+    const server = useStandin();
+
+    it('fails the run in one line that says so, rather than showing errors of kind other', async () => {
+      const dir = makeTmpDir('rate-client-limit-');
+      const wrapper = path.join(dir, 'rate_client');
+      fs.writeFileSync(wrapper, `#!/bin/sh\nulimit -n 16\nexec '${binary()}' "$@"\n`, { mode: 0o755 });
+      try {
+        await assert.rejects(run(server.port, { request: { ...HELLO, path: '/delay?ms=300' }, connections: 40, rate: 400, requests: 40, env: { ...process.env, [ENV_VAR]: wrapper } }), /^Error: it ran out of file descriptors \(EMFILE\) on \d+ connections, at its fd limit of [\d,]+: raise `ulimit -n`$/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('its command line', () => {
+    it('a bad option or value: exit 2 and one line saying which', () => {
+      const bad = spawnSync(binary(), ['--host', '127.0.0.1', '--port', '80', '--connections', '2', '--rate', 'fast', '--requests', '3', '--request', '/dev/null', '--out', '/dev/null'], { encoding: 'utf8' });
+      assert.deepEqual([bad.status, bad.stderr], [2, "rate_client: --rate must be a number from 0.001 to 1e+08, not 'fast'\n"]);
+      const unknown = spawnSync(binary(), ['--burst', '3'], { encoding: 'utf8' });
+      assert.deepEqual([unknown.status, unknown.stderr], [2, "rate_client: unknown option '--burst'\n"]);
+    });
+  });
+});
+
+describe('rate_client engine: the records', () => {
+  it('become samples: request i started when due (i ÷ rate), ended at its record, only those with an outcome', () => {
+    const buffer = Buffer.alloc(3 * RECORD_BYTES);
+    const write = (i, { end, connect, status, error, done, conn }) => {
+      const at = i * RECORD_BYTES;
+      buffer.writeDoubleLE(end, at);
+      buffer.writeFloatLE(connect, at + 8);
+      buffer.writeUInt16LE(status, at + 12);
+      buffer.writeUInt8(error, at + 14);
+      buffer.writeUInt8(done, at + 15);
+      buffer.writeUInt32LE(conn, at + 16);
+    };
+    write(0, { end: 1.5, connect: 0.25, status: 200, error: 0, done: 1, conn: 1 });
+    write(1, { end: 30, connect: NaN, status: 0, error: 3, done: 1, conn: 2 });
+    write(2, { end: 0, connect: NaN, status: 0, error: 0, done: 0, conn: 0 });
+    const samples = new Samples();
+    samples.start(1000);
+    assert.equal(addRecords(buffer, { rate: 100, samples }), 3);
+    assert.deepEqual(rowsOf(samples).map((r) => [r.t_ms, r.latency_ms, r.connect_ms, r.status, r.error, r.conn]), [
+      [0, 1.5, 0.25, 200, '', 1],
+      [10, 20, null, 0, 'timeout', 2],
+    ]);
+  });
+});
+
+describe('rate_client engine: chosen for kind rate and the ramps\' steps where it is built', () => {
+  const rate = { name: 'r', kind: 'rate', request: HELLO, connections: 10, rate: 100, requests: 100 };
+  const [keepAliveRamp, perConnectionRamp] = ['hello_keepalive', 'hello_per_connection'].map((name) => loadRamps({ names: [name] })[0]);
+  const seedOpen = loadScenarios({ names: ['concurrent_2000_20'] })[0];
+  let saved;
+  beforeEach(() => {
+    saved = process.env[ENV_VAR];
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env[ENV_VAR];
+    else process.env[ENV_VAR] = saved;
+  });
+
+  it('not built (or $RATE_CLIENT_BIN names nothing): the Node engines send them, and the run says why in one line', () => {
+    process.env[ENV_VAR] = '/nonexistent/rate_client';
+    assert.throws(() => binary(), (err) => err instanceof EngineUnavailable && /^rate_client not found at \/nonexistent\/rate_client \(from \$RATE_CLIENT_BIN\); build it with: scripts\/setup\.sh --lighter-engines/.test(err.message));
+    assert.equal(rateClientBuilt(), false);
+    assert.deepEqual([rate, stepScenario(keepAliveRamp, 1000), stepScenario(perConnectionRamp, 100)].map(engineFor), ['constant_rate', 'constant_rate', 'open_loop']);
+    assert.match(rateClientLine(true), /^rate_client: the built-in Node engines send kind rate and the ramps' steps, .*\(rate_client not found at/);
+    assert.equal(rateClientLine(false), null, 'no line where nothing would use it');
+  });
+
+  it('built: it sends kind rate and every ramp step, not a request with a body, nor the seeds\' open loops; no line is said', () => {
+    assert.equal(rateClientBuilt(), true, 'npm test builds it (scripts/setup.sh)');
+    assert.deepEqual([rate, stepScenario(keepAliveRamp, 1000), stepScenario(perConnectionRamp, 100)].map(engineFor), ['rate_client', 'rate_client', 'rate_client']);
+    assert.equal(engineFor({ ...rate, request: { ...HELLO, method: 'POST', upload_bytes: 100 } }), 'constant_rate');
+    assert.equal(engineFor(seedOpen), 'open_loop');
+    assert.equal(rateClientLine(true), null);
+  });
+});
