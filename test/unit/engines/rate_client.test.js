@@ -1,14 +1,13 @@
 'use strict';
 // The C engine of kind rate (perf/c/rate_client.c through perf/lib/engines/rate_client.js)
-// against real servers on real sockets: the schedule and samples of the built-in constant_rate
-// engine (request i due at i/rate on connection i mod connections, latency from when it was
-// due, a stall shown as latency, never as a slower schedule), the pool reused and opened again
-// where the server closes, errors by kind (refused, timeout), HEAD, a run at its fd limit, Ctrl-C,
-// its own usage errors, the records it writes, and which engine the runner chooses for kind rate.
+// against real servers on real sockets: what every engine of kind rate does
+// (test/support/rate_engine_suite.js: the schedule, a stall shown as latency, the pool, the same
+// request bytes), then its own: its lag and CPU, errors by kind (refused, timeout), HEAD, a new
+// connection per request, a run at its fd limit, Ctrl-C, its usage errors, the records it
+// writes, and which engine the runner chooses for kind rate and the ramps' steps.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
@@ -19,24 +18,8 @@ const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
 const { EngineUnavailable } = require('../../../perf/lib/engines/external');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
-const { startStandin, useStandin, HELLO, rowsOf, makeTmpDir } = require('../../support/runner_helpers');
-
-const NO_ERRORS = { refused: 0, reset: 0, timeout: 0, other: 0 };
-
-/** An HTTP server that records each request's socket, method and Connection header; closeEvery: it closes after that many replies on a connection. */
-async function recorder({ closeEvery = 0 } = {}) {
-  const seen = [];
-  const perSocket = new Map();
-  const server = http.createServer((req, res) => {
-    const n = (perSocket.get(req.socket) || 0) + 1;
-    perSocket.set(req.socket, n);
-    seen.push({ socket: req.socket, method: req.method, connection: req.headers.connection || null, host: req.headers.host });
-    if (closeEvery && n % closeEvery === 0) res.setHeader('Connection', 'close');
-    res.end('ok');
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, seen, close: () => new Promise((resolve) => server.close(resolve)), sockets: () => new Set(seen.map((s) => s.socket)).size };
-}
+const { useStandin, HELLO, rowsOf, makeTmpDir } = require('../../support/runner_helpers');
+const { describeRateEngine, recorder, NO_ERRORS } = require('../../support/rate_engine_suite');
 
 /** One run of the engine as the runner makes it: { result, samples }. */
 async function run(port, { request = HELLO, connections, rate, requests, timeout_s = 10, signal = null, env = process.env }) {
@@ -48,88 +31,20 @@ async function run(port, { request = HELLO, connections, rate, requests, timeout
 }
 
 // npm test builds it (scripts/setup.sh --engines); where it is not built these fail with the one line that says how.
+describeRateEngine('rate_client engine', (port, { timeoutMs, ...options }) => run(port, { ...options, timeout_s: timeoutMs === undefined ? undefined : timeoutMs / 1000 }));
+
 describe('rate_client engine', () => {
-  describe('against a server that stalls for 800 ms', function () {
-    this.timeout(30000);
-    let server;
-    let samples;
-    let result;
-    before(async () => {
-      // The stand-in blocks its event loop for 800 ms on its 20th request (~190 ms in).
-      server = await startStandin({ STANDIN_STALL_AT: '20', STANDIN_STALL_MS: '800' });
-      ({ samples, result } = await run(server.port, { connections: 4, rate: 100, requests: 150 }));
-    });
-    after(() => server && server.stop());
-
-    it('sends every request, each on time: its lag is its own lateness, not the stall', () => {
-      assert.equal(result.launched, 150);
-      assert.equal(samples.length, 150);
-      assert.ok(result.schedule_lag_ms.mean < 5, `sent ${result.schedule_lag_ms.mean} ms late on average`);
-      assert.ok(result.schedule_lag_ms.p99 <= result.schedule_lag_ms.max);
-      assert.equal(result.client_loop_delay_ms, null, 'replies are timed by the kernel: no event-loop delay in them');
-    });
-
-    it('counts latency from when each request was due: i × 10 ms, request i on connection i mod 4', () => {
-      const rows = rowsOf(samples);
-      rows.forEach((r, i) => {
-        assert.ok(Math.abs(r.t_ms - i * 10) < 1e-6, `request ${i} starts at ${r.t_ms}`);
-        assert.equal(r.conn, (i % 4) + 1);
-      });
-    });
-
-    it('shows the stall as latency: requests due during it wait for it, behind their busy connection', () => {
-      const rows = rowsOf(samples);
-      assert.ok(rows.every((r) => r.status === 200), 'every request answered 200');
-      assert.ok(rows.filter((r) => r.latency_ms > 300).length >= 40, 'requests due during the stall waited');
-      const tail = rows.filter((r) => r.t_ms >= 1400);
-      assert.ok(tail.length > 0 && tail.every((r) => r.latency_ms < 300), 'fast again after it');
-    });
-
-    it('measures its own CPU, as the load generator\'s', () => {
-      assert.ok(result.client_cpu && result.client_cpu.user_s + result.client_cpu.system_s >= 0);
-      assert.equal(typeof result.client_cpu_pct, 'number');
-      assert.match(result.engine_command, /^rate_client --host 127\.0\.0\.1 --port \d+ --connections 4 --rate 100 --requests 150 --timeout-ms 10000 --request request\.http --out records\.bin$/);
-    });
-  });
-
-  describe('the pool', function () {
+  describe('its own figures, errors and ending', function () {
     this.timeout(30000);
     const server = useStandin();
 
-    it('carries every request on the pool\'s keep-alive connections, the runner\'s own request bytes', async () => {
-      const rec = await recorder();
-      try {
-        const { result, samples } = await run(rec.port, { connections: 3, rate: 200, requests: 20 });
-        assert.deepEqual([result.launched, result.reconnects, samples.length], [20, 0, 20]);
-        assert.equal(rec.sockets(), 3);
-        assert.ok(rec.seen.every((s) => s.connection === null && s.method === 'GET' && s.host === `127.0.0.1:${rec.port}`), 'GET, Host as the built-in engines send it, no Connection: close');
-        assert.equal(rowsOf(samples).filter((r) => r.connect_ms !== null).length, 3, 'the first request on each connection times its connect');
-      } finally {
-        await rec.close();
-      }
-    });
-
-    it('opens a connection again where the server closed it, and loses no request', async () => {
-      const rec = await recorder({ closeEvery: 2 });
-      try {
-        const { result, samples } = await run(rec.port, { connections: 2, rate: 200, requests: 12 });
-        assert.equal(samples.length, 12);
-        assert.deepEqual(summarizeSamples(samples).errors, NO_ERRORS);
-        assert.equal(rec.sockets(), 6, 'two requests a connection');
-        assert.equal(result.reconnects, 0, 'a close the server announced is not a reconnect after a failure');
-      } finally {
-        await rec.close();
-      }
-    });
-
-    it('fewer requests than connections: one connection a request', async () => {
-      const rec = await recorder();
-      try {
-        await run(rec.port, { connections: 10, rate: 100, requests: 3 });
-        assert.equal(rec.sockets(), 3);
-      } finally {
-        await rec.close();
-      }
+    it('its lag is all of its own lateness, its CPU the load generator\'s, its command line said', async () => {
+      const { result } = await run(server.port, { connections: 4, rate: 200, requests: 100 });
+      assert.ok(result.schedule_lag_ms.mean < 5 && result.schedule_lag_ms.mean <= result.schedule_lag_ms.p99 + 0.01 && result.schedule_lag_ms.p99 <= result.schedule_lag_ms.max + 0.01, JSON.stringify(result.schedule_lag_ms));
+      assert.equal(result.client_loop_delay_ms, null, 'replies are timed by the kernel: no event-loop delay in them');
+      assert.ok(result.client_cpu && result.client_cpu.user_s + result.client_cpu.system_s >= 0);
+      assert.equal(typeof result.client_cpu_pct, 'number');
+      assert.match(result.engine_command, /^rate_client --host 127\.0\.0\.1 --port \d+ --connections 4 --rate 200 --requests 100 --timeout-ms 10000 --request request\.http --out records\.bin$/);
     });
 
     it('HEAD: replies without a body end at their header', async () => {
