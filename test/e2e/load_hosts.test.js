@@ -35,7 +35,7 @@ describe('runner: --engine tsung --load-hosts netns:2', function () {
 
   it('runs both servers from two hosts: merged counts as planned, each host\'s share and histogram, everything removed', async () => {
     const out = makeTmpDir('perf-tsung-');
-    const run = watchCommand(process.execPath, [CLI, '--engine', 'tsung', '--load-hosts', 'netns:2', '--quick', '--repeat', '1', '--scenarios', 'concurrent_2000_100,keepalive_400x100', '--no-report', '--out', out]);
+    const run = watchCommand(process.execPath, [CLI, '--engine', 'tsung', '--load-hosts', 'netns:2', '--quick', '--repeat', '1', '--warmup', '0', '--scenarios', 'concurrent_2000_100,keepalive_400x100', '--no-report', '--out', out]);
     const result = await run.exited;
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const doc = readResultsFile(path.join(out, 'results.json'));

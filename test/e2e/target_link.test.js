@@ -71,21 +71,22 @@ describe('runner: --target and --link', function () {
     it('runs the server behind the rate-limited link and removes the namespace after', async () => {
       const out = makeTmpDir('perf-link-');
       let namespace = null;
-      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', '--no-report', '--link', '100mbit', '--servers', 'node', '--scenarios', 'bigfile_100k', '--out', out], (line) => {
+      // 300 Mbit/s: the quick run's 5,000 replies of 100 KiB take ~14 s to cross it (at 100 Mbit/s, 41 s).
+      const result = await runCli(['--quick', '--repeat', '1', '--warmup', '0', '--no-lighter-engines', '--no-report', '--link', '300mbit', '--servers', 'node', '--scenarios', 'bigfile_100k', '--out', out], (line) => {
         const match = /^link: servers in network namespace (\S+)/.exec(line);
         if (match) namespace = match[1];
       });
       assert.equal(result.code, 0, result.stdout + result.stderr);
       const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
-      assert.equal(doc.environment.link.rate, '100mbit');
+      assert.equal(doc.environment.link.rate, '300mbit');
       const [run] = doc.runs;
       assert.equal(run.ok, true, run.failure);
       const bitsPerSecond = run.throughput_rps * 102400 * 8;
-      // Replies cannot cross a 100 Mbit/s link faster than 100 Mbit/s (headers add a little).
-      assert.ok(bitsPerSecond < 100e6 * 1.05, `${(bitsPerSecond / 1e6).toFixed(1)} Mbit/s of bodies`);
+      // Replies cannot cross a 300 Mbit/s link faster than 300 Mbit/s (headers add a little).
+      assert.ok(bitsPerSecond < 300e6 * 1.05, `${(bitsPerSecond / 1e6).toFixed(1)} Mbit/s of bodies`);
       // The link full toward the client: its ceiling, not the server's, so the run is not judged.
       assert.equal(run.link_bound, true, JSON.stringify(run.link_usage));
-      assert.deepEqual([run.link_usage.rate_bits, run.link_usage.busiest], [100e6, 'to_client']);
+      assert.deepEqual([run.link_usage.rate_bits, run.link_usage.busiest], [300e6, 'to_client']);
       assert.ok(run.link_usage.busiest_pct >= 90 && run.link_usage.bytes_per_reply.to_client > 102400, JSON.stringify(run.link_usage));
       assert.ok(run.not_judged_because.some((r) => r.startsWith('link-bound: the link saturates first: it carried')), run.not_judged_because.join('; '));
       assert.ok(namespace);
