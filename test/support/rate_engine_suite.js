@@ -7,6 +7,7 @@
 
 const assert = require('node:assert/strict');
 const http = require('node:http');
+const net = require('node:net');
 const { summarizeSamples } = require('../../perf/lib/measure/stats');
 const { startStandin, HELLO, rowsOf } = require('./runner_helpers');
 
@@ -94,6 +95,27 @@ function describeRateEngine(label, run) {
         assert.equal(result.reconnects, 0, 'a close the server announced is not a reconnect after a failure');
       } finally {
         await rec.close();
+      }
+    });
+
+    it('a connection the server closed while it was idle (its keep-alive deadline): the next request goes on a new one, no error', async () => {
+      // Each reply keeps the connection (HTTP/1.1, no Connection: close); 60 ms later the server closes it.
+      const sockets = new Set();
+      const server = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('data', () => {
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+          setTimeout(() => socket.end(), 60);
+        });
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { result, samples } = await run(server.address().port, { request: HELLO, connections: 1, rate: 5, requests: 3 });
+        assert.deepEqual(summarizeSamples(samples).errors, NO_ERRORS);
+        assert.equal(sockets.size, 3, 'each request 200 ms after the last, past the 60 ms idle deadline');
+        assert.equal(result.reconnects, 2, 'a close the server did not announce, then a new connection');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
       }
     });
 

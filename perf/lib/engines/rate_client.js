@@ -11,7 +11,9 @@
 // engines send them) and reads back one fixed-size record per request (RECORD_BYTES, laid out
 // as perf/c/rate_client.c's struct record), which become the run's samples.
 
+const dns = require('node:dns');
 const fs = require('node:fs');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { EngineUnavailable, runEngineProcess, clientCpuFields, firstComplaint, shellQuote } = require('./external');
@@ -91,10 +93,19 @@ function argsFor(s, { host, port, dir }) {
 /** The runner's engine: the requests of scenario s as samples; resolves the run's fields. */
 async function run({ host, port, scenario: s, samples, signal, env = process.env }) {
   const bin = binary(env);
+  // It connects to an IPv4 address; a host name (--target http://localhost:P) is looked up here.
+  let address = host;
+  if (!net.isIPv4(host)) {
+    try {
+      ({ address } = await dns.promises.lookup(host, { family: 4 }));
+    } catch (err) {
+      throw new Error(`${NAME} connects over IPv4, and ${host} has no IPv4 address (${err.code || err.message})`, { cause: err });
+    }
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rate-client-'));
   try {
     fs.writeFileSync(path.join(dir, 'request.http'), buildRequestHead({ method: s.request.method, path: s.request.path, host: `${host}:${port}`, headers: s.request.headers || {}, keepAlive: shape(s).keepAlive }));
-    const args = argsFor(s, { host, port, dir });
+    const args = argsFor(s, { host: address, port, dir });
     const command = shellQuote([NAME, ...args.map((a) => (a.startsWith(dir) ? path.basename(a) : a))]);
     const result = await runEngineProcess({ bin, args, signal, env });
     const last = result.stdout.trim().split('\n').pop() || '';
@@ -111,8 +122,8 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
     return {
       launched: totals.launched,
       reconnects: totals.reconnects,
-      // Its own lateness, all of it: a reply's time is the kernel's receive time, whenever it
-      // was read, so there is no event-loop delay in any latency (null), only this.
+      // Its own lateness in the latencies: a reply's time is the kernel's receive time, whenever
+      // it was read, so no event-loop delay is in any latency (null), only this lag.
       schedule_lag_ms: { mean: totals.lag_mean_ms, p99: totals.lag_p99_ms, max: totals.lag_max_ms },
       client_loop_delay_ms: null,
       client_cpu_pct: cpu.client_cpu_pct,

@@ -163,12 +163,24 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * [{ name, cpu_pct }], used CLIENT_BOUND_PCT of a core or more: a backend's limit is never a
  * server's).
  */
+/**
+ * The load generator's own lateness in a run or a ramp step, ms, which the latencies it timed
+ * include: its event loop's p99 delay plus its mean schedule lag (the Node engines, whose reply
+ * times wait for their event loop), or the p99 of its schedule lag alone (rate_client: its reply
+ * times are the kernel's, so its lateness is all in its lag); null where an engine measures
+ * neither (httperf, wrk, Tsung).
+ */
+function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
+  if (loopP99 !== null) return loopP99 + (lagMean ?? 0);
+  return lagP99 ?? lagMean;
+}
+
 function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [], backends = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
   if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
-  if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
+  if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag, or its schedule lag's p99; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
   if (isLinkBound(linkUsage)) reasons.push(reasonText('link-bound', linkBoundText(linkUsage)));
   for (const problem of loadProblems) reasons.push(reasonText('load', problem));
   for (const backend of backends) {
@@ -194,4 +206,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

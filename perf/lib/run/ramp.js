@@ -20,7 +20,7 @@ const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK 
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness } = require('../judge/bottleneck');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -38,6 +38,7 @@ function stepOf(run, rate, loadS) {
     client_cpu_pct: run.client_cpu_pct ?? null,
     client_loop_delay_p99_ms: run.client_loop_delay_ms ? run.client_loop_delay_ms.p99 ?? null : null,
     schedule_lag_mean_ms: run.schedule_lag_ms ? run.schedule_lag_ms.mean ?? null : null,
+    ...(run.schedule_lag_ms && typeof run.schedule_lag_ms.p99 === 'number' ? { schedule_lag_p99_ms: run.schedule_lag_ms.p99 } : {}),
     // Engines with random arrivals (Tsung) measure the rate they offered: the step is judged on it.
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
@@ -68,8 +69,8 @@ const CLIENT_LATE_SHARE = 0.25;
  * null: the link was asked NEAR_LINK_BOUND_PCT of its rate or more one way (its queue's delays
  * grow steeply near its rate: em failed p99 ≤ 10 ms at 87 % of a 10 Mbit/s link with its core
  * at 22 %); or the load generator used
- * NEAR_CLIENT_BOUND_PCT of its core or more; or its own lateness (its event loop's p99 delay
- * and how late it opened connections, both of which the latencies it times include) is
+ * NEAR_CLIENT_BOUND_PCT of its core or more; or its own lateness (clientLateness: what of it
+ * the latencies it times include) is
  * CLIENT_LATE_SHARE of the objective or more and enough to put the percentile over it; or it did not keep the schedule while opening
  * connections later than the gap between two. Such a step's failure is suspect (capacity.js:
  * a rate only such steps failed is one the client could not offer), so that a client near its
@@ -79,7 +80,7 @@ const CLIENT_LATE_SHARE = 0.25;
 function harnessSuspect(step, objective) {
   if ((step.link_demand_pct ?? 0) >= NEAR_LINK_BOUND_PCT) return `the link was asked ${step.link_demand_pct} % of its rate while the step failed: its queue may have delayed the replies`;
   if (step.client_cpu_pct !== null && step.client_cpu_pct >= NEAR_CLIENT_BOUND_PCT) return `the load generator used ${Math.round(step.client_cpu_pct)} % of its core while the step failed: it may not have offered the rate, or delayed the replies`;
-  const late = (step.client_loop_delay_p99_ms ?? 0) + (step.schedule_lag_mean_ms ?? 0);
+  const late = clientLateness({ loopP99: step.client_loop_delay_p99_ms ?? null, lagMean: step.schedule_lag_mean_ms ?? null, lagP99: step.schedule_lag_p99_ms ?? null }) ?? 0;
   const p = step[`${objective.percentile}_ms`];
   if (late >= CLIENT_LATE_SHARE * objective.ms && typeof p === 'number' && p > objective.ms && p - late <= objective.ms) return `the load generator ran ${round1(late)} ms late while the step's ${objective.percentile} was ${round1(p)} ms: without its own delay the objective may have held`;
   const slackMs = SCHEDULE_SLACK * step.load_s * 1000;

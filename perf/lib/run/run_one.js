@@ -18,7 +18,7 @@ const { summarizeSamples, round3 } = require('../measure/stats');
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('../measure/proc_stats');
-const { isClientBound, isLinkBound, cpuShares, judgeRun } = require('../judge/bottleneck');
+const { isClientBound, isLinkBound, cpuShares, judgeRun, clientLateness } = require('../judge/bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText } = require('../judge/reasons');
 const { ENGINES, engineFor } = require('../engines');
@@ -353,8 +353,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   }
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
   // (An external engine's run has no event-loop delay of its own: null.)
-  // (rate_client times replies by the kernel's receive time: its lateness is its schedule lag alone.)
-  const clientLateMs = run.client_loop_delay_ms || run.schedule_lag_ms ? (run.client_loop_delay_ms?.p99 ?? 0) + (run.schedule_lag_ms?.mean ?? 0) : null;
+  const clientLateMs = clientLateness({ loopP99: run.client_loop_delay_ms?.p99 ?? null, lagMean: run.schedule_lag_ms?.mean ?? null, lagP99: run.schedule_lag_ms?.p99 ?? null });
   Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends }));
   return { run, samples };
 }

@@ -47,6 +47,19 @@ describe('rate_client engine', () => {
       assert.match(result.engine_command, /^rate_client --host 127\.0\.0\.1 --port \d+ --connections 4 --rate 200 --requests 100 --timeout-ms 10000 --request request\.http --out records\.bin$/);
     });
 
+    it('a host name: looked up, and named in the Host header as given', async () => {
+      const rec = await recorder();
+      try {
+        const samples = new Samples();
+        samples.start();
+        await rateClientEngine.run({ host: 'localhost', port: rec.port, scenario: { kind: 'rate', request: HELLO, connections: 1, rate: 100, requests: 2, timeout_s: 10 }, samples });
+        assert.deepEqual(rec.seen.map((x) => x.host), [`localhost:${rec.port}`, `localhost:${rec.port}`]);
+        await assert.rejects(rateClientEngine.run({ host: 'no-such-host.invalid', port: rec.port, scenario: { kind: 'rate', request: HELLO, connections: 1, rate: 100, requests: 2, timeout_s: 10 }, samples }), /^Error: rate_client connects over IPv4, and no-such-host\.invalid has no IPv4 address \(ENOTFOUND\)$/);
+      } finally {
+        await rec.close();
+      }
+    });
+
     it('HEAD: replies without a body end at their header', async () => {
       const { samples } = await run(server.port, { request: { ...HELLO, method: 'HEAD' }, connections: 2, rate: 100, requests: 6, timeout_s: 2 });
       const stats = summarizeSamples(samples);

@@ -24,6 +24,7 @@ const {
   saturating,
   cpuShares,
   judgeRun,
+  clientLateness,
 } = require('../../../perf/lib/judge/bottleneck');
 
 const CLOSED = { kind: 'closed', concurrency: 32 };
@@ -56,6 +57,16 @@ describe('bottleneck: the thresholds', () => {
     assert.equal(withDisturbedPct('25', thresholds).disturbed_pct, 25);
     assert.equal(withDisturbedPct('lots', thresholds).disturbed_pct, DISTURBED_PCT);
     assert.equal(withDisturbedPct('', thresholds).disturbed_pct, DISTURBED_PCT);
+  });
+});
+
+describe('bottleneck: the load generator\'s own lateness', () => {
+  it('the Node engines: their event loop\'s p99 delay and their mean schedule lag; rate_client: its lag\'s p99; neither measured: null', () => {
+    assert.equal(clientLateness({ loopP99: 1.5, lagMean: 0.5, lagP99: null }), 2);
+    assert.equal(clientLateness({ loopP99: 1.5, lagMean: null }), 1.5);
+    assert.equal(clientLateness({ loopP99: null, lagMean: 0.3, lagP99: 1.2 }), 1.2);
+    assert.equal(clientLateness({ loopP99: null, lagMean: 0.3, lagP99: null }), 0.3);
+    assert.equal(clientLateness({}), null);
   });
 });
 

@@ -57,6 +57,9 @@ describe('ramps: the stage', () => {
     assert.match(harnessSuspect({ ...failing, client_cpu_pct: 85 }, P99_10MS), /used 85 % of its core/);
     assert.match(harnessSuspect({ ...failing, client_loop_delay_p99_ms: 4 }, P99_10MS), /ran 4.2 ms late while the step's p99 was 14 ms/);
     assert.equal(harnessSuspect({ ...failing, p99_ms: 11, client_loop_delay_p99_ms: 1.5 }, P99_10MS), null, 'the 1-2 ms every step shows is no excuse');
+    const cEngine = { ...failing, client_loop_delay_p99_ms: null, schedule_lag_mean_ms: 0.3 };
+    assert.match(harnessSuspect({ ...cEngine, schedule_lag_p99_ms: 4 }, P99_10MS), /ran 4 ms late while the step's p99 was 14 ms/, 'rate_client: its lag\'s p99 is its lateness');
+    assert.equal(harnessSuspect({ ...cEngine, schedule_lag_p99_ms: 0.5 }, P99_10MS), null);
     assert.equal(harnessSuspect({ ...failing, p99_ms: 40, client_loop_delay_p99_ms: 4 }, P99_10MS), null, 'a p99 of 40 ms is not 4 ms of client delay: the server\'s');
     assert.match(harnessSuspect({ ...failing, p99_ms: 4, achieved_rps: 800, schedule_lag_mean_ms: 60 }, P99_10MS), /60 ms behind schedule on average, 5 % of the step's 1 s or more: it did not offer the rate/);
     assert.match(harnessSuspect({ ...failing, link_demand_pct: 86.7 }, P99_10MS), /^the link was asked 86.7 % of its rate while the step failed: its queue may have delayed the replies$/);
