@@ -225,6 +225,7 @@ function firstComplaint(stderr, stdout, skip = []) {
 module.exports = {
   EngineUnavailable,
   findBinary,
+  isExecutable,
   whichSync,
   debianVersion,
   shellQuote,

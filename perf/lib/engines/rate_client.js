@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { EngineUnavailable, runEngineProcess, clientCpuFields, firstComplaint, shellQuote } = require('./external');
+const { EngineUnavailable, isExecutable, runEngineProcess, clientCpuFields, firstComplaint, shellQuote } = require('./external');
 const { buildRequestHead } = require('./http_exchange');
 const { ERROR_CODES } = require('../measure/samples');
 const { outOfDescriptorsText } = require('../hosts/fd_limits');
@@ -32,12 +32,7 @@ const RECORD_BYTES = 24;
 /** The binary: $RATE_CLIENT_BIN when set (it must exist), else perf/c/build/rate_client. Throws EngineUnavailable in one line. */
 function binary(env = process.env) {
   const file = env[ENV_VAR] || BUILT;
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    if (fs.statSync(file).isFile()) return file;
-  } catch {
-    // said below
-  }
+  if (isExecutable(file)) return file;
   if (env[ENV_VAR]) throw new EngineUnavailable(`${NAME} not found at ${file} (from $${ENV_VAR}); ${HOW}, or point $${ENV_VAR} at it`);
   throw new EngineUnavailable(`${NAME} is not built (${path.relative(process.cwd(), BUILT) || BUILT}); ${HOW}`);
 }
@@ -110,10 +105,12 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
     const result = await runEngineProcess({ bin, args, signal, env });
     const last = result.stdout.trim().split('\n').pop() || '';
     let totals = null;
-    try {
-      totals = result.code === 0 ? JSON.parse(last) : null;
-    } catch {
-      totals = null;
+    if (result.code === 0) {
+      try {
+        totals = JSON.parse(last);
+      } catch {
+        // said below, as a failure
+      }
     }
     if (!totals) throw new Error(`${NAME} failed (exit ${result.code ?? result.signal}): ${firstComplaint(result.stderr, result.stdout) || 'no output'} (${command})`);
     if (totals.fd_failures > 0) throw new Error(outOfDescriptorsText(totals.fd_failures));

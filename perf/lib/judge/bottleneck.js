@@ -151,6 +151,18 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
 }
 
 /**
+ * The load generator's own lateness in a run or a ramp step, ms, which the latencies it timed
+ * include: its event loop's p99 delay plus its mean schedule lag (the Node engines, whose reply
+ * times wait for their event loop), or the p99 of its schedule lag alone (rate_client: its reply
+ * times are the kernel's, so its lateness is all in its lag); null where an engine measures
+ * neither (httperf, wrk, Tsung).
+ */
+function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
+  if (loopP99 !== null) return loopP99 + (lagMean ?? 0);
+  return lagP99 ?? lagMean;
+}
+
+/**
  * The verdict's view of one run: { server_bound, disturbed, judged, not_judged_because }.
  * server_bound: true/false for a saturating closed loop whose server was measured and whose load
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
@@ -163,18 +175,6 @@ function cpuShares({ wallS, loadS = wallS, serverS, serverStepS = 1 / clkTck(), 
  * [{ name, cpu_pct }], used CLIENT_BOUND_PCT of a core or more: a backend's limit is never a
  * server's).
  */
-/**
- * The load generator's own lateness in a run or a ramp step, ms, which the latencies it timed
- * include: its event loop's p99 delay plus its mean schedule lag (the Node engines, whose reply
- * times wait for their event loop), or the p99 of its schedule lag alone (rate_client: its reply
- * times are the kernel's, so its lateness is all in its lag); null where an engine measures
- * neither (httperf, wrk, Tsung).
- */
-function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
-  if (loopP99 !== null) return loopP99 + (lagMean ?? 0);
-  return lagP99 ?? lagMean;
-}
-
 function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [], backends = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];

@@ -67,8 +67,6 @@ function lastLine(text) {
 /** How many times the server said it closed new connections at its cap (0 for a server that cannot say). */
 const capWarnings = (handle) => (handle.capWarnings ? handle.capWarnings() : 0);
 
-/** "1,024" (the soft limit), "unknown". */
-
 /** A run that did not produce measurements. */
 function failedRun(server, scenario, failure, extra = {}) {
   return {
