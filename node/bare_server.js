@@ -7,6 +7,7 @@
 
 const http = require('node:http');
 const { readConfig, contract } = require('./config');
+const { startRuntimeEvents } = require('./runtime_events');
 
 const HELLO = Buffer.from(contract.hello_body);
 const NOT_FOUND = Buffer.from('Not Found\n');
@@ -18,6 +19,7 @@ try {
   console.error(`node bare server: ${err.message}`);
   process.exit(2);
 }
+const events = startRuntimeEvents('node bare server');
 const server = http.createServer((req, res) => {
   const found = req.url === '/hello';
   res.writeHead(found ? 200 : 404, { 'Content-Type': 'text/plain', 'Content-Length': found ? HELLO.length : NOT_FOUND.length });
@@ -32,5 +34,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     server.close();
     server.closeAllConnections();
+    events?.stop();
   });
 }

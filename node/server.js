@@ -5,7 +5,8 @@
 // in the same order as server.rb, handing them down: the settings (config), the document root
 // (static_site), the backends (upstream, database: each only when configured), the routes (app), the connection cap (connection_cap), the deadlines
 // (deadlines), the connections that use them (connection, with request_gate and reply), and
-// the listener (listener).
+// the listener (listener); with RUNTIME_EVENTS_FILE set, the runtime's events for the benchmark
+// runner (runtime_events).
 //   npm start, or node node/server.js [--host HOST] [--port PORT] [--root DIR]
 //                                     [--upstream HOST:PORT] [--redis HOST:PORT]
 
@@ -18,6 +19,7 @@ const { ConnectionCap } = require('./connection_cap');
 const { Deadlines } = require('./deadlines');
 const { createServer } = require('./connection');
 const { listen } = require('./listener');
+const { startRuntimeEvents } = require('./runtime_events');
 
 /**
  * The backends, as server.rb's backends: built now, reached later; each only when configured
@@ -54,6 +56,7 @@ function main() {
     console.error(`node server: cannot load the document root ${config.root}: ${err.message}`);
     process.exit(1);
   }
+  const events = startRuntimeEvents('node server');
   const { upstream, database } = buildBackends(config);
   const app = createApp(site, { upstream, database });
   const cap = new ConnectionCap(config.limits.MAX_CONNECTIONS);
@@ -67,6 +70,7 @@ function main() {
     server.closeAllConnections();
     upstream?.close();
     database?.close();
+    events?.stop();
     // Whatever still holds the loop open (a pending /delay timer) must not delay the exit.
     setTimeout(() => process.exit(0), 200).unref();
   };

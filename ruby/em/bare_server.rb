@@ -16,6 +16,7 @@ require 'evma_httpserver'
 require_relative 'config'
 require_relative 'listener'
 require_relative 'reply' # HttpDate: the Date value formatted once per second, as Node does
+require_relative 'runtime_events'
 
 module EmVsNode
   class BareConnection < EM::Connection
@@ -58,9 +59,12 @@ rescue EmVsNode::ConfigError => e
 end
 $stdout.sync = true
 EM.epoll
+events = nil
 EM.run do
+  events = EmVsNode::RuntimeEvents.start('em bare server')
   # The same listen backlog as the project servers (see listener.rb).
   EM.attach_server(EmVsNode.listening_socket(config, 'em bare server'), EmVsNode::BareConnection)
   %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
   puts "em bare server listening on http://#{config.host}:#{config.port}"
 end
+events&.stop

@@ -22,13 +22,15 @@ require_relative 'connection_cap'
 require_relative 'deadlines'
 require_relative 'connection'
 require_relative 'listener'
+require_relative 'runtime_events'
 
 module EmVsNode
   # Builds the same parts in the same order as the Node server's server.js, and hands them down:
   # the settings (config), the document root (StaticSite), the backends (UpstreamPool, Database:
   # each only when configured), the routes (App), the ConnectionCap,
   # the Deadlines, the connections that use them (Connection, with its RequestGate and replies),
-  # and the listener.
+  # and the listener; with RUNTIME_EVENTS_FILE set, the runtime's events for the benchmark runner
+  # (RuntimeEvents).
   # The backends, as server.js's buildBackends: built now, reached later; each only when
   # configured. One that is down is not a start-up error (its routes answer 502/503 meanwhile,
   # and recover when it is back).
@@ -52,13 +54,16 @@ module EmVsNode
     EM.epoll
     # The last line of defence: an error that escapes a callback is said, and the loop goes on.
     EM.error_handler { |e| warn "em server: internal error: #{e.class}: #{e.message} (#{e.backtrace&.first})" }
+    events = nil
     EM.run do
+      events = RuntimeEvents.start('em server')
       EM.attach_server(listening_socket(config, 'em server'), Connection, config.limits, app, cap, deadlines)
       deadlines.start
       database&.start # EventMachine connects only inside its loop
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
     end
+    events&.stop
   rescue ConfigError => e
     warn "em server: #{e.message}"
     exit 2

@@ -4,6 +4,7 @@
 //   STANDIN_HELLO_BODY   answer /hello with this body (a contract violation)
 //   STANDIN_EXIT_AFTER   exit (code 3) on the Nth request to /hello (a server dying mid-run)
 //   STANDIN_STALL_AT     on the Nth request to /hello, block the event loop for STANDIN_STALL_MS
+//   STANDIN_STALL_EVERY  on every Nth request to /hello, likewise (a loop that stalls again and again)
 //   STANDIN_BUSY_MS      spend this many ms of CPU on each request to /hello (a heavy server)
 //   STANDIN_COLD_FOR     spend up to STANDIN_COLD_MS of CPU on each of the first N requests to
 //                        /hello, less and less (a server that speeds up under load, as a JIT)
@@ -12,11 +13,13 @@
 //   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
 //   STANDIN_PIDS_FILE    append the pid here, a line each start (tests count the restarts)
 //   STANDIN_PEERS_FILE   append the address of each connection's client here, a line each
+// It writes its runtime's events as the project's Node server does (node/runtime_events.js).
 // Usage: node standin_server.js --host H --port P
 
 const http = require('node:http');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const { startRuntimeEvents } = require('../../node/runtime_events');
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -28,6 +31,7 @@ const port = Number(arg('--port', process.env.PORT || 8090));
 const helloBody = Buffer.from(process.env.STANDIN_HELLO_BODY || 'asdfghjkl;');
 const exitAfter = Number(process.env.STANDIN_EXIT_AFTER || 0);
 const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
+const stallEvery = Number(process.env.STANDIN_STALL_EVERY || 0);
 const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
 const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
 const busyMs = Number(process.env.STANDIN_BUSY_MS || 0);
@@ -72,7 +76,7 @@ const server = http.createServer((req, res) => {
   if (url.pathname === '/hello') {
     hellos += 1;
     if (exitAfter && hellos >= exitAfter) process.exit(3);
-    if (stallAt && hellos === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
+    if ((stallAt && hellos === stallAt) || (stallEvery && hellos % stallEvery === 0)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
     if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
     for (const until = performance.now() + busyMs + (hellos <= coldFor ? coldMs * (1 - hellos / coldFor) : 0); performance.now() < until; );
     reply(res, 200, 'text/plain', helloBody);
@@ -91,6 +95,7 @@ if (process.env.STANDIN_PEERS_FILE) {
   server.on('connection', (socket) => fs.appendFileSync(process.env.STANDIN_PEERS_FILE, `${socket.remoteAddress}\n`));
 }
 
+const events = startRuntimeEvents('stand-in');
 server.listen(port, host, () => {
   if (process.env.STANDIN_PIDFILE) fs.writeFileSync(process.env.STANDIN_PIDFILE, String(process.pid));
   if (process.env.STANDIN_PIDS_FILE) fs.appendFileSync(process.env.STANDIN_PIDS_FILE, `${process.pid}\n`);
@@ -99,6 +104,7 @@ server.listen(port, host, () => {
 const stop = () => {
   server.close();
   server.closeAllConnections();
+  events?.stop();
   setTimeout(() => process.exit(0), 100).unref();
 };
 process.once('SIGTERM', stop);

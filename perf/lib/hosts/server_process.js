@@ -8,6 +8,9 @@ const { spawn } = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
 const fs = require('node:fs');
+const os = require('node:os');
+const { RuntimeEventsFile } = require('../measure/runtime_events');
+const contract = require('../../../contract.json');
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const SERVERS_FILE = path.join(PROJECT_ROOT, 'perf', 'servers.json');
@@ -100,14 +103,22 @@ async function startServer(name, options = {}) {
     args = ['-c', String(options.cpu), command, ...args];
     command = 'taskset';
   }
+  // The runtime's events (GC, loop stalls), written by the project's servers where asked
+  // (perf/lib/measure/runtime_events.js); a server that writes none has none.
+  const eventsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runtime-events-'));
+  const eventsFile = path.join(eventsDir, `${name}.events`);
   const child = spawn(command, args, {
     cwd: path.resolve(PROJECT_ROOT, def.cwd || '.'),
-    env: { ...process.env, ...(def.env || {}), ...(options.env || {}) },
+    env: { ...process.env, ...(def.env || {}), ...(options.env || {}), [contract.runtime_events.env]: eventsFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   liveChildren.add(child);
-  child.once('exit', () => liveChildren.delete(child));
-  child.once('error', () => liveChildren.delete(child));
+  const forget = () => {
+    liveChildren.delete(child);
+    fs.rmSync(eventsDir, { recursive: true, force: true });
+  };
+  child.once('exit', forget);
+  child.once('error', forget);
 
   const outputTail = [];
   let capWarnings = 0;
@@ -169,6 +180,8 @@ async function startServer(name, options = {}) {
     child,
     exited,
     output,
+    /** Its runtime's events (GC, loop stalls), read window by window. */
+    runtimeEvents: new RuntimeEventsFile(eventsFile),
     /** How many times it has said it reached its connection cap (CONNECTION_CAP_LINE). */
     capWarnings: () => capWarnings,
     /** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
@@ -206,6 +219,7 @@ function remoteServer(name, url) {
     child: null,
     exited: new Promise(() => {}),
     output: () => '',
+    runtimeEvents: null,
     capWarnings: () => 0,
     stop: async () => null,
   };

@@ -75,6 +75,22 @@ class Samples {
     return ROLES[this.role[i]];
   }
 
+  /**
+   * The answered main requests' spans, { starts, ends } (Float64Arrays), in performance.now()
+   * ms plus offset: when each was sent (due, for a schedule) and answered.
+   */
+  answeredSpans(offset = 0) {
+    const rows = [];
+    for (let i = 0; i < this.length; i++) if (this.status[i] > 0 && this.role[i] === ROLE.main) rows.push(i);
+    const starts = new Float64Array(rows.length);
+    const ends = new Float64Array(rows.length);
+    rows.forEach((i, k) => {
+      starts[k] = this.origin + this.t[i] + offset;
+      ends[k] = starts[k] + this.latency[i];
+    });
+    return { starts, ends };
+  }
+
   /** Plain object for row i (tests, debugging). */
   row(i) {
     return {

@@ -43,6 +43,8 @@ function stepOf(run, rate, loadS) {
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
+    // The server's GC and loop stalls in the step, and what its slow requests coincided with.
+    runtime: run.runtime ?? null,
     limited: null,
   });
   if (loadGeneratorFailed(run)) step.stop = run.failure;

@@ -5,6 +5,7 @@
 
 const { fmtNumber, fmtFactor, fmtInterval } = require('./format');
 const { marginText } = require('../judge/answer');
+const { causeText } = require('./runtime');
 
 const rate = (x) => fmtNumber(x, 'req/s');
 
@@ -34,7 +35,8 @@ function searchLine(name, server, r, objective, { i = 1, repeat = 1 } = {}) {
   if (r.saturated) {
     const last = r.steps.filter((st) => st.rate === r.failing_rps).pop();
     const law = lawText([r]);
-    return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo}${of}; fails at ${rate(r.failing_rps)}/s: ${last.failure}${law ? `; ${law}` : ''}`;
+    const cause = causeText(last.runtime, objective.percentile);
+    return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo}${of}; fails at ${rate(r.failing_rps)}/s: ${last.failure}${cause ? `; ${cause}` : ''}${law ? `; ${law}` : ''}`;
   }
   if (r.limited) return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}; no higher measured: ${r.limited}${r.estimate_rps ? `; about ${rate(r.estimate_rps)}/s by the utilization law (an estimate)` : ''}`;
   return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}: the highest rate offered`;

@@ -95,6 +95,33 @@ describe('run_one: a run against a stand-in server', function () {
     assert.ok(performance.now() - started < 500);
   });
 
+  // 500 requests a second for 2 s over 20 keep-alive connections: the stand-in answers in well under 5 ms.
+  const PACED = scenario('paced', { kind: 'rate', connections: 20, rate: 500, requests: 1000, warmup_s: 0 });
+
+  it('the server\'s runtime events over the run: a loop stalled 20 ms every 100 requests is found, and the tail put down to it', async () => {
+    handle = await startStandin({ STANDIN_STALL_EVERY: '100', STANDIN_STALL_MS: '20' });
+    const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
+    assert.equal(run.ok, true, run.failure);
+    assert.equal(run.runtime.runtime, 'node');
+    assert.equal(run.runtime.complete, true);
+    // 10 stalls of 20 ms, each seen by a heartbeat at least 10 ms late (it is due every 10 ms).
+    assert.ok(run.runtime.loop.stalls >= 8, JSON.stringify(run.runtime.loop));
+    assert.ok(run.runtime.loop.longest_stall_ms >= 10 && run.runtime.loop.longest_stall_ms < 40, JSON.stringify(run.runtime.loop));
+    const { p99 } = run.runtime.tail;
+    assert.equal(p99.coincided, 'stalls', JSON.stringify(p99));
+    assert.ok(p99.above_ms > 10, `the stalls make the p99: ${p99.above_ms} ms`);
+    assert.ok(run.runtime.allocations.per_request > 0 && run.runtime.allocations.unit === 'bytes', JSON.stringify(run.runtime.allocations));
+  });
+
+  it('the same server without stalls: no stall of 10 ms, and its tail is put down to nothing', async () => {
+    handle = await startStandin();
+    const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
+    assert.equal(run.ok, true, run.failure);
+    assert.ok(run.runtime.loop.longest_stall_ms < 10, JSON.stringify(run.runtime.loop));
+    assert.equal(run.runtime.tail.p99.coincided, 'neither', JSON.stringify(run.runtime.tail.p99));
+    assert.ok(run.latency_ms.p99 < 10, `no stall in the tail: p99 ${run.latency_ms.p99} ms`);
+  });
+
   it('a server already running elsewhere (--target): its CPU and memory are not measured', async () => {
     handle = await startStandin();
     const remote = remoteServer('elsewhere', handle.url);
@@ -102,6 +129,7 @@ describe('run_one: a run against a stand-in server', function () {
     assert.equal(run.ok, true, run.failure);
     assert.deepEqual([run.server_measured, run.server_cpu, run.server_peak_rss_mb, run.server_cpu_pct], [false, null, null, null]);
     assert.equal(run.trial, null);
+    assert.equal(run.runtime, undefined, 'no runtime events from a server elsewhere');
   });
 
   it('a server that exits during the run: the run fails and says how', async () => {

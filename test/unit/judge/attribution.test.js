@@ -1,0 +1,90 @@
+'use strict';
+// What a run's slow requests coincided with (perf/lib/judge/attribution.js): a slow request is
+// put down to pauses of a kind when it would have been at or under the percentile without their
+// time; a long queue that merely overlaps pauses is not; GC before stalls.
+
+const assert = require('node:assert/strict');
+const { attributeTail, merged, covered, COINCIDE_SHARE } = require('../../../perf/lib/judge/attribution');
+
+/** Requests every 1 ms from 0 for `count` ms, each `base` ms long, plus `extra(t)` ms. */
+function requests(count, base, extra = () => 0) {
+  const starts = new Float64Array(count);
+  const ends = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    starts[i] = i;
+    ends[i] = i + base + extra(i);
+  }
+  return { starts, ends };
+}
+
+/** A pause of `ms` every `every` ms from `first`, within `span`. */
+function pauses(first, every, ms, span) {
+  const out = [];
+  for (let t = first; t < span; t += every) out.push({ from: t, to: t + ms });
+  return out;
+}
+
+/** The extra wait of a request sent at t when the loop stops for `ms` every `every` ms from `first`. */
+const waitBehind = (first, every, ms) => (t) => {
+  const into = (t - first) % every;
+  return t >= first && into < ms ? ms - into : 0;
+};
+
+describe('attribution: intervals', () => {
+  it('merges overlapping intervals in order', () => {
+    assert.deepEqual(merged([{ from: 5, to: 8 }, { from: 0, to: 2 }, { from: 7, to: 10 }, { from: 2, to: 3 }]), [[0, 3], [5, 10]]);
+  });
+
+  it('how much of a span the intervals cover', () => {
+    const m = [[0, 3], [5, 10], [20, 30]];
+    assert.equal(covered(m, 1, 6), 3);
+    assert.equal(covered(m, 10, 20), 0);
+    assert.equal(covered(m, -5, 100), 18);
+    assert.equal(covered([], 0, 1), 0);
+  });
+});
+
+describe('attribution: what the tail coincided with', () => {
+  it('a loop that stalls 20 ms every 200 ms: the tail is the stalls\'', () => {
+    const reqs = requests(2000, 1, waitBehind(100, 200, 20));
+    const stalls = pauses(100, 200, 20, 2000);
+    const tail = attributeTail(reqs, { gc: [], stalls }, { p99: 15 });
+    assert.equal(tail.p99.coincided, 'stalls');
+    assert.equal(tail.p99.stalls.explained_pct, 100);
+    assert.equal(tail.p99.stalls.in_flight_pct, 100);
+    assert.ok(tail.p99.stalls.all_in_flight_pct < 15, JSON.stringify(tail.p99));
+    assert.equal(tail.p99.gc.in_flight_pct, 0);
+  });
+
+  it('the same stalls made by the GC: the GC\'s, before the stalls it made', () => {
+    const reqs = requests(2000, 1, waitBehind(100, 200, 20));
+    const p = pauses(100, 200, 20, 2000);
+    assert.equal(attributeTail(reqs, { gc: p, stalls: p }, { p99: 15 }).p99.coincided, 'gc');
+  });
+
+  it('a queue 100 ms deep overlaps every pause but is not explained by them: neither', () => {
+    const reqs = requests(2000, 1, (t) => (t >= 1000 && t < 1100 ? 100 : 0));
+    const tail = attributeTail(reqs, { gc: pauses(0, 50, 2, 2000), stalls: [] }, { p99: 50 });
+    assert.equal(tail.p99.gc.in_flight_pct, 100);
+    assert.equal(tail.p99.gc.explained_pct, 0);
+    assert.equal(tail.p99.coincided, 'neither');
+  });
+
+  it(`coincided only where at least ${COINCIDE_SHARE * 100} % of the tail is explained`, () => {
+    // 40 slow requests: 19 behind a pause, 21 slow for no recorded reason.
+    const slowOwn = new Set(Array.from({ length: 21 }, (_, k) => 1500 + k * 10));
+    const reqs = requests(2000, 1, (t) => (slowOwn.has(t) ? 30 : waitBehind(100, 100000, 19)(t)));
+    const tail = attributeTail(reqs, { gc: [], stalls: [{ from: 100, to: 119 }] }, { p99: 10 });
+    assert.equal(tail.p99.slow, 21 + 10);
+    assert.ok(tail.p99.stalls.explained_pct < 50, JSON.stringify(tail.p99));
+    assert.equal(tail.p99.coincided, 'neither');
+  });
+
+  it('no pause at all: nothing is explained; a percentile no request is above is left out', () => {
+    const reqs = requests(1000, 1, (t) => (t % 100 === 0 ? 5 : 0));
+    const tail = attributeTail(reqs, { gc: [], stalls: [] }, { p50: 1, p99: 6 });
+    assert.deepEqual(Object.keys(tail), ['p50']);
+    assert.equal(tail.p50.coincided, 'neither');
+    assert.deepEqual(tail.p50.gc, { in_flight_pct: 0, all_in_flight_pct: 0, explained_pct: 0 });
+  });
+});
