@@ -8,8 +8,8 @@
 //   exit 2   bad usage                      exit 130 / 143   interrupted (finished rounds kept)
 
 const path = require('node:path');
-const { Command, InvalidArgumentError } = require('commander');
-const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { Command, InvalidArgumentError, Option } = require('commander');
+const { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runOverhead, parsePair, OverheadUsageError, DEFAULT_PAIRS, DEFAULTS } = require('../lib/studies/overhead');
 
 const NAME = 'overhead.sh';
@@ -42,6 +42,7 @@ function buildProgram() {
     .option('--connections <n>', `wrk connections (default ${DEFAULTS.connections})`, wholeNumber(1))
     .option('--out <dir>', 'where to write overhead.json (default perf/results/overhead-<UTC time>)')
     .option('--no-pin', 'do not pin the servers and wrk to separate CPUs')
+    .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
     .addHelpText('after', `
 Examples:
   scripts/${NAME}
@@ -58,6 +59,7 @@ async function main(argv) {
 
   try {
     const result = await runOverhead({
+      definitions: readDefinitions(opts.serversFile),
       pairs: opts.pairs,
       rounds: opts.rounds,
       seconds: opts.seconds,
@@ -73,7 +75,7 @@ async function main(argv) {
     if (result.interrupted) return stop.exitCode();
     return 0;
   } catch (err) {
-    return exitOnError(err, { name: NAME, usageLine: usageLine(), isUsage: (e) => e instanceof OverheadUsageError, stop });
+    return exitOnError(err, { name: NAME, usageLine: usageLine(), isUsage: (e) => e instanceof OverheadUsageError || e.usage, stop });
   }
 }
 

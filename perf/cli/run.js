@@ -6,16 +6,14 @@
 //                                             file asked for (results, summary, report) not written
 //   exit 2   bad option or name      exit 130 / 143  interrupted by SIGINT / SIGTERM
 
-const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runScenarios, finishLiveRuns } = require('../lib/run/runner');
 const { UsageError } = require('../lib/plan/run_plan');
 const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../lib/engines');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('../lib/plan/scenarios');
 const { loadRamps } = require('../lib/plan/ramps');
-const { loadServerDefinitions } = require('../lib/hosts/server_process');
 const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
@@ -60,7 +58,9 @@ function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
     .option('--quick', `smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's own quick values), rates kept: every scenario on both servers in paired rounds, in about three minutes`)
-    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em)', commaList)
+    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em, and with each runtime tuned as its users would tune it, node_tuned,em_tuned: in a quick run in its ramps only)', commaList)
+    .option('--tuned', 'also the tuned configurations of the servers named (perf/servers.json tuned_of; the default when no servers are named)')
+    .option('--no-tuned', 'no tuned configurations: each runtime with its defaults only')
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
@@ -102,7 +102,7 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--held | --no-held] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--tuned | --no-tuned] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--held | --no-held] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
@@ -122,15 +122,6 @@ function printList(opts, definitions) {
     out.push(`  ${name.padEnd(22)} ${def.description || def.command}${notes.length ? ` [${notes.join('; ')}]` : ''}`);
   }
   process.stdout.write(out.join('\n') + '\n');
-}
-
-function readDefinitions(file) {
-  if (!file) return loadServerDefinitions();
-  try {
-    return JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'));
-  } catch (err) {
-    throw new UsageError(`cannot read server definitions ${file}: ${err.code || err.message}`);
-  }
 }
 
 async function main(argv) {
@@ -198,6 +189,7 @@ async function main(argv) {
       slo: opts.slo ?? null,
       rampRepeat: opts.rampRepeat ?? null,
       held: opts.held,
+      tuned: opts.tuned,
       nofile: opts.nofile ?? null,
       repeat: opts.repeat ?? null,
       budget: opts.budget ?? (opts.repeat ? null : DEFAULT_BUDGET_S[opts.quick ? 'quick' : 'full']),

@@ -5,7 +5,9 @@
 // command, the process's exit, and stopping on Ctrl-C.
 
 const { CommanderError, InvalidArgumentError } = require('commander');
-const { killLiveServers } = require('../lib/hosts/server_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { killLiveServers, loadServerDefinitions } = require('../lib/hosts/server_process');
 
 /**
  * An option value 'a, b,c' as ['a', 'b', 'c']. An empty element ('a,', 'a,,b', '') is a usage
@@ -102,4 +104,17 @@ function stopOnSignals(name, keptWhat, onSecond = () => {}) {
   return { signal: controller.signal, exitCode: () => (received ? SIGNAL_EXIT_CODES[received] : null) };
 }
 
-module.exports = { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals };
+/**
+ * The server definitions of --servers-file (default perf/servers.json); a file that cannot be
+ * read or parsed is a usage error (one line, exit 2): an error with usage set.
+ */
+function readDefinitions(file) {
+  if (!file) return loadServerDefinitions();
+  try {
+    return JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'));
+  } catch (err) {
+    throw Object.assign(new Error(`cannot read server definitions ${file}: ${err.code || err.message}`), { usage: true });
+  }
+}
+
+module.exports = { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals };

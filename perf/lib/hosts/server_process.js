@@ -109,7 +109,8 @@ async function startServer(name, options = {}) {
   const eventsFile = path.join(eventsDir, `${name}.events`);
   const child = spawn(command, args, {
     cwd: path.resolve(PROJECT_ROOT, def.cwd || '.'),
-    env: { ...process.env, ...(def.env || {}), ...(options.env || {}), [contract.runtime_events.env]: eventsFile },
+    // A definition may turn them off ("env": { "RUNTIME_EVENTS_FILE": "" }: what they cost, measured).
+    env: { ...process.env, [contract.runtime_events.env]: eventsFile, ...(def.env || {}), ...(options.env || {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   liveChildren.add(child);

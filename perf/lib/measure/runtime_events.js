@@ -18,10 +18,9 @@
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
 
-// performance.now() and CLOCK_MONOTONIC (the servers' clock) differ by a constant.
+// performance.now() and CLOCK_MONOTONIC (the servers' clock) differ by a constant: the
+// servers' time of a performance.now() time is it plus MONO_OFFSET.
 const MONO_OFFSET = Number(process.hrtime.bigint()) / 1e6 - performance.now();
-/** The servers' clock (CLOCK_MONOTONIC ms) at performance.now() time perfMs. */
-const toMono = (perfMs) => perfMs + MONO_OFFSET;
 
 // A heartbeat this late is a loop stall: a request arriving as it began waited this long or more
 // before the loop read it (half the ramps' default objective of 10 ms).
@@ -148,6 +147,24 @@ function gcPausesOf(window) {
   return window.gcs.map((g) => ({ from: g.start, to: g.start + g.ms, ms: g.ms, kind: g.kind, n: g.n }));
 }
 
+// The pauses a run record keeps for its chart: GC work of at least GC_MARK_MS, and of each kind
+// at most MAX_MARKS, the longest (a long run's minor GCs are thousands).
+const GC_MARK_MS = 1;
+const MAX_MARKS = 200;
+
+/**
+ * The window's pauses to mark on a chart of its latencies over time, in ms from originMono (the
+ * samples' time zero on the servers' clock): [{ kind: 'gc' | 'stall', gc (minor, major, other:
+ * for a GC), from_ms, to_ms }], in time order.
+ */
+function pauseMarks(window, originMono) {
+  const longest = (xs) => xs.sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, MAX_MARKS);
+  const at = (x) => Math.round((x - originMono) * 1000) / 1000;
+  const gcs = longest(gcPausesOf(window).filter((g) => g.ms >= GC_MARK_MS)).map((g) => ({ kind: 'gc', gc: g.kind, from_ms: at(g.from), to_ms: at(g.to) }));
+  const stalls = longest(stallsOf(window)).map((p) => ({ kind: 'stall', from_ms: at(p.from), to_ms: at(p.to) }));
+  return [...gcs, ...stalls].sort((a, b) => a.from_ms - b.from_ms);
+}
+
 /**
  * A run window's figures (results.json runs[].runtime; the schema describes each): the GC's
  * collections and time, the loop's stalls and lateness, the allocations per reply. window from
@@ -191,4 +208,36 @@ function summarizeRuntime(window, { start, end, replies }) {
   };
 }
 
-module.exports = { RuntimeEventsFile, parseRuntimeEvents, summarizeRuntime, stallsOf, gcPausesOf, countAt, toMono, STALL_MS, MONO_OFFSET };
+const median = (xs) => {
+  const v = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  if (!v.length) return null;
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+};
+
+/**
+ * One server's runtime figures over several runs of a scenario (those with runtime): the
+ * median of each, and how often the tail above `percentile` coincided with what: { runs,
+ * collections, major, gc_share_pct, longest_gc_ms, stalls, longest_stall_ms, alloc_per_request,
+ * alloc_unit, coincided: { gc, stalls, neither } } or null without any.
+ */
+function runtimeAcross(runs, percentile = 'p99') {
+  const rts = runs.map((r) => r.runtime).filter(Boolean);
+  if (!rts.length) return null;
+  const coincided = { gc: 0, stalls: 0, neither: 0 };
+  for (const rt of rts) if (rt.tail && rt.tail[percentile]) coincided[rt.tail[percentile].coincided] += 1;
+  return {
+    runs: rts.length,
+    collections: median(rts.map((rt) => rt.gc.collections)),
+    major: median(rts.map((rt) => rt.gc.major)),
+    gc_share_pct: median(rts.map((rt) => rt.gc.share_pct)),
+    longest_gc_ms: median(rts.map((rt) => rt.gc.longest_ms)),
+    stalls: median(rts.map((rt) => rt.loop.stalls)),
+    longest_stall_ms: median(rts.map((rt) => rt.loop.longest_stall_ms)),
+    alloc_per_request: median(rts.map((rt) => rt.allocations.per_request)),
+    alloc_unit: rts[0].allocations.unit,
+    coincided,
+  };
+}
+
+module.exports = { runtimeAcross, RuntimeEventsFile, parseRuntimeEvents, summarizeRuntime, stallsOf, gcPausesOf, pauseMarks, countAt, STALL_MS, GC_MARK_MS, MAX_MARKS, MONO_OFFSET };

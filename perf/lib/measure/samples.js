@@ -145,6 +145,15 @@ function samplesFileName(server, scenario, trial = null) {
 }
 
 /**
+ * Where a failed ramp step's samples are written, relative to the results folder:
+ * samples/ramp__<ramp>__<server>__s<search>__<rate>.csv.gz (the report draws them with the
+ * step's pauses).
+ */
+function rampStepSamplesFileName(ramp, server, search, rate) {
+  return `samples/ramp__${ramp}__${server}__s${search}__${Math.round(rate)}.csv.gz`;
+}
+
+/**
  * A run's samples file, or null: the path its run records (samples_file), or for a run written
  * before it recorded one, the name it would have been given. An engine that keeps no samples
  * (httperf, wrk) says so with samples: null, and never borrows another run's file.
@@ -219,4 +228,4 @@ async function readSamples(file) {
   return { ...cols.trimmed(), skipped, file };
 }
 
-module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, CSV_HEADER, ROLE, ERROR_CODES };
+module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, rampStepSamplesFileName, CSV_HEADER, ROLE, ERROR_CODES };

@@ -31,6 +31,7 @@ const QUICK_RAMP_REPEAT = 3;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, scenarioNeeds, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
+const { tunedOf } = require('../judge/tuning');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -62,6 +63,8 @@ function roundSlice(s) {
  *                `connections` of its `full_connections`)
  *   served       { server: the scenarios it runs } (those it can serve; with --seeds, its seeds')
  *   runnable     the servers with a scenario to run
+ *   rampServers  the servers the ramps search: runnable, and in a quick run the tuned
+ *                configurations of theirs (tuned_of) the scenarios leave out
  *   skipped      [{ server, scenario (null: all of them), reason, unplanned (--seeds: not said) }]
  *   trials       trials per server and scenario (1 with rounds)
  *   order        [{ trial, server }]: the runnable servers' trials in the order they run (trialPlan)
@@ -92,7 +95,12 @@ function resolvePlan(options) {
   // --seeds: each seed study's servers, each on its seeds' scenarios only.
   const seeds = options.seeds ? seedPlan() : null;
   let definitions = options.definitions || loadServerDefinitions();
-  const servers = seeds ? seeds.servers : withReferences(options.servers || ['node', 'em'], definitions, options.references);
+  // Each runtime as its users tune it too (perf/servers.json tuned_of), unless servers were
+  // named: a full run measures the tuned configurations on everything, a quick one in its ramps.
+  const withTuned = options.tuned ?? !(options.servers || seeds || options.target || options.link || options.loadHosts);
+  const asked = seeds ? seeds.servers : options.servers || ['node', 'em'];
+  const tuned = withTuned ? asked.map((s) => tunedOf(s, definitions)).filter((t) => t && !asked.includes(t)) : [];
+  const servers = seeds ? seeds.servers : withReferences(options.quick ? asked : [...asked, ...tuned], definitions, options.references);
   const target = options.target || null;
   if (target) {
     // --target URL: one server, already running (here or on another machine), named by --servers.
@@ -162,9 +170,11 @@ function resolvePlan(options) {
   const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
   const ramps = selectRamps(options, { target, seeds, engineName });
+  // The ramps search the runnable servers, and in a quick run the tuned configurations of theirs too.
+  const rampServers = [...runnable, ...tuned.filter((t) => !runnable.includes(t) && runnable.includes(definitions[t].tuned_of))];
   const pin = options.pin !== false;
   const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
-  const planned = Object.fromEntries(servers.map((s) => [s, definitions[s]]));
+  const planned = Object.fromEntries([...servers, ...rampServers.filter((s) => !servers.includes(s))].map((s) => [s, definitions[s]]));
   const plan = {
     servers,
     definitions: planned,
@@ -189,6 +199,7 @@ function resolvePlan(options) {
     backends,
     held,
     ramps: ramps.list,
+    rampServers,
     rampOptions: { objective: ramps.objective, repeat: ramps.repeat },
     recorded: {
       quick: !!options.quick,
@@ -209,6 +220,7 @@ function resolvePlan(options) {
       margin,
       lighter_engines: lighter,
       ramps: ramps.list.map((r) => r.name),
+      ramp_servers: ramps.list.length ? rampServers : [],
       slo: ramps.list.length ? ramps.objective : null,
       held: Boolean(held),
     },

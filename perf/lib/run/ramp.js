@@ -24,6 +24,8 @@ const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, 
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
+const { comparedPairs } = require('../judge/tuning');
+const { rampStepSamplesFileName } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
 
 /** A measured step as the search reads it, from the run of one step of loadS seconds (results.json's run fields). */
@@ -97,29 +99,32 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
  * Runs the plan's ramps: for each, every server started afresh (restart(server, scenario) puts
  * it in up, a Map server → { handle, state, baselineFds }). session: { plan, io, restart,
  * record }; record(section) is called with the results.json section after every search, so that
- * an interrupted run keeps what it measured. Resolves that section { objective, repeat, ramps:
+ * an interrupted run keeps what it measured; keepSamples(rel, samples) → rel | null, where given,
+ * writes a failed step's samples (its step.samples_file). Resolves that section { objective, repeat, ramps:
  * [{ name, description, request, connection, connections, servers: { server: { searches: [search], sustainable_rps: { n, centre,
  * ci95 } } }, comparisons }], interrupted }.
  */
-async function measureRamps(up, { plan, io, restart, loadHosts = null, link = null, record = () => {} }) {
+async function measureRamps(up, { plan, io, restart, loadHosts = null, link = null, record = () => {}, keepSamples = null }) {
   const { objective, repeat } = plan.rampOptions;
   const out = { objective, repeat, ramps: [], interrupted: false };
   for (const ramp of plan.ramps) {
-    for (const server of plan.runnable) await restart(server, stepScenario(ramp, ramp.from_rps));
-    const servers = plan.runnable.filter((s) => up.has(s) && !up.get(s).state.notStarted);
+    for (const server of plan.rampServers) await restart(server, stepScenario(ramp, ramp.from_rps));
+    const servers = plan.rampServers.filter((s) => up.has(s) && !up.get(s).state.notStarted);
     const searches = Object.fromEntries(servers.map((s) => [s, []]));
+    const width = Math.max(5, ...servers.map((s) => s.length));
     const entry = { name: ramp.name, description: ramp.description, request: ramp.request, connection: ramp.connection, connections: ramp.connections, servers: {}, comparisons: [] };
     out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
-      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link });
+      const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, rate), samples));
+      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep });
       const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
-        io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat }));
+        io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));
       }
       entry.servers = Object.fromEntries(servers.map((s) => [s, serverSummary(searches[s])]));
-      entry.comparisons = compareServers(servers, entry.servers, plan.margin);
+      entry.comparisons = compareServers(comparedPairs(servers, plan.definitions), entry.servers, plan.margin);
       record(out);
     }
     if (out.interrupted) break;
@@ -195,7 +200,7 @@ function measureStep(ramp, server, up, context) {
  * server started afresh for every step; else only after it exited or hung, and settled after
  * each step), read(run, level, scenario) (the step) }.
  */
-function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null }, how) {
+function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null, keepSamples = null }, how) {
   const stopped = (level, why) => ({ offered_rps: level, achieved_rps: 0, errors: 0, stop: why });
   return (level) =>
     turn(async () => {
@@ -216,13 +221,18 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
       const step = how.read(result.run, level, scenario);
       if (u.state.exit || u.state.hung) step.fatal = result.run.failure;
       else if (!how.fresh) await settle(u.handle.pid, u.baselineFds);
-      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) step.client_suspect = harnessSuspect(step, objective);
+      if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) {
+        step.client_suspect = harnessSuspect(step, objective);
+        // A step the server failed is drawn in the report, its latencies over time with its pauses.
+        if (keepSamples && result.samples.length) step.samples_file = keepSamples(server, level, result.samples);
+      }
       return step;
     });
 }
 
 /**
- * Every pair of servers compared on their sustainable rates, search by search: the k-th searches
+ * Each pair of servers (pairs: [[a, b]], perf/lib/judge/tuning.js comparedPairs) compared on their
+ * sustainable rates, search by search: the k-th searches
  * of two servers ran side by side, a step each in turn, so what the machine did in those
  * minutes hit both, and their ratio is far steadier than either rate (a full run: node's
  * keep-alive rate 18,000-33,000/s over three searches, its ratio to em's 1.7-2.2). Student t on
@@ -230,44 +240,41 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
  * brackets' resolution; then the project's rule (a winner, the same within the margin, or
  * undecided).
  */
-function compareServers(servers, perServer, margin) {
+function compareServers(pairs, perServer, margin) {
   const out = [];
-  for (let i = 0; i < servers.length; i++) {
-    for (let j = i + 1; j < servers.length; j++) {
-      const [a, b] = [servers[i], servers[j]];
-      const [sa, sb] = [perServer[a].searches, perServer[b].searches];
-      const counted = (r) => r && !r.incomplete && r.sustainable_rps > 0;
-      const pairs = sa.map((r, k) => [r, sb[k]]).filter(([x, y]) => counted(x) && counted(y));
-      // A side with a search that never saturated (the load generator stopped it, or it held
-      // the highest rate offered) sustains at least its rate: it can be shown the faster,
-      // never the slower or the same.
-      const open = [[a, 0], [b, 1]].filter(([, side]) => pairs.some((pair) => !pair[side].saturated)).map(([s]) => s);
-      const minVariance = pairs.reduce((t, [x, y]) => t + resolutionOf(x) + resolutionOf(y), 0) / (pairs.length || 1);
-      const cmp = pairedInterval(pairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance });
-      if (!cmp) {
-        // Two lower bounds say nothing of each other, however many searches: that first.
-        const note = open.length === 2 ? `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})` : 'fewer than two pairs of complete searches with a sustainable rate';
-        out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note });
-        continue;
-      }
-      const decision = decide(cmp.ci, margin);
-      const winner = decision === 'winner' ? (cmp.ratio > 1 ? a : b) : null;
-      // Undecided stays undecided: a lower bound that cannot tell the two apart cannot either.
-      // Two lower bounds say nothing of each other.
-      const judged = open.length < 2 && (!open.length || decision === 'undecided' || (winner !== null && !open.includes(winner === a ? b : a)));
-      out.push({
-        a,
-        b,
-        ratio: cmp.ratio,
-        ci95: cmp.ci,
-        decision: judged ? decision : null,
-        winner: judged ? winner : null,
-        factor: judged && winner ? Math.max(cmp.ratio, 1 / cmp.ratio) : null,
-        margin,
-        method: COMPARISON_METHOD,
-        note: judged ? null : `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})`,
-      });
+  for (const [a, b] of pairs) {
+    const [sa, sb] = [perServer[a].searches, perServer[b].searches];
+    const counted = (r) => r && !r.incomplete && r.sustainable_rps > 0;
+    const searchPairs = sa.map((r, k) => [r, sb[k]]).filter(([x, y]) => counted(x) && counted(y));
+    // A side with a search that never saturated (the load generator stopped it, or it held
+    // the highest rate offered) sustains at least its rate: it can be shown the faster,
+    // never the slower or the same.
+    const open = [[a, 0], [b, 1]].filter(([, side]) => searchPairs.some((pair) => !pair[side].saturated)).map(([s]) => s);
+    const minVariance = searchPairs.reduce((t, [x, y]) => t + resolutionOf(x) + resolutionOf(y), 0) / (searchPairs.length || 1);
+    const cmp = pairedInterval(searchPairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance });
+    if (!cmp) {
+      // Two lower bounds say nothing of each other, however many searches: that first.
+      const note = open.length === 2 ? `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})` : 'fewer than two pairs of complete searches with a sustainable rate';
+      out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note });
+      continue;
     }
+    const decision = decide(cmp.ci, margin);
+    const winner = decision === 'winner' ? (cmp.ratio > 1 ? a : b) : null;
+    // Undecided stays undecided: a lower bound that cannot tell the two apart cannot either.
+    // Two lower bounds say nothing of each other.
+    const judged = open.length < 2 && (!open.length || decision === 'undecided' || (winner !== null && !open.includes(winner === a ? b : a)));
+    out.push({
+      a,
+      b,
+      ratio: cmp.ratio,
+      ci95: cmp.ci,
+      decision: judged ? decision : null,
+      winner: judged ? winner : null,
+      factor: judged && winner ? Math.max(cmp.ratio, 1 / cmp.ratio) : null,
+      margin,
+      method: COMPARISON_METHOD,
+      note: judged ? null : `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})`,
+    });
   }
   return out;
 }

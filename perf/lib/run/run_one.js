@@ -13,7 +13,7 @@ const { readLimits, fdLimitText, outOfDescriptorsText } = require('../hosts/fd_l
 const { send } = require('./contract_check');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3, PERCENTILES } = require('../measure/stats');
-const { summarizeRuntime, gcPausesOf, stallsOf, MONO_OFFSET } = require('../measure/runtime_events');
+const { summarizeRuntime, gcPausesOf, stallsOf, pauseMarks, MONO_OFFSET } = require('../measure/runtime_events');
 const { attributeTail } = require('../judge/attribution');
 
 // CPU per request in ms to the nanosecond of schedstat (0.000001 ms).
@@ -81,6 +81,7 @@ async function runtimeOf(handle, { from, to, samples, replies, latencyMs }) {
   const window = await handle.runtimeEvents.window(start, end);
   if (!window) return null;
   const runtime = summarizeRuntime(window, { start, end, replies });
+  runtime.pauses = pauseMarks(window, samples.origin + MONO_OFFSET);
   if (samples.length && latencyMs) {
     const percentiles = Object.fromEntries(Object.keys(PERCENTILES).filter((p) => typeof latencyMs[p] === 'number').map((p) => [p, latencyMs[p]]));
     runtime.tail = attributeTail(samples.answeredSpans(MONO_OFFSET), { gc: gcPausesOf(window), stalls: stallsOf(window) }, percentiles);

@@ -225,8 +225,9 @@ function rampsPlan(plan) {
   const held = plan.held ? `; then the held-count search (waiting requests held at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, ${plan.held.from.toLocaleString('en-US')}–${plan.held.to.toLocaleString('en-US')} connections): about ${fmtDuration(estimateHeldS(plan.held, plan.held.servers.length))}` : '';
   if (!plan.ramps.length) return held;
   const { repeat } = plan.rampOptions;
-  const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.runnable.length, repeat }), 0);
-  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')}), ${searchesText(repeat)}: about ${fmtDuration(s)}${held}`;
+  const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.rampServers.length, repeat }), 0);
+  const on = plan.rampServers.join(' ') === plan.runnable.join(' ') ? '' : ` on ${plan.rampServers.join(', ')}`;
+  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')})${on}, ${searchesText(repeat)}: about ${fmtDuration(s)}${held}`;
 }
 
 /** The scenarios' part of the plan line. */
@@ -431,7 +432,7 @@ async function runRamps(session) {
       if (up.has(server)) await up.get(server).bringDown({ quiet: true });
       await bring(server, scenario);
     };
-    const ramps = await measureRamps(up, { plan, io, restart, loadHosts: session.loadHosts, link: session.link, record: (section) => store.setExtra({ ramps: section }) });
+    const ramps = await measureRamps(up, { plan, io, restart, loadHosts: session.loadHosts, link: session.link, record: (section) => store.setExtra({ ramps: section }), keepSamples: (rel, samples) => store.writeSamples(rel, samples) });
     store.setExtra({ ramps });
   } finally {
     for (const u of up.values()) await u.bringDown();

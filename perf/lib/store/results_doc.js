@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const Ajv2020 = require('ajv/dist/2020');
 const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict } = require('../judge/verdicts');
+const { tunedPair } = require('../judge/tuning');
 const { analyzeWaiting } = require('../judge/waiting');
 const { analyzeBackends } = require('../judge/backends');
 const { answerOf, verdictWords } = require('../judge/metrics');
@@ -163,6 +164,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     aggregates: analysis.aggregates,
     comparisons,
     pair: primaryPair(servers, definitions),
+    tunedPair: tunedPair(servers, definitions),
     overheads: overheads(comparisons, definitions, servers, scenarios),
     seeds: seedsRun({ runs, comparisons, margin }),
     engines: verdictEngines(runs),

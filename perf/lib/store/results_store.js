@@ -194,6 +194,19 @@ class ResultsStore {
     this.writeResults();
   }
 
+  /**
+   * Writes samples under rel (a ramp step's: rampStepSamplesFileName); returns rel, or null when
+   * they could not be written (a chart is lost, not the run: the caller goes on).
+   */
+  writeSamples(rel, samples) {
+    try {
+      this.write(rel, () => writeFileAtomic(path.join(this.dir, rel), zlib.gzipSync(samples.toCsv(), { level: 6 })));
+      return rel;
+    } catch {
+      return null;
+    }
+  }
+
   /** Top-level fields besides environment and runs (e.g. interrupted, error). */
   setExtra(fields) {
     Object.assign(this.extra, fields);

@@ -15,6 +15,8 @@ const { toText, overheadLines, seedLines } = require('./summary');
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
+const { tuningText } = require('./tuning');
+const { baseOf, tuningEffect } = require('../judge/tuning');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
@@ -27,8 +29,8 @@ function winText(a) {
  * undecided: [metric…], notJudged: [{ metric, why }] } (answers: the comparisons' `answer`,
  * each with its metric).
  */
-function scenarioAnswers(results, scenario) {
-  const [a, b] = results.pair;
+function scenarioAnswers(results, scenario, pair = results.pair) {
+  const [a, b] = pair;
   const out = { wins: { [a]: [], [b]: [] }, same: [], undecided: [], notJudged: [], margin: null };
   for (const metric of METRIC_NAMES) {
     const c = findComparison(results.comparisons, scenario, metric, a, b);
@@ -48,8 +50,8 @@ function scenarioAnswers(results, scenario) {
 }
 
 /** One scenario's line: "em 1.5× more req/s [1.3–1.7], 1.4× less CPU/req [1.2–1.6]; p50 same ±10 %; p99 undecided". */
-function scenarioLine(results, scenario) {
-  const s = scenarioAnswers(results, scenario);
+function scenarioLine(results, scenario, pair = results.pair) {
+  const s = scenarioAnswers(results, scenario, pair);
   const short = (metrics) => metrics.map((m) => METRICS[m].short).join(', ');
   const parts = [];
   for (const [server, wins] of Object.entries(s.wins)) if (wins.length) parts.push(`${server} ${wins.map(winText).join(', ')}`);
@@ -67,10 +69,10 @@ function scenarioLine(results, scenario) {
  * of those that can be judged at all (not set by the schedule, resolved, both sides measured):
  * { decided, judgeable, undecided }.
  */
-function decidedShare(results) {
+function decidedShare(results, pair = results.pair) {
   const tally = { decided: 0, judgeable: 0, undecided: 0 };
   for (const scenario of results.scenarios) {
-    const s = scenarioAnswers(results, scenario);
+    const s = scenarioAnswers(results, scenario, pair);
     const decided = Object.values(s.wins).reduce((n, w) => n + w.length, 0) + s.same.length;
     tally.decided += decided;
     tally.undecided += s.undecided.length;
@@ -79,15 +81,52 @@ function decidedShare(results) {
   return tally;
 }
 
-/** The answer block: a line per scenario, then what was decided; [] without a pair. */
+/** One pair's block: a line per scenario, then what was decided. */
+function pairBlock(results, pair, title) {
+  const width = Math.max(...results.scenarios.map((s) => s.length));
+  const lines = [`${title} (95 % intervals of the factor):`];
+  for (const scenario of results.scenarios) lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario, pair)}`);
+  const t = decidedShare(results, pair);
+  lines.push(`Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}.`);
+  return lines;
+}
+
+/** A scenario comparison's answer as tuningEffect reads it: { kind, lead (a base server), factor, ci }. */
+function answerOf(c, definitions) {
+  if (!c) return { kind: null };
+  const { answer } = c;
+  if (answer.kind === 'winner') return { kind: 'winner', lead: baseOf(answer.lead, definitions), factor: answer.factor, ci: answer.ci };
+  return { kind: answer.kind === 'same' || answer.kind === 'undecided' ? answer.kind : null };
+}
+
+/**
+ * What tuning both runtimes does to each answer a winner was named in (the defaults' or the
+ * tuned pair's): a line per scenario and metric; [] without the tuned pair.
+ */
+function tuningLines(results) {
+  if (!results.tunedPair) return [];
+  const defs = results.definitions;
+  const [ta, tb] = results.tunedPair;
+  const [a, b] = [defs[ta].tuned_of, defs[tb].tuned_of];
+  const width = Math.max(...results.scenarios.map((s) => s.length));
+  const lines = [];
+  for (const scenario of results.scenarios) {
+    for (const metric of METRIC_NAMES) {
+      const defaults = answerOf(findComparison(results.comparisons, scenario, metric, a, b), defs);
+      const tuned = answerOf(findComparison(results.comparisons, scenario, metric, ta, tb), defs);
+      if (defaults.kind !== 'winner' && tuned.kind !== 'winner') continue;
+      lines.push(`  ${scenario.padEnd(width)}  ${METRICS[metric].short.padEnd(7)} ${tuningText(tuningEffect(defaults, tuned), defaults, tuned)}`);
+    }
+  }
+  return lines.length ? [`What tuning both does to each winner named (${a} and ${b} with their defaults against ${ta} and ${tb}):`, ...lines] : [];
+}
+
+/** The answer block: a block per pair (the defaults', and both tuned where they ran), what tuning does, the budget's advice; [] without a pair. */
 function answerLines(results) {
   if (!results.pair) return [];
   const [a, b] = results.pair;
-  const width = Math.max(...results.scenarios.map((s) => s.length));
-  const lines = [`Answers, ${a} vs ${b} (95 % intervals of the factor):`];
-  for (const scenario of results.scenarios) lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario)}`);
-  const t = decidedShare(results);
-  lines.push(`Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}.`);
+  const lines = pairBlock(results, results.pair, `Answers, ${a} vs ${b}`);
+  if (results.tunedPair) lines.push(...pairBlock(results, results.tunedPair, `Answers, both tuned, ${results.tunedPair.join(' vs ')}`), ...tuningLines(results));
   const advice = budgetAdvice(results);
   if (advice) lines.push(advice);
   return lines;

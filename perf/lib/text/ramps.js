@@ -6,6 +6,8 @@
 const { fmtNumber, fmtFactor, fmtInterval } = require('./format');
 const { marginText } = require('../judge/answer');
 const { causeText } = require('./runtime');
+const { tuningText } = require('./tuning');
+const { tunedPair, baseOf, tuningEffect } = require('../judge/tuning');
 
 const rate = (x) => fmtNumber(x, 'req/s');
 
@@ -21,10 +23,10 @@ function spreadText(repeat) {
 const sloText = (objective) => `${objective.percentile} ≤ ${objective.ms} ms`;
 
 /** One search: "hello_per_connection  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms". */
-function searchLine(name, server, r, objective, { i = 1, repeat = 1 } = {}) {
+function searchLine(name, server, r, objective, { i = 1, repeat = 1, width = 5 } = {}) {
   const slo = sloText(objective);
   const of = repeat > 1 ? ` (search ${i} of ${repeat})` : '';
-  const head = `${name}  ${server.padEnd(5)} `;
+  const head = `${name}  ${server.padEnd(width)} `;
   if (r.incomplete) return `${head}search incomplete${of}, not counted: ${r.incomplete}${r.sustainable_rps === null ? '' : ` (held ${rate(r.sustainable_rps)}/s so far)`}`;
   if (r.sustainable_rps === null) {
     // Limited from its first rate on, the server was never measured: it did not fail either.
@@ -89,14 +91,33 @@ function serverText(s) {
   return `at least ${value} (${why}${estimate.length ? `; about ${rate(Math.max(...estimate))}/s by the utilization law, an estimate` : ''})${note}`;
 }
 
+/** A ramp comparison as tuningEffect reads it: { kind, lead (the winner's base server), factor, ci (the winner's) }. */
+function answerOf(c, definitions) {
+  if (!c || c.decision !== 'winner') return { kind: c ? c.decision : null };
+  return { kind: 'winner', lead: baseOf(c.winner, definitions), factor: c.factor, ci: c.winner === c.a ? c.ci95 : [1 / c.ci95[1], 1 / c.ci95[0]] };
+}
+
+/** What tuning both sides does to the ramp's answer, in words; null where the tuned pair was not searched. */
+function tuningOfRamp(ramp, definitions) {
+  const tuned = tunedPair(Object.keys(ramp.servers), definitions);
+  if (!tuned) return null;
+  const find = ([a, b]) => ramp.comparisons.find((c) => c.a === a && c.b === b);
+  const defaults = answerOf(find(tuned.map((t) => definitions[t].tuned_of)), definitions);
+  const both = answerOf(find(tuned), definitions);
+  return tuningText(tuningEffect(defaults, both), defaults, both);
+}
+
 /** The end's block: per ramp, each server's sustainable rate over its searches, then the comparisons. [] without ramps. */
 function rampLines(results) {
   const doc = results.ramps;
   if (!doc || !doc.ramps.length) return [];
   const lines = ['', `Sustainable throughput (${sloText(doc.objective)}, no errors, the schedule kept; ${spreadText(doc.repeat)}):`];
   for (const ramp of doc.ramps) {
-    for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(5)} ${serverText(s)}`);
+    const width = Math.max(5, ...Object.keys(ramp.servers).map((server) => server.length));
+    for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(width)} ${serverText(s)}`);
     for (const c of ramp.comparisons) lines.push(`  ${ramp.name}  ${comparisonText(c)}`);
+    const tuning = tuningOfRamp(ramp, results.definitions || {});
+    if (tuning) lines.push(`  ${ramp.name}  ${tuning}`);
   }
   if (doc.interrupted) lines.push('  (interrupted: the searches above are those that finished)');
   return lines;

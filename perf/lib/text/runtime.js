@@ -4,7 +4,9 @@
 // collections and the loop's stalls in the window, and what the requests above a percentile
 // were in flight during. Decides nothing.
 
-const { fmtNumber } = require('./format');
+const { fmtNumber, alignedTable } = require('./format');
+const { runtimeAcross, STALL_MS } = require('../measure/runtime_events');
+const { usableForVerdict, isSuperseded } = require('../judge/verdicts');
 
 const ms = (x) => `${fmtNumber(x)} ms`;
 const pct = (x) => `${Math.round(x)} %`;
@@ -38,4 +40,38 @@ function causeText(runtime, percentile) {
   return `${head}; ${eventsText(runtime)}`;
 }
 
-module.exports = { causeText, eventsText };
+const RUNTIME_HEAD = ['scenario', 'server', 'GCs', 'major', 'GC time', 'longest GC', `stalls ≥ ${STALL_MS} ms`, 'longest stall', 'allocated/req', 'p99 tail: GC, stalls, neither'];
+
+/** "2.4 KB" for bytes, "27 objects" for objects. */
+function allocText(x, unit) {
+  if (x === null) return '–';
+  return unit === 'bytes' ? `${fmtNumber(x / 1024)} KB` : `${fmtNumber(x)} objects`;
+}
+
+/**
+ * The runtime table's rows: per scenario and server with runtime events, the medians over the
+ * usable runs of its verdict (runtimeAcross), and in how many runs the p99 tail coincided with
+ * the GC, the stalls or neither.
+ */
+function runtimeRows(results) {
+  const rows = [];
+  for (const scenario of results.scenarios) {
+    for (const server of results.servers) {
+      const a = runtimeAcross(results.runs.filter((r) => r.scenario === scenario && r.server === server && !isSuperseded(r) && usableForVerdict(r)));
+      if (!a) continue;
+      const c = a.coincided;
+      rows.push([scenario, server, fmtNumber(a.collections, 'count'), fmtNumber(a.major, 'count'), `${fmtNumber(a.gc_share_pct)} %`, `${fmtNumber(a.longest_gc_ms)} ms`, fmtNumber(a.stalls, 'count'), `${fmtNumber(a.longest_stall_ms)} ms`, allocText(a.alloc_per_request, a.alloc_unit), c.gc + c.stalls + c.neither ? `${c.gc}, ${c.stalls}, ${c.neither}` : '–']);
+    }
+  }
+  return rows;
+}
+
+const RUNTIME_TITLE = `The servers' runtime events (medians over the usable runs: GC collections and of them major, GC time as a share of the run, the longest GC, loop stalls of ${STALL_MS} ms or more and the longest, allocated per request; and in how many runs the requests above p99 coincided with GC pauses, other loop stalls, or neither):`;
+
+/** The runtime table as aligned text, after a blank line; [] where no run has runtime events. */
+function runtimeLines(results) {
+  const rows = runtimeRows(results);
+  return rows.length ? ['', RUNTIME_TITLE, ...alignedTable(RUNTIME_HEAD, rows, RUNTIME_HEAD.map((_, i) => (i < 2 ? 'l' : 'r')))] : [];
+}
+
+module.exports = { causeText, eventsText, runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE };

@@ -10,6 +10,7 @@
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
+const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
 const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, findComparison, percentileResolved, tooFewText, fewestReplies, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
@@ -169,6 +170,8 @@ function toMarkdown(results) {
     const head = ['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map(overheadHead)];
     lines.push('', overheadTitle(), '', ...markdownTable(head, s.overheads.map((o) => [o.scenario, o.server, `${o.reference} (${o.role})`, ...OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m]))]), head.map((_, i) => (i < 3 ? 'l' : 'r'))));
   }
+  const runtime = runtimeRows(results);
+  if (runtime.length) lines.push('', RUNTIME_TITLE, '', ...markdownTable(RUNTIME_HEAD, runtime, RUNTIME_HEAD.map((_, i) => (i < 2 ? 'l' : 'r'))));
   if (s.seeds.length) lines.push('', SEEDS_TITLE, '', seedsMarkdown(s.seeds).trimEnd());
   const ramps = rampLines(results);
   if (ramps.length) lines.push('', ramps[1], '', ...ramps.slice(2).map((l) => `- ${l.trim()}`));
@@ -252,7 +255,7 @@ function toText(results) {
     });
     out.push('', verdictTitle(s), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
-  out.push(...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results));
+  out.push(...runtimeLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results));
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';
 }

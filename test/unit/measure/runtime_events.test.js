@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseRuntimeEvents, RuntimeEventsFile, summarizeRuntime, countAt, stallsOf, gcPausesOf, STALL_MS } = require('../../../perf/lib/measure/runtime_events');
+const { parseRuntimeEvents, RuntimeEventsFile, summarizeRuntime, countAt, stallsOf, gcPausesOf, pauseMarks, STALL_MS, GC_MARK_MS, MAX_MARKS } = require('../../../perf/lib/measure/runtime_events');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const HEADER = '# runtime-events 1 runtime=ruby alloc=objects gc_position=heartbeat heartbeat_ms=10';
@@ -41,6 +41,23 @@ describe('runtime_events: the format', () => {
     const window = { beats: [{ t: 100, late: STALL_MS - 0.1 }, { t: 200, late: 20 }], gcs: [{ start: 50, ms: 3, kind: 'minor', n: 1 }] };
     assert.deepEqual(stallsOf(window), [{ from: 180, to: 200, ms: 20 }]);
     assert.deepEqual(gcPausesOf(window), [{ from: 50, to: 53, ms: 3, kind: 'minor', n: 1 }]);
+  });
+});
+
+describe('runtime_events: the pauses a chart marks', () => {
+  it(`GC work of ${GC_MARK_MS} ms or more and the stalls, from the samples' time zero, in time order`, () => {
+    const window = { beats: [{ t: 1050, late: 20 }, { t: 1060, late: 1 }], gcs: [{ start: 1010, ms: 0.5, kind: 'minor', n: 1 }, { start: 1100, ms: 7, kind: 'major', n: 1 }] };
+    assert.deepEqual(pauseMarks(window, 1000), [
+      { kind: 'stall', from_ms: 30, to_ms: 50 },
+      { kind: 'gc', gc: 'major', from_ms: 100, to_ms: 107 },
+    ]);
+  });
+
+  it(`at most the ${MAX_MARKS} longest of each kind`, () => {
+    const gcs = Array.from({ length: MAX_MARKS + 50 }, (_, k) => ({ start: k * 10, ms: 1 + (k % 7), kind: 'minor', n: 1 }));
+    const marks = pauseMarks({ beats: [], gcs }, 0);
+    assert.equal(marks.length, MAX_MARKS);
+    assert.ok(Math.min(...marks.map((m) => m.to_ms - m.from_ms)) >= 2, 'the shortest are left out');
   });
 });
 

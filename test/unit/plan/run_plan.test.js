@@ -26,10 +26,27 @@ const names = (list) => list.map((s) => s.name);
 const usage = (options, message) => assert.throws(() => asked(options), (err) => err instanceof UsageError && message.test(err.message));
 
 describe('the run\'s plan: servers, scenarios, trials', () => {
-  it('by default: node and em, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
-    const plan = resolvePlan({});
+  it('a quick run: node and em in the scenarios, and their tuned configurations too in the ramps', () => {
+    const plan = resolvePlan({ quick: true });
     assert.deepEqual(plan.servers, ['node', 'em']);
-    assert.deepEqual(Object.keys(plan.definitions), ['node', 'em']);
+    assert.deepEqual(plan.runnable, ['node', 'em']);
+    assert.deepEqual(plan.rampServers, ['node', 'em', 'node_tuned', 'em_tuned']);
+    assert.deepEqual(Object.keys(plan.definitions), ['node', 'em', 'node_tuned', 'em_tuned']);
+    assert.deepEqual(plan.recorded.ramp_servers, ['node', 'em', 'node_tuned', 'em_tuned']);
+  });
+
+  it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
+    assert.deepEqual(resolvePlan({ servers: ['node', 'em'] }).servers, ['node', 'em']);
+    assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em']);
+    assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true }).servers, ['em', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true, quick: true }).rampServers, ['em', 'em_tuned']);
+  });
+
+  it('by default: node and em with defaults and tuned, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
+    const plan = resolvePlan({});
+    assert.deepEqual(plan.servers, ['node', 'em', 'node_tuned', 'em_tuned']);
+    assert.deepEqual(Object.keys(plan.definitions), ['node', 'em', 'node_tuned', 'em_tuned']);
+    assert.deepEqual(plan.rampServers, ['node', 'em', 'node_tuned', 'em_tuned']);
     assert.deepEqual(plan.definitions.node, loadServerDefinitions().node);
     assert.equal(plan.trials, 1);
     assert.deepEqual(plan.engine, { name: 'autocannon', skipped: [], lighter: true });
@@ -213,6 +230,7 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['margin', 0.1],
       ['lighter_engines', true],
       ['ramps', []],
+      ['ramp_servers', []],
       ['slo', null],
       ['held', false],
     ]);

@@ -14,7 +14,8 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, link_demand_pct: null, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, link_demand_pct: null, runtime: null, limited: null });
+    assert.equal(stepOf(run({ runtime: { gc: {} } }), 1000).runtime.gc !== undefined, true, 'the step keeps its run\'s runtime events');
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     assert.match(stepOf(run({ load_problems: ['Tsung started 900 of 1000 users'] }), 1000).limited, /^the load hosts did not offer the load as planned: Tsung started 900 of 1000 users$/);
     const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);
@@ -87,42 +88,42 @@ describe('ramps: the stage', () => {
 
   it('compares the sustainable rates search by search (paired): a winner, the same within the margin, undecided', () => {
     const per = (values) => ({ searches: values.map((v) => search(v)) });
-    const [win] = compareServers(['node', 'em'], { node: per([4000, 4200, 3900]), em: per([7600, 8000, 7700]) }, 0.1);
+    const [win] = compareServers([['node', 'em']], { node: per([4000, 4200, 3900]), em: per([7600, 8000, 7700]) }, 0.1);
     assert.deepEqual([win.decision, win.winner], ['winner', 'em']);
     assert.match(win.method, /^paired searches/);
     assert.ok(win.factor > 1.8 && win.factor < 2.1);
-    const [same] = compareServers(['node', 'em'], { node: per([4000, 4010, 3990]), em: per([4005, 3995, 4000]) }, 0.1);
+    const [same] = compareServers([['node', 'em']], { node: per([4000, 4010, 3990]), em: per([4005, 3995, 4000]) }, 0.1);
     assert.deepEqual([same.decision, same.winner], ['same', null]);
-    const [open] = compareServers(['node', 'em'], { node: per([3000, 5000, 4000]), em: per([4000, 4600, 3500]) }, 0.1);
+    const [open] = compareServers([['node', 'em']], { node: per([3000, 5000, 4000]), em: per([4000, 4600, 3500]) }, 0.1);
     assert.equal(open.decision, 'undecided');
   });
 
   it('a side that never saturated is at least its rate: shown the faster, never the slower or the same', () => {
     const sat = { searches: [search(4000), search(4100)] };
     const atLeast = { searches: [search(8000, false, 'client-bound'), search(8000, false, 'client-bound')] };
-    const [faster] = compareServers(['node', 'em'], { node: sat, em: atLeast }, 0.1);
+    const [faster] = compareServers([['node', 'em']], { node: sat, em: atLeast }, 0.1);
     assert.deepEqual([faster.decision, faster.winner], ['winner', 'em']);
-    const [slower] = compareServers(['node', 'em'], { node: { searches: [search(12000), search(12100)] }, em: atLeast }, 0.1);
+    const [slower] = compareServers([['node', 'em']], { node: { searches: [search(12000), search(12100)] }, em: atLeast }, 0.1);
     assert.deepEqual([slower.decision, slower.winner], [null, null]);
     assert.equal(slower.note, 'not judged: em never saturated (client-bound)', 'why, from its searches');
     const byLink = { searches: [search(9000, false, 'the link saturates first: …'), search(9100, false, 'the link saturates first: …')] };
-    assert.equal(compareServers(['node', 'em'], { node: byLink, em: byLink }, 0.1)[0].note, 'not judged: node and em never saturated (the link saturates first: …)');
+    assert.equal(compareServers([['node', 'em']], { node: byLink, em: byLink }, 0.1)[0].note, 'not judged: node and em never saturated (the link saturates first: …)');
     const once = { searches: [search(9000, false, 'the link saturates first: …')] };
-    assert.equal(compareServers(['node', 'em'], { node: once, em: once }, 0.1)[0].note, 'not judged: node and em never saturated (the link saturates first: …)', 'one search each: why it says nothing, before how few searches');
-    const [unclear] = compareServers(['node', 'em'], { node: { searches: [search(9000), search(3000)] }, em: atLeast }, 0.1);
+    assert.equal(compareServers([['node', 'em']], { node: once, em: once }, 0.1)[0].note, 'not judged: node and em never saturated (the link saturates first: …)', 'one search each: why it says nothing, before how few searches');
+    const [unclear] = compareServers([['node', 'em']], { node: { searches: [search(9000), search(3000)] }, em: atLeast }, 0.1);
     assert.deepEqual([unclear.decision, unclear.note], ['undecided', null], 'undecided stays undecided, not "never saturated"');
-    const [both] = compareServers(['node', 'em'], { node: atLeast, em: atLeast }, 0.1);
+    const [both] = compareServers([['node', 'em']], { node: atLeast, em: atLeast }, 0.1);
     assert.equal(both.decision, null, 'both held the highest rate: not "the same"');
   });
 
   it('pairs each search with the other server\'s made beside it: what the machine did to both cancels (the full run\'s keep-alive ramp)', () => {
     const per = (values) => ({ searches: values.map((v) => search(v)) });
     // node 18,221-33,417/s, em 8,354-19,027/s: each side alone spans ×1.8-2.3, their ratio 1.7-2.2.
-    const [c] = compareServers(['node', 'em'], { node: per([18221, 32000, 33417]), em: per([8354, 19027, 17448]) }, 0.1);
+    const [c] = compareServers([['node', 'em']], { node: per([18221, 32000, 33417]), em: per([8354, 19027, 17448]) }, 0.1);
     assert.deepEqual([c.decision, c.winner], ['winner', 'node']);
     assert.ok(c.ci95[0] > 1.2 && c.ci95[1] < 3, `interval ${c.ci95}`);
     // The same rates unpaired (the second server's searches in another order) are undecided.
-    const [shuffled] = compareServers(['node', 'em'], { node: per([18221, 32000, 33417]), em: per([19027, 17448, 8354]) }, 0.1);
+    const [shuffled] = compareServers([['node', 'em']], { node: per([18221, 32000, 33417]), em: per([19027, 17448, 8354]) }, 0.1);
     assert.equal(shuffled.decision, 'undecided');
   });
 
@@ -146,7 +147,7 @@ describe('ramps: the stage', () => {
         node.push(found(15000 * truth * common * Math.exp(0.08 * normal())));
         em.push(found(15000 * common * Math.exp(0.08 * normal())));
       }
-      const [c] = compareServers(['node', 'em'], { node: { searches: node }, em: { searches: em } }, 0.1);
+      const [c] = compareServers([['node', 'em']], { node: { searches: node }, em: { searches: em } }, 0.1);
       if (c.ci95[0] <= truth && truth <= c.ci95[1]) covered += 1;
     }
     assert.ok(covered / runs >= 0.93, `covered ${covered} of ${runs}`);
@@ -154,7 +155,7 @@ describe('ramps: the stage', () => {
 
   it('searches that agree to the last step are known to their bracket, not exactly: no zero-width interval', () => {
     const same = (v) => ({ searches: [search(v), search(v), search(v)] });
-    const [c] = compareServers(['node', 'em'], { node: same(4000), em: same(8000) }, 0.1);
+    const [c] = compareServers([['node', 'em']], { node: same(4000), em: same(8000) }, 0.1);
     assert.ok(c.ci95[1] / c.ci95[0] > 1.03, `interval ${c.ci95}`);
     assert.deepEqual([c.decision, c.winner], ['winner', 'em']);
     const { ci95 } = serverSummary([search(4000), search(4000), search(4000)]).sustainable_rps;
@@ -167,12 +168,12 @@ describe('ramps: the stage', () => {
     assert.equal(summary.searches.length, 3);
     assert.equal(summary.sustainable_rps.n, 2);
     assert.ok(summary.sustainable_rps.centre < 4100);
-    const [c] = compareServers(['node', 'em'], { node: { searches: [search(4000), cut] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
+    const [c] = compareServers([['node', 'em']], { node: { searches: [search(4000), cut] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
     assert.match(c.note, /fewer than two pairs of complete searches/);
   });
 
   it('fewer than two searches with a rate on a side: no interval, said so', () => {
-    const [c] = compareServers(['node', 'em'], { node: { searches: [search(4000)] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
+    const [c] = compareServers([['node', 'em']], { node: { searches: [search(4000)] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
     assert.deepEqual([c.decision, c.ci95], [null, null]);
     assert.match(c.note, /fewer than two pairs of complete searches/);
   });

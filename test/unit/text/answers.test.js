@@ -43,6 +43,21 @@ describe('text: the answers, one line per scenario', () => {
     assert.match(line, /not judged: p50 \(below the resolution\)/, line);
   });
 
+  it('with both runtimes tuned too: a block for the tuned pair, then what tuning both does to each winner named', () => {
+    const DEFS = { node: {}, em: {}, node_tuned: { tuned_of: 'node' }, em_tuned: { tuned_of: 'em' } };
+    // Defaults: em twice node's speed. Tuned: em_tuned and node_tuned alike.
+    const tunedTrials = [1, 2, 3].flatMap((t) => [trialRun('node_tuned', 'short_conn_256', t, 1 + t / 100, 2000 + [1, -1, 0][t - 1]), trialRun('em_tuned', 'short_conn_256', t, 1 + t / 100, 2000 + [-1, 1, 0][t - 1])]);
+    const both = decoded([...clear, ...tunedTrials], { environment: { servers: DEFS, options: { servers: ['node', 'em', 'node_tuned', 'em_tuned'] } } });
+    assert.deepEqual(both.tunedPair, ['node_tuned', 'em_tuned']);
+    const lines = answerLines(both);
+    assert.equal(lines[0], 'Answers, node vs em (95 % intervals of the factor):');
+    assert.equal(lines[3], 'Answers, both tuned, node_tuned vs em_tuned (95 % intervals of the factor):');
+    assert.match(lines[4], /^ {2}short_conn_256 {2}mean, p50, req\/s, CPU\/req, RSS same ±10 %/);
+    assert.equal(lines[6], 'What tuning both does to each winner named (node and em with their defaults against node_tuned and em_tuned):');
+    assert.match(lines[7], /^ {2}short_conn_256 {2}mean {4}em's lead belongs to the defaults: gone once both are tuned \(em 1\.98× \[1\.94–2\.02\] with the defaults, the same within the margin tuned\)$/);
+    assert.equal(decoded(clear).tunedPair, null);
+  });
+
   it('says what was not judged and why, grouped by reason', () => {
     assert.match(scenarioLine(results, 'concurrent_2000_20'), /; not judged: p99 \(n too small\), req\/s \(set by the rate\)$/);
   });

@@ -45,6 +45,21 @@ describe('ramps in words', () => {
     assert.equal(rampLines({ ramps: { ...doc, repeat: 1 } })[1], 'Sustainable throughput (p99 ≤ 10 ms, no errors, the schedule kept; one search per server, its bracket):', 'no interval promised from one search');
   });
 
+  it('with both runtimes tuned too: whether the defaults\' difference remains, is gone or reverses once both are tuned', () => {
+    const DEFS = { node: {}, em: {}, node_tuned: { tuned_of: 'node' }, em_tuned: { tuned_of: 'em' } };
+    const s = (centre) => ({ searches: [], sustainable_rps: { n: 3, centre, ci95: [centre * 0.9, centre * 1.1] } });
+    const c = (a, b, decision, winner, factor, ci95) => ({ a, b, decision, winner, factor, ci95, ratio: 1, margin: 0.1 });
+    const ramp = (tunedCmp) => ({ name: 'hello', servers: { node: s(36000), em: s(14000), node_tuned: s(37000), em_tuned: s(35000) }, comparisons: [c('node', 'em', 'winner', 'node', 2.4, [1.6, 3.7]), tunedCmp] });
+    const doc = (tunedCmp) => ({ objective: SLO, repeat: 3, interrupted: false, ramps: [ramp(tunedCmp)] });
+    const last = (tunedCmp) => rampLines({ ramps: doc(tunedCmp), definitions: DEFS }).pop();
+    assert.equal(last(c('node_tuned', 'em_tuned', 'same', null, null, [0.95, 1.08])), "  hello  node's lead belongs to the defaults: gone once both are tuned (node 2.4× [1.60–3.70] with the defaults, the same within the margin tuned)");
+    assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'node_tuned', 1.3, [1.1, 1.5])), "  hello  node's lead remains once both are tuned (node 2.4× [1.60–3.70] with the defaults, node 1.3× [1.10–1.50] tuned)");
+    assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'em_tuned', 1.25, [0.7, 0.9])), '  hello  reversed once both are tuned: em leads (node 2.4× [1.60–3.70] with the defaults, em 1.25× [1.11–1.43] tuned)');
+    assert.equal(last(c('node_tuned', 'em_tuned', 'undecided', null, null, [0.8, 1.4])), '  hello  what tuning both does is undecided (node 2.4× [1.60–3.70] with the defaults, undecided tuned)');
+    // Without the tuned pair's searches, no such line.
+    assert.equal(rampLines({ ramps: { ...doc(null), ramps: [{ ...ramp(null), servers: { node: s(1), em: s(1) }, comparisons: [] }] }, definitions: DEFS }).length, 4);
+  });
+
   it('where a server saturated: the rate it served beside the utilization law\'s estimate', () => {
     const sat = { sustainable_rps: 7200, failing_rps: 7600, saturated: true, limited: null, incomplete: null, bracket: [7200, 7600], served_rps: 7230, estimate_rps: 14200, steps: [{ rate: 7600, failure: 'p99 22 ms over 10 ms' }] };
     assert.equal(searchLine('hello', 'node', sat, SLO), 'hello  node  sustains 7,200/s at p99 ≤ 10 ms; fails at 7,600/s: p99 22 ms over 10 ms; served at most 7,230/s, the utilization law from its CPU per request says 14,200/s, 1.96× that');

@@ -3,7 +3,8 @@
 // the GC and stalls of the window.
 
 const assert = require('node:assert/strict');
-const { causeText, eventsText } = require('../../../perf/lib/text/runtime');
+const { causeText, eventsText, runtimeLines } = require('../../../perf/lib/text/runtime');
+const { trialRun, decoded } = require('../../support/made_up_results');
 
 const RUNTIME = {
   runtime: 'ruby',
@@ -35,5 +36,26 @@ describe('text/runtime: the events and the cause', () => {
     assert.match(causeText(RUNTIME, 'p90'), /^coincided with neither GC pauses nor loop stalls: of the 1,140 requests above p90, 10 % would have been under it without the GC's time, 12 % without the stalls'; 11 major/);
     assert.equal(causeText({ ...RUNTIME, tail: undefined }, 'p99'), eventsText(RUNTIME));
     assert.equal(causeText(null, 'p99'), '');
+  });
+});
+
+describe('text/runtime: the table of the runs\' runtime events', () => {
+  const rt = (major, share, coincided) => ({ ...RUNTIME, gc: { ...RUNTIME.gc, major, share_pct: share }, tail: { p99: { ...RUNTIME.tail.p99, coincided } } });
+  const runs = [1, 2, 3].flatMap((t) => [
+    trialRun('em', 'keepalive', t, 1, 1000, { runtime: rt(10 + t, 4 + t, t === 3 ? 'neither' : 'gc') }),
+    trialRun('node', 'keepalive', t, 1, 1000, { runtime: { ...rt(0, 1, 'neither'), allocations: { unit: 'bytes', total: 1, per_request: 7680 } } }),
+  ]);
+
+  it('per scenario and server: the medians over the runs, and in how many runs the p99 tail coincided with what', () => {
+    const lines = runtimeLines(decoded(runs));
+    assert.match(lines[1], /^The servers' runtime events \(medians over the usable runs/);
+    assert.match(lines[2], /^scenario\s+server\s+GCs\s+major\s+GC time\s+longest GC\s+stalls ≥ 5 ms\s+longest stall\s+allocated\/req\s+p99 tail: GC, stalls, neither$/);
+    const row = (server) => lines.find((l) => l.startsWith('keepalive') && l.includes(` ${server} `)) || lines.find((l) => l.includes(` ${server} `));
+    assert.match(row('em'), /\s12\s+6\.00 %\s+14\.2 ms\s+9\s+16\.1 ms\s+27\.0 objects\s+2, 0, 1$/);
+    assert.match(row('node'), /\s7\.50 KB\s+0, 0, 3$/);
+  });
+
+  it('nothing where no run has runtime events', () => {
+    assert.deepEqual(runtimeLines(decoded(runs.map((r) => ({ ...r, runtime: undefined })))), []);
   });
 });

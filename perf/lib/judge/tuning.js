@@ -1,0 +1,62 @@
+'use strict';
+// Each runtime as its users tune it (perf/servers.json: a server with `tuned_of` is another's
+// tuned configuration): which servers a run compares, and what tuning both sides does to an
+// answer, defaults against both tuned. The one home of both rules; text and report render them.
+
+const { primaryPair } = require('./verdicts');
+
+/** The tuned configuration of a server among the definitions (tuned_of), or null. */
+function tunedOf(server, definitions = {}) {
+  return Object.keys(definitions).find((name) => definitions[name] && definitions[name].tuned_of === server) || null;
+}
+
+/** The server a tuned configuration tunes, or the server itself. */
+function baseOf(server, definitions = {}) {
+  return (definitions[server] && definitions[server].tuned_of) || server;
+}
+
+/**
+ * The primary pair with both sides tuned ([node_tuned, em_tuned]) when both ran, else null.
+ * (primaryPair: node vs em, or the first two servers that are no reference.)
+ */
+function tunedPair(servers, definitions = {}) {
+  const defaults = primaryPair(servers.filter((s) => !(definitions[s] && definitions[s].tuned_of)), definitions);
+  if (!defaults) return null;
+  const tuned = defaults.map((s) => tunedOf(s, definitions));
+  return tuned.every((t) => t && servers.includes(t)) ? tuned : null;
+}
+
+/**
+ * The pairs a comparison of many servers answers: where tuned configurations ran, the defaults'
+ * pair, the tuned pair and each server against its tuned self (what tuning buys it); else every
+ * pair, in order.
+ */
+function comparedPairs(servers, definitions = {}) {
+  const tuned = tunedPair(servers, definitions);
+  if (!tuned) return servers.flatMap((a, i) => servers.slice(i + 1).map((b) => [a, b]));
+  const defaults = tuned.map((t) => definitions[t].tuned_of);
+  return [defaults, tuned, ...defaults.map((s, i) => [s, tuned[i]])];
+}
+
+/**
+ * What tuning both sides does to an answer: defaults and tuned, each { kind: 'winner' | 'same'
+ * | 'undecided' | null (not judged), lead (the winner's base server, for a winner) }. One of
+ *   remains     the same side wins both ways
+ *   gone        a winner with the defaults, the same within the margin once both are tuned: the
+ *               difference belongs to the defaults
+ *   reversed    the other side wins once both are tuned
+ *   appears     the same within the margin with the defaults, a winner once both are tuned
+ *   same        the same within the margin both ways
+ *   undecided   either side undecided (or not judged): nothing to say yet
+ */
+function tuningEffect(defaults, tuned) {
+  const d = defaults.kind;
+  const t = tuned.kind;
+  if (d === 'winner' && t === 'winner') return defaults.lead === tuned.lead ? 'remains' : 'reversed';
+  if (d === 'winner' && t === 'same') return 'gone';
+  if (d === 'same' && t === 'winner') return 'appears';
+  if (d === 'same' && t === 'same') return 'same';
+  return 'undecided';
+}
+
+module.exports = { tunedOf, baseOf, tunedPair, comparedPairs, tuningEffect };
