@@ -16,6 +16,7 @@ const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { tuningText } = require('./tuning');
+const { whyText } = require('./runtime');
 const { baseOf, tuningEffect } = require('../judge/tuning');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
@@ -85,7 +86,13 @@ function decidedShare(results, pair = results.pair) {
 function pairBlock(results, pair, title) {
   const width = Math.max(...results.scenarios.map((s) => s.length));
   const lines = [`${title} (95 % intervals of the factor):`];
-  for (const scenario of results.scenarios) lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario, pair)}`);
+  for (const scenario of results.scenarios) {
+    lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario, pair)}`);
+    // Where a latency was decided, what the tails coincided with.
+    const s = scenarioAnswers(results, scenario, pair);
+    const why = Object.values(s.wins).some((wins) => wins.some((w) => METRICS[w.metric].latency)) ? whyText(results, scenario, pair) : '';
+    if (why) lines.push(`  ${' '.repeat(width)}  why: ${why}`);
+  }
   const t = decidedShare(results, pair);
   lines.push(`Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}.`);
   return lines;

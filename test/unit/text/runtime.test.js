@@ -3,7 +3,7 @@
 // the GC and stalls of the window.
 
 const assert = require('node:assert/strict');
-const { causeText, eventsText, runtimeLines } = require('../../../perf/lib/text/runtime');
+const { causeText, eventsText, runtimeLines, whyText } = require('../../../perf/lib/text/runtime');
 const { trialRun, decoded } = require('../../support/made_up_results');
 
 const RUNTIME = {
@@ -57,5 +57,14 @@ describe('text/runtime: the table of the runs\' runtime events', () => {
 
   it('nothing where no run has runtime events', () => {
     assert.deepEqual(runtimeLines(decoded(runs.map((r) => ({ ...r, runtime: undefined })))), []);
+  });
+});
+
+describe('text/runtime: why, beside a latency verdict', () => {
+  const rt = (coincided, share) => ({ ...RUNTIME, gc: { ...RUNTIME.gc, share_pct: share }, tail: { p99: { ...RUNTIME.tail.p99, coincided } } });
+  it('each server\'s most frequent answer over its runs, with its GC\'s share and longest', () => {
+    const runs = [1, 2, 3].flatMap((t) => [trialRun('em', 'k', t, 2, 1000, { runtime: rt(t < 3 ? 'gc' : 'neither', 8 + t) }), trialRun('node', 'k', t, 1, 1000, { runtime: rt('neither', 0) })]);
+    assert.equal(whyText(decoded(runs), 'k', ['node', 'em']), "node's requests above p99 coincided with neither GC pauses nor loop stalls in 3 of 3 runs; em's requests above p99 coincided with GC pauses in 2 of 3 runs (GC 10.0 % of the time, the longest 14.2 ms)");
+    assert.equal(whyText(decoded(runs.map((r) => ({ ...r, runtime: undefined }))), 'k', ['node', 'em']), '');
   });
 });
