@@ -1,15 +1,20 @@
 'use strict';
-// What a run's slow requests coincided with: the server's GC pauses, its loop's stalls, or
-// neither (results.json runs[].runtime.tail). A slow request (above a percentile) is put down
-// to pauses of a kind when it would not have been slow without them: its latency less the time
-// of such pauses it was in flight during is at or under the percentile. Counting only whether a
-// request overlapped a pause would blame any pause for a long request (a queue 100 ms deep
-// overlaps every GC); taking the pauses' time out asks whether they made the difference.
+// What a run's tail coincided with: the server's GC pauses, its loop's stalls, or neither
+// (results.json runs[].runtime.tail). The question asked of each kind of pause: had the requests
+// not spent the time of such pauses they were in flight during, where would the percentile be?
+// Each request's latency less that time gives a percentile without them; the share of the
+// tail's excess over the median that it takes away is what the pauses explain. Counting only
+// whether slow requests overlapped a pause would blame any pause for a long request (a queue
+// 100 ms deep overlaps every GC), and taking a pause's time from the requests just above the
+// percentile alone would let a 0.5 ms step "explain" a request 0.1 ms over it.
 
-// A tail coincided with pauses of a kind when at least this share of it is put down to them.
+// A tail coincided with pauses of a kind when they explain at least this share of its excess.
 const COINCIDE_SHARE = 0.5;
+// The percentiles asked about: the tail's (the median has no excess over itself).
+const TAIL_PERCENTILES = { p90: 90, p99: 99, p999: 99.9 };
 
 const round1 = (x) => Math.round(x * 10) / 10;
+const round3 = (x) => Math.round(x * 1000) / 1000;
 
 /** Sorted, merged [from, to] intervals. */
 function merged(intervals) {
@@ -37,48 +42,63 @@ function covered(intervals, from, to) {
   return total;
 }
 
+/** The q-th percentile (0–100) of sorted values, nearest rank. */
+const percentileOf = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1))];
+
 /**
- * The slow requests against pauses of one kind: { in_flight_pct, all_in_flight_pct, explained_pct }:
- * the share of the slow requests in flight during one, the same among all requests, and the
- * share of the slow ones that would have been at or under aboveMs without those pauses' time.
+ * The requests against pauses of one kind: each one's latency, and the time of such pauses it
+ * was in flight during.
  */
-function against(requests, slow, pauses, aboveMs) {
+function pausedTimes(requests, pauses) {
   const intervals = merged(pauses);
   const n = requests.starts.length;
-  let all = 0;
-  for (let i = 0; i < n; i++) if (covered(intervals, requests.starts[i], requests.ends[i]) > 0) all += 1;
-  let inFlight = 0;
-  let explained = 0;
-  for (const i of slow) {
-    const paused = covered(intervals, requests.starts[i], requests.ends[i]);
-    if (paused > 0) inFlight += 1;
-    if (paused > 0 && requests.ends[i] - requests.starts[i] - paused <= aboveMs) explained += 1;
+  const latency = new Float64Array(n);
+  const paused = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    latency[i] = requests.ends[i] - requests.starts[i];
+    paused[i] = covered(intervals, requests.starts[i], requests.ends[i]);
   }
-  const pct = (k, of) => round1((k / of) * 100);
-  return { in_flight_pct: pct(inFlight, slow.length), all_in_flight_pct: pct(all, n), explained_pct: pct(explained, slow.length) };
+  return { latency, paused };
 }
 
 /**
- * The tail above each percentile of latencyMs ({ p99: 12.8, … }, the run's own figures), put
- * against the pauses: requests { starts, ends } (monotonic ms, the answered ones), pauses
- * { gc: [{ from, to }], stalls: [{ from, to }] }. Returns { p99: { above_ms, slow, gc: {…},
- * stalls: {…}, coincided: 'gc' | 'stalls' | 'neither' }, … }; a percentile with no request above
- * it is left out. GC first: a GC pause stalls the loop too.
+ * The tail above each of TAIL_PERCENTILES against the pauses: requests { starts, ends }
+ * (monotonic ms, the answered ones), pauses { gc: [{ from, to }], stalls: [{ from, to }] }.
+ * Returns { p99: { at_ms, median_ms, slow, gc: { in_flight_pct, all_in_flight_pct,
+ * without_ms, explained_pct }, stalls: { … }, coincided: 'gc' | 'stalls' | 'neither' }, … }
+ * (at_ms and without_ms exact, nearest rank; explained_pct, the share of at_ms − median_ms that
+ * taking the pauses' time out removes); a percentile with no excess over the median is left
+ * out. GC first: a GC pause stalls the loop too.
  */
-function attributeTail(requests, pauses, latencyMs) {
+function attributeTail(requests, pauses) {
   const out = {};
   const n = requests.starts.length;
-  for (const [p, aboveMs] of Object.entries(latencyMs)) {
+  if (!n) return out;
+  const kinds = { gc: pausedTimes(requests, pauses.gc), stalls: pausedTimes(requests, pauses.stalls) };
+  const sorted = Float64Array.from(kinds.gc.latency).sort();
+  const median = percentileOf(sorted, 50);
+  for (const [p, q] of Object.entries(TAIL_PERCENTILES)) {
+    const at = percentileOf(sorted, q);
+    if (!(at > median)) continue;
     const slow = [];
-    for (let i = 0; i < n; i++) if (requests.ends[i] - requests.starts[i] > aboveMs) slow.push(i);
-    if (!slow.length) continue;
-    const gc = against(requests, slow, pauses.gc, aboveMs);
-    const stalls = against(requests, slow, pauses.stalls, aboveMs);
-    const coincides = (s) => s.explained_pct >= COINCIDE_SHARE * 100;
-    const coincided = coincides(gc) ? 'gc' : coincides(stalls) ? 'stalls' : 'neither';
-    out[p] = { above_ms: aboveMs, slow: slow.length, gc, stalls, coincided };
+    for (let i = 0; i < n; i++) if (kinds.gc.latency[i] > at) slow.push(i);
+    const entry = { at_ms: round3(at), median_ms: round3(median), slow: slow.length };
+    for (const [kind, { latency, paused }] of Object.entries(kinds)) {
+      const without = percentileOf(Float64Array.from(latency, (l, i) => l - paused[i]).sort(), q);
+      let all = 0;
+      for (let i = 0; i < n; i++) if (paused[i] > 0) all += 1;
+      entry[kind] = {
+        in_flight_pct: slow.length ? round1((slow.filter((i) => paused[i] > 0).length / slow.length) * 100) : 0,
+        all_in_flight_pct: round1((all / n) * 100),
+        without_ms: round3(without),
+        explained_pct: round1(Math.max(0, Math.min(1, (at - without) / (at - median))) * 100),
+      };
+    }
+    const coincides = (k) => entry[k].explained_pct >= COINCIDE_SHARE * 100;
+    entry.coincided = coincides('gc') ? 'gc' : coincides('stalls') ? 'stalls' : 'neither';
+    out[p] = entry;
   }
   return out;
 }
 
-module.exports = { attributeTail, merged, covered, COINCIDE_SHARE };
+module.exports = { attributeTail, merged, covered, percentileOf, COINCIDE_SHARE, TAIL_PERCENTILES };

@@ -12,7 +12,7 @@ const { outOfDescriptors } = require('../engines/http_exchange');
 const { readLimits, fdLimitText, outOfDescriptorsText } = require('../hosts/fd_limits');
 const { send } = require('./contract_check');
 const { Samples } = require('../measure/samples');
-const { summarizeSamples, round3, PERCENTILES } = require('../measure/stats');
+const { summarizeSamples, round3 } = require('../measure/stats');
 const { summarizeRuntime, gcPausesOf, stallsOf, pauseMarks, MONO_OFFSET } = require('../measure/runtime_events');
 const { attributeTail } = require('../judge/attribution');
 
@@ -71,21 +71,18 @@ const capWarnings = (handle) => (handle.capWarnings ? handle.capWarnings() : 0);
 
 /**
  * The server's runtime events over the run's window [from, to] (performance.now() ms): its GC
- * and loop stalls (results.json runs[].runtime), and what the requests above each percentile
+ * and loop stalls (results.json runs[].runtime), and what the tail above each percentile
  * coincided with (runtime.tail), where the engine kept samples; null for a server that writes
  * no events.
  */
-async function runtimeOf(handle, { from, to, samples, replies, latencyMs }) {
+async function runtimeOf(handle, { from, to, samples, replies }) {
   if (!handle.runtimeEvents) return null;
   const [start, end] = [from + MONO_OFFSET, to + MONO_OFFSET];
   const window = await handle.runtimeEvents.window(start, end);
   if (!window) return null;
   const runtime = summarizeRuntime(window, { start, end, replies });
   runtime.pauses = pauseMarks(window, samples.origin + MONO_OFFSET);
-  if (samples.length && latencyMs) {
-    const percentiles = Object.fromEntries(Object.keys(PERCENTILES).filter((p) => typeof latencyMs[p] === 'number').map((p) => [p, latencyMs[p]]));
-    runtime.tail = attributeTail(samples.answeredSpans(MONO_OFFSET), { gc: gcPausesOf(window), stalls: stallsOf(window) }, percentiles);
-  }
+  if (samples.length) runtime.tail = attributeTail(samples.answeredSpans(MONO_OFFSET), { gc: gcPausesOf(window), stalls: stallsOf(window) });
   return runtime;
 }
 
@@ -344,7 +341,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   };
   const waited = aboveWait(run.params, run.latency_ms);
   if (waited) run.above_wait_ms = waited;
-  const runtime = await runtimeOf(handle, { from: before.at, to: after.at, samples, replies: allReplies, latencyMs: stats.latency_ms });
+  const runtime = await runtimeOf(handle, { from: before.at, to: after.at, samples, replies: allReplies });
   if (runtime) run.runtime = runtime;
   // An external engine is a process of its own: its CPU is the load generator's too.
   const engineCpu = engineExtra.client_cpu ? engineExtra.client_cpu.user_s + engineExtra.client_cpu.system_s : 0;

@@ -13,8 +13,8 @@ const RUNTIME = {
   loop: { stall_ms: 5, stalls: 9, stalled_ms: 80, longest_stall_ms: 16.1, late_p99_ms: 9 },
   allocations: { unit: 'objects', total: 1000, per_request: 27 },
   tail: {
-    p99: { above_ms: 12.8, slow: 114, gc: { in_flight_pct: 97, all_in_flight_pct: 12.4, explained_pct: 93 }, stalls: { in_flight_pct: 95, all_in_flight_pct: 14, explained_pct: 90 }, coincided: 'gc' },
-    p90: { above_ms: 3, slow: 1140, gc: { in_flight_pct: 20, all_in_flight_pct: 12.4, explained_pct: 10 }, stalls: { in_flight_pct: 22, all_in_flight_pct: 14, explained_pct: 12 }, coincided: 'neither' },
+    p99: { at_ms: 12.8, median_ms: 0.8, slow: 114, gc: { in_flight_pct: 97, all_in_flight_pct: 12.4, without_ms: 1.64, explained_pct: 93 }, stalls: { in_flight_pct: 95, all_in_flight_pct: 14, without_ms: 2, explained_pct: 90 }, coincided: 'gc' },
+    p90: { at_ms: 3, median_ms: 0.8, slow: 1140, gc: { in_flight_pct: 20, all_in_flight_pct: 12.4, without_ms: 2.78, explained_pct: 10 }, stalls: { in_flight_pct: 22, all_in_flight_pct: 14, without_ms: 2.74, explained_pct: 12 }, coincided: 'neither' },
   },
 };
 
@@ -25,15 +25,15 @@ describe('text/runtime: the events and the cause', () => {
     assert.equal(eventsText(quiet), 'no GC; no stall ≥ 5 ms');
   });
 
-  it('a tail the GC explains: how much of it, in flight during one, against all requests', () => {
+  it('a tail the GC explains: the percentile without its time, the share of the excess that is, in flight during one against all requests', () => {
     assert.equal(
       causeText(RUNTIME, 'p99'),
-      'coincided with GC pauses: 93 % of the 114 requests above p99 would have been under it without their time (in flight during one: 97 %, of all requests 12 %); ' + eventsText(RUNTIME),
+      "coincided with GC pauses: without the GC's time p99 would have been 1.64 ms, not 12.8 ms (93 % of its excess over the median, 0.8 ms); in flight during one: 97 % of the 114 requests above it, 12 % of all; " + eventsText(RUNTIME),
     );
   });
 
   it('a tail neither explains, with both shares; the events alone without samples; nothing without events', () => {
-    assert.match(causeText(RUNTIME, 'p90'), /^coincided with neither GC pauses nor loop stalls: of the 1,140 requests above p90, 10 % would have been under it without the GC's time, 12 % without the stalls'; 11 major/);
+    assert.match(causeText(RUNTIME, 'p90'), /^coincided with neither GC pauses nor loop stalls: without the GC's time p90 would have been 2\.78 ms, not 3\.00 ms \(10 % of its excess over the median, 0\.8 ms\); without the stalls' 2\.74 ms \(12 %\); 11 major/);
     assert.equal(causeText({ ...RUNTIME, tail: undefined }, 'p99'), eventsText(RUNTIME));
     assert.equal(causeText(null, 'p99'), '');
   });
