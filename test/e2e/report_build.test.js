@@ -382,3 +382,25 @@ describe('report: npm run report on what is not a results folder', () => {
     assert.match(res.stderr, /missing required argument 'results-dir'/);
   });
 });
+
+describe('report: npm run report --timeline on the fixture (no runtime events recorded)', () => {
+  let dir;
+  before(() => { dir = copyFixture(); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('draws each server\'s last trial with samples over time, says no pauses are shaded, and adds nothing elsewhere', () => {
+    const res = cli(dir, '--timeline', 'sequential_6000', '--no-png');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /^report: wrote .*report\.html \(17 charts, [\d.]+ s\)\n$/);
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+    const section = html.slice(html.indexOf('<section id="s-sequential_6000">'), html.indexOf('</section>', html.indexOf('<section id="s-sequential_6000">')));
+    for (const server of ['node', 'em']) {
+      assert.ok(section.includes(`id="fig-sequential_6000_pauses_${server}"`), server);
+      const spec = JSON.parse(fs.readFileSync(path.join(dir, 'charts', `sequential_6000_pauses_${server}.vl.json`), 'utf8'));
+      assert.deepEqual(spec.title.text, [`${server}, sequential_6000, trial 1`], 'the only trial with samples');
+      assert.match(spec.title.subtitle.join(' '), /No runtime events: the server records none, so no pauses are shaded\./);
+    }
+    assert.doesNotMatch(html, /<table class="runtime">/, 'no runtime table without runtime events');
+    assert.equal((html.match(/data-kind="pauses"/g) || []).length, 2);
+  });
+});

@@ -137,9 +137,15 @@ function countAt(beats, t) {
   return before.alloc + ((after.alloc - before.alloc) * (t - before.t)) / (after.t - before.t);
 }
 
-/** The loop's stalls in the window: heartbeats STALL_MS late or more, as [from, to] (monotonic ms). */
+/**
+ * The loop's stalls in the window: heartbeats STALL_MS late or more (ms, how late), each as
+ * [from, to] (monotonic ms): to, when the loop ran the heartbeat again; from, a heartbeat before
+ * it was due: the loop stopped somewhere between the last heartbeat and the one it delayed, and
+ * a request that arrived then waited from when it stopped.
+ */
 function stallsOf(window) {
-  return window.beats.filter((b) => b.late >= STALL_MS).map((b) => ({ from: b.t - b.late, to: b.t, ms: b.late }));
+  const hb = window.header ? window.header.heartbeat_ms : 0;
+  return window.beats.filter((b) => b.late >= STALL_MS).map((b) => ({ from: b.t - b.late - hb, to: b.t, ms: b.late }));
 }
 
 /** The GC's work in the window, as [from, to] (monotonic ms), with its kind and how many began. */
@@ -208,8 +214,9 @@ function summarizeRuntime(window, { start, end, replies }) {
   };
 }
 
+/** The median of the finite numbers of xs, or null. */
 const median = (xs) => {
-  const v = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
   if (!v.length) return null;
   const mid = v.length >> 1;
   return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
@@ -218,7 +225,7 @@ const median = (xs) => {
 /**
  * One server's runtime figures over several runs of a scenario (those with runtime): the
  * median of each, and how often the tail above `percentile` coincided with what: { runs,
- * collections, major, gc_share_pct, longest_gc_ms, stalls, longest_stall_ms, alloc_per_request,
+ * collections, minor, major, gc_share_pct, longest_gc_ms, stalls, longest_stall_ms, alloc_per_request,
  * alloc_unit, coincided: { gc, stalls, neither } } or null without any.
  */
 function runtimeAcross(runs, percentile = 'p99') {
@@ -229,6 +236,7 @@ function runtimeAcross(runs, percentile = 'p99') {
   return {
     runs: rts.length,
     collections: median(rts.map((rt) => rt.gc.collections)),
+    minor: median(rts.map((rt) => rt.gc.minor)),
     major: median(rts.map((rt) => rt.gc.major)),
     gc_share_pct: median(rts.map((rt) => rt.gc.share_pct)),
     longest_gc_ms: median(rts.map((rt) => rt.gc.longest_ms)),
@@ -240,4 +248,4 @@ function runtimeAcross(runs, percentile = 'p99') {
   };
 }
 
-module.exports = { runtimeAcross, RuntimeEventsFile, parseRuntimeEvents, summarizeRuntime, stallsOf, gcPausesOf, pauseMarks, countAt, STALL_MS, GC_MARK_MS, MAX_MARKS, MONO_OFFSET };
+module.exports = { median, runtimeAcross, RuntimeEventsFile, parseRuntimeEvents, summarizeRuntime, stallsOf, gcPausesOf, pauseMarks, countAt, STALL_MS, GC_MARK_MS, MAX_MARKS, MONO_OFFSET };

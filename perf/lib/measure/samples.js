@@ -146,11 +146,12 @@ function samplesFileName(server, scenario, trial = null) {
 
 /**
  * Where a failed ramp step's samples are written, relative to the results folder:
- * samples/ramp__<ramp>__<server>__s<search>__<rate>.csv.gz (the report draws them with the
- * step's pauses).
+ * samples/ramp__<ramp>__<server>__s<search>__f<n>__<rate>.csv.gz, the n-th failed step of the
+ * search (a rate may fail twice: a failure is confirmed). The report draws them with the step's
+ * pauses.
  */
-function rampStepSamplesFileName(ramp, server, search, rate) {
-  return `samples/ramp__${ramp}__${server}__s${search}__${Math.round(rate)}.csv.gz`;
+function rampStepSamplesFileName(ramp, server, search, failed, rate) {
+  return `samples/ramp__${ramp}__${server}__s${search}__f${failed}__${Math.round(rate)}.csv.gz`;
 }
 
 /**

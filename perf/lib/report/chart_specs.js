@@ -497,4 +497,78 @@ function waitingSpec({ servers, values, boundMs }) {
   };
 }
 
-module.exports = { NO_WINNER, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec, waitingSpec };
+/** The pause chart's plot size (px): pause_charts.js widens short pauses and thins dots to it. */
+const PAUSE_CHART_WIDTH = 500;
+const PAUSE_CHART_HEIGHT = 260;
+/**
+ * The kinds of pause the pause chart shades, in legend order, with their fills: purples for the
+ * GC (dark the major collections, light the rest) and sand for the loop's other stalls, hues no
+ * server has (style.js: grey and black are servers' too).
+ */
+const PAUSE_BANDS = [
+  { band: 'major GC', fill: '#762A83' },
+  { band: 'minor or other GC', fill: '#C2A5CF' },
+  { band: 'loop stall', fill: '#DDCC77' },
+];
+
+/**
+ * One run's (or ramp step's) response time against when each request was sent, with the
+ * server's pauses in the same window shaded behind the dots (perf/lib/report/pause_charts.js):
+ * a request slowed by a GC or a stall sits over its band. values: [{ t_s, ms, ok }]; pauses:
+ * [{ band (PAUSE_BANDS), x0_s, x1_s (drawn, widened to be seen), from_ms, to_ms }]; rules:
+ * [{ kind: 'objective' (solid) or 'measured' (the run's own percentile, dashed), ms, label, above
+ * (the label over its line, else under it) }]; titleLines: the title as drawn, wrapped.
+ */
+function pauseTimelineSpec({ server, title, titleLines = [title], subtitle = [], values, pauses, rules, xTitle, spanS }) {
+  const extent = extentOf([...values, ...rules], ['ms']);
+  const y = Y_MS('ms', extent);
+  const x = { field: 't_s', type: 'quantitative', title: xTitle, scale: { domain: [0, spanS], nice: false }, axis: { tickCount: 8 } };
+  const fill = {
+    field: 'band',
+    type: 'nominal',
+    scale: { domain: PAUSE_BANDS.map((b) => b.band), range: PAUSE_BANDS.map((b) => b.fill) },
+    legend: { title: 'pauses', orient: 'top', symbolType: 'square', symbolOpacity: 1 },
+  };
+  return {
+    ...base(`Response time of the requests of ${title}, with the server's GC pauses and loop stalls shaded`, titleLines, subtitle),
+    width: PAUSE_CHART_WIDTH,
+    height: PAUSE_CHART_HEIGHT,
+    layer: [
+      {
+        // Stalls first, the GC over them: a GC pause stalls the loop too.
+        data: { values: [...pauses].sort((a, b) => (a.band === 'loop stall' ? -1 : 0) - (b.band === 'loop stall' ? -1 : 0)) },
+        mark: { type: 'rect', opacity: 0.6, aria: false },
+        encoding: { x: { field: 'x0_s', type: 'quantitative', scale: x.scale }, x2: { field: 'x1_s' }, fill },
+      },
+      {
+        data: { values },
+        transform: [{ filter: 'datum.ok' }],
+        // Thinned to one a spot and drawn as one path (render.js mergeSymbolPaths), dots no
+        // longer darken where they crowd: nearly opaque, so the server's colour reads true.
+        mark: { type: 'square', size: 9, opacity: 0.8, aria: false },
+        encoding: { x, y, color: colourEnc([server], { ...SERVER_LEGEND, title: 'requests' }) },
+      },
+      {
+        data: { values },
+        transform: [{ filter: '!datum.ok' }],
+        mark: { type: 'point', shape: 'cross', angle: 45, filled: true, size: 50, color: '#000000', opacity: 1, aria: false },
+        encoding: { x, y },
+      },
+      ...[['objective', []], ['measured', [5, 3]]].map(([kind, dash]) => ({
+        data: { values: rules },
+        transform: [{ filter: `datum.kind == '${kind}'` }],
+        mark: { type: 'rule', color: '#444444', strokeWidth: 1.5, strokeDash: dash },
+        encoding: { y: { field: 'ms', type: 'quantitative' } },
+      })),
+      ...[[true, 'bottom', -2], [false, 'top', 2]].map(([above, baseline, dy]) => ({
+        data: { values: rules },
+        transform: [{ filter: `${above ? '' : '!'}datum.above` }],
+        mark: { type: 'text', align: 'right', baseline, dy, fontSize: 11, color: '#222222' },
+        encoding: { y: { field: 'ms', type: 'quantitative' }, x: { value: PAUSE_CHART_WIDTH - 4 }, text: { field: 'label' } },
+      })),
+    ],
+    resolve: { scale: { y: 'shared' } },
+  };
+}
+
+module.exports = { NO_WINNER, PAUSE_BANDS, PAUSE_CHART_WIDTH, PAUSE_CHART_HEIGHT, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec, waitingSpec, pauseTimelineSpec };

@@ -121,6 +121,8 @@ figure.chart svg { display: block; max-width: 100%; height: auto; }
 figcaption { font-size: 0.85rem; color: var(--muted); margin-top: 2px; }
 figcaption .links { display: block; margin-top: 2px; }
 .verdicts { margin: 0.3em 0; }
+details.steps { margin: 0.6em 0; }
+details.steps summary { cursor: pointer; }
 footer { margin-top: 3em; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; background: #f2f2f2; padding: 0 3px; border-radius: 3px; }
 /* A phone: the navigation stays one line (scrolling sideways), so its height, and the room a
@@ -483,6 +485,39 @@ function loadHostsTable(runs) {
 <div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
 }
 
+/**
+ * The charts of --timeline for this scenario: each server's run with its pauses
+ * ({ figures, notes }), '' when not asked for.
+ */
+function pauseCharts(pauses) {
+  if (!pauses) return '';
+  const notes = pauses.notes.length ? `<p class="muted">${pauses.notes.map(esc).join(' ')}</p>` : '';
+  return `<h3>Response time with the server's pauses</h3>
+<p class="muted">Each server's last trial with samples (one run a chart: each run has its own pauses), its requests over time over the GC pauses and loop stalls the server recorded in the same window.</p>
+${pauses.figures.length ? `<div class="figs">${pauses.figures.map(figure).join('\n')}</div>` : ''}${notes}`;
+}
+
+/** A median count of a table cell: whole where it is, else to a tenth ("2.5" of two runs). */
+function countCell(x) {
+  return x === null ? '–' : Number.isInteger(x) ? fmtNumber(x, 'count') : x.toFixed(1);
+}
+
+/**
+ * The runtime table of a scenario (runtime_table.js runtimeRows): per server its GC, its loop's
+ * stalls, its allocations per request and what the p99 tail coincided with. '' without rows.
+ */
+function runtimeTable(rows) {
+  if (!rows.length) return '';
+  const body = rows.map((r) => `<tr><td class="l">${serverName(r.server)}</td><td>${fmtNumber(r.runs, 'count')}</td><td>${countCell(r.minor)} / ${countCell(r.major)}</td><td>${fmtNumber(r.gc_share_pct, '%')}</td><td${r.heartbeat_gc ? ' title="Ruby times no single collection: the most GC time in one heartbeat"' : ''}>${fmtNumber(r.longest_gc_ms, 'ms')}</td><td>${countCell(r.stalls)}</td><td>${fmtNumber(r.longest_stall_ms, 'ms')}</td><td>${esc(r.alloc ?? '–')}</td><td class="l">${esc(r.tail ?? '–')}</td></tr>`).join('\n');
+  const stallMs = esc(String(rows[0].stall_ms));
+  return `<h3>Runtime: GC and event-loop stalls</h3>
+<div class="scroll"><table class="runtime"><thead><tr><th class="l">server</th><th title="the runs the medians are over">runs</th><th title="collections begun in the run: minor (Node's scavenges, Ruby's minor GCs) / major (mark-compacts, Ruby's major GCs)">GC minor / major</th><th title="the GC's time over the run's window">GC time ${unit('%')}</th><th title="the longest collection">longest GC ${unit('ms')}</th><th title="heartbeats ${stallMs} ms late or later">stalls ≥ ${stallMs} ms</th><th>longest stall ${unit('ms')}</th><th title="Node: bytes; Ruby: objects">allocations per request</th><th class="l" title="what the requests above the run's p99 coincided with, and the share of the p99's excess over the median that taking those pauses' time out removes">p99 tail coincided with: share explained ${unit('%')}</th></tr></thead><tbody>
+${body}
+</tbody></table></div>
+<p class="muted">Medians over each server's runs a verdict may use (the column “runs” counts them), from the server's own records of its GC and its event loop's heartbeat (results.json <code>runtime</code>). Allocations: bytes for Node, objects for Ruby. The p99 tail: what the requests above each run's p99 coincided with, GC pauses, other loop stalls or neither, and the share of the p99's excess over the median that taking those pauses' time out removes (perf/lib/judge/attribution.js; for “neither”, the larger of the two), the median over the runs with that answer, over the runs whose replies resolve a p99.</p>
+`;
+}
+
 // Up to this many warnings are listed open on the first screen; more are folded (counted by
 // kind) so the summary table stays on the first screen.
 const FLAGS_SHOWN_OPEN = 4;
@@ -504,8 +539,31 @@ function outcomeClass(outcome) {
   return ['reversed', 'gone', 'differ'].includes(outcome) ? 'l fails' : 'l';
 }
 
-/** Each ramp's answer (each server's sustainable rate, the comparison) and its latency–load chart; '' without ramps. */
-function rampsSection(results, figures) {
+// Up to this many charts of a server's failed steps are shown open; more are folded under one line.
+const STEP_CHARTS_SHOWN_OPEN = 4;
+
+/**
+ * A ramp's failed steps, each a chart of its requests over time with the server's pauses
+ * (pause_charts.js), a fold per server; steps: { figures, notes } ('' without either).
+ */
+function failedStepCharts(steps) {
+  if (!steps || (!steps.figures.length && !steps.notes.length)) return '';
+  const servers = [...new Set(steps.figures.map((f) => f.servers[0]))];
+  const folds = servers.map((server) => {
+    const figures = steps.figures.filter((f) => f.servers[0] === server);
+    const open = figures.length <= STEP_CHARTS_SHOWN_OPEN ? ' open' : '';
+    return `<details class="steps"${open}><summary>${serverName(server)} ${figures.length} failed step${figures.length === 1 ? '' : 's'} with the server's GC pauses and loop stalls</summary>
+<div class="figs">${figures.map(figure).join('\n')}</div></details>`;
+  });
+  const notes = steps.notes.length ? `<p class="muted">${steps.notes.map(esc).join(' ')}</p>` : '';
+  return `${folds.join('\n')}${notes}`;
+}
+
+/**
+ * Each ramp's answer (each server's sustainable rate, the comparison), its latency–load chart
+ * and the charts of its failed steps (stepCharts[i]: { figures, notes }); '' without ramps.
+ */
+function rampsSection(results, figures, stepCharts = []) {
   const doc = results.ramps;
   if (!doc || !doc.ramps.length) return '';
   const body = doc.ramps.map((ramp, i) => {
@@ -513,7 +571,8 @@ function rampsSection(results, figures) {
     return `<h3>${esc(ramp.name)}</h3>
 <p class="muted">${esc(ramp.description)}; the rate counts ${esc(rateUnit(ramp))} a second.</p>
 <ul class="seed-lines">${lines.map((l) => `<li>${l}</li>`).join('')}</ul>
-${figures[i] ? `<div class="figs">${figure(figures[i])}</div>` : ''}`;
+${figures[i] ? `<div class="figs">${figure(figures[i])}</div>` : ''}
+${failedStepCharts(stepCharts[i])}`;
   }).join('\n');
   return `<section id="ramps">
 <h2>Sustainable throughput</h2>
@@ -630,7 +689,7 @@ function renderHtml(model) {
   const seedsHtml = seedsReproducedSection(results.seeds);
   const overheadHtml = overheadSection(results);
   const answersHtml = answersSection(results);
-  const rampsHtml = rampsSection(results, model.ramps || []);
+  const rampsHtml = rampsSection(results, model.ramps || [], model.rampSteps || []);
   const waitingHtml = waitingSection(results, model.waiting || null);
   const backendsHtml = backendsSection(results);
   const nav = [
@@ -661,6 +720,8 @@ ${engineNote(results.engines[s.scenario], runs)}
 ${scenarioVerdicts(comps, s.scenario)}
 ${flagList(sFlags, { withScenario: false })}
 ${figs}${noCurve}
+${pauseCharts(s.pauses)}
+${runtimeTable(s.runtime || [])}
 <h3>Numbers</h3>
 ${runsTable(runs, { withScenario: false })}
 ${loadHostsTable(runs)}

@@ -23,10 +23,17 @@ const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = requ
 const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
 const { orderServers } = require('./style');
 
+const { pauseChart, failedSteps, timelineRuns } = require('./pause_charts');
+const { runtimeRows } = require('./runtime_table');
+const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
+
 const { writeFileAtomic } = require('../store/results_store');
 const { mergeLatencyHistograms } = require('../measure/stats');
 
 const { NO_WINNER } = specs;
+
+/** --timeline named a scenario the results do not have: the message fits one terminal line. */
+class UnknownScenario extends Error {}
 
 const REPORT_FILE = 'report.html';
 const CHARTS_DIR = 'charts';
@@ -322,7 +329,7 @@ function rampCharts(results) {
   const doc = results.ramps;
   if (!doc) return [];
   return doc.ramps.map((ramp) => {
-    const servers = results.servers.filter((s) => ramp.servers[s]);
+    const servers = orderServers(Object.keys(ramp.servers));
     const rows = servers.flatMap((server) => ramp.servers[server].searches.flatMap((search, i) => search.steps.map((st) => ({
       server, scenario: null, search: i + 1, rate: st.rate, achieved_rps: st.achieved_rps ?? null, p50_ms: st.p50_ms ?? null, p99_ms: st.p99_ms ?? null, p999_ms: st.p999_ms ?? null,
       errors: st.errors ?? null, server_cpu_pct: st.server_cpu_pct ?? null, client_cpu_pct: st.client_cpu_pct ?? null, failure: st.failure || null, limited: st.limited || null,
@@ -375,9 +382,89 @@ function waitingChart(results) {
   };
 }
 
+/** Reads a samples file for a chart, or says in a note why it cannot: { samples } or { note }. */
+async function samplesFor(file, what, results, log) {
+  if (!file || !fs.existsSync(file)) return { note: `${what}: its samples file is missing.` };
+  try {
+    const samples = await readSamples(file);
+    log(`read ${path.relative(results.dir, file)}: ${samples.n.toLocaleString('en-US')} requests`);
+    return samples.n ? { samples } : { note: `${what}: its samples file is empty.` };
+  } catch (e) {
+    log(`warning: ${path.relative(results.dir, file)}: ${e.message.split('\n')[0]}`);
+    return { note: `${what}: samples unreadable (${e.message.split('\n')[0]}).` };
+  }
+}
+
+/**
+ * The charts of the step that decided each search, where it kept its samples (pause_charts.js
+ * failedSteps): its requests over time with the server's pauses. One { charts, notes } per ramp.
+ */
+async function rampStepCharts(results, log) {
+  const doc = results.ramps;
+  if (!doc) return [];
+  const out = doc.ramps.map(() => ({ charts: [], notes: [] }));
+  for (const f of failedSteps(doc, orderServers(doc.ramps.flatMap((r) => Object.keys(r.servers))))) {
+    const ramp = doc.ramps[f.ramp];
+    const st = f.entry;
+    const searches = ramp.servers[f.server].searches.length;
+    const at = `at ${fmtNumber(st.rate, 'req/s')}/s (search ${f.search}${searches > 1 ? ` of ${searches}` : ''}, step ${f.step})`;
+    const { samples, note } = await samplesFor(path.resolve(results.dir, st.samples_file), `${f.server} ${at}`, results, log);
+    if (note) {
+      out[f.ramp].notes.push(note);
+      continue;
+    }
+    const chart = pauseChart({
+      name: `ramp_${slug(ramp.name)}__${slug(f.server)}__s${f.search}_step${f.step}`,
+      server: f.server,
+      title: `${f.server}, ${ramp.name} ${at}`,
+      headline: `Failed: ${st.failure}.${st.client_suspect ? ` Perhaps the harness's: ${st.client_suspect}.` : ''}`,
+      samples,
+      runtime: st.runtime,
+      objective: doc.objective,
+      measuredMs: st[`${doc.objective.percentile}_ms`],
+      what: 'step',
+    });
+    out[f.ramp].charts.push(chart);
+  }
+  return out;
+}
+
+/**
+ * --timeline's charts of a scenario (pause_charts.js timelineRuns): each server's last run with
+ * samples, its requests over time with its pauses, against the ramps' objective (the default
+ * one without ramps). { charts, notes }.
+ */
+async function scenarioPauseCharts(results, scenario, log) {
+  const objective = (results.ramps && results.ramps.objective) || DEFAULT_OBJECTIVE;
+  const out = { charts: [], notes: [] };
+  const picked = timelineRuns(results, scenario, (r) => findSamplesFile(results.dir, r) !== null);
+  for (const server of results.servers.filter((s) => !picked.some((p) => p.server === s))) out.notes.push(`${server}: no finished run with samples.`);
+  for (const { server, run } of picked) {
+    const trial = Number.isInteger(run.trial) ? `, ${results.looks ? 'round' : 'trial'} ${run.trial}` : '';
+    const { samples, note } = await samplesFor(findSamplesFile(results.dir, run), `${server}${trial}`, results, log);
+    if (note) {
+      out.notes.push(note);
+      continue;
+    }
+    out.charts.push(pauseChart({
+      name: `${slug(scenario)}_pauses_${slug(server)}`,
+      server,
+      title: `${server}, ${scenario}${trial}`,
+      headline: objective === DEFAULT_OBJECTIVE && !results.ramps ? `The rule: the ramps' default objective, ${objective.percentile} ≤ ${objective.ms} ms (no ramp ran).` : null,
+      samples,
+      runtime: run.runtime ?? null,
+      objective,
+      measuredMs: run.latency_ms ? run.latency_ms[objective.percentile] : null,
+      what: 'run',
+    }));
+  }
+  return out;
+}
+
 /** Renders one chart to SVG/PNG, writes its files, and returns what the page needs. */
 async function renderChart(chart, chartsDir, { png }) {
-  const { svg, warnings } = await renderSvg(chart.spec, { id: chart.name });
+  // The pause charts thin their dots to one a spot first, so they may be drawn as one path.
+  const { svg, warnings } = await renderSvg(chart.spec, { id: chart.name, mergePoints: chart.kind === 'pauses' });
   const files = {
     svg: `${CHARTS_DIR}/${chart.name}.svg`,
     png: png ? `${CHARTS_DIR}/${chart.name}.png` : null,
@@ -393,13 +480,18 @@ async function renderChart(chart, chartsDir, { png }) {
 
 /**
  * Builds <resultsDir>/report.html and <resultsDir>/charts/*.{svg,png,csv,vl.json}.
- * options: log(message) for progress lines (default: silent); png (default true).
+ * options: log(message) for progress lines (default: silent); png (default true); timeline (a
+ * scenario whose runs to draw with the server's pauses, or null).
  * Resolves to {reportPath, charts: [{name, files, servers, missing}], warnings, ms}.
- * Rejects with a ResultsError (one-line message) when the folder has no usable results.json.
+ * Rejects with a ResultsError (one-line message) when the folder has no usable results.json,
+ * and with an UnknownScenario (one line) when timeline names no scenario of it.
  */
-async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
+async function buildReport(resultsDir, { log = () => {}, png = true, timeline = null } = {}) {
   const t0 = Date.now();
   const decoded = loadResults(resultsDir);
+  if (timeline !== null && !decoded.scenarios.includes(timeline)) {
+    throw new UnknownScenario(`--timeline: no scenario '${timeline}' in ${decoded.dir} (its scenarios: ${decoded.scenarios.join(', ') || 'none'})`);
+  }
   // The page lists servers in the report's own order (node, em, then the references).
   const results = { ...decoded, servers: orderServers(decoded.servers) };
   const chartsDir = path.join(results.dir, CHARTS_DIR);
@@ -422,6 +514,12 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   if (seed) seed.figure = await render(seed.chart);
   const ramps = [];
   for (const chart of rampCharts(results)) ramps.push(await render(chart));
+  const rampSteps = [];
+  for (const { charts, notes } of await rampStepCharts(results, log)) {
+    const figures = [];
+    for (const chart of charts) figures.push(await render(chart));
+    rampSteps.push({ figures, notes });
+  }
   const waitingPlot = waitingChart(results);
   const waiting = waitingPlot ? await render(waitingPlot) : null;
   const overview = [];
@@ -432,7 +530,13 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     const { charts, slow, noCurve } = scenarioCharts(results, scenario, loaded);
     const figures = [];
     for (const chart of charts) figures.push(await render(chart));
-    sections.push({ scenario, slow, figures, noCurve, notes: loaded.filter((d) => d.note).map((d) => d.note) });
+    let pauses = null;
+    if (scenario === timeline) {
+      const drawn = await scenarioPauseCharts(results, scenario, log);
+      pauses = { figures: [], notes: drawn.notes };
+      for (const chart of drawn.charts) pauses.figures.push(await render(chart));
+    }
+    sections.push({ scenario, slow, figures, noCurve, notes: loaded.filter((d) => d.note).map((d) => d.note), pauses, runtime: runtimeRows(results, scenario) });
   }
 
   fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
@@ -449,6 +553,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
     headline: headline(results, comps),
     seed,
     ramps,
+    rampSteps,
     waiting,
     overview,
     sections,
@@ -467,4 +572,4 @@ async function buildReport(resultsDir, { log = () => {}, png = true } = {}) {
   };
 }
 
-module.exports = { buildReport, ResultsError };
+module.exports = { buildReport, ResultsError, UnknownScenario };

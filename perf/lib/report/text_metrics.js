@@ -130,4 +130,23 @@ function installTextMetrics(vega) {
   tm.width = width;
 }
 
-module.exports = { installTextMetrics, measure };
+/**
+ * text broken between words into lines no wider than maxPx at size px, bold or not (a word
+ * wider than that stands alone on its line): vega draws a title's lines as given, it does not
+ * wrap them.
+ */
+function wrapText(text, maxPx, size, bold = false) {
+  const lines = [];
+  let line = '';
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+    const longer = line ? `${line} ${word}` : word;
+    if (line && measure(longer, size, bold) > maxPx) {
+      lines.push(line);
+      line = word;
+    } else line = longer;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+module.exports = { installTextMetrics, measure, wrapText };

@@ -116,7 +116,8 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
     out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
-      const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, rate), samples));
+      const failed = Object.fromEntries(servers.map((s) => [s, 0]));
+      const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
       const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep });
       const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
       for (const [server, r] of results) {

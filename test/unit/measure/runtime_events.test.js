@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseRuntimeEvents, RuntimeEventsFile, summarizeRuntime, countAt, stallsOf, gcPausesOf, pauseMarks, STALL_MS, GC_MARK_MS, MAX_MARKS } = require('../../../perf/lib/measure/runtime_events');
+const { median, parseRuntimeEvents, RuntimeEventsFile, summarizeRuntime, countAt, stallsOf, gcPausesOf, pauseMarks, STALL_MS, GC_MARK_MS, MAX_MARKS } = require('../../../perf/lib/measure/runtime_events');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const HEADER = '# runtime-events 1 runtime=ruby alloc=objects gc_position=heartbeat heartbeat_ms=10';
@@ -37,9 +37,9 @@ describe('runtime_events: the format', () => {
     assert.equal(countAt(b, 201), null);
   });
 
-  it('a stall is a heartbeat STALL_MS late or more, from when it was due to when it ran; a GC spans its time', () => {
-    const window = { beats: [{ t: 100, late: STALL_MS - 0.1 }, { t: 200, late: 20 }], gcs: [{ start: 50, ms: 3, kind: 'minor', n: 1 }] };
-    assert.deepEqual(stallsOf(window), [{ from: 180, to: 200, ms: 20 }]);
+  it('a stall is a heartbeat STALL_MS late or more, from a heartbeat before it was due (the loop stopped since the last) to when it ran; a GC spans its time', () => {
+    const window = { header: { heartbeat_ms: 10 }, beats: [{ t: 100, late: STALL_MS - 0.1 }, { t: 200, late: 20 }], gcs: [{ start: 50, ms: 3, kind: 'minor', n: 1 }] };
+    assert.deepEqual(stallsOf(window), [{ from: 170, to: 200, ms: 20 }]);
     assert.deepEqual(gcPausesOf(window), [{ from: 50, to: 53, ms: 3, kind: 'minor', n: 1 }]);
   });
 });
@@ -73,6 +73,12 @@ describe('runtime_events: a window\'s figures', () => {
     assert.deepEqual(r.loop, { stall_ms: STALL_MS, stalls: 2, stalled_ms: 42, longest_stall_ms: 30, late_p99_ms: 30 });
     // 100 objects a ms over 1,000 ms: 100,000 objects, 20 a reply.
     assert.deepEqual(r.allocations, { unit: 'objects', total: 100000, per_request: 20 });
+  });
+
+  it('the median of an even count is the mean of the middle two; nothing of nothing', () => {
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.equal(median([null, 7]), 7);
+    assert.equal(median([]), null);
   });
 
   it('allocations are unknown without a count on both sides of the window', () => {

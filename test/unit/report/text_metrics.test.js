@@ -3,11 +3,20 @@
 // widths, so that labels are laid out as they will be drawn.
 
 const assert = require('node:assert/strict');
-const { measure } = require('../../../perf/lib/report/text_metrics');
+const { measure, wrapText } = require('../../../perf/lib/report/text_metrics');
 
 describe('report: SVG helpers', () => {
   it('measures text like Arial (not vega\'s 0.8 em guess)', () => {
     const w = measure('Hello world', 12);
     assert.ok(w > 50 && w < 70, `width ${w}`);
+  });
+
+  it('wraps text between words at a width, as vega does not', () => {
+    const text = 'p99: coincided with GC pauses: 93 % of the 300 requests above p99 would have been under it without their time';
+    const lines = wrapText(text, 200, 12);
+    assert.ok(lines.length > 2, lines.join('|'));
+    assert.ok(lines.every((l) => measure(l, 12) <= 200), lines.join('|'));
+    assert.equal(lines.join(' '), text);
+    assert.deepEqual(wrapText('unbreakable-very-long-word fits', 20, 12), ['unbreakable-very-long-word', 'fits'], 'a word wider than the line stands alone');
   });
 });
