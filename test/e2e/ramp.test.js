@@ -62,7 +62,7 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     }
     for (const s of servers.light.searches) assert.deepEqual([s.saturated, s.sustainable_rps, s.failing_rps, s.limited, s.incomplete], [false, 1600, null, null, null], 'held the highest rate offered');
     assert.ok(lines.some((l) => l.startsWith('up  light ') && l.endsWith('sustains at least 1,600/s at p99 ≤ 10 ms (search 1 of 2): the highest rate offered')), lines.join('\n'));
-    assert.match(ended.summaryText, /up {2}light at least 1,600\/s \(it held the highest rate offered[;)]/);
+    assert.match(ended.summaryText, /up {2}light +at least 1,600\/s \(it held the highest rate offered[;)]/);
     const c = comparisons.find((x) => x.a === 'heavy' && x.b === 'light');
     assert.deepEqual([c.a, c.b, c.decision, c.winner], ['heavy', 'light', 'winner', 'light']);
     assert.match(ended.summaryText, /Sustainable throughput \(p99 ≤ 10 ms, no errors, the schedule kept; 2 searches per server, 95 % intervals\):/);
