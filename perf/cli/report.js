@@ -1,23 +1,24 @@
 #!/usr/bin/env node
 'use strict';
 // Rebuilds a results folder's report.html and charts/ from its saved files.
-// Usage: npm run report -- <results dir> [--timeline <scenario>]    (or: node perf/cli/report.js …)
+// Usage: npm run report -- <results dir> [--timeline <scenario>] [--profiles <dir>]    (or: node perf/cli/report.js …)
 //   exit 0 written   exit 1 the folder cannot be read, or the report not written
-//   exit 2 bad option, or --timeline names no scenario of the folder
+//   exit 2 bad option, --timeline names no scenario of the folder, or --profiles a folder without profile.json
 
 const { Command } = require('commander');
 const { oneLineErrors, parseCommandLine, runMain } = require('./support');
-const { buildReport, ResultsError, UnknownScenario } = require('../lib/report');
+const { buildReport, ResultsError, UnknownScenario, NoProfiles } = require('../lib/report');
 const { systemCause } = require('../lib/store/results_store');
 
 const NAME = 'report';
-const USAGE_LINE = 'usage: npm run report -- <results-dir> [--timeline <scenario>] [--no-png] [--quiet]';
+const USAGE_LINE = 'usage: npm run report -- <results-dir> [--timeline <scenario>] [--profiles <dir>] [--no-png] [--quiet]';
 
 function buildProgram() {
   return oneLineErrors(new Command('npm run report --'))
     .description('Draw the response-time charts and report.html of a results folder, from its results.json and samples alone.')
     .argument('<results-dir>', 'folder written by the scenario runner (holds results.json)')
     .option('--timeline <scenario>', "also draw, in that scenario's section, each server's last run with samples over time with the server's GC pauses and loop stalls")
+    .option('--profiles <dir>', 'show the flame graphs of this scripts/profile.sh folder (holds profile.json; default: <results-dir>/profiles when it exists)')
     .option('--no-png', 'skip the PNG copies of the charts (faster)')
     .option('-q, --quiet', 'print only the final line');
 }
@@ -36,13 +37,14 @@ async function main(argv) {
       if (process.stderr.isTTY || Date.now() - started > 2000) process.stderr.write(`${NAME}: ${msg}\n`);
     };
   try {
-    const out = await buildReport(dir, { log, png: opts.png, timeline: opts.timeline ?? null });
+    const out = await buildReport(dir, { log, png: opts.png, timeline: opts.timeline ?? null, profiles: opts.profiles ?? null });
     for (const w of out.warnings) process.stderr.write(`${NAME}: warning: ${w}\n`);
     process.stdout.write(`${NAME}: wrote ${out.reportPath} (${out.charts.length} charts, ${(out.ms / 1000).toFixed(1)} s)\n`);
     return 0;
   } catch (e) {
-    // A scenario the folder does not have is a usage error: one line, its scenarios named.
-    if (e instanceof UnknownScenario) {
+    // A scenario the folder does not have, or a profiles folder without profile.json, is a
+    // usage error: one line.
+    if (e instanceof UnknownScenario || e instanceof NoProfiles) {
       process.stderr.write(`${NAME}: ${e.message}\n`);
       return 2;
     }

@@ -15,6 +15,7 @@ const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
 const { describeRun } = require('./describe');
 const { STUDY } = require('./seed');
+const { profilesSection } = require('./profiles');
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -123,6 +124,14 @@ figcaption .links { display: block; margin-top: 2px; }
 .verdicts { margin: 0.3em 0; }
 details.steps { margin: 0.6em 0; }
 details.steps summary { cursor: pointer; }
+figure.flame { margin: 0.6em 0; max-width: 100%; }
+figure.flame svg { display: block; max-width: 100%; height: auto; }
+/* The page runs no scripts: the inlined flame graphs show their numbers on hover, no zoom. */
+figure.flame svg.flamegraph g.f { cursor: default; }
+.swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.4em; vertical-align: -0.1em; border: 1px solid #0002; }
+@media screen { table.profile-shares td, table.profile-top td { white-space: nowrap; } }
+table.profile-top td.frame { font-family: ui-monospace, monospace; word-break: break-all; white-space: normal; }
+table.profile-top caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
 footer { margin-top: 3em; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; background: #f2f2f2; padding: 0 3px; border-radius: 3px; }
 /* A phone: the navigation stays one line (scrolling sideways), so its height, and the room a
@@ -692,6 +701,7 @@ function renderHtml(model) {
   const rampsHtml = rampsSection(results, model.ramps || [], model.rampSteps || []);
   const waitingHtml = waitingSection(results, model.waiting || null);
   const backendsHtml = backendsSection(results);
+  const profilesHtml = profilesSection(model.profiles || null, { runCommit: env.commit || env.project_commit || null });
   const nav = [
     answersHtml ? '<a href="#answers">Answers</a>' : '',
     rampsHtml ? '<a href="#ramps">Sustainable throughput</a>' : '',
@@ -704,6 +714,7 @@ function renderHtml(model) {
     overheadHtml ? '<a href="#overhead">Overhead against references</a>' : '',
     overview.length ? '<a href="#overview">Across scenarios</a>' : '',
     ...sections.map((s) => `<a href="#s-${esc(slugId(s.scenario))}">${esc(s.scenario)}</a>`),
+    profilesHtml ? '<a href="#profiles">Profiles</a>' : '',
     '<a href="#runs">All runs</a>',
   ].join('\n');
   const sectionHtml = sections.map((s) => {
@@ -771,6 +782,7 @@ ${environment(env)}
 </section>
 ${overview.length ? `<section id="overview">\n<h2>Across scenarios</h2>\n<div class="figs">${overview.map(figure).join('\n')}</div>\n</section>` : ''}
 ${sectionHtml}
+${profilesHtml}
 <section id="runs">
 <h2>All runs</h2>
 ${flagList(flags.filter((f) => f.severity === 'info'))}

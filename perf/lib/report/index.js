@@ -25,6 +25,7 @@ const { orderServers } = require('./style');
 
 const { pauseChart, failedSteps, timelineRuns } = require('./pause_charts');
 const { runtimeRows } = require('./runtime_table');
+const { loadProfiles, NoProfiles } = require('./profiles');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 
 const { writeFileAtomic } = require('../store/results_store');
@@ -481,17 +482,22 @@ async function renderChart(chart, chartsDir, { png }) {
 /**
  * Builds <resultsDir>/report.html and <resultsDir>/charts/*.{svg,png,csv,vl.json}.
  * options: log(message) for progress lines (default: silent); png (default true); timeline (a
- * scenario whose runs to draw with the server's pauses, or null).
+ * scenario whose runs to draw with the server's pauses, or null); profiles (a folder written by
+ * scripts/profile.sh whose flame graphs to show; default <resultsDir>/profiles when it exists).
  * Resolves to {reportPath, charts: [{name, files, servers, missing}], warnings, ms}.
  * Rejects with a ResultsError (one-line message) when the folder has no usable results.json,
- * and with an UnknownScenario (one line) when timeline names no scenario of it.
+ * with an UnknownScenario (one line) when timeline names no scenario of it, and with a
+ * NoProfiles (one line) when profiles names a folder without profile.json.
  */
-async function buildReport(resultsDir, { log = () => {}, png = true, timeline = null } = {}) {
+async function buildReport(resultsDir, { log = () => {}, png = true, timeline = null, profiles: profilesDir = null } = {}) {
   const t0 = Date.now();
   const decoded = loadResults(resultsDir);
   if (timeline !== null && !decoded.scenarios.includes(timeline)) {
     throw new UnknownScenario(`--timeline: no scenario '${timeline}' in ${decoded.dir} (its scenarios: ${decoded.scenarios.join(', ') || 'none'})`);
   }
+  // The flame graphs of scripts/profile.sh (--out <resultsDir>/profiles, or --profiles DIR).
+  const profiles = loadProfiles(decoded.dir, { dir: profilesDir });
+  if (profiles) log(`profiles: ${profiles.file}, ${profiles.servers.length} server${profiles.servers.length === 1 ? '' : 's'}`);
   // The page lists servers in the report's own order (node, em, then the references).
   const results = { ...decoded, servers: orderServers(decoded.servers) };
   const chartsDir = path.join(results.dir, CHARTS_DIR);
@@ -502,6 +508,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
   const rendered = [];
   const warnings = [];
   const sections = [];
+  if (profiles) for (const w of profiles.warnings) warnings.push(`profiles: ${w}`);
   const render = async (chart) => {
     const r = await renderChart(chart, chartsDir, { png });
     for (const w of r.warnings) warnings.push(`${chart.name}: ${w}`);
@@ -557,6 +564,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
     waiting,
     overview,
     sections,
+    profiles,
     fonts: fontInfo(),
     generatedAt: new Date().toISOString(),
   });
@@ -572,4 +580,4 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
   };
 }
 
-module.exports = { buildReport, ResultsError, UnknownScenario };
+module.exports = { buildReport, ResultsError, UnknownScenario, NoProfiles };

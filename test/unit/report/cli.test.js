@@ -32,6 +32,6 @@ describe('report: the command line', function () {
   it('--timeline without a scenario: commander\'s line and the usage', () => {
     const res = spawnSync(process.execPath, [CLI, dir, '--timeline'], { encoding: 'utf8' });
     assert.equal(res.status, 2);
-    assert.match(res.stderr, /^report: option '--timeline <scenario>' argument missing\nusage: npm run report -- <results-dir> \[--timeline <scenario>\] \[--no-png\] \[--quiet\]\n$/);
+    assert.match(res.stderr, /^report: option '--timeline <scenario>' argument missing\nusage: npm run report -- <results-dir> \[--timeline <scenario>\] \[--profiles <dir>\] \[--no-png\] \[--quiet\]\n$/);
   });
 });
