@@ -1,12 +1,17 @@
 'use strict';
 // What a run's tail coincided with: the server's GC pauses, its loop's stalls, or neither
-// (results.json runs[].runtime.tail). The question asked of each kind of pause: had the requests
-// not spent the time of such pauses they were in flight during, where would the percentile be?
-// Each request's latency less that time gives a percentile without them; the share of the
-// tail's excess over the median that it takes away is what the pauses explain. Counting only
-// whether slow requests overlapped a pause would blame any pause for a long request (a queue
-// 100 ms deep overlaps every GC), and taking a pause's time from the requests just above the
-// percentile alone would let a 0.5 ms step "explain" a request 0.1 ms over it.
+// (results.json runs[].runtime.tail). The question asked of each kind of pause: had the server
+// not paused, where would the percentile be? A pause delays the requests in flight during it by
+// the time it covers, and, on a busy server, the ones that arrive after it too: the queue it
+// leaves behind drains at what the server has to spare. Taken as a fluid queue at the run's
+// utilization u (the server's CPU share), a pause of P ms delays a request arriving a ms into it
+// by P − a (1 − u), down to nothing P ÷ (1 − u) ms after it began (at u = 0.7 a 25 ms GC delays
+// requests for 83 ms). Each request's latency less the delay the pauses put on it gives the
+// percentile without them; the share of the tail's excess over the median that this takes away
+// is what the pauses explain. Counting only whether slow requests overlapped a pause would blame
+// any pause for a long request (a queue 100 ms deep overlaps every GC), and taking a pause's time
+// from the requests just above the percentile alone would let a 0.5 ms step "explain" a request
+// 0.1 ms over it.
 
 // A tail coincided with pauses of a kind when they explain at least this share of its excess.
 const COINCIDE_SHARE = 0.5;
@@ -45,36 +50,67 @@ function covered(intervals, from, to) {
 /** The q-th percentile (0–100) of sorted values, nearest rank. */
 const percentileOf = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1))];
 
+// The utilization the queue model takes at most: past it a pause's queue would never drain.
+const MAX_UTILIZATION = 0.95;
+
 /**
- * The requests against pauses of one kind: each one's latency, and the time of such pauses it
- * was in flight during.
+ * The delay merged pauses put on a request sent at `from` and answered at `to` (ms): the time
+ * they cover while it is in flight, and for a pause that began before it was sent, the queue
+ * that pause left behind (at utilization u): P − (from − start) (1 − u) while positive.
+ * reach: the longest a pause's effect lasts (P ÷ (1 − u)), to start the search from.
  */
-function pausedTimes(requests, pauses) {
+function delayOf(intervals, from, to, u, reach) {
+  let lo = 0;
+  let hi = intervals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (intervals[mid][0] < from - reach) lo = mid + 1;
+    else hi = mid;
+  }
+  let total = 0;
+  for (let k = lo; k < intervals.length && intervals[k][0] < to; k++) {
+    const [start, end] = intervals[k];
+    if (start >= from) total += Math.min(to, end) - start;
+    else total += Math.max(0, end - start - (from - start) * (1 - u));
+  }
+  return Math.min(total, to - from);
+}
+
+/**
+ * The requests against pauses of one kind: each one's latency, whether it was in flight during
+ * one, and the delay they put on it (delayOf).
+ */
+function delays(requests, pauses, u) {
   const intervals = merged(pauses);
+  const reach = intervals.reduce((m, [a, b]) => Math.max(m, (b - a) / (1 - u)), 0);
   const n = requests.starts.length;
   const latency = new Float64Array(n);
-  const paused = new Float64Array(n);
+  const delay = new Float64Array(n);
+  const during = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     latency[i] = requests.ends[i] - requests.starts[i];
-    paused[i] = covered(intervals, requests.starts[i], requests.ends[i]);
+    delay[i] = delayOf(intervals, requests.starts[i], requests.ends[i], u, reach);
+    during[i] = covered(intervals, requests.starts[i], requests.ends[i]) > 0 ? 1 : 0;
   }
-  return { latency, paused };
+  return { latency, delay, during };
 }
 
 /**
  * The tail above each of TAIL_PERCENTILES against the pauses: requests { starts, ends }
- * (monotonic ms, the answered ones), pauses { gc: [{ from, to }], stalls: [{ from, to }] }.
- * Returns { p99: { at_ms, median_ms, slow, gc: { in_flight_pct, all_in_flight_pct,
- * without_ms, explained_pct }, stalls: { … }, coincided: 'gc' | 'stalls' | 'neither' }, … }
- * (at_ms and without_ms exact, nearest rank; explained_pct, the share of at_ms − median_ms that
- * taking the pauses' time out removes); a percentile with no excess over the median is left
- * out. GC first: a GC pause stalls the loop too.
+ * (monotonic ms, the answered ones), pauses { gc: [{ from, to }], stalls: [{ from, to }] },
+ * utilization (0–1, the server's CPU share over the run; null: 0). Returns { p99: { at_ms,
+ * median_ms, slow, gc: { in_flight_pct, all_in_flight_pct, without_ms, explained_pct }, stalls:
+ * { … }, coincided: 'gc' | 'stalls' | 'neither' }, … } (at_ms and without_ms exact, nearest
+ * rank; explained_pct, the share of at_ms − median_ms that taking the pauses' delay out
+ * removes); a percentile with no excess over the median is left out. GC first: a GC pause
+ * stalls the loop too.
  */
-function attributeTail(requests, pauses) {
+function attributeTail(requests, pauses, utilization = null) {
   const out = {};
   const n = requests.starts.length;
   if (!n) return out;
-  const kinds = { gc: pausedTimes(requests, pauses.gc), stalls: pausedTimes(requests, pauses.stalls) };
+  const u = Math.min(MAX_UTILIZATION, Math.max(0, utilization ?? 0));
+  const kinds = { gc: delays(requests, pauses.gc, u), stalls: delays(requests, pauses.stalls, u) };
   const sorted = Float64Array.from(kinds.gc.latency).sort();
   const median = percentileOf(sorted, 50);
   for (const [p, q] of Object.entries(TAIL_PERCENTILES)) {
@@ -83,12 +119,11 @@ function attributeTail(requests, pauses) {
     const slow = [];
     for (let i = 0; i < n; i++) if (kinds.gc.latency[i] > at) slow.push(i);
     const entry = { at_ms: round3(at), median_ms: round3(median), slow: slow.length };
-    for (const [kind, { latency, paused }] of Object.entries(kinds)) {
-      const without = percentileOf(Float64Array.from(latency, (l, i) => l - paused[i]).sort(), q);
-      let all = 0;
-      for (let i = 0; i < n; i++) if (paused[i] > 0) all += 1;
+    for (const [kind, { latency, delay, during }] of Object.entries(kinds)) {
+      const without = percentileOf(Float64Array.from(latency, (l, i) => l - delay[i]).sort(), q);
+      const all = during.reduce((t, d) => t + d, 0);
       entry[kind] = {
-        in_flight_pct: slow.length ? round1((slow.filter((i) => paused[i] > 0).length / slow.length) * 100) : 0,
+        in_flight_pct: slow.length ? round1((slow.filter((i) => during[i]).length / slow.length) * 100) : 0,
         all_in_flight_pct: round1((all / n) * 100),
         without_ms: round3(without),
         explained_pct: round1(Math.max(0, Math.min(1, (at - without) / (at - median))) * 100),
@@ -101,4 +136,4 @@ function attributeTail(requests, pauses) {
   return out;
 }
 
-module.exports = { attributeTail, merged, covered, percentileOf, COINCIDE_SHARE, TAIL_PERCENTILES };
+module.exports = { attributeTail, merged, covered, delayOf, percentileOf, COINCIDE_SHARE, TAIL_PERCENTILES, MAX_UTILIZATION };

@@ -72,17 +72,19 @@ const capWarnings = (handle) => (handle.capWarnings ? handle.capWarnings() : 0);
 /**
  * The server's runtime events over the run's window [from, to] (performance.now() ms): its GC
  * and loop stalls (results.json runs[].runtime), and what the tail above each percentile
- * coincided with (runtime.tail), where the engine kept samples; null for a server that writes
- * no events.
+ * coincided with (runtime.tail), where the engine kept samples, at the server's utilization (its
+ * CPU share, 0–1, or null); null for a server that writes no events.
  */
-async function runtimeOf(handle, { from, to, samples, replies }) {
+async function runtimeOf(handle, { from, to, samples, replies, utilization }) {
   if (!handle.runtimeEvents) return null;
   const [start, end] = [from + MONO_OFFSET, to + MONO_OFFSET];
   const window = await handle.runtimeEvents.window(start, end);
   if (!window) return null;
   const runtime = summarizeRuntime(window, { start, end, replies });
   runtime.pauses = pauseMarks(window, samples.origin + MONO_OFFSET);
-  if (samples.length) runtime.tail = attributeTail(samples.answeredSpans(MONO_OFFSET), { gc: gcPausesOf(window), stalls: stallsOf(window) });
+  // The work the queue drains at is the server's less its GC's.
+  const work = utilization === null ? null : utilization - (runtime.gc.share_pct ?? 0) / 100;
+  if (samples.length) runtime.tail = attributeTail(samples.answeredSpans(MONO_OFFSET), { gc: gcPausesOf(window), stalls: stallsOf(window) }, work);
   return runtime;
 }
 
@@ -341,8 +343,6 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   };
   const waited = aboveWait(run.params, run.latency_ms);
   if (waited) run.above_wait_ms = waited;
-  const runtime = await runtimeOf(handle, { from: before.at, to: after.at, samples, replies: allReplies });
-  if (runtime) run.runtime = runtime;
   // An external engine is a process of its own: its CPU is the load generator's too.
   const engineCpu = engineExtra.client_cpu ? engineExtra.client_cpu.user_s + engineExtra.client_cpu.system_s : 0;
   const { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu } = cpuShares({
@@ -355,6 +355,9 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     machine: machineCpuDelta(before.machine, after.machine),
   });
   run.server_cpu_pct = serverCpuPct;
+  // The server's utilization sets how long the queue a pause leaves behind takes to drain.
+  const runtime = await runtimeOf(handle, { from: before.at, to: after.at, samples, replies: allReplies, utilization: serverCpuPct === null ? null : serverCpuPct / 100 });
+  if (runtime) run.runtime = runtime;
   run.machine_cpu = machineCpu;
   if (link) {
     run.link_usage = linkUsage(linkBefore, linkAfter, { rateBits: link.rateBits, replies: stats.replies, loadS: durationS });

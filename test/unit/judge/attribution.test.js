@@ -4,7 +4,7 @@
 // time; a long queue that merely overlaps pauses is not; GC before stalls.
 
 const assert = require('node:assert/strict');
-const { attributeTail, merged, covered, COINCIDE_SHARE } = require('../../../perf/lib/judge/attribution');
+const { attributeTail, merged, covered, delayOf, COINCIDE_SHARE } = require('../../../perf/lib/judge/attribution');
 
 /** Requests every 1 ms from 0 for `count` ms, each `base` ms long, plus `extra(t)` ms. */
 function requests(count, base, extra = () => 0) {
@@ -44,6 +44,21 @@ describe('attribution: intervals', () => {
   });
 });
 
+describe('attribution: the delay a pause puts on a request (a fluid queue at the utilization)', () => {
+  const pause = [[100, 125]];
+  it('in flight through it: the time it covers; sent during it or after it, what is left of its queue', () => {
+    assert.equal(delayOf(pause, 90, 200, 0.7, 100), 25);
+    assert.equal(delayOf(pause, 90, 110, 0.7, 100), 10, 'never more than the request\'s own latency');
+    // Sent 10 ms into it: the 15 ms left of it, plus the 7 ms of work that arrived before.
+    assert.ok(Math.abs(delayOf(pause, 110, 200, 0.7, 100) - 22) < 1e-9);
+    // 25 ms ÷ (1 − 0.7) = 83.3 ms after it began, its queue has drained.
+    assert.ok(Math.abs(delayOf(pause, 150, 300, 0.7, 100) - 10) < 1e-9);
+    assert.equal(delayOf(pause, 184, 300, 0.7, 100), 0);
+    // An idle server has no queue behind a pause: the time it covers, nothing after.
+    assert.equal(delayOf(pause, 130, 300, 0, 100), 0);
+  });
+});
+
 describe('attribution: what the tail coincided with', () => {
   it('a loop that stalls 20 ms every 200 ms: the tail is the stalls\', and without them p99 is the median\'s', () => {
     const reqs = requests(2000, 1, waitBehind(100, 200, 20));
@@ -59,6 +74,25 @@ describe('attribution: what the tail coincided with', () => {
     assert.deepEqual(tail.p99.gc, { in_flight_pct: 0, all_in_flight_pct: 0, without_ms: tail.p99.at_ms, explained_pct: 0 });
   });
 
+  it('a 25 ms GC on a server at 70 %: the queue it leaves behind is its too; at the same delays with no utilization it explains less', () => {
+    // A request every 0.1 ms, 0.2 ms each; a GC of 25 ms every 1,000 ms delays what arrives in the
+    // 83 ms after it began (P − a (1 − 0.7)).
+    const n = 20000;
+    const starts = new Float64Array(n);
+    const ends = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      starts[i] = i * 0.1;
+      const a = starts[i] % 1000;
+      ends[i] = starts[i] + 0.2 + Math.max(0, 25 - a * 0.3);
+    }
+    const gcs = [0, 1000].map((t) => ({ from: t, to: t + 25 }));
+    const busy = attributeTail({ starts, ends }, { gc: gcs, stalls: [] }, 0.7);
+    assert.equal(busy.p99.coincided, 'gc', JSON.stringify(busy.p99));
+    assert.ok(busy.p99.gc.explained_pct > 95, JSON.stringify(busy.p99));
+    const idle = attributeTail({ starts, ends }, { gc: gcs, stalls: [] }, 0);
+    assert.ok(idle.p99.gc.explained_pct < busy.p99.gc.explained_pct, JSON.stringify(idle.p99));
+  });
+
   it('the same stalls made by the GC: the GC\'s, before the stalls it made', () => {
     const reqs = requests(2000, 1, waitBehind(100, 200, 20));
     const p = pauses(100, 200, 20, 2000);
@@ -67,10 +101,12 @@ describe('attribution: what the tail coincided with', () => {
 
   it('a queue 100 ms deep overlaps every pause but is not explained by them: neither', () => {
     const reqs = requests(2000, 1, (t) => (t >= 1000 && t < 1030 ? 100 + t - 1000 : 0));
-    const tail = attributeTail(reqs, { gc: pauses(0, 50, 2, 2000), stalls: [] });
-    assert.equal(tail.p99.gc.in_flight_pct, 100);
-    assert.ok(tail.p99.gc.explained_pct < 10, JSON.stringify(tail.p99));
-    assert.equal(tail.p99.coincided, 'neither');
+    for (const utilization of [0, 0.9]) {
+      const tail = attributeTail(reqs, { gc: pauses(0, 50, 2, 2000), stalls: [] }, utilization);
+      assert.equal(tail.p99.gc.in_flight_pct, 100);
+      assert.ok(tail.p99.gc.explained_pct < 20, JSON.stringify(tail.p99));
+      assert.equal(tail.p99.coincided, 'neither');
+    }
   });
 
   it('pauses of a tenth of a millisecond under requests just above the percentile explain next to nothing', () => {
