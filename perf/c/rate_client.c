@@ -28,7 +28,7 @@
  *   --out      one record per request, in request order (struct record below, little-endian)
  *   --head     the request is a HEAD: its replies have no body
  * Prints one line of JSON on stdout when every request has its reply, error or timeout:
- *   {"launched":N,"reconnects":n,"fd_failures":n,"lag_mean_ms":x,"lag_p99_ms":x,"lag_max_ms":x}
+ *   {"launched":N,"reconnects":n,"fd_failures":n,"lag_mean_ms":x,"lag_p99_ms":x,"lag_max_ms":x,"t0_ms":x}  (t0_ms: its time zero, CLOCK_MONOTONIC)
  * lag: how long after it could have gone (due, and its connection free) each request went: this
  * process's own lateness in the latencies, but for two cases it cannot time: a handshake not done
  * when connect() returns (on loopback and a veth it is) is seen at the next tick, and a reply
@@ -526,8 +526,9 @@ int main(int argc, char **argv) {
 
     FILE *out = fopen(out_path, "wb");
     if (!out || fwrite(records, sizeof *records, requests, out) != requests || fclose(out) != 0) die(1, "cannot write the records file");
-    printf("{\"launched\":%llu,\"reconnects\":%llu,\"fd_failures\":%llu,\"lag_mean_ms\":%.3f,\"lag_p99_ms\":%.3f,\"lag_max_ms\":%.3f}\n",
+    /* t0_ms: its time zero on CLOCK_MONOTONIC, so that its times line up with the servers' events. */
+    printf("{\"launched\":%llu,\"reconnects\":%llu,\"fd_failures\":%llu,\"lag_mean_ms\":%.3f,\"lag_p99_ms\":%.3f,\"lag_max_ms\":%.3f,\"t0_ms\":%.3f}\n",
            (unsigned long long)launched, (unsigned long long)reconnects, (unsigned long long)fd_failures,
-           lag_count ? lag_sum_ns / (double)lag_count / 1e6 : 0.0, lag_p99_ms(), (double)lag_max_ns / 1e6);
+           lag_count ? lag_sum_ns / (double)lag_count / 1e6 : 0.0, lag_p99_ms(), (double)lag_max_ns / 1e6, (double)t0 / 1e6);
     return 0;
 }

@@ -20,6 +20,7 @@ const { EngineUnavailable, isExecutable, runEngineProcess, clientCpuFields, firs
 const { buildRequestHead } = require('./http_exchange');
 const { ERROR_CODES } = require('../measure/samples');
 const { outOfDescriptorsText } = require('../hosts/fd_limits');
+const { MONO_OFFSET } = require('../measure/runtime_events');
 
 const NAME = 'rate_client';
 const ENV_VAR = 'RATE_CLIENT_BIN';
@@ -54,9 +55,13 @@ const shape = (s) => (s.kind === 'open' ? { connections: s.connections, requests
 /**
  * The run's samples from the records file: request i started when it was due (samples.origin +
  * i × 1000 ÷ rate: the client's t0 is the run's time zero) and ended at its record's end_ms.
- * Only requests with an outcome (done) are samples.
+ * t0Ms, the client's t0 on CLOCK_MONOTONIC, moves the samples' time zero to it where they have
+ * none yet: the client starts a process's spawn after the run's time zero, and the servers'
+ * runtime events are lined up with the samples on that clock. Only requests with an outcome
+ * (done) are samples.
  */
-function addRecords(buffer, { rate, samples }) {
+function addRecords(buffer, { rate, samples, t0Ms = null }) {
+  if (t0Ms !== null && samples.length === 0) samples.start(t0Ms - MONO_OFFSET);
   const origin = samples.origin;
   const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   const count = Math.floor(buffer.byteLength / RECORD_BYTES);
@@ -114,7 +119,7 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
     }
     if (!totals) throw new Error(`${NAME} failed (exit ${result.code ?? result.signal}): ${firstComplaint(result.stderr, result.stdout) || 'no output'} (${command})`);
     if (totals.fd_failures > 0) throw new Error(outOfDescriptorsText(totals.fd_failures));
-    addRecords(fs.readFileSync(path.join(dir, 'records.bin')), { rate: s.rate, samples });
+    addRecords(fs.readFileSync(path.join(dir, 'records.bin')), { rate: s.rate, samples, t0Ms: typeof totals.t0_ms === 'number' ? totals.t0_ms : null });
     const cpu = clientCpuFields(result.cpu, result.wallMs);
     return {
       launched: totals.launched,

@@ -12,6 +12,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { rateClientEngine, addRecords, binary, RECORD_BYTES, ENV_VAR } = require('../../../perf/lib/engines/rate_client');
+const { MONO_OFFSET } = require('../../../perf/lib/measure/runtime_events');
 const { engineFor, rateClientBuilt, rateClientLine } = require('../../../perf/lib/engines');
 const { stepScenario, loadRamps } = require('../../../perf/lib/plan/ramps');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
@@ -161,6 +162,13 @@ describe('rate_client engine: the records', () => {
       [0, 1.5, 0.25, 200, '', 1],
       [10, 20, null, 0, 'timeout', 2],
     ]);
+    // Its t0 on CLOCK_MONOTONIC (t0_ms) becomes the samples' time zero on the runner's clock,
+    // where the servers' runtime events are: the client started after the run's time zero.
+    const moved = new Samples();
+    moved.start(1000);
+    addRecords(buffer, { rate: 100, samples: moved, t0Ms: 1025 + MONO_OFFSET });
+    assert.equal(moved.origin, 1025);
+    assert.deepEqual(rowsOf(moved).map((r) => r.t_ms), [0, 10]);
   });
 });
 
