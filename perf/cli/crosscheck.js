@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { shownPath, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runCrosscheck, rebuildCrosscheck } = require('../lib/studies/crosscheck_run');
 const { finishLiveRuns } = require('../lib/run/runner');
 const { ScenarioError } = require('../lib/plan/scenarios');
@@ -75,8 +75,7 @@ async function main(argv) {
       log: (line) => process.stdout.write(line + '\n'),
     });
     process.stdout.write('\n' + result.text + '\n');
-    const rel = path.relative(process.cwd(), result.dir);
-    const shown = rel.startsWith('..') ? result.dir : rel;
+    const shown = shownPath(result.dir);
     process.stdout.write(`crosscheck: ${path.join(shown, 'crosscheck.md')} (also .json, .txt; the runs under ${path.join(shown, 'runs')})\n`);
     if (result.interrupted) return stop.exitCode();
     return result.failures.length ? 1 : 0;

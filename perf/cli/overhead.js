@@ -7,19 +7,11 @@
 //   exit 0   the table was written          exit 1   an error (one line)
 //   exit 2   bad usage                      exit 130 / 143   interrupted (finished rounds kept)
 
-const path = require('node:path');
 const { Command, InvalidArgumentError, Option } = require('commander');
-const { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { shownPath, wholeNumber, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runOverhead, parsePair, OverheadUsageError, DEFAULT_PAIRS, DEFAULTS } = require('../lib/studies/overhead');
 
 const NAME = 'overhead.sh';
-
-function wholeNumber(min) {
-  return (value) => {
-    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number, ${min} or more.`);
-    return Number(value);
-  };
-}
 
 function pairList(value) {
   try {
@@ -70,8 +62,7 @@ async function main(argv) {
       log: (line) => process.stdout.write(line + '\n'),
     });
     process.stdout.write(`\n${result.lines.join('\n')}\n\n`);
-    const rel = path.relative(process.cwd(), result.file);
-    process.stdout.write(`overhead: ${rel.startsWith('..') ? result.file : rel}\n`);
+    process.stdout.write(`overhead: ${shownPath(result.file)}\n`);
     if (result.interrupted) return stop.exitCode();
     return 0;
   } catch (err) {

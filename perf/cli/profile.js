@@ -7,19 +7,11 @@
 //   exit 0   every server was profiled      exit 1   an error, or a server failed (one line each)
 //   exit 2   bad usage                      exit 130 / 143   interrupted (what was written is kept)
 
-const path = require('node:path');
 const { Command, InvalidArgumentError, Option } = require('commander');
-const { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { shownPath, wholeNumber, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runProfile, sharesText, ProfileUsageError, WORKLOADS, DEFAULT_SERVERS, DEFAULTS, RUBY_MODES, MAX_SECONDS } = require('../lib/studies/profile');
 
 const NAME = 'profile.sh';
-
-function wholeNumber(min, max) {
-  return (value) => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
-    return Number(value);
-  };
-}
 
 function oneOf(names) {
   return (value) => {
@@ -51,11 +43,6 @@ Examples:
 Exit status: 0 every server was profiled, 1 an error or a server failed, 2 bad usage, 130/143 interrupted.`);
 }
 
-function rel(file) {
-  const r = path.relative(process.cwd(), file);
-  return r.startsWith('..') ? file : r;
-}
-
 async function main(argv) {
   const program = buildProgram();
   const parsed = parseCommandLine(program, argv, NAME, usageLine());
@@ -84,7 +71,7 @@ async function main(argv) {
       for (const t of r.top.slice(0, 8)) log(`  ${t.pct.toFixed(1).padStart(5)}%  ${t.frame}  (${t.kind})`);
     }
     log('');
-    log(`flame graphs: ${rel(result.index)}`);
+    log(`flame graphs: ${shownPath(result.index)}`);
     if (result.interrupted) return stop.exitCode() ?? 130;
     if (result.failed.length) {
       for (const f of result.failed) process.stderr.write(`${NAME}: ${f.server}: ${f.error}\n`);

@@ -8,7 +8,7 @@
 
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError } = require('commander');
-const { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
+const { shownPath, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runScenarios, finishLiveRuns } = require('../lib/run/runner');
 const { UsageError } = require('../lib/plan/run_plan');
 const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../lib/engines');
@@ -152,15 +152,11 @@ async function main(argv) {
     }
   };
 
-  const shown = (file) => {
-    const rel = path.relative(process.cwd(), file);
-    return rel.startsWith('..') ? file : rel;
-  };
   // The summary, where the results are, and in one line what stopped the run or was not written.
   const reportEnd = (ended) => {
     process.stdout.write('\n' + ended.summaryText + '\n');
     const unwritten = ended.unwritten.map((u) => u.name);
-    if (!unwritten.includes('results.json')) process.stdout.write(`results: ${shown(ended.resultsFile)}\n`);
+    if (!unwritten.includes('results.json')) process.stdout.write(`results: ${shownPath(ended.resultsFile)}\n`);
     if (!ended.error && !unwritten.length) return;
     const what = ended.error ? `stopped: ${ended.error}` : ended.unwritten[0].message;
     const also = ended.error ? unwritten : unwritten.slice(1);
@@ -218,12 +214,12 @@ async function main(argv) {
       try {
         const report = await buildReport(result.dir, { log: (m) => status(`report: ${m}`) });
         clearStatus();
-        process.stdout.write(`report:  ${shown(report.reportPath)} (open it in a browser)\n`);
+        process.stdout.write(`report:  ${shownPath(report.reportPath)} (open it in a browser)\n`);
       } catch (err) {
         clearStatus();
         reportFailed = true;
         const cause = err.syscall ? `${systemCause(err)}${err.path ? ` (${err.path})` : ''}` : err.message;
-        process.stderr.write(`${NAME}: report not written in ${shown(result.dir)}: ${cause}; results.json is intact: npm run report -- ${shown(result.dir)} builds the report once that is fixed\n`);
+        process.stderr.write(`${NAME}: report not written in ${shownPath(result.dir)}: ${cause}; results.json is intact: npm run report -- ${shownPath(result.dir)} builds the report once that is fixed\n`);
       }
     }
     if (result.interrupted) return stop.exitCode();

@@ -117,4 +117,23 @@ function readDefinitions(file) {
   }
 }
 
-module.exports = { readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals };
+/**
+ * A commander parser of a whole number within [min, max]: "must be a whole number, MIN or more."
+ * (no max) or "… from MIN to MAX." otherwise, as commander's one-line usage error.
+ */
+function wholeNumber(min, max = Infinity) {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(Number.isFinite(max) ? `must be a whole number from ${min} to ${max}.` : `must be a whole number, ${min} or more.`);
+    }
+    return Number(value);
+  };
+}
+
+/** A path as the terminal shows it: relative to the working folder, or whole where it lies outside. */
+function shownPath(file) {
+  const rel = path.relative(process.cwd(), file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+module.exports = { shownPath, wholeNumber, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals };
