@@ -136,4 +136,4 @@ function attributeTail(requests, pauses, utilization = null) {
   return out;
 }
 
-module.exports = { attributeTail, merged, covered, delayOf, percentileOf, COINCIDE_SHARE, TAIL_PERCENTILES, MAX_UTILIZATION };
+module.exports = { attributeTail, merged, covered, delayOf, COINCIDE_SHARE };

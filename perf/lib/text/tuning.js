@@ -29,4 +29,4 @@ function tuningText(effect, defaults, tuned) {
   return `${head} (${both})`;
 }
 
-module.exports = { tuningText, sideText };
+module.exports = { tuningText };
