@@ -28,6 +28,29 @@ function osName() {
   return `${os.type()} ${os.release()}`;
 }
 
+/** The first CPU's flags and microcode in /proc/cpuinfo: hosts sold under one model name differ in them. */
+function cpuDetails(cpuinfo = '/proc/cpuinfo') {
+  try {
+    const first = fs.readFileSync(cpuinfo, 'utf8').split(/\n\s*\n/)[0];
+    const field = (name) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(first)?.[1].trim() ?? null;
+    const flags = field('flags');
+    return { flags: flags ? flags.split(/\s+/).sort() : null, microcode: field('microcode') };
+  } catch {
+    return { flags: null, microcode: null };
+  }
+}
+
+/** The kernel's view of each CPU vulnerability and its mitigation, by name (Linux only, else null). */
+function cpuMitigations(dir = '/sys/devices/system/cpu/vulnerabilities') {
+  try {
+    const out = {};
+    for (const name of fs.readdirSync(dir).sort()) out[name] = fs.readFileSync(path.join(dir, name), 'utf8').trim();
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 /** Versions of the locked gems, from Gemfile.lock (what bundler installs and loads). */
 function lockedGems(root = PROJECT_ROOT) {
   try {
@@ -54,11 +77,15 @@ function collectEnvironment({ pinning = null, options = {} } = {}) {
   const gems = lockedGems();
   const rubyVersion = run('ruby', ['-e', 'print RUBY_VERSION + "p" + RUBY_PATCHLEVEL.to_s']);
   const status = run('git', ['status', '--porcelain', '--untracked-files=no']);
+  const cpu = cpuDetails();
   return {
     os: osName(),
     kernel: `${os.type()} ${os.release()}`,
     arch: os.arch(),
     cpu_model: cpus.length ? cpus[0].model : null,
+    cpu_flags: cpu.flags,
+    cpu_microcode: cpu.microcode,
+    cpu_mitigations: cpuMitigations(),
     cores: cpus.length,
     cores_available: typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
     memory_gb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
@@ -77,4 +104,4 @@ function collectEnvironment({ pinning = null, options = {} } = {}) {
   };
 }
 
-module.exports = { collectEnvironment, lockedGems };
+module.exports = { collectEnvironment, lockedGems, cpuDetails, cpuMitigations };
