@@ -36,6 +36,19 @@ function factorOf(metric, a, b) {
   return METRICS[metric].better === 'lower' ? b / a : a / b;
 }
 
+/**
+ * A seed study's headline claim as a question of this project's pair: { seed, claim (its words),
+ * subject (scenario), metric, a, b, winner (the side the study found better), factor (how many
+ * times better, ≥ 1) }, or null for a seed of one server in two scenarios or one not in seeds.json.
+ */
+function seedClaim(id) {
+  const seed = SEEDS.find((s) => s.seed === id);
+  if (!seed || seed.here.server) return null;
+  const factor = factorOf(seed.metric, seed.published.a.value, seed.published.b.value);
+  const { a, b } = seed.here;
+  return { seed: id, claim: seed.claim, subject: seed.here.scenario, metric: seed.here.metric || seed.metric, a, b, winner: factor >= 1 ? a : b, factor: Math.max(factor, 1 / factor) };
+}
+
 /** The runs of a seed's two sides, [a's, b's]: one server in two scenarios, or two servers in one. */
 function sideRuns(here, runs) {
   const of = here.server ? (sc) => runs.filter((r) => r.server === here.server && r.scenario === sc) : (server) => runs.filter((r) => r.server === server && r.scenario === here.scenario);
@@ -196,4 +209,5 @@ function seedsMarkdown(rows) {
 }
 
 module.exports = {
+  seedClaim,
   SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundFactor, outcomeOf, foundText, outcomeText, outcomeWords };

@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { thresholds } = require('../judge/bottleneck');
@@ -49,6 +50,37 @@ function cpuMitigations(dir = '/sys/devices/system/cpu/vulnerabilities') {
   } catch {
     return null;
   }
+}
+
+// What every server serves alike: a change to either changes what each server is measured on.
+const SHARED_SOURCES = ['shared_www', 'contract.json'];
+
+/** The folder a server's code lives in: that of the first script its definition runs, else none. */
+function sourceFolder(definition) {
+  const script = [definition.command, ...(definition.args || [])].find((x) => /\.(js|rb|sh)$/.test(x) || x.startsWith('perf/c/build/'));
+  if (!script) return null;
+  return script.startsWith('perf/c/build/') ? 'perf/c' : path.dirname(script);
+}
+
+/**
+ * A digest per server of what makes it at a commit (HEAD when not given): git's tree (or blob)
+ * ids of its folder and the shared files, and its definition (command, arguments, environment),
+ * so that a later run can tell whether a record measured the server it would measure. null for
+ * a server git cannot tell (no such commit, not a git checkout).
+ */
+function serverSources(definitions, { commit = 'HEAD', root = PROJECT_ROOT } = {}) {
+  const ids = new Map();
+  const idOf = (p) => {
+    if (!ids.has(p)) ids.set(p, run('git', ['rev-parse', '--verify', '--quiet', `${commit}:${p}`], { cwd: root }));
+    return ids.get(p);
+  };
+  const out = {};
+  for (const [name, def] of Object.entries(definitions)) {
+    const folder = sourceFolder(def);
+    const parts = [...(folder ? [folder] : []), ...SHARED_SOURCES].map((p) => [p, idOf(p)]);
+    out[name] = parts.some(([, id]) => !id) ? null : crypto.createHash('sha256').update(JSON.stringify({ parts, command: def.command, args: def.args || [], env: def.env || {} })).digest('hex').slice(0, 16);
+  }
+  return out;
 }
 
 /** Versions of the locked gems, from Gemfile.lock (what bundler installs and loads). */
@@ -104,4 +136,4 @@ function collectEnvironment({ pinning = null, options = {} } = {}) {
   };
 }
 
-module.exports = { collectEnvironment, lockedGems, cpuDetails, cpuMitigations };
+module.exports = { collectEnvironment, lockedGems, cpuDetails, cpuMitigations, serverSources };

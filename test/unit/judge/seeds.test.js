@@ -122,3 +122,16 @@ describe('seeds: published against found', () => {
     assert.match(md, /^- 003: Curly with epoll: never written/m);
   });
 });
+
+describe('seeds: a claim as a question of the project\'s pair', () => {
+  it('gives seed 002\'s claim as node\'s factor over em on its scenario and metric', () => {
+    const claim = require('../../../perf/lib/judge/seeds').seedClaim('002');
+    assert.deepEqual({ ...claim, factor: Math.round(claim.factor * 100) / 100 }, { seed: '002', claim: 'Node answers 4.9× faster', subject: 'sequential_6000', metric: 'throughput_rps', a: 'node', b: 'em', winner: 'node', factor: 4.86 });
+  });
+
+  it('gives none for a seed of one server in two scenarios, or one that does not exist', () => {
+    const { seedClaim } = require('../../../perf/lib/judge/seeds');
+    assert.equal(seedClaim('nope'), null);
+    for (const s of SEEDS.filter((x) => x.here.server)) assert.equal(seedClaim(s.seed), null);
+  });
+});

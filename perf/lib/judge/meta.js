@@ -1,0 +1,273 @@
+'use strict';
+// Answers across runs: what the archive of full runs (results/archive/, perf/lib/store/archive.js)
+// says of each comparison, when each run's own interval describes only that run's noise.
+//
+// Each run gives a log ratio y and its standard error s (from its stored interval and the
+// quantile that built it: logStandardError). Runs differ by more than their own noise (another
+// host, another day, another neighbour on the machine), so the runs are pooled with a
+// random-effects model: y_i = μ + u_i + e_i, u_i ~ N(0, τ²) the run's own offset, e_i ~ N(0, s_i²).
+//   τ²        DerSimonian–Laird's moment estimate, from Cochran's Q about the fixed-effect mean
+//   μ         the mean weighted by 1/(s_i² + τ²)
+//   interval  Hartung–Knapp(–Sidik–Jonkman): the weighted spread of the runs about μ, scaled,
+//             with Student t on k − 1 degrees of freedom. DerSimonian–Laird's own interval
+//             (normal quantile, τ² taken as known) covers far less than 95 % with a few runs
+//             (IntHout, Ioannidis & Borm 2014); Hartung–Knapp's scale factor is held at ≥ 1
+//             (the "modified" form), so that runs that happen to agree closely do not give an
+//             interval narrower than their own noise allows. test/unit/judge/meta.test.js
+//             checks the coverage by simulation, with a between-run variance.
+//   I²        the share of the spread between runs that is not their own noise (Higgins &
+//             Thompson 2002): max(0, (Q − (k − 1)) / Q)
+// The answer is then the project's one rule (perf/lib/judge/answer.js decide) on the pooled
+// interval. Where the hosts the runs ran on answer differently, each host's runs pooled on their
+// own, the answer is 'depends' and names them, instead of choosing between them: runs on one
+// host are compared side by side in time, runs on two hosts are not (Laaber, Scheuner & Leitner
+// 2019).
+
+const { jStat } = require('jstat');
+const { decide, claimOutcome, DEFAULT_MARGIN } = require('./answer');
+const { lookLevel } = require('./sequential');
+const { LEVEL } = require('./confidence');
+
+const METHOD = 'random effects: DerSimonian–Laird τ², Hartung–Knapp interval (t, k − 1 df), 95 %';
+const ONE_RUN = 'one run: its own interval (no between-run variance can be estimated)';
+const Z95 = jStat.normal.inv(1 - (1 - LEVEL) / 2, 0, 1);
+
+/** Student's t quantile of a two-sided interval at level with df degrees of freedom. */
+function tQuantile(level, df) {
+  return jStat.studentt.inv(1 - (1 - level) / 2, df);
+}
+
+/**
+ * The standard error of a stored comparison's log ratio, from its interval and the quantile that
+ * built it: paired rounds (perf/lib/judge/sequential.js) at each look's level with rounds − 1
+ * degrees of freedom; paired ramp searches at 95 % with searches − 1; anything else at the
+ * normal quantile (wider than the truth when its interval used a t quantile: the run then
+ * weighs less, never more, than it should). null without an interval.
+ */
+function logStandardError({ ci95, method, rounds = null, searches = null }, { looks = null } = {}) {
+  if (!ci95 || !(ci95[0] > 0) || !(ci95[1] >= ci95[0])) return null;
+  let quantile = Z95;
+  if (method === 'paired' && Number.isInteger(rounds) && rounds >= 2) quantile = tQuantile(looks ? lookLevel(looks) : LEVEL, rounds - 1);
+  else if (Number.isInteger(searches) && searches >= 2) quantile = tQuantile(LEVEL, searches - 1);
+  return Math.log(ci95[1] / ci95[0]) / (2 * quantile);
+}
+
+/** The key an answer is pooled by across runs: what it compares, on what, between whom. */
+function answerKey(subject, metric, a, b) {
+  return `${subject} ${metric} ${a}:${b}`;
+}
+
+/**
+ * A run's answers in the archive's one shape (decoded results, perf/lib/store/results_doc.js):
+ * every comparison of the scenarios and of the ramps' sustainable rates, each { key, kind
+ * ('scenario' | 'ramp'), subject (the scenario or ramp), metric, a, b, better, ratio (a ÷ b),
+ * ci95, log_se, decision, winner, factor, margin, method, not_judged (why there is no answer, or
+ * null) }.
+ */
+function runAnswers(results) {
+  const looks = results.looks || null;
+  const scenario = results.comparisons.map((c) => ({
+    key: answerKey(c.scenario, c.metric, c.a, c.b),
+    kind: 'scenario',
+    subject: c.scenario,
+    metric: c.metric,
+    a: c.a,
+    b: c.b,
+    better: c.better,
+    ratio: c.ratio,
+    ci95: c.ci95,
+    // A comparison the run left unjudged (a lower bound, a figure below its resolution) is not pooled.
+    log_se: c.decision ? logStandardError(c, { looks }) : null,
+    decision: c.decision ?? null,
+    winner: c.winner ?? null,
+    factor: c.factor ?? null,
+    margin: c.margin ?? DEFAULT_MARGIN,
+    method: c.method ?? null,
+    not_judged: c.no_verdict || (c.decision ? null : c.note || null),
+  }));
+  const ramps = results.ramps ? results.ramps.ramps : [];
+  const searches = results.ramps ? results.ramps.repeat : null;
+  const ramp = ramps.flatMap((r) =>
+    r.comparisons.map((c) => ({
+      key: answerKey(r.name, 'sustainable_rps', c.a, c.b),
+      kind: 'ramp',
+      subject: r.name,
+      metric: 'sustainable_rps',
+      a: c.a,
+      b: c.b,
+      better: 'higher',
+      ratio: c.ratio,
+      ci95: c.ci95,
+      log_se: c.decision ? logStandardError({ ci95: c.ci95, searches }) : null,
+      decision: c.decision,
+      winner: c.winner,
+      factor: c.factor,
+      margin: c.margin ?? DEFAULT_MARGIN,
+      method: c.method,
+      not_judged: c.decision ? null : c.note,
+    })),
+  );
+  return [...scenario, ...ramp];
+}
+
+/**
+ * Which of a record's answers measured servers changed since (their sources' digests, perf/lib/
+ * run/environment.js serverSources, differ from current's): { key: true } for those. A record or
+ * a server without digests is taken as current: nothing says otherwise.
+ */
+function staleAnswers(record, current) {
+  const changed = (server) => Boolean(record.sources && record.sources[server] && current[server] && record.sources[server] !== current[server]);
+  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b)).map((x) => [x.key, true]));
+}
+
+/**
+ * The random-effects pool of estimates [{ y (log ratio), se }]: { k, mu, ci: [lo, hi] (log scale),
+ * tau2, q, i2, method }. One estimate: its own interval (normal quantile), tau2 and i2 null.
+ */
+function randomEffects(estimates) {
+  const k = estimates.length;
+  if (k === 0) return null;
+  if (k === 1) {
+    const [{ y, se }] = estimates;
+    return { k, mu: y, ci: [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: ONE_RUN };
+  }
+  // A run known to no resolution at all would take all the weight: a floor of 0.1 % on the ratio.
+  const v = estimates.map((e) => Math.max(e.se, 1e-3) ** 2);
+  const w = v.map((x) => 1 / x);
+  const sw = w.reduce((s, x) => s + x, 0);
+  const fixed = estimates.reduce((s, e, i) => s + w[i] * e.y, 0) / sw;
+  const q = estimates.reduce((s, e, i) => s + w[i] * (e.y - fixed) ** 2, 0);
+  const c = sw - w.reduce((s, x) => s + x * x, 0) / sw;
+  const tau2 = Math.max(0, (q - (k - 1)) / c);
+  const ws = v.map((x) => 1 / (x + tau2));
+  const sws = ws.reduce((s, x) => s + x, 0);
+  const mu = estimates.reduce((s, e, i) => s + ws[i] * e.y, 0) / sws;
+  const scale = Math.max(1, estimates.reduce((s, e, i) => s + ws[i] * (e.y - mu) ** 2, 0) / (k - 1));
+  const half = tQuantile(LEVEL, k - 1) * Math.sqrt(scale / sws);
+  return { k, mu, ci: [mu - half, mu + half], tau2, q, i2: q > 0 ? Math.max(0, (q - (k - 1)) / q) : 0, method: METHOD };
+}
+
+/** The host a record ran on, as the runs can tell hosts apart: its CPU model. */
+function hostOf(record) {
+  return record.host.cpu_model || 'unknown CPU';
+}
+
+/**
+ * One answer pooled: { ratio, ci95, decision, winner, factor } from a pool (randomEffects) of log
+ * ratios a/b, with the side that wins when the ratio is above 1 (better: 'higher' or 'lower').
+ */
+function answerOfPool(pool, { a, b, better }, margin) {
+  const ratio = Math.exp(pool.mu);
+  const ci95 = pool.ci.map(Math.exp);
+  const decision = decide(ci95, margin);
+  const aAbove = better === 'higher';
+  const winner = decision === 'winner' ? ((ratio > 1) === aAbove ? a : b) : null;
+  return { ratio, ci95, decision, winner, factor: winner ? Math.max(ratio, 1 / ratio) : null };
+}
+
+/** Groups items by key(item), in first-seen order: [[key, items], …]. */
+function groupBy(items, key) {
+  const groups = new Map();
+  for (const item of items) {
+    const k = key(item);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(item);
+  }
+  return [...groups];
+}
+
+/** Whether two decided answers of two hosts cannot both describe one machine. */
+function disagree(x, y) {
+  if (x.decision === 'winner' && y.decision === 'winner') return x.winner !== y.winner;
+  return (x.decision === 'winner' && y.decision === 'same') || (x.decision === 'same' && y.decision === 'winner');
+}
+
+/**
+ * One host's runs pooled for the test between hosts: DerSimonian–Laird's centre and variance
+ * (1 / the sum of the weights), its interval at the normal quantile. Hartung–Knapp's would be
+ * the honest interval for the host alone, but with two runs its t on one degree of freedom
+ * leaves every host undecided; whether hosts differ is the test's to say (hostsDiffer).
+ */
+function hostPool(estimates) {
+  const k = estimates.length;
+  const v = estimates.map((e) => Math.max(e.se, 1e-3) ** 2);
+  const w = v.map((x) => 1 / x);
+  const sw = w.reduce((s, x) => s + x, 0);
+  const fixed = estimates.reduce((s, e, i) => s + w[i] * e.y, 0) / sw;
+  const q = estimates.reduce((s, e, i) => s + w[i] * (e.y - fixed) ** 2, 0);
+  const tau2 = k > 1 ? Math.max(0, (q - (k - 1)) / (sw - w.reduce((s, x) => s + x * x, 0) / sw)) : 0;
+  const ws = v.map((x) => 1 / (x + tau2));
+  const sws = ws.reduce((s, x) => s + x, 0);
+  const mu = estimates.reduce((s, e, i) => s + ws[i] * e.y, 0) / sws;
+  return { k, mu, variance: 1 / sws, ci: [mu - Z95 / Math.sqrt(sws), mu + Z95 / Math.sqrt(sws)] };
+}
+
+/**
+ * Whether the hosts' pooled log ratios differ by more than their noise: Cochran's Q between the
+ * groups (the subgroup test of meta-analysis), chi-square on hosts − 1 degrees of freedom, at 5 %.
+ */
+function hostsDiffer(pools) {
+  if (pools.length < 2) return false;
+  const w = pools.map((p) => 1 / p.variance);
+  const mean = pools.reduce((s, p, i) => s + w[i] * p.mu, 0) / w.reduce((s, x) => s + x, 0);
+  const qBetween = pools.reduce((s, p, i) => s + w[i] * (p.mu - mean) ** 2, 0);
+  return 1 - jStat.chisquare.cdf(qBetween, pools.length - 1) < 1 - LEVEL;
+}
+
+/**
+ * Pools one comparison over the runs that measured it. runs: [{ record (id, started_at, host…),
+ * answer (a run's answer: ratio a/b, ci95, log_se, decision…), stale }]. Returns
+ * { runs, k, hosts: [{ host, k, ratio, ci95, decision, winner, factor }], ratio, ci95, decision
+ * ('winner' | 'same' | 'undecided' | 'depends' (the hosts differ beyond their noise and name
+ * different answers) | null when no run has an interval), winner, factor, tau2, i2, method }.
+ */
+function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
+  const measured = runs.filter((r) => r.answer.log_se !== null && r.answer.ratio > 0);
+  const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se });
+  const side = { a, b, better };
+  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, pool: hostPool(list.map(estimate)) }));
+  const hosts = groups.map(({ host, pool }) => ({ host, k: pool.k, ...answerOfPool(pool, side, margin) }));
+  const base = { runs, k: measured.length, hosts, margin };
+  if (!measured.length) return { ...base, ratio: null, ci95: null, decision: null, winner: null, factor: null, tau2: null, i2: null, method: null };
+  const pool = randomEffects(measured.map(estimate));
+  const overall = answerOfPool(pool, side, margin);
+  const split = hostsDiffer(groups.map((g) => g.pool)) && hosts.some((x, i) => hosts.slice(i + 1).some((y) => disagree(x, y)));
+  return { ...base, ...overall, decision: split ? 'depends' : overall.decision, winner: split ? null : overall.winner, factor: split ? null : overall.factor, tau2: pool.tau2, i2: pool.i2, method: pool.method };
+}
+
+/**
+ * The answer of every comparison the records hold, pooled across them: [{ key, subject, kind,
+ * metric, a, b, better, ...poolComparison }], in the order first seen. records: decoded
+ * archive records ({ id, started_at, host, stale: { pair key → bool }, answers }); withoutStale
+ * leaves out the runs of servers changed since.
+ */
+function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false } = {}) {
+  const byKey = new Map();
+  for (const record of records) {
+    for (const answer of record.answers) {
+      const stale = Boolean(record.stale && record.stale[answer.key]);
+      if (withoutStale && stale) continue;
+      if (!byKey.has(answer.key)) byKey.set(answer.key, { answer, runs: [] });
+      byKey.get(answer.key).runs.push({ record, answer, stale });
+    }
+  }
+  return [...byKey.values()].map(({ answer, runs }) => {
+    const { key, kind, subject, metric, a, b, better } = answer;
+    return { key, kind, subject, metric, a, b, better, stale_runs: runs.filter((r) => r.stale).length, ...poolComparison(runs, { a, b, better }, margin) };
+  });
+}
+
+/**
+ * A published claim judged on a pooled answer (perf/lib/judge/answer.js claimOutcome): claim
+ * { winner (the side the study found better), factor (its ratio, > 1), a, b }. null when the
+ * pool has no interval or depends on the machine.
+ */
+function pooledClaim(pooled, claim) {
+  if (!pooled.ci95 || pooled.decision === 'depends') return null;
+  // The claimed winner's factor: > 1 where it is better here.
+  const aBetter = pooled.better === 'higher' ? pooled.ci95 : pooled.ci95.map((x) => 1 / x).reverse();
+  const ci = claim.winner === pooled.a ? aBetter : aBetter.map((x) => 1 / x).reverse();
+  return claimOutcome(ci, claim.factor, pooled.margin);
+}
+
+module.exports = { answerKey, runAnswers, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };

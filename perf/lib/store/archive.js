@@ -1,0 +1,170 @@
+'use strict';
+// The archive of full runs (results/archive/*.json, committed): one compact record per run, its
+// encoder and its one reader together, as results_doc.js is for results.json. A record keeps
+// what the answers across runs need and what tells hosts apart, and leaves out the per-request
+// samples and the runs' raw figures:
+//   archive_version, id (its file name without .json), started_at, finished_at
+//   host        cpu_model, cpu_microcode, cpu_flags, cpu_mitigations, kernel, os, cores,
+//               memory_gb, hostname
+//   software    node, ruby, gems, npm_packages
+//   commit, dirty   the project's commit and whether the working copy differed from it
+//   sources     per server, a digest of what makes it (its folder and the shared files at the
+//               commit, and its definition): a later digest that differs marks the run stale
+//   machine     the steal and foreign CPU its runs saw (median and largest, % of a core)
+//   options, servers (definitions), answers (every comparison with an interval or the reason
+//   it has none, perf/lib/judge/meta.js runAnswers), aggregates, ramps (without the steps'
+//   pauses and attribution), held (the same), waiting, backends
+// Records are written once and never rewritten: a run's record says what that run found.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { PROJECT_ROOT } = require('../hosts/server_process');
+const { writeFileAtomic } = require('./results_store');
+
+const ARCHIVE_VERSION = 1;
+const ARCHIVE_DIR = path.join(PROJECT_ROOT, 'results', 'archive');
+const REQUIRED = ['archive_version', 'id', 'started_at', 'host', 'commit', 'answers'];
+
+/** An archive record that cannot be read or written: the message fits one terminal line. */
+class ArchiveError extends Error {}
+
+/** A step of a search without what only its own chart draws (pauses, the tail's attribution). */
+function compactStep(step) {
+  if (!step.runtime) return step;
+  const runtime = { ...step.runtime };
+  delete runtime.pauses;
+  delete runtime.tail;
+  return { ...step, runtime };
+}
+
+function compactSearch(search) {
+  return search && Array.isArray(search.steps) ? { ...search, steps: search.steps.map(compactStep) } : search;
+}
+
+function compactRamps(ramps) {
+  if (!ramps) return null;
+  return {
+    ...ramps,
+    ramps: ramps.ramps.map((r) => ({
+      ...r,
+      servers: Object.fromEntries(Object.entries(r.servers).map(([name, s]) => [name, { ...s, searches: s.searches.map(compactSearch) }])),
+    })),
+  };
+}
+
+function compactHeld(held) {
+  if (!held || !held.servers) return held || null;
+  return { ...held, servers: Object.fromEntries(Object.entries(held.servers).map(([name, s]) => [name, compactSearch(s)])) };
+}
+
+function median(values) {
+  const v = values.filter(Number.isFinite).sort((x, y) => x - y);
+  if (!v.length) return null;
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+}
+
+/** The steal and foreign CPU the runs saw: median and largest of their machine_cpu, or nulls. */
+function machineOf(runs) {
+  const of = (key) => runs.map((r) => r.machine_cpu && r.machine_cpu[key]).filter(Number.isFinite);
+  const summary = (values) => ({ median_pct: median(values), max_pct: values.length ? Math.max(...values) : null });
+  return { runs: runs.length, steal: summary(of('steal_pct')), foreign_cpu: summary(of('foreign_cpu_pct')) };
+}
+
+/** "2026-11-27T12-20-18Z__ea6f34d": when the run started and its commit, a name that sorts by time. */
+function recordId(environment) {
+  const when = String(environment.started_at || 'unknown').replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return `${when}__${String(environment.project_commit || 'nocommit').slice(0, 7)}`;
+}
+
+/**
+ * The record of a decoded run (perf/lib/store/results_doc.js decodeResults): answers (meta.js
+ * runAnswers of the same run) and sources (perf/lib/run/environment.js serverSources at its commit)
+ * are given by the caller.
+ */
+function recordOf(results, { answers, sources }) {
+  const env = results.environment;
+  return {
+    archive_version: ARCHIVE_VERSION,
+    id: recordId(env),
+    started_at: env.started_at || null,
+    finished_at: env.finished_at || null,
+    host: {
+      cpu_model: env.cpu_model || null,
+      cpu_microcode: env.cpu_microcode || null,
+      cpu_flags: env.cpu_flags || null,
+      cpu_mitigations: env.cpu_mitigations || null,
+      kernel: env.kernel || null,
+      os: env.os || null,
+      cores: env.cores ?? null,
+      memory_gb: env.memory_gb ?? null,
+      hostname: env.hostname || null,
+    },
+    software: { node: env.node || null, ruby: env.ruby || null, gems: env.gems || null, npm_packages: env.npm_packages || null },
+    commit: env.project_commit || null,
+    dirty: env.project_dirty ?? null,
+    sources,
+    machine: machineOf(results.runs),
+    interrupted: results.interrupted,
+    options: env.options || {},
+    servers: results.definitions,
+    answers,
+    aggregates: results.aggregates,
+    ramps: compactRamps(results.ramps),
+    held: compactHeld(results.held),
+    waiting: results.waiting || null,
+    backends: results.backends || null,
+  };
+}
+
+/** A record as the archive's file text: one key per line at the top, compact below. */
+function encodeRecord(record) {
+  const lines = Object.entries(record).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{\n${lines.join(',\n')}\n}\n`;
+}
+
+/** A record from its file's text, checked for what every reader relies on. */
+function decodeRecord(text, file) {
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch (e) {
+    throw new ArchiveError(`${file} is not valid JSON: ${e.message.split('\n')[0]}`);
+  }
+  if (!record || typeof record !== 'object') throw new ArchiveError(`${file} is not an archive record`);
+  const missing = REQUIRED.filter((k) => record[k] === undefined);
+  if (missing.length) throw new ArchiveError(`${file} is not an archive record: no ${missing.join(', ')}`);
+  if (record.archive_version !== ARCHIVE_VERSION) throw new ArchiveError(`${file} has archive_version ${JSON.stringify(record.archive_version)}; this version of the project reads ${ARCHIVE_VERSION}`);
+  if (!Array.isArray(record.answers)) throw new ArchiveError(`${file}: "answers" is not a list`);
+  return record;
+}
+
+/** Every record in dir, oldest first (their names sort by time); none when dir does not exist. */
+function readArchive(dir = ARCHIVE_DIR) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const file = path.join(dir, name);
+      return decodeRecord(fs.readFileSync(file, 'utf8'), file);
+    });
+}
+
+/**
+ * Writes a record to dir as <id>.json and returns its path. A record already there for the same
+ * run is an error, not overwritten: a run's record says what that run found.
+ */
+function writeRecord(record, dir = ARCHIVE_DIR) {
+  const file = path.join(dir, `${record.id}.json`);
+  if (fs.existsSync(file)) throw new ArchiveError(`${file} exists already: this run is in the archive`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    writeFileAtomic(file, encodeRecord(record));
+  } catch (err) {
+    throw new ArchiveError(`cannot write ${file}: ${err.code || err.message}`);
+  }
+  return file;
+}
+
+module.exports = { ARCHIVE_VERSION, ARCHIVE_DIR, ArchiveError, recordOf, recordId, encodeRecord, decodeRecord, readArchive, writeRecord };

@@ -1,0 +1,137 @@
+'use strict';
+// The answers across runs in words (perf/lib/judge/meta.js poolArchive decides them): one line
+// per comparison for the terminal, the headline questions' table written into README.md, and
+// every comparison's table written into RESULTS.md, each between markers so that
+// `npm run answers -- --write` can replace it and a test can tell when it is stale.
+
+const { METRICS } = require('../judge/metrics');
+const { fmtFactor, fmtInterval, markdownTable } = require('./format');
+const { marginText } = require('../judge/answer');
+
+const RAMP_METRIC = 'sustainable_rps';
+
+/** What a factor of this metric says, after "node 1.5×": "faster mean", "more req/s"… */
+function metricWord(metric) {
+  if (metric === RAMP_METRIC) return 'the sustainable rate';
+  const m = METRICS[metric];
+  return m ? (m.latency ? `${m.word} ${m.short}` : m.word) : metric;
+}
+
+/** The metric as a table's label: "mean", "req/s", "sustainable rate". */
+function metricLabel(metric) {
+  return metric === RAMP_METRIC ? 'sustainable rate' : METRICS[metric] ? METRICS[metric].short : metric;
+}
+
+/** The interval of side's factor (> 1 where side is better) from an interval of a ÷ b. */
+function sideInterval({ a, better }, ci, side) {
+  const aBetter = better === 'higher' ? ci : [1 / ci[1], 1 / ci[0]];
+  return side === a ? aBetter : [1 / aBetter[1], 1 / aBetter[0]];
+}
+
+/** One host's answer in a "depends" line: "em 1.5× on 3 runs of AMD EPYC". */
+function hostWords(p, host) {
+  const where = `${host.k} run${host.k === 1 ? '' : 's'} of ${host.host}`;
+  if (host.decision === 'winner') return `${host.winner} ${fmtFactor(host.factor)} on ${where}`;
+  if (host.decision === 'same') return `the same on ${where}`;
+  return `undecided on ${where}`;
+}
+
+/** The pooled answer in words, its interval in the winner's favour (or a's, when none wins). */
+function answerWords(p) {
+  if (p.decision === null) return `not judged in ${p.runs.length === 1 ? 'its one run' : `any of ${p.runs.length} runs`}`;
+  if (p.decision === 'depends') return `depends on the machine: ${p.hosts.map((h) => hostWords(p, h)).join(', ')}`;
+  if (p.decision === 'winner') return `${p.winner} ${fmtFactor(p.factor)} ${metricWord(p.metric)} ${fmtInterval(sideInterval(p, p.ci95, p.winner))}`;
+  const ofA = fmtInterval(sideInterval(p, p.ci95, p.a));
+  if (p.decision === 'same') return `the same within ${marginText(p.margin)} ${ofA}`;
+  return `undecided: ${p.a} ${ofA.slice(1, -1)}× as good`;
+}
+
+/** What a pooled answer rests on: "3 runs, 2 hosts, I² 40 %" (and the runs of changed servers). */
+function basisWords(p) {
+  if (p.k === 0) return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}, none judged${p.runs[p.runs.length - 1].answer.not_judged ? ` (the latest: ${p.runs[p.runs.length - 1].answer.not_judged})` : ''}`;
+  const hosts = p.hosts.length;
+  const parts = [`${p.k} run${p.k === 1 ? '' : 's'}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
+  if (p.i2 !== null && p.i2 !== undefined) parts.push(`I² ${Math.round(p.i2 * 100)} %`);
+  if (p.stale_runs) parts.push(`${p.stale_runs} of servers changed since`);
+  return parts.join(', ');
+}
+
+/** One pooled comparison as a terminal line. */
+function pooledLine(p) {
+  return `${p.subject} ${metricLabel(p.metric)} (${p.a} vs ${p.b}): ${answerWords(p)} · ${basisWords(p)}`;
+}
+
+/** The seed study's claim judged on the pooled answer, in words (claimOutcome's). */
+const CLAIM_WORDS = {
+  confirmed: 'confirmed',
+  less: 'still wins, by less',
+  more: 'still wins, by more',
+  gone: 'gone: the same here',
+  reversed: 'reversed',
+  smaller: 'smaller, size unknown',
+  undecided: 'undecided',
+  differ: 'they differ',
+};
+
+/** The archive's runs in a phrase: "3 full runs (2026-11-27 to 2026-11-28) on 2 hosts (AMD EPYC: 2, Intel Xeon: 1)". */
+function archiveWords(records, hostOf) {
+  const days = [...new Set(records.map((r) => String(r.started_at).slice(0, 10)))].sort();
+  const hosts = new Map();
+  for (const r of records) hosts.set(hostOf(r), (hosts.get(hostOf(r)) || 0) + 1);
+  const span = days.length > 1 ? `${days[0]} to ${days[days.length - 1]}` : days[0];
+  return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'} (${[...hosts].map(([h, n]) => `${h}: ${n}`).join(', ')})`;
+}
+
+/**
+ * The README's block: one row per headline question (perf/questions.json), a column per pair.
+ * pooledOf(question, pair) gives the pooled answer or null; claimOf(question, pooled) the seed's
+ * claim outcome or null.
+ */
+function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, image }) {
+  if (!records.length) return ['No full run is in the archive yet: `scripts/run_scenarios.sh` adds its own to results/archive/, then `npm run answers -- --write` writes them here.'];
+  const head = ['question', ...pairs.map((x) => `${x.label}: ${x.a} vs ${x.b}`), 'rests on'];
+  const body = questions.map((q) => {
+    const cells = pairs.map((pair) => {
+      const p = pooledOf(q, pair);
+      if (!p) return 'not measured';
+      const claim = claimOf(q, p);
+      return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''}`;
+    });
+    const first = pooledOf(q, pairs[0]);
+    return [q.question, ...cells, first ? basisWords(first) : '–'];
+  });
+  return [
+    `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(records[0].options.margin || 0.1)}.`,
+    '',
+    ...markdownTable(head, body, head.map(() => 'l')),
+    ...(image ? ['', image] : []),
+  ];
+}
+
+/** RESULTS.md's block: every pooled comparison, a table per pair of servers. */
+function resultsBlock({ pooled, records, hostOf }) {
+  if (!records.length) return ['No full run is in the archive yet.'];
+  const byPair = new Map();
+  for (const p of pooled) {
+    const k = `${p.a} vs ${p.b}`;
+    if (!byPair.has(k)) byPair.set(k, []);
+    byPair.get(k).push(p);
+  }
+  const out = [`Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval. Each run's own answers are in its record under results/archive/.`];
+  for (const [pair, list] of byPair) {
+    out.push('', `### ${pair}`, '', ...markdownTable(['scenario or ramp', 'metric', 'answer', 'rests on'], list.map((p) => [p.subject, metricLabel(p.metric), answerWords(p), basisWords(p)]), ['l', 'l', 'l', 'l']));
+  }
+  return out;
+}
+
+/**
+ * text with the lines between `<!-- name:begin … -->` and `<!-- name:end -->` replaced by block.
+ * Throws when the markers are missing: the document says where its generated part goes.
+ */
+function withBlock(text, name, block) {
+  const begin = new RegExp(`(<!-- ${name}:begin[^>]*-->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`);
+  if (!begin.test(text)) throw new Error(`no <!-- ${name}:begin --> … <!-- ${name}:end --> markers`);
+  return text.replace(begin, (_, open, close) => `${open}${block.join('\n')}\n${close}`);
+}
+
+module.exports = { pooledLine, answerWords, basisWords, metricLabel, sideInterval, readmeBlock, resultsBlock, withBlock, CLAIM_WORDS };

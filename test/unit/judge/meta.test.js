@@ -1,0 +1,162 @@
+'use strict';
+// Answers across runs (perf/lib/judge/meta.js): the random-effects pool on made-up runs
+// (homogeneous, heterogeneous, one outlier, a flip between hosts), a run's standard error from
+// its stored interval, which answers go stale, and the pooled interval's coverage by simulation
+// with a between-run variance, against DerSimonian–Laird's own interval, which covers too little
+// with few runs.
+
+const assert = require('node:assert/strict');
+const { jStat } = require('jstat');
+const meta = require('../../../perf/lib/judge/meta');
+const { pairedInterval, lookLevel } = require('../../../perf/lib/judge/sequential');
+const { seededNormals } = require('../../support/seeded_random');
+const { record, around } = require('../../support/made_up_archive');
+
+
+describe('meta: answers across runs', () => {
+  it('pools homogeneous runs to their common ratio, with no spread between runs (I² 0)', () => {
+    const [p] = meta.poolArchive(around('EPYC', [1.5, 1.52, 1.48, 1.51, 1.49]));
+    assert.equal(p.k, 5);
+    assert.ok(Math.abs(p.ratio - 1.5) < 0.01, `pooled ${p.ratio}`);
+    assert.equal(p.i2, 0);
+    assert.equal(p.tau2, 0);
+    assert.equal(p.decision, 'winner');
+    assert.equal(p.winner, 'node');
+    assert.equal(p.method, meta.METHOD);
+  });
+
+  it('widens the interval by the spread between heterogeneous runs and says how much of it is between runs', () => {
+    const tight = meta.poolArchive(around('EPYC', [1.5, 1.52, 1.48, 1.51, 1.49]))[0];
+    const spread = meta.poolArchive(around('EPYC', [1.15, 1.9, 1.35, 2.3, 1.1]))[0];
+    assert.ok(spread.tau2 > 0.02, `tau² ${spread.tau2}`);
+    assert.ok(spread.i2 > 0.9, `I² ${spread.i2}`);
+    const width = (p) => Math.log(p.ci95[1] / p.ci95[0]);
+    assert.ok(width(spread) > 4 * width(tight), `${width(spread)} vs ${width(tight)}`);
+    // Every run's own interval excludes 1 (node wins in each), and the pool still names node.
+    assert.equal(spread.decision, 'winner');
+    assert.equal(spread.winner, 'node');
+  });
+
+  it('does not let one outlying run decide, nor hide it: the interval widens to hold the other runs', () => {
+    const agree = meta.poolArchive(around('EPYC', [1.5, 1.52, 1.48, 1.51]))[0];
+    const outlier = meta.poolArchive(around('EPYC', [1.5, 1.52, 1.48, 1.51, 0.7]))[0];
+    assert.ok(outlier.i2 > 0.9, `I² ${outlier.i2}`);
+    assert.ok(outlier.ci95[0] < agree.ci95[0] && outlier.ci95[1] >= 1.4, `[${outlier.ci95}]`);
+    assert.equal(outlier.decision, 'undecided');
+  });
+
+  it('says "depends on the machine" where the hosts name opposite winners, with each host\'s answer', () => {
+    const records = [...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2, 1.22])];
+    const [p] = meta.poolArchive(records);
+    assert.equal(p.decision, 'depends');
+    assert.equal(p.winner, null);
+    assert.deepEqual(
+      p.hosts.map((h) => [h.host, h.k, h.decision, h.winner]),
+      [
+        ['AMD EPYC', 3, 'winner', 'em'],
+        ['Intel Xeon', 2, 'winner', 'node'],
+      ],
+    );
+  });
+
+  it('pools hosts that agree as one answer, and hosts whose difference is within their noise', () => {
+    const [agree] = meta.poolArchive([...around('AMD EPYC', [1.5, 1.55, 1.45]), ...around('Intel Xeon', [1.6, 1.5])]);
+    assert.equal(agree.decision, 'winner');
+    assert.equal(agree.hosts.length, 2);
+    // One imprecise run on the second host, on the other side of 1 but well within its noise.
+    const noisy = [...around('AMD EPYC', [1.5, 1.55, 1.45]), ...around('Intel Xeon', [0.9], 0.6)];
+    assert.notEqual(meta.poolArchive(noisy)[0].decision, 'depends');
+  });
+
+  it('gives one run its own interval, and says no between-run variance can be estimated', () => {
+    const [p] = meta.poolArchive(around('EPYC', [1.5]));
+    assert.equal(p.k, 1);
+    assert.ok(Math.abs(p.ci95[0] - 1.5 * Math.exp(-0.05)) < 1e-6);
+    assert.equal(p.method, meta.ONE_RUN);
+    assert.equal(p.i2, null);
+  });
+
+  it('pools no run without an interval, and says the comparison was not judged', () => {
+    const r = record('x', 'EPYC', null, null);
+    r.answers[0].not_judged = 'below the resolution';
+    const [p] = meta.poolArchive([r]);
+    assert.equal(p.k, 0);
+    assert.equal(p.decision, null);
+  });
+
+  it('leaves out the runs of servers changed since, when asked, and counts them otherwise', () => {
+    const records = around('EPYC', [1.5, 1.5, 0.5]);
+    records[2].sources = { node: 'old', em: 'same' };
+    records[2].stale = meta.staleAnswers(records[2], { node: 'new', em: 'same' });
+    assert.deepEqual(Object.keys(records[2].stale), ['short_conn_256 throughput_rps node:em']);
+    assert.deepEqual(meta.staleAnswers(records[0], { node: 'new' }), {}, 'a record without digests is current');
+    assert.equal(meta.poolArchive(records)[0].stale_runs, 1);
+    const fresh = meta.poolArchive(records, { withoutStale: true })[0];
+    assert.equal(fresh.k, 2);
+    assert.equal(fresh.decision, 'winner');
+  });
+
+  it('reads a run\'s standard error back from its interval and the quantile that built it', () => {
+    const se = 0.1;
+    const looks = [5, 10, 20, 40];
+    const q = jStat.studentt.inv(1 - (1 - lookLevel(looks)) / 2, 9);
+    const ci = [Math.exp(-q * se), Math.exp(q * se)];
+    assert.ok(Math.abs(meta.logStandardError({ ci95: ci, method: 'paired', rounds: 10 }, { looks }) - se) < 1e-9);
+    const t2 = jStat.studentt.inv(0.975, 2);
+    assert.ok(Math.abs(meta.logStandardError({ ci95: [Math.exp(-t2 * se), Math.exp(t2 * se)], searches: 3 }) - se) < 1e-9);
+    assert.equal(meta.logStandardError({ ci95: null }), null);
+  });
+
+  it('judges a seed\'s claim on the pooled interval, from the claimed winner\'s side', () => {
+    const [p] = meta.poolArchive(around('EPYC', [0.8, 0.82, 0.79]));
+    assert.equal(meta.pooledClaim(p, { winner: 'node', factor: 4.86 }), 'reversed');
+    assert.equal(meta.pooledClaim(p, { winner: 'em', factor: 1.25 }), 'confirmed');
+  });
+
+  describe('coverage by simulation (runs that differ by more than their own noise)', () => {
+    // Each run: 5 paired rounds of log differences (sd 0.15, as this machine's one-second
+    // slices), its own Student-t interval as the runner stores it, and an offset of its own
+    // (tau on the log scale, 0.1 or 0.3: another day, another neighbour; or none). The truth is the mean ratio.
+    const TRUE = Math.log(1.3);
+    function simulate(k, tau, reps, seed) {
+      const z = seededNormals(seed);
+      let hk = 0;
+      let dl = 0;
+      for (let i = 0; i < reps; i++) {
+        const records = [];
+        for (let j = 0; j < k; j++) {
+          const offset = TRUE + tau * z();
+          const diffs = Array.from({ length: 5 }, () => offset + 0.15 * z());
+          const { ratio, ci } = pairedInterval(diffs, 0.95);
+          const r = record(`r${j}`, 'EPYC', ratio, ci);
+          r.answers[0].log_se = meta.logStandardError({ ci95: ci, searches: 5 });
+          records.push(r);
+        }
+        const [p] = meta.poolArchive(records);
+        if (Math.log(p.ci95[0]) <= TRUE && TRUE <= Math.log(p.ci95[1])) hk++;
+        // DerSimonian–Laird's own interval: the same centre and tau², the normal quantile, tau² taken as known.
+        const ws = records.map((r) => 1 / (r.answers[0].log_se ** 2 + p.tau2));
+        const half = 1.959964 * Math.sqrt(1 / ws.reduce((s, w) => s + w, 0));
+        if (Math.abs(Math.log(p.ratio) - TRUE) <= half) dl++;
+      }
+      return { hk: hk / reps, dl: dl / reps };
+    }
+
+    const cases = [
+      [3, 0.1],
+      [5, 0.1],
+      [10, 0.1],
+      [3, 0.3],
+      [10, 0.3],
+      [5, 0],
+    ];
+    for (const [k, tau] of cases) {
+      it(`covers the true ratio at least 93 % of the time with ${k} runs, between-run sd ${tau}`, () => {
+        const { hk, dl } = simulate(k, tau, 1500, 17 + k + 100 * tau);
+        assert.ok(hk >= 0.93, `Hartung–Knapp covered ${hk}`);
+        assert.ok(hk <= 0.995, `Hartung–Knapp covered ${hk}: wider than it need be`);
+        if (k <= 5) assert.ok(dl < hk, `DerSimonian–Laird's own interval covered ${dl}, Hartung–Knapp ${hk}`);
+      });
+    }
+  });
+});

@@ -1,0 +1,73 @@
+'use strict';
+// The archive of full runs (perf/lib/store/archive.js): a record of a run, its encoder and its
+// one reader; records read back oldest first; a record never overwritten; a file that is not a
+// record, or of another version, refused in one line.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const archive = require('../../../perf/lib/store/archive');
+const { loadResults } = require('../../../perf/lib/store/results_doc');
+const { runAnswers } = require('../../../perf/lib/judge/meta');
+const { makeTmpDir } = require('../../support/runner_helpers');
+
+const FIXTURE_DIR = path.join(__dirname, '..', '..', 'fixtures', 'results_small');
+
+/** A made-up ramp section: one server's search with a step that drew its pauses. */
+function withRamp(results) {
+  const step = { rate: 1000, achieved_rps: 1000, p99_ms: 3, runtime: { gc: { collections: 1 }, pauses: [{ kind: 'gc', from_ms: 1, to_ms: 2 }], tail: { p99: {} } } };
+  return { ...results, ramps: { objective: { percentile: 'p99', ms: 10 }, repeat: 1, ramps: [{ name: 'hello_keepalive', servers: { node: { searches: [{ sustainable_rps: 1000, steps: [step] }] } }, comparisons: [] }] } };
+}
+
+describe('archive: records of full runs', () => {
+  let dir;
+  beforeEach(() => {
+    dir = makeTmpDir('archive-');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const recordOfFixture = () => {
+    const results = withRamp(loadResults(FIXTURE_DIR));
+    return archive.recordOf(results, { answers: runAnswers(results), sources: { node: 'abc', em: 'def' } });
+  };
+
+  it('keeps the host, the commit, the answers and the ramps, without the runs or the steps\' pauses', () => {
+    const record = recordOfFixture();
+    assert.equal(record.id, '2024-06-01T12-00-00Z__0123456');
+    assert.equal(record.commit, '0123456789abcdef0123456789abcdef01234567');
+    assert.equal(record.host.cpu_model, loadResults(FIXTURE_DIR).environment.cpu_model);
+    assert.equal(record.runs, undefined);
+    assert.ok(record.answers.length > 0);
+    assert.ok(record.answers.every((x) => x.key && x.subject && x.metric && x.a && x.b));
+    const step = record.ramps.ramps[0].servers.node.searches[0].steps[0];
+    assert.deepEqual(step.runtime, { gc: { collections: 1 } });
+    assert.equal(record.machine.runs, loadResults(FIXTURE_DIR).runs.length);
+  });
+
+  it('reads back what it wrote, oldest first, and never overwrites a run\'s record', () => {
+    const first = recordOfFixture();
+    const later = { ...first, id: '2025-01-01T00-00-00Z__fedcba9', started_at: '2025-01-01T00:00:00Z' };
+    archive.writeRecord(later, dir);
+    const file = archive.writeRecord(first, dir);
+    assert.equal(path.basename(file), `${first.id}.json`);
+    const read = archive.readArchive(dir);
+    assert.deepEqual(read.map((r) => r.id), [first.id, later.id]);
+    assert.deepEqual(read[0], JSON.parse(JSON.stringify(first)));
+    assert.throws(() => archive.writeRecord(first, dir), (e) => e instanceof archive.ArchiveError && /exists already: this run is in the archive/.test(e.message));
+  });
+
+  it('reads no record from a folder that does not exist', () => {
+    assert.deepEqual(archive.readArchive(path.join(dir, 'none')), []);
+  });
+
+  it('refuses, in one line, a file that is not JSON, not a record, or of another version', () => {
+    const file = path.join(dir, 'x.json');
+    const refused = (text, pattern) => {
+      fs.writeFileSync(file, text);
+      assert.throws(() => archive.readArchive(dir), (e) => e instanceof archive.ArchiveError && pattern.test(e.message) && !e.message.includes('\n'));
+    };
+    refused('{', /x\.json is not valid JSON/);
+    refused('{"archive_version": 1}', /x\.json is not an archive record: no id, started_at, host, commit, answers/);
+    refused(JSON.stringify({ ...recordOfFixture(), archive_version: 99 }), /archive_version 99; this version of the project reads 1/);
+  });
+});

@@ -1,0 +1,79 @@
+'use strict';
+// The answers across runs in words (perf/lib/text/pooled.js): a winner with its interval in its
+// own favour, the same within the margin, undecided, "depends on the machine" naming each host's
+// answer, not judged; what each rests on; the README's and RESULTS' blocks, and their markers.
+
+const assert = require('node:assert/strict');
+const { poolArchive, hostOf } = require('../../../perf/lib/judge/meta');
+const pooled = require('../../../perf/lib/text/pooled');
+const { record, around } = require('../../support/made_up_archive');
+
+const one = (records) => poolArchive(records)[0];
+
+describe('pooled answers in words', () => {
+  it('names the winner with its factor and its interval in its own favour', () => {
+    // node ÷ em req/s about 0.56: em serves 1.79× node's requests.
+    const p = one(around('AMD EPYC', [0.56, 0.56, 0.56]));
+    assert.equal(pooled.answerWords(p), 'em 1.79× more req/s [1.68–1.90]');
+    assert.equal(pooled.basisWords(p), '3 runs, 1 host, I² 0 %');
+  });
+
+  it('reads "lower is better" metrics from the winner\'s side too', () => {
+    const p = one(around('AMD EPYC', [2, 2, 2], 0.05, { subject: 'bigfile_100k', metric: 'mean_ms', better: 'lower' }));
+    assert.match(pooled.answerWords(p), /^em 2.0× faster mean \[1\.8\d–2\.1\d\]$/);
+  });
+
+  it('says "the same" only within the margin, and undecided with the interval of a\'s factor', () => {
+    assert.match(pooled.answerWords(one(around('EPYC', [1.0, 1.01, 0.99], 0.02))), /^the same within ±10 % \[0\.9\d–1\.0\d\]$/);
+    assert.match(pooled.answerWords(one(around('EPYC', [0.7, 1.4], 0.3))), /^undecided: node 0\.\d\d–\d+\.\d+× as good$/);
+  });
+
+  it('says "depends on the machine" with each host\'s answer', () => {
+    const p = one([...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2, 1.22])]);
+    assert.equal(pooled.answerWords(p), 'depends on the machine: em 1.51× on 3 runs of AMD EPYC, node 1.21× on 2 runs of Intel Xeon');
+    assert.equal(pooled.basisWords(p).split(', ').slice(0, 2).join(', '), '5 runs, 2 hosts');
+  });
+
+  it('says a comparison no run could judge was not judged, and why the latest could not', () => {
+    const p = one([record('a', 'EPYC', null, null), record('b', 'EPYC', null, null)]);
+    assert.equal(pooled.answerWords(p), 'not judged in any of 2 runs');
+    assert.equal(pooled.basisWords(p), '2 runs, none judged (the latest: below the resolution)');
+  });
+
+  it('counts the runs of servers changed since', () => {
+    const records = around('EPYC', [0.56, 0.56]);
+    records[1].stale = { [records[1].answers[0].key]: true };
+    assert.match(pooled.basisWords(one(records)), /1 of servers changed since$/);
+  });
+
+  it('writes the README\'s block: a row per headline question, a column per pair, what each rests on', () => {
+    const records = [...around('AMD EPYC', [0.56, 0.56], 0.05, { day: '2026-11-27' }), ...around('Intel Xeon', [0.6], 0.05, { day: '2026-11-28' })];
+    const answers = poolArchive(records);
+    const questions = [
+      { id: 'q1', question: 'A new connection per request: throughput', subject: 'short_conn_256', metric: 'throughput_rps' },
+      { id: 'q2', question: 'Never measured', subject: 'nowhere', metric: 'throughput_rps' },
+    ];
+    const pairs = [{ a: 'node', b: 'em', label: 'defaults' }, { a: 'node_tuned', b: 'em_tuned', label: 'both tuned' }];
+    const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
+    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null, image: '![answers](docs/answers.svg)' });
+    assert.match(lines[0], /^Pooled over 3 full runs \(2026-11-27 to 2026-11-28\) on 2 hosts \(AMD EPYC: 2, Intel Xeon: 1\)/);
+    assert.equal(lines[2], '| question | defaults: node vs em | both tuned: node_tuned vs em_tuned | rests on |');
+    assert.match(lines[4], /^\| A new connection per request: throughput \| em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] \| not measured \| 3 runs, 2 hosts/);
+    assert.equal(lines[5], '| Never measured | not measured | not measured | – |');
+    assert.equal(lines[lines.length - 1], '![answers](docs/answers.svg)');
+    assert.match(pooled.readmeBlock({ questions, pairs, records: [], hostOf, pooledOf, claimOf: () => null })[0], /^No full run is in the archive yet/);
+  });
+
+  it('writes RESULTS\' block: a table per pair with every comparison', () => {
+    const records = around('AMD EPYC', [0.56, 0.56]);
+    const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
+    assert.ok(lines.includes('### node vs em'));
+    assert.ok(lines.some((l) => /^\| short_conn_256 \| req\/s \| em 1\.79× more req\/s/.test(l)));
+  });
+
+  it('replaces what lies between a block\'s markers, and refuses a document without them', () => {
+    const doc = 'intro\n<!-- answers:begin: generated -->\nold\nlines\n<!-- answers:end -->\nafter\n';
+    assert.equal(pooled.withBlock(doc, 'answers', ['new']), 'intro\n<!-- answers:begin: generated -->\nnew\n<!-- answers:end -->\nafter\n');
+    assert.throws(() => pooled.withBlock('no markers', 'answers', ['x']), /no <!-- answers:begin --> … <!-- answers:end --> markers/);
+  });
+});
