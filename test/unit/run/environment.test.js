@@ -7,7 +7,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { collectEnvironment, lockedGems } = require('../../../perf/lib/run/environment');
+const { collectEnvironment, lockedGems, cpuDetails, cpuMitigations, serverSources } = require('../../../perf/lib/run/environment');
+const { execFileSync } = require('node:child_process');
 const { thresholds } = require('../../../perf/lib/judge/bottleneck');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
@@ -35,5 +36,43 @@ describe('environment: where the results were measured', () => {
     assert.equal(typeof env.project_dirty, 'boolean');
     assert.deepEqual(env.thresholds, thresholds());
     assert.match(env.npm_packages.autocannon, /^\d+\.\d+\.\d+/);
+  });
+
+  it('the CPU\'s flags (sorted) and microcode, and the kernel\'s view of each vulnerability', () => {
+    const dir = makeTmpDir('environment-');
+    const cpuinfo = path.join(dir, 'cpuinfo');
+    fs.writeFileSync(cpuinfo, 'processor\t: 0\nmodel name\t: AMD EPYC\nmicrocode\t: 0x1000065\nflags\t\t: sse2 fpu avx2\n\nprocessor\t: 1\nflags\t\t: other\n');
+    assert.deepEqual(cpuDetails(cpuinfo), { flags: ['avx2', 'fpu', 'sse2'], microcode: '0x1000065' });
+    assert.deepEqual(cpuDetails(path.join(dir, 'none')), { flags: null, microcode: null });
+    const vulns = path.join(dir, 'vulnerabilities');
+    fs.mkdirSync(vulns);
+    fs.writeFileSync(path.join(vulns, 'spectre_v2'), 'Mitigation: Retpolines\n');
+    fs.writeFileSync(path.join(vulns, 'meltdown'), 'Not affected\n');
+    assert.deepEqual(cpuMitigations(vulns), { meltdown: 'Not affected', spectre_v2: 'Mitigation: Retpolines' });
+    assert.equal(cpuMitigations(path.join(dir, 'none')), null);
+  });
+
+  it('a digest per server of its folder, the shared files and its definition at a commit, changed by a change to any', () => {
+    const dir = makeTmpDir('environment-git-');
+    const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' }).toString().trim();
+    git('init', '-q');
+    for (const f of ['node/server.js', 'ruby/em/server.rb', 'shared_www/index.html', 'contract.json']) {
+      fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), f);
+    }
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    const first = git('rev-parse', 'HEAD');
+    const defs = { node: { command: 'node', args: ['node/server.js'] }, em: { command: 'ruby', args: ['ruby/em/server.rb'] }, em_tuned: { command: 'ruby', args: ['ruby/em/server.rb'], env: { RUBY_GC_HEAP_INIT_SLOTS: '600000' } } };
+    const before = serverSources(defs, { root: dir });
+    assert.match(before.node, /^[0-9a-f]{16}$/);
+    assert.notEqual(before.em, before.em_tuned, 'the definition counts');
+    fs.writeFileSync(path.join(dir, 'ruby/em/server.rb'), 'changed');
+    git('commit', '-qam', 'two');
+    const after = serverSources(defs, { root: dir });
+    assert.equal(after.node, before.node);
+    assert.notEqual(after.em, before.em);
+    assert.deepEqual(serverSources(defs, { root: dir, commit: first }), before);
+    assert.equal(serverSources(defs, { root: dir, commit: 'f'.repeat(40) }).node, null, 'a commit git does not know');
   });
 });
