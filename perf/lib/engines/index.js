@@ -4,6 +4,9 @@
 //                whyNot(s), and are marked `external`)
 //   run(ctx)     ctx = { host, port, scenario, samples, signal, onProgress }; resolves with extra
 //                fields for the run object
+//   samplesOnSchedule(s)  (the engines of a schedule) whether each sample of scenario s starts
+//                when its request was due, time zero the schedule's: a ramp step's rate is then
+//                judged over its schedule (perf/lib/run/ramp.js stepOf)
 // The built-in engines (this process, per-request samples) are chosen by scenario kind:
 // autocannon (closed loops over keep-alive connections), sequential (a new connection per
 // request), open_loop (connections on a schedule), constant_rate (requests on a schedule over

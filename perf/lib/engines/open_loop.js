@@ -128,6 +128,9 @@ function runOpenLoop(options) {
 /** The engine (./index.js): connections opened on a schedule. */
 const openLoopEngine = {
   supports: (s) => s.kind === 'open',
+  // Each connection's first request starts when it was due (a ramp's steps have one a
+  // connection); a later one on it starts when the one before ended.
+  samplesOnSchedule: (s) => s.requests_per_connection === 1,
   run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
     runOpenLoop({
       host,

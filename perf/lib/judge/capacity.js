@@ -4,10 +4,14 @@
 // that tolerates noisy steps, as mutilate's --search and the IETF's MLRsearch do.
 //
 // A step offers one rate, open loop, long enough to measure its p99: measure(rate) resolves
-// { offered_rps, achieved_rps, p99_ms, errors, limited, stop, server_cpu_ms_per_request }. It
-// passes when it had no error, kept the schedule (achieved at least 1 − SCHEDULE_SLACK of
-// offered) and held the objective. A step whose load generator was the bottleneck (limited:
-// why) says nothing about the server: the rates below it are searched, and where none failed
+// { offered_rps, achieved_rps, p99_ms, errors, limited, stop, disturbed,
+// server_cpu_ms_per_request }. It passes when it had no error, kept the schedule (achieved at least 1 − SCHEDULE_SLACK of
+// offered) and held the objective. The achieved rate is judged over the step's schedule
+// (scheduledRate): the replies to the requests due in its window that came by the window's end
+// and a grace, over the window; a reply later than that is latency, in the percentile, not a
+// lower rate, so one reply a second late fails nothing, and a server that falls behind still
+// fails, its backlog unanswered at the end (or its percentile over the objective). A step
+// whose load generator was the bottleneck (limited: why) says nothing about the server: the rates below it are searched, and where none failed
 // the server sustains at least the highest that passed, its capacity only estimated
 // (utilizationEstimate); a rate that failed above one the client could not offer is not the
 // server's failure either. A failing step with `client_suspect` (why: the client ran late) may
@@ -21,7 +25,16 @@
 // (2) bisection on the log scale between the highest rate that passed and the lowest that
 // failed, until they are within `precision` of each other. On a shared machine noise makes
 // steps fail (a stall, the hypervisor's steal), hardly ever pass, so a rate fails only when
-// FAIL_CONFIRMATIONS steps of it failed in a row, and passes on its first passing step. Above
+// FAIL_CONFIRMATIONS steps of it failed in a row, and passes on its first passing step. Passes
+// are rarer than failures, not impossible: a rate just past the edge passes one step in a few,
+// and a single lucky step would then be the answer. With `confirmPass` (the ramps) the answer
+// is a rate held twice: the highest rate with two passing steps at it or above
+// (sustainedRate), the search's highest pass measured once more at its end (one step more a
+// search, not one a rate); where that confirming step fails, the rate below it that passed
+// stands, the unconfirmed one its bracket's top. A failing step the machine took CPU from
+// (`disturbed`: the run's own judgement, perf/lib/judge/bottleneck.js judgeRun, steal or other
+// processes over its threshold) is measured again once, the repeat standing for it; one
+// disturbed again stays a failure, marked (its `disturbed`), for the search's line to say. Above
 // the edge an event loop may fall off a cliff (node at 12,000 connections a second: 1,945
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.
@@ -31,6 +44,40 @@ const SCHEDULE_SLACK = 0.05;
 const FAIL_CONFIRMATIONS = 3;
 const DEFAULT_OBJECTIVE = { percentile: 'p99', ms: 10 };
 const DEFAULT_PRECISION = 0.05;
+// The least grace a step's replies get after its window (scheduledRate): a reply that
+// met an objective of a few ms counts whenever in the window it was due.
+const MIN_RATE_GRACE_MS = 10;
+
+/**
+ * How long after a step's window its requests' replies still count toward its rate (ms): the
+ * objective's time, at least MIN_RATE_GRACE_MS. A request answered within the objective then
+ * counts wherever in the window it was due, so a step whose percentile holds is never failed on
+ * its rate by the requests due in its last milliseconds; a request not answered by then is
+ * already late beyond the objective, in the tail the percentile judges. Longer would let a
+ * server falling behind pass the rate on the backlog it drains after the window.
+ */
+function rateGraceMs(objective = DEFAULT_OBJECTIVE) {
+  return Math.max(objective.ms, MIN_RATE_GRACE_MS);
+}
+
+/**
+ * A step's rate judged over its schedule, from its samples (perf/lib/measure/samples.js Samples,
+ * each request's start the moment it was due, time zero the schedule's): `requests` due at
+ * `rate` make a window of T = requests ÷ rate seconds; achieved_rps is the replies (any status;
+ * errors are judged apart) to the requests due in [0, T) that came by T + graceMs, over T.
+ * late_replies: those replies that came later (their latency is in the step's percentiles).
+ */
+function scheduledRate(samples, { rate, requests, graceMs }) {
+  const windowMs = (requests * 1000) / rate;
+  let kept = 0;
+  let late = 0;
+  for (let i = 0; i < samples.length; i++) {
+    if (samples.error[i] !== 0 || samples.roleName(i) !== 'main' || samples.t[i] >= windowMs) continue;
+    if (samples.t[i] + samples.latency[i] <= windowMs + graceMs) kept += 1;
+    else late += 1;
+  }
+  return { achieved_rps: kept / (windowMs / 1000), late_replies: late, window_s: windowMs / 1000 };
+}
 
 /**
  * Whether a step's achieved rate was within SCHEDULE_SLACK of the rate it was offered: its
@@ -72,19 +119,43 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * from, to (rates, /s), objective ({ percentile, ms }), precision (the bracket's relative
  * width to stop at), maxSteps (a bound on the steps whatever happens), confirmations (the
  * failing steps in a row that fail a rate: FAIL_CONFIRMATIONS; 1 where a search too short to
- * confirm says what each step found). Resolves { sustainable_rps
- * (the highest rate that passed, or null when none did), failing_rps (the lowest rate the
- * server failed, or null: never saturated), saturated, bracket ([highest passed, lowest failed
- * or not offered], or null), limited (where the server never failed: why the load generator
+ * confirm says what each step found), confirmPass (the answer a rate held twice: above).
+ * Resolves { sustainable_rps (the highest rate that passed; with confirmPass the highest held
+ * twice, sustainedRate; null when none did), confirmed (with confirmPass: whether the highest
+ * rate that passed held on its confirming step too; else null), unconfirmed_rps (the rate that
+ * passed once and failed its confirming step, the bracket's top; else null), failing_rps (the lowest rate the
+ * server failed, or null: never saturated), saturated, bracket ([sustainable, lowest failed,
+ * not offered or not confirmed], or null), limited (where the server never failed: why the load generator
  * could not offer a higher rate; else null), served_rps (servedRate), estimate_rps
  * (utilizationEstimate), incomplete (why the search ended before its answer: stopped, or out of
- * steps; else null), steps: [{ rate, ...step, failure }] }.
+ * steps; else null), disturbed_steps (failing steps disturbed again on their repeat, or that
+ * could not be repeated), steps: [{ rate, ...step, failure, repeated (a disturbed failing step
+ * measured again: the next step stands for it), confirming (the confirming step) }] }.
  */
-async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS } = {}) {
+async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS, confirmPass = false } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
   let limited = null; // why the load generator could not offer the lowest rate it could not
   let incomplete = null;
+  const outOfSteps = (before = `the bracket narrowed to ${Math.round(precision * 100)} %`) => {
+    incomplete = `out of steps (${maxSteps}) before ${before}`;
+  };
+  // One step at `rate`, recorded: a failing one the machine disturbed measured again once,
+  // where steps are left (the first kept, marked repeated).
+  const take = async (rate, mark = {}) => {
+    const judge = (step) => (step.stop || step.limited ? null : stepFailure(step, objective));
+    let step = await measure(rate);
+    let failure = judge(step);
+    if (failure && step.disturbed === true && !step.fatal && steps.length + 1 < maxSteps) {
+      steps.push({ rate, ...step, ...mark, failure, repeated: true });
+      step = await measure(rate);
+      failure = judge(step);
+    }
+    const entry = { rate, ...step, ...mark, failure };
+    steps.push(entry);
+    if (step.stop) incomplete = step.stop;
+    return entry;
+  };
   // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
   const tryRate = async (rate) => {
     let serverFailed = false; // a failing step of this rate the client was not suspected of
@@ -92,22 +163,16 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     for (let i = 0; i < confirmations; i++) {
       if (incomplete) return null;
       if (steps.length >= maxSteps) {
-        incomplete = `out of steps (${maxSteps}) before the bracket narrowed to ${Math.round(precision * 100)} %`;
+        outOfSteps();
         return null;
       }
-      const step = await measure(rate);
-      if (step.stop || step.limited) {
-        steps.push({ rate, ...step, failure: null });
-        if (step.stop) {
-          incomplete = step.stop;
-          return null;
-        }
+      const step = await take(rate);
+      if (step.stop) return null;
+      if (step.limited) {
         limited = step.limited;
         return 'limited';
       }
-      const failure = stepFailure(step, objective);
-      steps.push({ rate, ...step, failure });
-      if (!failure) return 'pass';
+      if (!step.failure) return 'pass';
       if (step.fatal) return 'fail';
       if (step.client_suspect) suspect = step.client_suspect;
       else serverFailed = true;
@@ -138,19 +203,47 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     if (outcome === null) break;
     record(mid, outcome);
   }
+  // The answer held twice (confirmPass): the search's highest pass measured once more, within
+  // maxSteps like any step (a search without it has no answer: incomplete).
+  let sustainable = passed;
+  let confirmed = null;
+  let unconfirmed = null;
+  if (confirmPass && passed !== null && !incomplete && steps.length >= maxSteps) outOfSteps('its answer was confirmed');
+  if (confirmPass && passed !== null && !incomplete) {
+    const step = await take(passed, { confirming: true });
+    if (!step.stop) {
+      sustainable = sustainedRate(steps);
+      confirmed = sustainable === passed;
+      if (!confirmed) unconfirmed = passed;
+    }
+  }
   // A rate failed above the lowest the client could not offer may be the client's failure.
   const saturated = failed !== null && !(ceiling !== null && ceiling <= failed);
+  const top = Math.min(upper(), unconfirmed ?? Infinity);
   return {
-    sustainable_rps: passed,
+    sustainable_rps: sustainable,
+    confirmed,
+    unconfirmed_rps: unconfirmed,
     failing_rps: saturated ? failed : null,
     saturated,
-    bracket: passed !== null && upper() < Infinity ? [passed, upper()] : null,
+    bracket: sustainable !== null && top < Infinity ? [sustainable, top] : null,
     limited: saturated ? null : limited,
     served_rps: servedRate(steps),
     estimate_rps: utilizationEstimate(steps),
     incomplete,
+    disturbed_steps: steps.filter((st) => st.failure && st.disturbed === true && !st.repeated).length,
     steps,
   };
+}
+
+/**
+ * The highest rate held twice: the highest rate with two passing steps at it or above (a step
+ * that held a higher rate held this one too), or null. A single pass, however high, is not
+ * yet an answer.
+ */
+function sustainedRate(steps) {
+  const passes = steps.filter((st) => !st.failure && !st.limited && !st.stop).map((st) => st.rate).sort((a, b) => b - a);
+  return passes.length >= 2 ? passes[1] : null;
 }
 
 /** The highest rate of replies a step measured (not one the client limited): where the server saturated, about what it can serve at all. */
@@ -175,4 +268,4 @@ function utilizationEstimate(steps) {
   return 1000 / top.server_cpu_ms_per_request;
 }
 
-module.exports = { searchCapacity, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };
+module.exports = { searchCapacity, sustainedRate, scheduledRate, rateGraceMs, MIN_RATE_GRACE_MS, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };

@@ -13,10 +13,15 @@
 // from its CPU per request (the utilization law), marked so. A server that exits fails its
 // rate and is started again for the next step; a load generator that fails ends the search,
 // incomplete, as Ctrl-C does: incomplete searches are kept in results.json, never counted.
+// A step's rate is judged over its schedule (stepOf: a late reply is latency, not a lower
+// rate), a keep-alive step starts on connections opened and warmed before its time zero
+// (plan/ramps.js stepScenario), a search's answer is a rate held twice (capacity.js
+// confirmPass), and a failing step the machine disturbed is measured again (capacity.js).
 
 const { runOne, settle, loadGeneratorFailed } = require('./run_one');
 const { stepScenario, stepSeconds } = require('../plan/ramps');
-const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK } = require('../judge/capacity');
+const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('../judge/capacity');
+const { ENGINES } = require('../engines');
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
@@ -28,12 +33,28 @@ const { comparedPairs } = require('../judge/tuning');
 const { rampStepSamplesFileName } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
 
-/** A measured step as the search reads it, from the run of one step of loadS seconds (results.json's run fields). */
-function stepOf(run, rate, loadS) {
+/**
+ * A measured step as the search reads it, from the run of one step of loadS seconds (results.json's
+ * run fields). schedule: { samples, scenario (the step's), graceMs }, where the engine's samples
+ * start when each request was due (its samplesOnSchedule(scenario)):
+ * its achieved rate is then judged over its schedule (capacity.js scheduledRate: the replies to
+ * the requests due in its window that came by the window's end and graceMs, over the window; the
+ * later ones, late_replies, are latency), else it is the run's replies over the time to its last
+ * reply (replies_rps, kept beside it either way).
+ */
+function stepOf(run, rate, loadS, schedule = null) {
   const errors = errorCount(run);
-  const step = { offered_rps: rate, achieved_rps: run.throughput_rps ?? 0, load_s: loadS };
+  const engine = schedule && ENGINES[run.engine];
+  const onSchedule = engine && engine.samplesOnSchedule && engine.samplesOnSchedule(schedule.scenario) && schedule.samples.length > 0;
+  // The requests due in the step's window: kind open's are its connections, one request each.
+  const requests = onSchedule ? (schedule.scenario.kind === 'open' ? schedule.scenario.connections : schedule.scenario.requests) : 0;
+  const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs }) : null;
+  const step = { offered_rps: rate, achieved_rps: kept ? round3(kept.achieved_rps) : run.throughput_rps ?? 0, load_s: loadS };
   for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = run.latency_ms ? run.latency_ms[p] ?? null : null;
   Object.assign(step, {
+    replies_rps: run.throughput_rps ?? null,
+    late_replies: kept ? kept.late_replies : null,
+    grace_ms: kept ? schedule.graceMs : null,
     errors,
     server_cpu_pct: run.server_cpu_pct ?? null,
     server_cpu_ms_per_request: run.server_cpu ? run.server_cpu.ms_per_request ?? null : null,
@@ -45,6 +66,11 @@ function stepOf(run, rate, loadS) {
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
+    // The machine's CPU taken from the step (steal, other processes), judged as any run's
+    // (perf/lib/judge/bottleneck.js judgeRun): a failing step it disturbed is measured again.
+    disturbed: run.disturbed ?? null,
+    steal_pct: run.machine_cpu ? run.machine_cpu.steal_pct ?? null : null,
+    foreign_cpu_pct: run.machine_cpu ? run.machine_cpu.foreign_cpu_pct ?? null : null,
     // The server's GC and loop stalls in the step, and what its slow requests coincided with.
     runtime: run.runtime ?? null,
     limited: null,
@@ -119,7 +145,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
       const failed = Object.fromEntries(servers.map((s) => [s, 0]));
       const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
       const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep });
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps }).then((r) => [server, r])));
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, maxSteps: ramp.max_steps, confirmPass: true }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));
@@ -188,7 +214,7 @@ function measureStep(ramp, server, up, context) {
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
     status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`,
     fresh: false,
-    read: (run, rate) => stepOf(run, rate, round3(stepSeconds(ramp, rate))),
+    read: (run, rate, scenario, samples) => stepOf(run, rate, round3(stepSeconds(ramp, rate)), { samples, scenario, graceMs: rateGraceMs(context.objective) }),
   });
 }
 
@@ -199,7 +225,7 @@ function measureStep(ramp, server, up, context) {
  * step the harness may explain marked suspect (harnessSuspect). how: { scenarioAt(level),
  * current(level) (what the server was doing, for its exit line), status(level), fresh (the
  * server started afresh for every step; else only after it exited or hung, and settled after
- * each step), read(run, level, scenario) (the step) }.
+ * each step), read(run, level, scenario, samples) (the step) }.
  */
 function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null, keepSamples = null }, how) {
   const stopped = (level, why) => ({ offered_rps: level, achieved_rps: 0, errors: 0, stop: why });
@@ -219,7 +245,7 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
         out.interrupted = true;
         return stopped(level, 'interrupted');
       }
-      const step = how.read(result.run, level, scenario);
+      const step = how.read(result.run, level, scenario, result.samples);
       if (u.state.exit || u.state.hung) step.fatal = result.run.failure;
       else if (!how.fresh) await settle(u.handle.pid, u.baselineFds);
       if (!step.limited && !step.stop && !step.fatal && stepFailure(step, objective)) {

@@ -22,13 +22,45 @@ function spreadText(repeat) {
 }
 const sloText = (objective) => `${objective.percentile} ≤ ${objective.ms} ms`;
 
+/**
+ * The rate that passed once and failed its confirming step (capacity.js confirmPass): "held
+ * 4,200/s once, not on its confirming step (p99 11.2 ms over 10 ms)"; "" where none.
+ */
+function unconfirmedText(r) {
+  if (!r.unconfirmed_rps) return '';
+  const confirming = r.steps.filter((st) => st.confirming).pop();
+  const why = confirming && (confirming.failure || confirming.limited);
+  return `held ${rate(r.unconfirmed_rps)}/s once, not on its confirming step${why ? ` (${why})` : ''}`;
+}
+
+/**
+ * The failing steps the machine disturbed (steal or other processes over the threshold) even
+ * when measured again (capacity.js): "1 failing step disturbed on its repeat too (at 8,000/s:
+ * steal 23 %, other processes 1.2 % of a core)"; "" where none.
+ */
+function disturbedText(r) {
+  const still = (r.steps || []).filter((st) => st.failure && st.disturbed === true && !st.repeated);
+  if (!still.length) return '';
+  const worst = still.reduce((a, b) => ((b.steal_pct ?? 0) > (a.steal_pct ?? 0) ? b : a));
+  const rates = [...new Set(still.map((st) => `${rate(st.rate)}/s`))].join(', ');
+  return `${still.length} failing step${still.length > 1 ? 's' : ''} disturbed on ${still.length > 1 ? 'their' : 'its'} repeat too (at ${rates}: steal ${worst.steal_pct ?? '?'} %, other processes ${worst.foreign_cpu_pct ?? '?'} % of a core)`;
+}
+
 /** One search: "hello_per_connection  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms". */
-function searchLine(name, server, r, objective, { i = 1, repeat = 1, width = 5 } = {}) {
+function searchLine(name, server, r, objective, options = {}) {
+  const notes = [unconfirmedText(r), disturbedText(r)].filter(Boolean);
+  const line = searchHead(name, server, r, objective, options);
+  return r.incomplete || !notes.length ? line : `${line}; ${notes.join('; ')}`;
+}
+
+function searchHead(name, server, r, objective, { i = 1, repeat = 1, width = 5 } = {}) {
   const slo = sloText(objective);
   const of = repeat > 1 ? ` (search ${i} of ${repeat})` : '';
   const head = `${name}  ${server.padEnd(width)} `;
   if (r.incomplete) return `${head}search incomplete${of}, not counted: ${r.incomplete}${r.sustainable_rps === null ? '' : ` (held ${rate(r.sustainable_rps)}/s so far)`}`;
   if (r.sustainable_rps === null) {
+    // A rate passed once, not on its confirming step: held twice at no rate (unconfirmedText says which).
+    if (r.unconfirmed_rps) return `${head}held ${slo} at no rate twice${of}`;
     // Limited from its first rate on, the server was never measured: it did not fail either.
     if (r.limited) return `${head}measured at no rate${of}: ${r.limited}`;
     const first = r.steps[0];

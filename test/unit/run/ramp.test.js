@@ -5,7 +5,8 @@
 
 const assert = require('node:assert/strict');
 const { stepOf, harnessSuspect, compareServers, serverSummary, turnstile } = require('../../../perf/lib/run/ramp');
-const { scheduleKept } = require('../../../perf/lib/judge/capacity');
+const { scheduleKept, stepFailure } = require('../../../perf/lib/judge/capacity');
+const { Samples } = require('../../../perf/lib/measure/samples');
 
 const run = (over = {}) => ({ ok: true, failure: null, throughput_rps: 990, latency_ms: { p50: 1, p90: 3, p99: 4, p999: 6 }, errors: { refused: 1, reset: 0, timeout: 2, other: 0 }, server_cpu_pct: 40, server_cpu: { ms_per_request: 0.1 }, client_cpu_pct: 30, client_bound: false, client_loop_delay_ms: { p99: 0.4, max: 2 }, schedule_lag_ms: { mean: 0.2, max: 3 }, ...over });
 const search = (sustainable, saturated = true, limited = null) => ({ sustainable_rps: sustainable, failing_rps: saturated ? sustainable * 1.05 : null, saturated, limited, incomplete: null, bracket: [sustainable, sustainable * 1.05] });
@@ -14,12 +15,29 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, link_demand_pct: null, runtime: null, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, limited: null });
+    const disturbed = stepOf(run({ disturbed: true, machine_cpu: { steal_pct: 23.5, foreign_cpu_pct: 1.2 } }), 1000, 2);
+    assert.deepEqual([disturbed.disturbed, disturbed.steal_pct, disturbed.foreign_cpu_pct], [true, 23.5, 1.2], 'the run\'s own judgement of the machine, and what it took');
     assert.equal(stepOf(run({ runtime: { gc: {} } }), 1000).runtime.gc !== undefined, true, 'the step keeps its run\'s runtime events');
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     assert.match(stepOf(run({ load_problems: ['Tsung started 900 of 1000 users'] }), 1000).limited, /^the load hosts did not offer the load as planned: Tsung started 900 of 1000 users$/);
     const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);
     assert.deepEqual([failed.errors, failed.limited, failed.stop], [1, null, undefined], 'a failed run fails its rate: the server\'s failure');
+  });
+
+  it('an engine of a schedule: the step\'s rate is the replies to the requests due in its window by its end and the grace, over the window; late ones are latency', () => {
+    // 2,000 requests at 2,000/s (1 s); one of them, due at 0.5 s, answered 1 s later.
+    const samples = new Samples();
+    samples.start(0);
+    for (let i = 0; i < 2000; i++) samples.add({ startAt: i / 2, endAt: i / 2 + (i === 1000 ? 1000 : 0.4), status: 200 });
+    const scenario = { kind: 'rate', rate: 2000, connections: 100, requests: 2000 };
+    const late = run({ engine: 'rate_client', throughput_rps: 1333.3, errors: { refused: 0, reset: 0, timeout: 0, other: 0 } });
+    const step = stepOf(late, 2000, 1, { samples, scenario, graceMs: 10 });
+    assert.deepEqual([step.achieved_rps, step.late_replies, step.grace_ms, step.replies_rps], [1999, 1, 10, 1333.3]);
+    assert.equal(stepFailure(step, P99_10MS), null);
+    assert.deepEqual([stepOf(run({ engine: 'constant_rate' }), 2000, 1, { samples, scenario, graceMs: 10 }).achieved_rps, stepOf(run({ engine: 'open_loop' }), 2000, 1, { samples, scenario: { kind: 'open', rate: 2000, connections: 2000, requests_per_connection: 1 }, graceMs: 10 }).achieved_rps], [1999, 1999]);
+    // Engines whose samples do not start on the schedule (wrk, httperf: none; Tsung: random arrivals): replies over the time to the last.
+    assert.deepEqual([stepOf(run({ engine: 'tsung' }), 2000, 1, { samples, scenario, graceMs: 10 }).achieved_rps, stepOf(run({ engine: 'wrk' }), 2000, 1, { samples: new Samples(), scenario, graceMs: 10 }).late_replies], [990, null]);
   });
 
   it('behind --link, a step that filled the link one way limits the search: the link saturated first, whatever else the step shows', () => {
