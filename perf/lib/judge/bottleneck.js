@@ -53,6 +53,15 @@ const SHARED_LOAD_PCT = 10;
 // with its trials, not whether the machine was quiet while they ran.
 const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_PCT;
 
+/**
+ * Whether a share of a core the machine took from a window (steal, other processes' CPU) is over
+ * the disturbed threshold by more than the counters can tell (resolutionPct): judgeRun's
+ * `disturbed`, and a ramp step's steal (perf/lib/run/ramp.js stepOf).
+ */
+function overDisturbed(pct, resolutionPct = 0) {
+  return pct !== null && pct !== undefined && pct - (resolutionPct ?? 0) > disturbedPct();
+}
+
 /** The thresholds this run judges by (results.json's environment.thresholds). */
 function thresholds() {
   return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, link_bound_pct: LINK_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT, client_late_ms: CLIENT_LATE_MS, above_wait_bound_ms: ABOVE_WAIT_BOUND_MS };
@@ -197,8 +206,7 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   let disturbed = null;
   if (shares.steal_pct !== null) {
     const threshold = disturbedPct();
-    const over = (v) => v !== null && v - margin > threshold;
-    disturbed = over(shares.steal_pct) || over(shares.foreign_cpu_pct);
+    disturbed = overDisturbed(shares.steal_pct, margin) || overDisturbed(shares.foreign_cpu_pct, margin);
     // In a paired round what disturbed this run disturbed the other side too: it cancels in
     // their difference (perf/lib/judge/sequential.js), so the run is kept, flagged.
     if (disturbed && !paired) reasons.push(reasonText('disturbed', `steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`));
@@ -206,4 +214,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { overDisturbed, clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };

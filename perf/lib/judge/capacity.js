@@ -31,10 +31,10 @@
 // is a rate held twice: the highest rate with two passing steps at it or above
 // (sustainedRate), the search's highest pass measured once more at its end (one step more a
 // search, not one a rate); where that confirming step fails, the rate below it that passed
-// stands, the unconfirmed one its bracket's top. A failing step the machine took CPU from
-// (`disturbed`: the run's own judgement, perf/lib/judge/bottleneck.js judgeRun, steal or other
-// processes over its threshold) is measured again once, the repeat standing for it; one
-// disturbed again stays a failure, marked (its `disturbed`), for the search's line to say. Above
+// stands, the unconfirmed one its bracket's top. A failing step the hypervisor stole from
+// (`disturbed`: its steal over the disturbed threshold, perf/lib/judge/bottleneck.js
+// overDisturbed) is measured again once, the repeat standing for it; one disturbed again stays
+// a failure, marked (its `disturbed`), for the search's line to say. Above
 // the edge an event loop may fall off a cliff (node at 12,000 connections a second: 1,945
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.

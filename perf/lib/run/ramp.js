@@ -25,7 +25,7 @@ const { ENGINES } = require('../engines');
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -64,11 +64,16 @@ function stepOf(run, rate, loadS, schedule = null) {
     ...(run.schedule_lag_ms && typeof run.schedule_lag_ms.p99 === 'number' ? { schedule_lag_p99_ms: run.schedule_lag_ms.p99 } : {}),
     // Engines with random arrivals (Tsung) measure the rate they offered: the step is judged on it.
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
+    // A keep-alive step's connections opened and answered once before its time zero ({ connections, ms }), or null.
+    warmed: run.warmed ?? null,
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
-    // The machine's CPU taken from the step (steal, other processes), judged as any run's
-    // (perf/lib/judge/bottleneck.js judgeRun): a failing step it disturbed is measured again.
-    disturbed: run.disturbed ?? null,
+    // The hypervisor's steal over the step past the disturbed threshold, as a run's
+    // (perf/lib/judge/bottleneck.js overDisturbed): a failing step it disturbed is measured
+    // again. Other processes' CPU is recorded beside it, not repeated for: on a shared machine
+    // busy with others' work it is over the threshold at almost every step, and a repeat of each
+    // failing step would double the search's failures.
+    disturbed: run.machine_cpu && typeof run.machine_cpu.steal_pct === 'number' ? overDisturbed(run.machine_cpu.steal_pct, run.machine_cpu.resolution_pct) : null,
     steal_pct: run.machine_cpu ? run.machine_cpu.steal_pct ?? null : null,
     foreign_cpu_pct: run.machine_cpu ? run.machine_cpu.foreign_cpu_pct ?? null : null,
     // The server's GC and loop stalls in the step, and what its slow requests coincided with.

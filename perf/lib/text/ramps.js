@@ -34,8 +34,8 @@ function unconfirmedText(r) {
 }
 
 /**
- * The failing steps the machine disturbed (steal or other processes over the threshold) even
- * when measured again (capacity.js): "1 failing step disturbed on its repeat too (at 8,000/s:
+ * The failing steps the hypervisor's steal disturbed (over the threshold) even when measured
+ * again (capacity.js): "1 failing step disturbed on its repeat too (at 8,000/s:
  * steal 23 %, other processes 1.2 % of a core)"; "" where none.
  */
 function disturbedText(r) {

@@ -15,9 +15,22 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, limited: null });
-    const disturbed = stepOf(run({ disturbed: true, machine_cpu: { steal_pct: 23.5, foreign_cpu_pct: 1.2 } }), 1000, 2);
-    assert.deepEqual([disturbed.disturbed, disturbed.steal_pct, disturbed.foreign_cpu_pct], [true, 23.5, 1.2], 'the run\'s own judgement of the machine, and what it took');
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, limited: null });
+  });
+
+  it('a step the hypervisor stole from past the disturbed threshold is disturbed; other processes\' CPU is recorded, not counted', () => {
+    const saved = process.env.PERF_DISTURBED_PCT;
+    process.env.PERF_DISTURBED_PCT = '10';
+    try {
+      const stolen = stepOf(run({ machine_cpu: { steal_pct: 23.5, foreign_cpu_pct: 1.2, resolution_pct: 2 } }), 1000, 2);
+      assert.deepEqual([stolen.disturbed, stolen.steal_pct, stolen.foreign_cpu_pct], [true, 23.5, 1.2]);
+      assert.equal(stepOf(run({ machine_cpu: { steal_pct: 11, foreign_cpu_pct: 0, resolution_pct: 2 } }), 1000, 2).disturbed, false, 'within what the counters can tell');
+      assert.equal(stepOf(run({ disturbed: true, machine_cpu: { steal_pct: 0.5, foreign_cpu_pct: 80, resolution_pct: 2 } }), 1000, 2).disturbed, false, 'other processes: recorded, not repeated for');
+      assert.equal(stepOf(run(), 1000, 2).disturbed, null, 'the machine\'s CPU not read');
+    } finally {
+      if (saved === undefined) delete process.env.PERF_DISTURBED_PCT;
+      else process.env.PERF_DISTURBED_PCT = saved;
+    }
     assert.equal(stepOf(run({ runtime: { gc: {} } }), 1000).runtime.gc !== undefined, true, 'the step keeps its run\'s runtime events');
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     assert.match(stepOf(run({ load_problems: ['Tsung started 900 of 1000 users'] }), 1000).limited, /^the load hosts did not offer the load as planned: Tsung started 900 of 1000 users$/);
