@@ -34,7 +34,8 @@
 // stands, the unconfirmed one its bracket's top. A failing step the hypervisor stole from
 // (`disturbed`: its steal over the disturbed threshold, perf/lib/judge/bottleneck.js
 // overDisturbed) is measured again once, the repeat standing for it; one disturbed again stays
-// a failure, marked (its `disturbed`), for the search's line to say. Above
+// a failure, marked (its `disturbed`), for the search's line to say (`repeatDisturbed`, the
+// ramps; the held-count search's few steps are kept for its levels). Above
 // the edge an event loop may fall off a cliff (node at 12,000 connections a second: 1,945
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.
@@ -119,7 +120,8 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * from, to (rates, /s), objective ({ percentile, ms }), precision (the bracket's relative
  * width to stop at), maxSteps (a bound on the steps whatever happens), confirmations (the
  * failing steps in a row that fail a rate: FAIL_CONFIRMATIONS; 1 where a search too short to
- * confirm says what each step found), confirmPass (the answer a rate held twice: above).
+ * confirm says what each step found), confirmPass (the answer a rate held twice: above),
+ * repeatDisturbed (a failing step the hypervisor stole from measured again once: above).
  * Resolves { sustainable_rps (the highest rate that passed; with confirmPass the highest held
  * twice, sustainedRate; null when none did), confirmed (with confirmPass: whether the highest
  * rate that passed held on its confirming step too; else null), unconfirmed_rps (the rate that
@@ -132,7 +134,7 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * could not be repeated), steps: [{ rate, ...step, failure, repeated (a disturbed failing step
  * measured again: the next step stands for it), confirming (the confirming step) }] }.
  */
-async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS, confirmPass = false } = {}) {
+async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS, confirmPass = false, repeatDisturbed = false } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
   let limited = null; // why the load generator could not offer the lowest rate it could not
@@ -146,7 +148,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     const judge = (step) => (step.stop || step.limited ? null : stepFailure(step, objective));
     let step = await measure(rate);
     let failure = judge(step);
-    if (failure && step.disturbed === true && !step.fatal && steps.length + 1 < maxSteps) {
+    if (repeatDisturbed && failure && step.disturbed === true && !step.fatal && steps.length + 1 < maxSteps) {
       steps.push({ rate, ...step, ...mark, failure, repeated: true });
       step = await measure(rate);
       failure = judge(step);

@@ -229,7 +229,7 @@ describe('capacity: an answer held twice (confirmPass), a disturbed step measure
       }
       return { offered_rps: rate, achieved_rps: rate, p99_ms: rate < 4000 ? 2 : 14, errors: 0, disturbed: rate >= 4000, steal_pct: rate >= 4000 ? 30 : 0 };
     };
-    const r = await searchCapacity(measure, { from: 1000, to: 64000 });
+    const r = await searchCapacity(measure, { from: 1000, to: 64000, repeatDisturbed: true });
     const at2000 = r.steps.filter((st) => st.rate === 2000);
     assert.deepEqual(at2000.map((st) => [Boolean(st.failure), Boolean(st.repeated)]), [[true, true], [false, false]], 'repeated once, then passed');
     // 4,000/s fails on three steps, each disturbed and repeated: six steps, three of them marked still disturbed.
@@ -238,12 +238,15 @@ describe('capacity: an answer held twice (confirmPass), a disturbed step measure
     assert.equal(r.failing_rps, 4000);
     assert.ok(r.disturbed_steps >= 3, `${r.disturbed_steps} failing steps still disturbed`);
     // Not repeated: a pass, a step that was not disturbed, a server that exited.
-    const quiet = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: rate < 4000 ? 2 : 14, errors: 0, disturbed: rate < 4000 }), { from: 1000, to: 64000 });
+    const quiet = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: rate < 4000 ? 2 : 14, errors: 0, disturbed: rate < 4000 }), { from: 1000, to: 64000, repeatDisturbed: true });
     assert.equal(quiet.steps.filter((st) => st.repeated).length, 0);
     assert.equal(quiet.disturbed_steps, 0);
     // Bounded: no repeat where no two steps are left.
-    const bounded = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: 14, errors: 0, disturbed: true }), { from: 1000, to: 64000, maxSteps: 3 });
+    const bounded = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: 14, errors: 0, disturbed: true }), { from: 1000, to: 64000, maxSteps: 3, repeatDisturbed: true });
     assert.ok(bounded.steps.length <= 3, `${bounded.steps.length} steps`);
+    // Without repeatDisturbed (the held-count search), nothing is repeated.
+    const plain = await searchCapacity(measure, { from: 1000, to: 64000 });
+    assert.equal(plain.steps.filter((st) => st.repeated).length, 0);
   });
 });
 
