@@ -32,7 +32,7 @@ function heldObjective(waitMs) {
  * (Student t on n − 2 degrees of freedom: the classic slope interval, which covers at its
  * level when the residuals are independent and about normal; test/unit/judge/waiting.test.js
  * checks it by simulation). { kb_per_connection, ci95: [lo, hi] (KB), n, base_mb (the fitted
- * RSS at no connection), connections: [fewest, most] }, or null with fewer than three points
+ * RSS at no connection), connections: [fewest, most], at_most_kb (withResolution) }, or null with fewer than three points
  * or fewer than two distinct counts. level: the interval's (0.95).
  */
 function memorySlope(points, level = 0.95) {
@@ -49,7 +49,34 @@ function memorySlope(points, level = 0.95) {
   const se = Math.sqrt(sse / (n - 2) / sxx);
   const half = jStat.studentt.inv(1 - (1 - level) / 2, n - 2) * se;
   const kb = (mb) => Math.round(mb * 1024 * 1000) / 1000;
-  return { kb_per_connection: kb(slope), ci95: [kb(slope - half), kb(slope + half)], n, base_mb: Math.round(base * 10) / 10, connections: [Math.min(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.x))] };
+  return withResolution({ kb_per_connection: kb(slope), ci95: [kb(slope - half), kb(slope + half)], n, base_mb: Math.round(base * 10) / 10, connections: [Math.min(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.x))] });
+}
+
+/**
+ * A memory slope with what it lets one say (at_most_kb): memory per connection cannot be below
+ * 0, and a slope interval that reaches 0 (its lower bound ≤ 0) says only that the figure is
+ * below the resolution of the measurement, at most the interval's upper bound (0 where even
+ * that is below 0: RSS fell as connections rose). at_most_kb is that bound (KB), or null where
+ * the interval lies above 0 and the slope with its interval is the figure. Neither truncating the
+ * interval at 0 (it would still centre a figure the points cannot tell from none) nor a log
+ * scale (a slope is a difference of RSS, 0 is a value it can take) says it better. Slopes
+ * stored before this field are given it on reading (memoryResolved). null stays null.
+ */
+function withResolution(slope) {
+  if (!slope || slope.at_most_kb !== undefined) return slope;
+  return { ...slope, at_most_kb: slope.ci95[0] > 0 ? null : Math.max(0, slope.ci95[1]) };
+}
+
+/**
+ * results.json's held and waiting (either may be null) with every memory slope given its
+ * at_most_kb (withResolution): files written before it have slopes without it.
+ */
+function memoryResolved(held, waiting) {
+  const each = (obj, f) => Object.fromEntries(Object.entries(obj || {}).map(([k, v]) => [k, f(v)]));
+  return {
+    held: held && { ...held, servers: each(held.servers, (s) => ({ ...s, memory: withResolution(s.memory) })) },
+    waiting: waiting && { ...waiting, memory: each(waiting.memory, (m) => ({ ...m, runs: withResolution(m.runs), search: withResolution(m.search) })) },
+  };
 }
 
 /** The median of numbers (null for none): a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early). */
@@ -115,4 +142,4 @@ function analyzeWaiting(runs, held, usable) {
   return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };
 }
 
-module.exports = { ABOVE_WAIT_BOUND_MS, CLIENT_LATE_MS, heldObjective, memorySlope, analyzeWaiting, isWaitingRun, median };
+module.exports = { ABOVE_WAIT_BOUND_MS, CLIENT_LATE_MS, heldObjective, memorySlope, withResolution, memoryResolved, analyzeWaiting, isWaitingRun, median };

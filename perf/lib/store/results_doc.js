@@ -13,7 +13,7 @@ const path = require('node:path');
 const Ajv2020 = require('ajv/dist/2020');
 const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict } = require('../judge/verdicts');
 const { tunedPair } = require('../judge/tuning');
-const { analyzeWaiting } = require('../judge/waiting');
+const { analyzeWaiting, memoryResolved } = require('../judge/waiting');
 const { analyzeBackends } = require('../judge/backends');
 const { answerOf, verdictWords } = require('../judge/metrics');
 const { runWarnings } = require('../judge/warnings');
@@ -130,7 +130,8 @@ function askedOrder(asked, seen) {
  * rows whose pair ran), engines (the engine each verdict came from, where not the built-in
  * one), warnings, ramps (each server's sustainable throughput: results.json's ramps, or null),
  * held (the held-count search: results.json's held, or null), waiting (what the runs that wait
- * say: results.json's waiting, or analyzeWaiting of the runs for a file without it), backends
+ * say: results.json's waiting, or analyzeWaiting of the runs for a file without it; in both,
+ * every memory slope with its at_most_kb, memoryResolved), backends
  * (what a backend call costs each server: results.json's backends, or analyzeBackends of the
  * runs for a file without it), interrupted, error, doc (the document as stored) }. Verdicts stored in the
  * document are used as they are (brought up to today's limits when the file predates them);
@@ -150,6 +151,7 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
   const looks = (options.design === 'rounds' && options.looks) || null;
   const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
   const comparisons = analysis.comparisons.map(withAnswer);
+  const { held, waiting } = memoryResolved(doc.held || null, doc.waiting || analyzeWaiting(runs, doc.held || null, usableForVerdict));
   return {
     dir,
     file,
@@ -170,8 +172,8 @@ function decodeResults(doc, { dir = null, file = null } = {}) {
     engines: verdictEngines(runs),
     warnings: runWarnings(runs, { skipped }),
     ramps: doc.ramps || null,
-    held: doc.held || null,
-    waiting: doc.waiting || analyzeWaiting(runs, doc.held || null, usableForVerdict),
+    held,
+    waiting,
     backends: doc.backends === undefined ? analyzeBackends(runs, usableForVerdict, servers) : doc.backends,
     interrupted: Boolean(doc.interrupted),
     error: doc.error || null,

@@ -8,13 +8,23 @@ const { fmtNumber } = require('./format');
 const count = (x) => fmtNumber(x, 'count');
 /** "+1.23 ms", "−0.4 ms" (a timer a little early), "–". */
 const above = (ms) => (Number.isFinite(ms) ? `${ms < 0 ? '−' : '+'}${fmtNumber(Math.abs(ms), 'ms')} ms` : '–');
-/** "2.31 KB [2.05–2.57]", or null without a slope. */
-const kbText = (slope) => slope && `${fmtNumber(slope.kb_per_connection, 'KB')} KB [${fmtNumber(slope.ci95[0], 'KB')}–${fmtNumber(slope.ci95[1], 'KB')}]`;
+const kb = (x) => fmtNumber(x, 'KB');
+/**
+ * A memory slope (perf/lib/judge/waiting.js memorySlope): "2.31 KB [2.05–2.57]", or, where its
+ * interval reaches 0 (at_most_kb), "below the resolution (≤ 35.9 KB)": never a bound below 0
+ * for a figure that cannot be. null without a slope.
+ */
+const kbText = (slope) => slope && (slope.at_most_kb === null ? `${kb(slope.kb_per_connection)} KB [${kb(slope.ci95[0])}–${kb(slope.ci95[1])}]` : `below the resolution (≤ ${kb(slope.at_most_kb)} KB)`);
 
-/** "memory 2.31 KB per connection [2.05–2.57] (4 steps, 250–1,000 held)", or "". */
+/**
+ * "memory 2.31 KB per connection [2.05–2.57] (4 steps, 250–1,000 held)", "memory per connection
+ * below the resolution (≤ 35.9 KB; 3 steps, 250–500 held)", or "".
+ */
 function memoryText(slope, what) {
   if (!slope) return '';
-  return `memory ${kbText(slope).replace(' KB', ' KB per connection')} (${slope.n} ${what}, ${count(slope.connections[0])}–${count(slope.connections[1])} held)`;
+  const points = `${slope.n} ${what}, ${count(slope.connections[0])}–${count(slope.connections[1])} held`;
+  if (slope.at_most_kb !== null) return `memory per connection below the resolution (≤ ${kb(slope.at_most_kb)} KB; ${points})`;
+  return `memory ${kb(slope.kb_per_connection)} KB per connection [${kb(slope.ci95[0])}–${kb(slope.ci95[1])}] (${points})`;
 }
 
 /**
@@ -48,7 +58,7 @@ function waitingLines(results) {
   const w = results.waiting;
   const held = results.held;
   if (!w || (!w.scenarios.length && !held)) return [];
-  const lines = ['', `Waiting requests (GET /delay?ms=N held by many connections: latency above the wait, p50 − N and p99 − N, medians of the usable runs; memory per connection, the slope of peak RSS against connections held, 95 % interval):`];
+  const lines = ['', `Waiting requests (GET /delay?ms=N held by many connections: latency above the wait, p50 − N and p99 − N, medians of the usable runs; memory per connection, the slope of peak RSS against connections held, 95 % interval, below the resolution where that interval reaches 0):`];
   const width = Math.max(20, ...w.scenarios.map((s) => s.scenario.length));
   for (const s of w.scenarios) {
     const parts = Object.entries(s.servers).map(([server, x]) => (x.judged_runs ? `${server} p50 ${above(x.p50)}, p99 ${above(x.p99)}, ${count(x.errors)} errors` : `${server} not judged (${x.failed ? `${x.failed} failed` : 'no usable run'})`));

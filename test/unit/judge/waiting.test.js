@@ -5,7 +5,7 @@
 // p99 ≤ wait + bound) against simulated servers of known limits; the waiting runs' summary.
 
 const assert = require('node:assert/strict');
-const { memorySlope, heldObjective, analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../../../perf/lib/judge/waiting');
+const { memorySlope, memoryResolved, heldObjective, analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../../../perf/lib/judge/waiting');
 const { searchCapacity } = require('../../../perf/lib/judge/capacity');
 const { HELD_SEARCH } = require('../../../perf/lib/plan/held');
 const { heldSummary } = require('../../../perf/lib/run/held');
@@ -24,6 +24,29 @@ describe('waiting: memory per connection (the slope of RSS against connections h
     const se = Math.sqrt(6 / 2e6);
     assert.ok(Math.abs(noisy.kb_per_connection - 0.05 * 1024) < 1e-6);
     assert.ok(Math.abs((noisy.ci95[1] - noisy.ci95[0]) / 2 - 12.706 * se * 1024) < 0.01 * 1024 * se, JSON.stringify(noisy));
+  });
+
+  it('says where it is below the resolution of the measurement: its interval reaching 0, at most its upper bound (never below 0)', () => {
+    const exact = memorySlope([1000, 5000, 10000].map((x) => ({ x, y: 50 + (2 / 1024) * x })));
+    assert.equal(exact.at_most_kb, null, 'an interval above 0: the slope is the figure');
+    const crossing = memorySlope([{ x: 250, y: 40 }, { x: 500, y: 52 }, { x: 1000, y: 41 }]);
+    assert.ok(crossing.ci95[0] < 0 && crossing.ci95[1] > 0, JSON.stringify(crossing));
+    assert.equal(crossing.at_most_kb, crossing.ci95[1]);
+    const falling = memorySlope([{ x: 250, y: 60 }, { x: 500, y: 50.1 }, { x: 1000, y: 30 }]);
+    assert.ok(falling.ci95[1] < 0, JSON.stringify(falling));
+    assert.equal(falling.at_most_kb, 0);
+  });
+
+  it('gives the slopes of files written before at_most_kb theirs, on reading', () => {
+    const older = ({ ci95 }) => ({ kb_per_connection: (ci95[0] + ci95[1]) / 2, ci95, n: 3, base_mb: 40, connections: [250, 1000] });
+    const held = { bound_ms: 10, servers: { em: { held: 354, memory: older({ ci95: [-10.4, 35.9] }) }, node: { held: null, memory: null } } };
+    const waiting = { bound_ms: 10, scenarios: [], memory: { em: { runs: older({ ci95: [11.6, 14.2] }), search: older({ ci95: [-10.4, 35.9] }) } } };
+    const r = memoryResolved(held, waiting);
+    assert.equal(r.held.servers.em.memory.at_most_kb, 35.9);
+    assert.equal(r.held.servers.em.held, 354);
+    assert.equal(r.held.servers.node.memory, null);
+    assert.deepEqual([r.waiting.memory.em.runs.at_most_kb, r.waiting.memory.em.search.at_most_kb], [null, 35.9]);
+    assert.deepEqual(memoryResolved(null, null), { held: null, waiting: null });
   });
 
   it('needs three points at two counts or more', () => {

@@ -4,9 +4,10 @@
 
 const assert = require('node:assert/strict');
 const { heldLine, waitingLines } = require('../../../perf/lib/text/waiting');
+const { memorySlope } = require('../../../perf/lib/judge/waiting');
 
 const section = { bound_ms: 10, design: { wait_ms: 1000 } };
-const memory = { kb_per_connection: 2.31, ci95: [2.05, 2.57], n: 4, base_mb: 40, connections: [250, 1000] };
+const memory = { kb_per_connection: 2.31, ci95: [2.05, 2.57], n: 4, base_mb: 40, connections: [250, 1000], at_most_kb: null };
 
 describe('waiting: the held-count search in words', () => {
   it('says how many a server held, where it failed and why, and its memory per connection', () => {
@@ -29,5 +30,23 @@ describe('waiting: the held-count search in words', () => {
     assert.equal(lines[3], '  memory per connection  node  2.31 KB [2.05–2.57] from the keep-alive runs (4, 250–1,000 held)');
     assert.equal(lines[4], '  memory per connection  em    not measured (fewer than three runs at two held counts)');
     assert.deepEqual(waitingLines({ waiting: { bound_ms: 10, scenarios: [], memory: {} }, held: null }), []);
+  });
+
+  it('never prints memory per connection below zero: a slope whose interval reaches 0 is below the resolution, with its upper bound', () => {
+    // Three steps, RSS 40, 52, 41 MB at 250, 500, 1,000 held: a slope of about −1 KB with an
+    // interval of about ±100 KB (one degree of freedom).
+    const crossing = memorySlope([{ x: 250, y: 40 }, { x: 500, y: 52 }, { x: 1000, y: 41 }]);
+    assert.ok(crossing.ci95[0] < 0 && crossing.ci95[1] > 0, JSON.stringify(crossing));
+    // RSS falling as connections rise, the whole interval below 0: at most 0 KB.
+    const falling = memorySlope([{ x: 250, y: 60 }, { x: 500, y: 50.1 }, { x: 1000, y: 30 }]);
+    assert.ok(falling.ci95[1] < 0, JSON.stringify(falling));
+    const upper = crossing.ci95[1].toPrecision(3);
+    const steps = [{ held: 500, failure: 'p99 261 ms over 260 ms', failure_detail: null }];
+    assert.equal(heldLine('em', { held: 354, failing: 500, saturated: true, limited: null, incomplete: null, steps, memory: crossing }, section), `held  em    holds 354 waiting requests at p99 ≤ wait + 10 ms; fails at 500: p99 261 ms over 260 ms; memory per connection below the resolution (≤ ${upper} KB; 3 steps, 250–1,000 held)`);
+    const scenarios = [{ scenario: 'wait_keepalive_1000', kind: 'rate', wait_ms: 250, held: 500, servers: { node: { runs: 5, judged_runs: 5, failed: 0, p50: 1.52, p99: 8.18, errors: 0 } } }];
+    const lines = waitingLines({ waiting: { bound_ms: 10, scenarios, memory: { node: { runs: falling, search: null }, em: { runs: null, search: crossing } } }, held: null });
+    assert.equal(lines[3], '  memory per connection  node  below the resolution (≤ 0 KB) from the keep-alive runs (3, 250–1,000 held)');
+    assert.equal(lines[4], `  memory per connection  em    below the resolution (≤ ${upper} KB) from the held-count search (3 steps, 250–1,000 held)`);
+    for (const line of lines) assert.doesNotMatch(line, /[-−]\d/, line);
   });
 });
