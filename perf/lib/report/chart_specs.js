@@ -571,4 +571,95 @@ function pauseTimelineSpec({ server, title, titleLines = [title], subtitle = [],
   };
 }
 
-module.exports = { NO_WINNER, PAUSE_BANDS, PAUSE_CHART_WIDTH, PAUSE_CHART_HEIGHT, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec, waitingSpec, pauseTimelineSpec };
+/**
+ * A forest plot (perf/lib/report/forest.js lays it out): a line per comparison, its factor a
+ * point and its 95 % interval a bar on a log axis centred on 1, the margin's band around 1
+ * shaded within each group, the groups on alternate pale stripes. Every text and legend item
+ * sits where forest.js put it, in pixels, and the chart is not sized from its text
+ * (autosize none, no label-overlap pass), so the SVG is the same whatever fonts a machine
+ * has. width, height: the plot's; padding: the room around it; domain, ticks: of the factor
+ * axis (its labels read "2×" on both sides of 1); lines: [{ mid (the line's middle, counted in
+ * lines from the top), x, lo, hi (null on a group's heading line), colour, shape, size, width (the bar's), hollow, clip_lo,
+ * clip_hi (an end past the axis: a triangle marks it) }]; stripes: [{ y0, y1 }] (pixels
+ * across, lines down); bands: [{ y0, y1, lo, hi }]; texts: [{ px, py, text, size, colour,
+ * align, bold }]; symbols: [{ px, py, shape, colour, size, hollow }].
+ */
+function forestPlotSpec({ description, width, height, padding, domain, ticks, lines, stripes, bands, texts, symbols }) {
+  const y = { type: 'quantitative', scale: { domain: [0, lines.length], range: [0, height], nice: false, zero: false }, axis: null };
+  const x = {
+    type: 'quantitative',
+    scale: { type: 'log', domain, nice: false, clamp: true },
+    axis: {
+      orient: 'top', values: ticks, title: null, grid: true, labelOverlap: false, labelBound: false, labelFlush: false,
+      labelExpr: "datum.value == 1 ? '1' : (datum.value > 1 ? format(datum.value, '~r') : format(1 / datum.value, '~r')) + '×'",
+    },
+  };
+  const px = (field) => ({ field, type: 'quantitative', scale: null });
+  const raw = (field, type = 'nominal') => ({ field, type, scale: null });
+  const rows = { data: { values: lines }, transform: [{ filter: 'isValid(datum.lo)' }] };
+  const point = (hollow) => ({
+    ...rows,
+    transform: [...rows.transform, { filter: `${hollow ? '' : '!'}datum.hollow` }],
+    mark: { type: 'point', filled: !hollow, opacity: 1, strokeWidth: 1.5, ...(hollow ? { fill: '#ffffff' } : {}) },
+    encoding: { x: { ...x, field: 'x' }, y: { ...y, field: 'mid' }, color: raw('colour'), shape: raw('shape'), size: raw('size', 'quantitative') },
+  });
+  const clipMark = (end, shape) => ({
+    ...rows,
+    transform: [...rows.transform, { filter: `datum.clip_${end}` }, { calculate: String(end === 'lo' ? domain[0] : domain[1]), as: 'edge' }],
+    mark: { type: 'point', shape, filled: true, size: 40, opacity: 1, aria: false },
+    encoding: { x: { ...x, field: 'edge' }, y: { ...y, field: 'mid' }, color: raw('colour') },
+  });
+  const textLayer = (align, bold) => ({
+    data: { values: texts },
+    transform: [{ filter: `datum.align == '${align}' && ${bold ? '' : '!'}datum.bold` }],
+    mark: { type: 'text', align, baseline: 'middle', aria: false, ...(bold ? { fontWeight: 'bold' } : {}) },
+    encoding: { x: px('px'), y: px('py'), text: { field: 'text', type: 'nominal' }, size: raw('size', 'quantitative'), color: raw('colour') },
+  });
+  const symbolLayer = (hollow) => ({
+    data: { values: symbols },
+    transform: [{ filter: `${hollow ? '' : '!'}datum.hollow` }],
+    mark: { type: 'point', filled: !hollow, opacity: 1, strokeWidth: 1.5, aria: false, ...(hollow ? { fill: '#ffffff' } : {}) },
+    encoding: { x: px('px'), y: px('py'), color: raw('colour'), shape: raw('shape'), size: raw('size', 'quantitative') },
+  });
+  return {
+    $schema: SCHEMA,
+    description,
+    config: { ...CONFIG, view: { stroke: null } },
+    autosize: { type: 'none' },
+    padding,
+    width,
+    height,
+    layer: [
+      {
+        data: { values: stripes },
+        mark: { type: 'rect', color: '#f2f2f2', aria: false },
+        encoding: { x: px('x0'), x2: { field: 'x1' }, y: { ...y, field: 'y0' }, y2: { field: 'y1' } },
+      },
+      {
+        data: { values: bands },
+        mark: { type: 'rect', color: '#d9d9d9', opacity: 0.7, aria: false },
+        encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y: { ...y, field: 'y0' }, y2: { field: 'y1' } },
+      },
+      {
+        data: { values: bands },
+        transform: [{ calculate: '1', as: 'one' }],
+        mark: { type: 'rule', color: '#555555', strokeWidth: 1, aria: false },
+        encoding: { x: { ...x, field: 'one' }, y: { ...y, field: 'y0' }, y2: { field: 'y1' } },
+      },
+      {
+        ...rows,
+        mark: { type: 'rule', aria: false },
+        encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y: { ...y, field: 'mid' }, color: raw('colour'), strokeWidth: raw('width', 'quantitative') },
+      },
+      clipMark('lo', 'triangle-left'),
+      clipMark('hi', 'triangle-right'),
+      point(false),
+      point(true),
+      ...['left', 'right'].flatMap((align) => [textLayer(align, false), textLayer(align, true)]),
+      symbolLayer(false),
+      symbolLayer(true),
+    ],
+  };
+}
+
+module.exports = { NO_WINNER, PAUSE_BANDS, PAUSE_CHART_WIDTH, PAUSE_CHART_HEIGHT, timelineSpec, percentileSpec, probeSpec, metricBarsSpec, ratioSpec, seedSpec, rampSpec, waitingSpec, pauseTimelineSpec, forestPlotSpec };

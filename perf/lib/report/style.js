@@ -8,12 +8,16 @@
 const KNOWN = {
   node: { colour: '#0072B2', dash: [], shape: 'circle' },
   em: { colour: '#E69F00', dash: [7, 3], shape: 'square' },
+  // Each runtime as its users tune it (servers.json tuned_of): its own colour, no grey.
+  node_tuned: { colour: '#332288', dash: [5, 2], shape: 'triangle-down' },
+  em_tuned: { colour: '#CC79A7', dash: [2, 3, 6, 3], shape: 'triangle-right' },
   node_bare: { colour: '#56B4E9', dash: [2, 2], shape: 'triangle-up' },
   em_bare: { colour: '#D55E00', dash: [9, 3, 2, 3], shape: 'diamond' },
   nginx: { colour: '#009E73', dash: [1, 3], shape: 'cross' },
 };
 
-const EXTRA_COLOURS = ['#CC79A7', '#000000', '#999999', '#882255', '#44AA99', '#332288'];
+// No greys or black: a grey point in a forest plot is an answer that names no server (DECISION_COLOURS).
+const EXTRA_COLOURS = ['#882255', '#44AA99', '#117733', '#999933', '#AA4499', '#88CCEE'];
 const EXTRA_DASHES = [[4, 4], [12, 4], [6, 2, 2, 2, 2, 2], [3, 6]];
 const EXTRA_SHAPES = ['triangle-down', 'triangle-right', 'triangle-left', 'wedge', 'stroke'];
 
@@ -32,6 +36,13 @@ function serverStyle(name) {
     shape: EXTRA_SHAPES[h % EXTRA_SHAPES.length],
   };
 }
+
+/**
+ * How an answer that names no server looks (the forest plots, forest.js): 'same' a dark neutral,
+ * 'undecided' a light grey, 'depends' (runs disagree by machine) the dark neutral again, told
+ * apart by the shape forest.js gives each. Greys, so that only a winner carries a server's colour.
+ */
+const DECISION_COLOURS = { same: '#4D4D4D', undecided: '#A6A6A6', depends: '#4D4D4D' };
 
 /** Known servers first in a fixed order (node, em, references), then the rest alphabetically. */
 function orderServers(names) {
@@ -56,4 +67,4 @@ function serverScales(servers) {
   };
 }
 
-module.exports = { serverStyle, orderServers, serverScales };
+module.exports = { serverStyle, orderServers, serverScales, DECISION_COLOURS };

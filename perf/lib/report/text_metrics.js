@@ -115,6 +115,17 @@ function measure(text, size, bold = false) {
   return em * size * (bold && !t.bold ? 1.05 : 1);
 }
 
+/**
+ * Width in px of `text` at `size` px from the Arial-like estimate alone, whatever fonts are
+ * installed: for layouts that must come out the same on every machine (forest.js's standalone
+ * SVG). The estimate runs a little wider than Liberation Sans, so text laid out by it fits.
+ */
+function measureWithoutFont(text, size, bold = false) {
+  let em = 0;
+  for (const ch of text) em += fallbackWidth(ch);
+  return em * size * (bold ? 1.05 : 1);
+}
+
 /** Installs the measurement into vega (the module from import('vega')). */
 function installTextMetrics(vega) {
   const tm = vega.textMetrics;
@@ -133,14 +144,15 @@ function installTextMetrics(vega) {
 /**
  * text broken between words into lines no wider than maxPx at size px, bold or not (a word
  * wider than that stands alone on its line): vega draws a title's lines as given, it does not
- * wrap them.
+ * wrap them. A no-break space keeps its words together ("±10\u00a0%"). widthOf: how to measure
+ * (measureWithoutFont where the fonts must not matter).
  */
-function wrapText(text, maxPx, size, bold = false) {
+function wrapText(text, maxPx, size, bold = false, widthOf = measure) {
   const lines = [];
   let line = '';
-  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+  for (const word of String(text).split(/[ \t\n\r]+/).filter(Boolean)) {
     const longer = line ? `${line} ${word}` : word;
-    if (line && measure(longer, size, bold) > maxPx) {
+    if (line && widthOf(longer, size, bold) > maxPx) {
       lines.push(line);
       line = word;
     } else line = longer;
@@ -149,4 +161,4 @@ function wrapText(text, maxPx, size, bold = false) {
   return lines;
 }
 
-module.exports = { installTextMetrics, measure, wrapText };
+module.exports = { installTextMetrics, measure, measureWithoutFont, wrapText };

@@ -3,7 +3,7 @@
 // widths, so that labels are laid out as they will be drawn.
 
 const assert = require('node:assert/strict');
-const { measure, wrapText } = require('../../../perf/lib/report/text_metrics');
+const { measure, measureWithoutFont, wrapText } = require('../../../perf/lib/report/text_metrics');
 
 describe('report: SVG helpers', () => {
   it('measures text like Arial (not vega\'s 0.8 em guess)', () => {
@@ -18,5 +18,13 @@ describe('report: SVG helpers', () => {
     assert.ok(lines.every((l) => measure(l, 12) <= 200), lines.join('|'));
     assert.equal(lines.join(' '), text);
     assert.deepEqual(wrapText('unbreakable-very-long-word fits', 20, 12), ['unbreakable-very-long-word', 'fits'], 'a word wider than the line stands alone');
+    assert.deepEqual(wrapText('the same within ±10\u00a0%', 100, 12), ['the same within', '±10\u00a0%'], 'a no-break space holds its words together');
+  });
+
+  it('estimates widths without the fonts, a little wider than Liberation Sans, for layouts every machine must share', () => {
+    for (const text of ['short_conn_256', 'em 1.79× [1.66–1.93]', 'CPU/req']) {
+      assert.ok(measureWithoutFont(text, 12) >= measure(text, 12), text);
+      assert.ok(measureWithoutFont(text, 12) <= measure(text, 12) * 1.35, text);
+    }
   });
 });
