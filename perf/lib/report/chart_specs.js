@@ -607,7 +607,8 @@ function forestPlotSpec({ description, width, height, padding, domain, ticks, li
     ...rows,
     transform: [...rows.transform, { filter: `datum.clip_${end}` }, { calculate: String(end === 'lo' ? domain[0] : domain[1]), as: 'edge' }],
     mark: { type: 'point', shape, filled: true, size: 40, opacity: 1, aria: false },
-    encoding: { x: { ...x, field: 'edge' }, y: { ...y, field: 'mid' }, color: raw('colour') },
+    // Just outside the edge, where the clamped bar and point end: "it goes on this way".
+    encoding: { x: { ...x, field: 'edge' }, xOffset: { value: end === 'lo' ? -8 : 8 }, y: { ...y, field: 'mid' }, color: raw('colour') },
   });
   const textLayer = (align, bold) => ({
     data: { values: texts },
@@ -651,10 +652,10 @@ function forestPlotSpec({ description, width, height, padding, domain, ticks, li
         mark: { type: 'rule', aria: false },
         encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y: { ...y, field: 'mid' }, color: raw('colour'), strokeWidth: raw('width', 'quantitative') },
       },
-      clipMark('lo', 'triangle-left'),
-      clipMark('hi', 'triangle-right'),
       point(false),
       point(true),
+      clipMark('lo', 'triangle-left'),
+      clipMark('hi', 'triangle-right'),
       ...['left', 'right'].flatMap((align) => [textLayer(align, false), textLayer(align, true)]),
       symbolLayer(false),
       symbolLayer(true),

@@ -35,6 +35,8 @@ const RAMP_LABEL = 'sustainable rate';
 /** The plot's width and a line's height (px): a plot with its labels fits a 390 px phone at about 0.8. */
 const PLOT_WIDTH = 240;
 const LINE_PX = 17;
+/** The room either side of the plot, between it and the labels: an interval past the axis's reach ends there in a triangle. */
+const EDGE_PX = 16;
 /**
  * The axis's reach either way, and its ticks, by the factor the data needs: the smallest that
  * holds every interval, 20× at most (an interval reaching further ends in a triangle at the edge,
@@ -209,8 +211,8 @@ function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depend
     if (gi % 2 === 1) stripes.push({ y0: first, y1: lines.length });
   });
 
-  const labelsPx = Math.max(30, ...texts.filter((t) => t.kind === 'label').map((t) => width(t.text, t.size))) + 12;
-  const answersPx = Math.max(0, ...answers.map((t) => width(t.text, t.size))) + 14;
+  const labelsPx = Math.max(30, ...texts.filter((t) => t.kind === 'label').map((t) => width(t.text, t.size))) + EDGE_PX + 4;
+  const answersPx = Math.max(0, ...answers.map((t) => width(t.text, t.size))) + EDGE_PX + 6;
   const headingsPx = Math.max(0, ...texts.filter((t) => t.kind === 'heading').map((t) => width(t.text, t.size, true)));
   const totalPx = Math.max(labelsPx + PLOT_WIDTH + answersPx, headingsPx + 8, 360);
   const left = -labelsPx;
@@ -273,8 +275,8 @@ function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depend
       ...top.map((t) => ({ ...t, py: t.y - margins.top })),
       ...texts.map((t) => (t.kind === 'heading'
         ? { ...t, px: left, py: atLine(t.line), align: 'left' }
-        : { ...t, px: -8, py: atLine(t.line), align: 'right' })),
-      ...answers.map((t) => ({ ...t, px: PLOT_WIDTH + 8, py: atLine(t.line), bold: false, colour: TEXT, align: 'left' })),
+        : { ...t, px: -EDGE_PX, py: atLine(t.line), align: 'right' })),
+      ...answers.map((t) => ({ ...t, px: PLOT_WIDTH + EDGE_PX, py: atLine(t.line), bold: false, colour: TEXT, align: 'left' })),
     ].map(({ text, px, py, size, bold, colour, align }) => ({ text, px, py, size, bold, colour, align })),
     symbols: symbols.map(({ y: sy, ...s }) => ({ ...s, py: sy - margins.top })),
   });
