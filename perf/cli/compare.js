@@ -11,9 +11,11 @@ const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
 const { commaList, oneLineErrors, parseCommandLine, runMain } = require('./support');
 const cr = require('../lib/judge/compare_runs');
+const { judgeResults } = require('../lib/judge/judged');
 const { compareVerdicts, CONTRADICTIONS } = require('../lib/judge/compare_verdicts');
 const { formatComparison, describeRun, formatVerdictAgreement } = require('../lib/text/compare_format');
 const { RESULTS_ROOT } = require('../lib/store/results_store');
+const { resolveResultsFile, loadResultsFile, ResultsError } = require('../lib/store/results_doc');
 
 const NAME = 'compare.sh';
 
@@ -55,8 +57,8 @@ function main(argv) {
   const [argA, argB] = program.args;
   try {
     const metricNames = [...new Set((opts.metric && opts.metric.length ? opts.metric : cr.DEFAULT_METRICS).map(cr.metricName))];
-    const A = cr.loadResultsFile(cr.resolveResultsFile(argA, { root: RESULTS_ROOT }));
-    const B = cr.loadResultsFile(cr.resolveResultsFile(argB, { root: RESULTS_ROOT }));
+    const A = judgeResults(loadResultsFile(resolveResultsFile(argA, { root: RESULTS_ROOT })));
+    const B = judgeResults(loadResultsFile(resolveResultsFile(argB, { root: RESULTS_ROOT })));
     if (path.resolve(A.file) === path.resolve(B.file)) process.stderr.write(`${NAME}: note: RUN_A and RUN_B are the same results\n`);
     if (opts.verdicts) {
       const agreement = compareVerdicts(A.comparisons, B.comparisons);
@@ -67,7 +69,7 @@ function main(argv) {
     process.stdout.write(formatComparison(A, B, result).join('\n') + '\n');
     return result.regressions.length ? 1 : 0;
   } catch (err) {
-    if (err instanceof cr.CompareError) {
+    if (err instanceof cr.CompareError || err instanceof ResultsError) {
       process.stderr.write(`${NAME}: ${err.message}\n${err.usage ? `${usageLine()}\n` : ''}`);
       return 2;
     }

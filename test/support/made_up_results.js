@@ -1,10 +1,12 @@
 'use strict';
 // Made-up runs and results in the forms the judging, text and report tests read them: a run
-// as results.json stores it (one trial or several), the decoded results of runs (what every
-// output reads: perf/lib/store/results_doc.js decodeResults), and samples as the report reads
+// as results.json stores it (one trial or several), the judged results of runs (what every
+// output reads: perf/lib/store/results_doc.js decodeResults, then perf/lib/judge/judged.js
+// judgeResults), and samples as the report reads
 // them (perf/lib/measure/samples.js readSamples). No server, no file.
 
 const { decodeResults } = require('../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../perf/lib/judge/judged');
 const { analyzeRuns } = require('../../perf/lib/judge/verdicts');
 const { Samples } = require('../../perf/lib/measure/samples');
 
@@ -25,9 +27,9 @@ function trialRun(server, scenario, trial, p50, rps, more = {}) {
   };
 }
 
-/** The decoded results of runs, with the comparisons given as stored ones (else judged). */
+/** The judged results of runs, with the comparisons given as stored ones (else judged on reading). */
 function decoded(runs, { comparisons: stored = null, environment = {} } = {}) {
-  return decodeResults({ environment, runs, ...(stored ? { comparisons: stored, aggregates: analyzeRuns(runs).aggregates } : {}) });
+  return judgeResults(decodeResults({ environment, runs, ...(stored ? { comparisons: stored, aggregates: analyzeRuns(runs).aggregates } : {}) }));
 }
 
 /** Three trials per server of an open-loop scenario: both servers keep the schedule's 20 req/s. */

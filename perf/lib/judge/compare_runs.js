@@ -11,13 +11,10 @@
 // judge (noVerdict: throughput the schedule sets, a p99 with too few requests above it) has no
 // change judged here either: "no verdict (…)", never better, worse or a regression.
 
-const fs = require('node:fs');
-const path = require('node:path');
 const { compareTrials, summarizeTrials } = require('./confidence');
 const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
 const { reasonCode, reasonLabel } = require('./reasons');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
-const { readResultsFile, decodeResults, ResultsError, RESULTS_FILE } = require('../store/results_doc');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
@@ -36,45 +33,6 @@ function metricName(name) {
   const metric = canonicalMetric(name);
   if (!metric) throw new CompareError(`unknown metric '${String(name).trim()}' (known: ${METRIC_NAMES.join(', ')}; or mean, p50, p99, rps, cpu, rss)`, { usage: true });
   return metric;
-}
-
-/**
- * The results.json a command-line argument names: a results directory, a results.json file,
- * `latest` (perf/results/latest), or the name of a directory under perf/results.
- */
-function resolveResultsFile(arg, { root }) {
-  const candidates = [path.resolve(arg)];
-  if (!arg.includes('/') && !arg.includes(path.sep)) candidates.push(path.join(root, arg));
-  for (const p of candidates) {
-    let stat;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      continue;
-    }
-    if (stat.isDirectory()) {
-      const file = path.join(p, RESULTS_FILE);
-      if (fs.existsSync(file)) return file;
-      throw new CompareError(`no results.json in ${p} (is it a results directory?)`);
-    }
-    return p;
-  }
-  throw new CompareError(`no such results directory or file: ${arg}`);
-}
-
-/** Reads and checks one results.json, as every reader reads it (decodeResults). */
-function loadResultsFile(file) {
-  let doc;
-  try {
-    doc = readResultsFile(file);
-  } catch (err) {
-    if (err instanceof ResultsError) throw new CompareError(err.message);
-    throw err;
-  }
-  const bad = doc.runs.findIndex((r) => !r || typeof r.server !== 'string' || typeof r.scenario !== 'string');
-  if (bad >= 0) throw new CompareError(`${file}: runs[${bad}] has no server or scenario name`);
-  if (doc.runs.length === 0) throw new CompareError(`${file}: lists no runs`);
-  return decodeResults(doc, { dir: path.dirname(file), file });
 }
 
 function canonical(x) {
@@ -208,8 +166,6 @@ function environmentNotes(A, B) {
 
 module.exports = {
   compareRuns,
-  resolveResultsFile,
-  loadResultsFile,
   metricName,
   environmentNotes,
   CompareError,

@@ -1,11 +1,9 @@
 'use strict';
-// The metrics every output judges and shows, and how a verdict on one is said: the one home of
-// their names, units, directions and words. The verdicts themselves are decided once, when the
-// runs are analysed (perf/lib/judge/verdicts.js), stored in results.json, and only rendered elsewhere
-// (verdictWords and answerOf: the words of a verdict, which every output renders).
+// The metrics every output judges and shows, and what a verdict on one answers: the one home of
+// their names, units and directions. The verdicts themselves are decided once, when the runs are
+// analysed (perf/lib/judge/verdicts.js), stored in results.json; answerOf gives each its answer
+// as data, which perf/lib/text/verdict_words.js puts in words for every output.
 
-const { fmtFactor, fmtInterval } = require('../text/format');
-const { marginText } = require('./answer');
 const { histogramStepMs } = require('../measure/stats');
 
 /**
@@ -99,30 +97,10 @@ function answerOf(c) {
   return { ...parts, kind: c.decision, more: c.more_measuring ?? null };
 }
 
-/** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
-function moreText(more) {
-  if (more === null || more === undefined) return 'more measuring';
-  if (more > 100) return 'over 100× the measuring';
-  return `about ${more < 10 ? Math.max(2, Math.ceil(more * 2) / 2) : Math.ceil(more)}× the measuring`;
+/** A comparison with its answer (answerOf) beside it, and its winner where the answer has one. */
+function withAnswer(c) {
+  const answer = answerOf(c);
+  return { ...c, winner: answer.kind === 'winner' ? answer.lead : null, answer };
 }
 
-/**
- * A stored comparison as words: "node 2.41× faster [2.10–2.77]", "same within ±10 % [0.96–1.05]",
- * "undecided: em 1.04× faster [0.89–1.22]; about 4× the measuring would decide", "no verdict
- * (node 1.3× faster; 1 trial: no interval)", "not compared: node client-bound …". The interval
- * of a winner or an undecided one is the lead's factor's; of "same", the ratio's (a ÷ b).
- */
-function verdictWords(c) {
-  if (!c) return '–';
-  const a = answerOf(c);
-  if (a.kind === 'excluded') return `not compared: ${a.why}`;
-  if (a.kind === 'no_verdict') return a.code;
-  if (a.kind === 'not_measured') return `– (${a.why})`;
-  const text = `${a.lead} ${fmtFactor(a.factor)} ${a.word}`;
-  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
-  if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
-  if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
-  return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
-}
-
-module.exports = { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, moreText, verdictWords };
+module.exports = { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, withAnswer };

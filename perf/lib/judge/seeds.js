@@ -1,16 +1,16 @@
 'use strict';
 // The seed studies' headline comparisons (perf/seeds.json) beside a run: what --seeds runs
 // (seedPlan), and for each seed its published ratio next to this machine's, with the interval
-// and whether the published conclusion holds (seedRows). A pair of servers in one scenario is
-// the run's own comparison (results.json `comparisons`); one server in two scenarios (long
-// against short connections) goes through the same verdict rule (verdicts.js compareRunSets).
+// and whether the published conclusion holds (seedRows), as data: perf/lib/text/seeds.js puts
+// them in words. A pair of servers in one scenario is the run's own comparison (results.json
+// `comparisons`); one server in two scenarios (long against short connections) goes through
+// the same verdict rule (verdicts.js compareRunSets).
 
 const { seeds: SEEDS } = require('../../seeds.json');
-const { METRICS, leadOf, verdictWords } = require('./metrics');
-const { compareRunSets, findComparison, withoutAdvice, notJudgedBecause } = require('./verdicts');
+const { METRICS, leadOf, withAnswer } = require('./metrics');
+const { compareRunSets, findComparison, notJudgedBecause } = require('./verdicts');
 const { reasonCode } = require('./reasons');
-const { fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('../text/format');
-const { DEFAULT_MARGIN, claimOutcome, marginText } = require('./answer');
+const { DEFAULT_MARGIN, claimOutcome } = require('./answer');
 
 /** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
 function seedPlan() {
@@ -55,11 +55,14 @@ function sideRuns(here, runs) {
   return [of(here.a), of(here.b)];
 }
 
-/** The comparison of one seed's pair in a run (its runs, and its comparisons when stored). */
+/**
+ * The comparison of one seed's pair in a run, with its answer (its runs, and its comparisons as
+ * judged: perf/lib/judge/judged.js).
+ */
 function comparisonOf(seed, runs, comparisons, margin) {
   const { here } = seed;
   const metric = here.metric || seed.metric;
-  if (here.server) return compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, ...sideRuns(here, runs), margin);
+  if (here.server) return withAnswer(compareRunSets(`${here.a} vs ${here.b}`, metric, here.a, here.b, ...sideRuns(here, runs), margin));
   return findComparison(comparisons, here.scenario, metric, here.a, here.b) || null;
 }
 
@@ -109,15 +112,14 @@ function outcomeOf(c, found, publishedFactor) {
 
 /**
  * One row per seed: { seed, title, study, claim, published: { a, b, factor }, here (the pair),
- * comparison, found ({ factor, ci } of a over b, or null), says (the verdict in words), outcome
- * (outcomeOf; null: not judged), estimate (estimateOf, where not judged), not_here }. runs and comparisons: a run's, as
- * perf/lib/store/results_doc.js decodeResults gives them.
+ * comparison (with its answer), found ({ factor, ci } of a over b, or null), outcome (outcomeOf;
+ * null: not judged), estimate (estimateOf, where not judged), not_here }. runs and comparisons:
+ * a run's, as perf/lib/judge/judged.js judgeResults gives them.
  */
 function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
   return SEEDS.map((seed) => {
     const c = comparisonOf(seed, runs, comparisons, margin);
     const missing = seed.here.server ? ![seed.here.a, seed.here.b].every((sc) => runs.some((r) => r.server === seed.here.server && r.scenario === sc)) : !c;
-    const says = missing ? 'not run' : verdictWords(c);
     const found = missing ? null : foundFactor(c);
     const published = { a: seed.published.a, b: seed.published.b, factor: factorOf(seed.metric, seed.published.a.value, seed.published.b.value) };
     const outcome = missing ? null : outcomeOf(c, found, published.factor);
@@ -132,7 +134,6 @@ function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
       here: seed.here,
       comparison: missing ? null : c,
       found,
-      says,
       outcome,
       estimate: missing || outcome ? null : estimateOf(seed, runs, margin, published.factor),
       not_here: seed.not_here || [],
@@ -145,69 +146,4 @@ function seedsRun(results) {
   return seedRows(results).filter((r) => r.comparison);
 }
 
-/**
- * A row's finding in a few words: a's factor over b with its interval ("1.62× [1.40–1.88]"),
- * or, where no verdict is possible, the two sides' values ("37,615 vs 35,904 req/s").
- */
-function foundText(row) {
-  const c = row.comparison;
-  if (!c) return 'not run';
-  const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
-  if (row.estimate) return `≈${fmtFactor(row.estimate.factor)} ${fmtInterval(row.estimate.ci)} (estimated from CPU/req)`;
-  if (!row.found || !row.found.ci) {
-    if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${fmtNumber(c.value_a, METRICS[row.here_metric].unit)} vs ${fmtNumber(c.value_b, METRICS[row.here_metric].unit)} ${METRICS[row.here_metric].unit}`;
-    return row.says;
-  }
-  return `${fmtFactor(row.found.factor)} ${fmtInterval(row.found.ci)}${other}`;
-}
-
-/** A claim's outcome in words: "confirmed", "apache still wins, by less", … (a and b: the claim's sides). */
-function outcomeWords(outcome, a, b, margin = DEFAULT_MARGIN) {
-  const words = {
-    confirmed: 'confirmed',
-    less: `${a} still wins, by less`,
-    more: `${a} still wins, by more`,
-    gone: `gone: the same within ${marginText(margin)}`,
-    reversed: `reversed: ${b} wins here`,
-    smaller: 'smaller, size unknown',
-    differ: 'not close: one wins here',
-    undecided: 'undecided',
-  };
-  return words[outcome];
-}
-
-/** The published conclusion against this run, in words; why not judged, in short. */
-function outcomeText(row) {
-  const c = row.comparison;
-  if (!c) return 'not run';
-  if (row.outcome) return outcomeWords(row.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN);
-  const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || c.note || 'no interval';
-  if (row.estimate && row.estimate.outcome) return `estimated: ${outcomeWords(row.estimate.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN)} (measured, not judged: ${why})`;
-  return `not judged (${why})`;
-}
-
-const SEEDS_TITLE = 'Seeds reproduced: each seed study\'s headline ratio as published, and this machine\'s for the same pair (its 95 % interval), the claim judged against its own number: confirmed where the interval holds it; still wins, by less or by more; gone (the same within the margin); reversed; smaller, size unknown (the interval excludes it but holds 1); undecided (it holds both).';
-const SEEDS_HEAD = ['seed', 'comparison', 'published', 'ratio ×', 'here ×', 'conclusion'];
-
-/** A row of the seeds table: its cells under SEEDS_HEAD. */
-function seedCells(row) {
-  const unit = METRICS[row.metric].unit;
-  const figures = `${row.published.a.system} ${row.published.a.value.toLocaleString('en-US')} vs ${row.published.b.system} ${row.published.b.value.toLocaleString('en-US')} ${unit}`;
-  return [row.seed, row.title, figures, fmtFactor(row.published.factor), foundText(row), outcomeText(row)];
-}
-
-/** The systems of the rows' seeds that cannot run here, each once: "000: X: why." */
-function notHereLines(rows) {
-  return [...new Set(rows.flatMap((r) => r.not_here.map((n) => `${r.seed}: ${n.system}: ${n.why}.`)))];
-}
-
-/** The seeds table as Markdown (summary.md). */
-function seedsMarkdown(rows) {
-  const lines = markdownTable(SEEDS_HEAD, rows.map(seedCells), SEEDS_HEAD.map(() => 'l'));
-  const notHere = notHereLines(rows);
-  return `${lines.join('\n')}\n${notHere.length ? `\nNot run here:\n${notHere.map((l) => `- ${l}`).join('\n')}\n` : ''}`;
-}
-
-module.exports = {
-  seedClaim,
-  SEEDS, SEEDS_TITLE, SEEDS_HEAD, seedPlan, seedRows, seedsRun, seedCells, notHereLines, seedsMarkdown, foundFactor, outcomeOf, foundText, outcomeText, outcomeWords };
+module.exports = { seedClaim, SEEDS, seedPlan, seedRows, seedsRun, foundFactor, outcomeOf };

@@ -60,7 +60,7 @@ function memorySlope(points, level = 0.95) {
  * the interval lies above 0 and the slope with its interval is the figure. Neither truncating the
  * interval at 0 (it would still centre a figure the points cannot tell from none) nor a log
  * scale (a slope is a difference of RSS, 0 is a value it can take) says it better. Slopes
- * stored before this field are given it on reading (memoryResolved). null stays null.
+ * stored before this field are given it on reading (memoryResolved, from judged.js). null stays null.
  */
 function withResolution(slope) {
   if (!slope || slope.at_most_kb !== undefined) return slope;

@@ -1,14 +1,15 @@
 'use strict';
 // The numbers a reader wants first: per scenario, which server was faster and by how much,
 // and which runs must not be trusted (failed, client-bound, missing). The comparisons and
-// warnings are the decoded results' (perf/lib/store/results_doc.js decodeResults): each
-// comparison carries its answer; this module only picks the pair's and fills the gaps.
+// warnings are the judged results' (perf/lib/judge/judged.js judgeResults): each comparison
+// carries its answer; this module only picks the pair's, fills the gaps and words them.
 
 const { runsOf } = require('../store/results_doc');
 const { METRIC_NAMES, metricValue } = require('../judge/metrics');
 const { isSuperseded, usableForVerdict, findComparison } = require('../judge/verdicts');
 const { fmtFactor, trialsLabel } = require('../text/format');
 const { marginText } = require('../judge/answer');
+const { verdictWords } = require('../text/verdict_words');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
 
@@ -46,7 +47,10 @@ function uncompared(results, scenario, metric, a, b) {
   return { scenario, metric, a, b, value_a: va, value_b: vb, ratio: null, ci95: null, significant: null, winner: null, factor: null, lead: null, note, caveat, excluded: null, answer: { kind: 'not_measured', why: note || 'not measured' } };
 }
 
-/** Comparisons for every scenario and headline metric, from results.json's own list when given. */
+/**
+ * Comparisons for every scenario and headline metric, from results.json's own list when given,
+ * each of those with its verdict in words (words).
+ */
 function comparisons(results) {
   const pair = results.pair;
   if (!pair) return [];
@@ -65,7 +69,7 @@ function comparisons(results) {
       const values = { value_a: g.value_a ?? shown.value_a, value_b: g.value_b ?? shown.value_b };
       // Client-bound trials are already left out of a given verdict: no caveat on it.
       const caveat = g.excluded === 'client-bound' ? shown.caveat : [];
-      out.push(withLead({ ...shown, ...g, ...values, caveat, ratio: g.ratio === null || g.ratio === undefined ? null : Number(g.ratio) }));
+      out.push(withLead({ ...shown, ...g, ...values, caveat, ratio: g.ratio === null || g.ratio === undefined ? null : Number(g.ratio), words: verdictWords(g) }));
     }
   }
   return out;

@@ -6,7 +6,8 @@
 const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
 const { OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
-const { METRICS, moreText } = require('../judge/metrics');
+const { METRICS } = require('../judge/metrics');
+const { moreText } = require('../text/verdict_words');
 const { errorCount } = require('../judge/warnings');
 const { fmtNumber, fmtFactor, fmtInterval } = require('../text/format');
 const { marginText } = require('../judge/answer');
@@ -20,7 +21,7 @@ const { profilesSection } = require('./profiles');
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
-const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
+const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../text/seeds');
 const { serverText, comparisonText, spreadText } = require('../text/ramps');
 const { waitingLines } = require('../text/waiting');
 const { rateUnit } = require('../plan/ramps');
@@ -655,7 +656,7 @@ ${body}
 </section>`;
 }
 
-/** Every seed study's headline ratio, published and here (perf/lib/judge/seeds.js), where its pair ran. */
+/** Every seed study's headline ratio, published and here (perf/lib/judge/seeds.js, in words: perf/lib/text/seeds.js), where its pair ran. */
 function seedsReproducedSection(rows) {
   if (!rows || !rows.length) return '';
   const body = rows.map((r) => {

@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { loadResults, runsOf, ResultsError } = require('../store/results_doc');
+const { judgeResults } = require('../judge/judged');
 const { readSamples, findSamplesFile, ROLE } = require('../measure/samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
@@ -491,7 +492,7 @@ async function renderChart(chart, chartsDir, { png }) {
  */
 async function buildReport(resultsDir, { log = () => {}, png = true, timeline = null, profiles: profilesDir = null } = {}) {
   const t0 = Date.now();
-  const decoded = loadResults(resultsDir);
+  const decoded = judgeResults(loadResults(resultsDir));
   if (timeline !== null && !decoded.scenarios.includes(timeline)) {
     throw new UnknownScenario(`--timeline: no scenario '${timeline}' in ${decoded.dir} (its scenarios: ${decoded.scenarios.join(', ') || 'none'})`);
   }

@@ -6,7 +6,9 @@
 // tests 2–4 on mean time), by the seeds table's rule (perf/lib/judge/seeds.js outcomeOf): a
 // "really close" is confirmed only by the equivalence test.
 
-const { SEEDS, foundFactor, outcomeOf, outcomeWords } = require('../judge/seeds');
+const { SEEDS, foundFactor, outcomeOf } = require('../judge/seeds');
+const { outcomeWords } = require('../text/seeds');
+const { verdictWords } = require('../text/verdict_words');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { findComparison } = require('../judge/verdicts');
 const { fmtFactor } = require('../text/format');
@@ -48,7 +50,7 @@ function claimHere(t, c) {
 
 /**
  * One row per test of the study: { test, scenario, metric, what, then: {node_ms, em_ms}, now:
- * {node, em} (meanNow each), said, found, outcome, conclusion, line }. results: decodeResults' view.
+ * {node, em} (meanNow each), said, found, outcome, conclusion, line }. results: as judged (perf/lib/judge/judged.js).
  */
 function seedRows(results) {
   return STUDY.tests.list.map((t) => {
@@ -56,7 +58,7 @@ function seedRows(results) {
     const c = findComparison(results.comparisons, scenario, metric, 'node', 'em');
     const now = { node: meanNow(results.aggregates, 'node', scenario), em: meanNow(results.aggregates, 'em', scenario) };
     const ran = Boolean(now.node || now.em);
-    const found = ran && c ? c.words : 'not run';
+    const found = ran && c ? verdictWords(c) : 'not run';
     const claim = ran ? claimHere(t, c) : { outcome: null, words: 'not run' };
     return {
       test: t.test,

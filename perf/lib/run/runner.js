@@ -37,6 +37,7 @@ const { measureHeldCounts } = require('./held');
 const { estimateHeldS } = require('../plan/held');
 const { analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { analyzeBackends } = require('../judge/backends');
+const { judgeResults } = require('../judge/judged');
 const { estimateRampS } = require('../plan/ramps');
 const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
@@ -128,9 +129,15 @@ async function runScenarios(options = {}) {
     const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin, looks: plan.rounds ? plan.rounds.looks : null });
     const waiting = analyzeWaiting(store.runs, store.extra.held || null, usableForVerdict);
     const backendCosts = analyzeBackends(store.runs, usableForVerdict, plan.runnable);
-    const { results, unwritten } = store.finish(
+    // What was written, read back as every reader reads it (decoded, then judged), is what the
+    // summaries and the terminal say.
+    let results = null;
+    const { unwritten } = store.finish(
       { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, waiting, backends: backendCosts },
-      (written) => ({ 'summary.txt': toText(written), 'summary.md': toMarkdown(written), 'summary.csv': toCsv(written) }),
+      (written) => {
+        results = judgeResults(written);
+        return { 'summary.txt': toText(results), 'summary.md': toMarkdown(results), 'summary.csv': toCsv(results) };
+      },
     );
     ended = {
       dir,

@@ -3,22 +3,14 @@
 // results.schema.json, draft 2020-12, checked with ajv), its encoder and its one reader,
 // together. The runner writes it through perf/lib/store/results_store.js (encodeResults) and
 // checks what it wrote; every output (the terminal and summary.md of the run itself, the
-// report, compare, the seeds table) reads it through decodeResults, which applies the rules
-// once: older files are brought up to today's verdict rule, every comparison carries its
-// answer and words, and the warnings, overheads and seeds are derived here and nowhere else.
-// A file written before the schema existed (no schema_version) is read as it is, unchecked.
+// report, compare, the seeds table) reads it through decodeResults, then has it judged by
+// perf/lib/judge/judged.js judgeResults (the verdicts, and what older files lack). This file
+// reads and checks; it decides nothing. A file written before the schema existed (no
+// schema_version) is read as it is, unchecked.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const Ajv2020 = require('ajv/dist/2020');
-const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict } = require('../judge/verdicts');
-const { tunedPair } = require('../judge/tuning');
-const { analyzeWaiting, memoryResolved } = require('../judge/waiting');
-const { analyzeBackends } = require('../judge/backends');
-const { answerOf, verdictWords } = require('../judge/metrics');
-const { runWarnings } = require('../judge/warnings');
-const { seedsRun } = require('../judge/seeds');
-const { DEFAULT_MARGIN } = require('../judge/answer');
 
 const RESULTS_FILE = 'results.json';
 const SCHEMA_VERSION = 1;
@@ -108,12 +100,6 @@ function normaliseRun(raw, index) {
   };
 }
 
-/** A stored comparison with its answer (answerOf) and its words (verdictWords) beside it. */
-function withAnswer(c) {
-  const answer = answerOf(c);
-  return { ...c, winner: answer.kind === 'winner' ? answer.lead : null, answer, words: verdictWords(c) };
-}
-
 /** The names that occur in seen, those of asked first in its order, then the others as first seen. */
 function askedOrder(asked, seen) {
   const present = new Set(seen);
@@ -122,59 +108,37 @@ function askedOrder(asked, seen) {
 }
 
 /**
- * What every output reads of a results document: { dir, file, environment, definitions,
- * runs, servers, scenarios, skipped, trials (the most of any server and scenario; rounds in
- * paired rounds), looks (paired rounds' looks, or null for trials), aggregates,
- * comparisons (every pair of servers, each with its answer and words), pair (the pair the
- * verdicts are about), overheads (servers against their references), seeds (the seed studies'
- * rows whose pair ran), engines (the engine each verdict came from, where not the built-in
- * one), warnings, ramps (each server's sustainable throughput: results.json's ramps, or null),
- * held (the held-count search: results.json's held, or null), waiting (what the runs that wait
- * say: results.json's waiting, or analyzeWaiting of the runs for a file without it; in both,
- * every memory slope with its at_most_kb, memoryResolved), backends
- * (what a backend call costs each server: results.json's backends, or analyzeBackends of the
- * runs for a file without it), interrupted, error, doc (the document as stored) }. Verdicts stored in the
- * document are used as they are (brought up to today's limits when the file predates them);
- * a document without them is judged here with the same rule.
+ * A results document as read, before it is judged (perf/lib/judge/judged.js judgeResults): {
+ * dir, file, environment, definitions, runs (normalised: normaliseRun), servers, scenarios (in
+ * the order the run was asked for), skipped, trials (the most of any server and scenario; rounds
+ * in paired rounds), looks (paired rounds' looks, or null for trials), aggregates and
+ * comparisons (as stored, or null for a file without them), ramps, held, waiting (as stored, or
+ * null), backends (as stored; undefined for a file without them), interrupted, error, doc (the
+ * document as stored) }.
  */
 function decodeResults(doc, { dir = null, file = null } = {}) {
   const runs = doc.runs.map(normaliseRun);
   const environment = doc.environment && typeof doc.environment === 'object' ? doc.environment : {};
   const options = environment.options || {};
-  // In the order the run was asked for (paired rounds take the servers in a random order).
-  const servers = askedOrder(options.servers, runs.map((r) => r.server));
-  const scenarios = askedOrder(options.scenarios, runs.map((r) => r.scenario));
-  const definitions = environment.servers || {};
-  const skipped = Array.isArray(doc.skipped) ? doc.skipped : [];
-  const margin = options.margin || DEFAULT_MARGIN;
   const stored = Array.isArray(doc.comparisons) && Array.isArray(doc.aggregates);
-  const looks = (options.design === 'rounds' && options.looks) || null;
-  const analysis = stored ? { aggregates: doc.aggregates, comparisons: withLimits(doc.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
-  const comparisons = analysis.comparisons.map(withAnswer);
-  const { held, waiting } = memoryResolved(doc.held || null, doc.waiting || analyzeWaiting(runs, doc.held || null, usableForVerdict));
   return {
     dir,
     file,
     environment,
-    definitions,
+    definitions: environment.servers || {},
     runs,
-    servers,
-    scenarios,
-    skipped,
+    // In the order the run was asked for (paired rounds take the servers in a random order).
+    servers: askedOrder(options.servers, runs.map((r) => r.server)),
+    scenarios: askedOrder(options.scenarios, runs.map((r) => r.scenario)),
+    skipped: Array.isArray(doc.skipped) ? doc.skipped : [],
     trials: Math.max(1, ...runs.map((r) => (Number.isInteger(r.trial) ? r.trial : 1))),
-    looks,
-    aggregates: analysis.aggregates,
-    comparisons,
-    pair: primaryPair(servers, definitions),
-    tunedPair: tunedPair(servers, definitions),
-    overheads: overheads(comparisons, definitions, servers, scenarios),
-    seeds: seedsRun({ runs, comparisons, margin }),
-    engines: verdictEngines(runs),
-    warnings: runWarnings(runs, { skipped }),
+    looks: (options.design === 'rounds' && options.looks) || null,
+    aggregates: stored ? doc.aggregates : null,
+    comparisons: stored ? doc.comparisons : null,
     ramps: doc.ramps || null,
-    held,
-    waiting,
-    backends: doc.backends === undefined ? analyzeBackends(runs, usableForVerdict, servers) : doc.backends,
+    held: doc.held || null,
+    waiting: doc.waiting || null,
+    backends: doc.backends,
     interrupted: Boolean(doc.interrupted),
     error: doc.error || null,
     doc,
@@ -202,9 +166,43 @@ function loadResults(dir) {
   return decodeResults(doc, { dir: abs, file });
 }
 
+/**
+ * The results.json a command-line argument names: a results directory, a results.json file,
+ * `latest` (perf/results/latest), or the name of a directory under root. Throws a ResultsError
+ * (one terminal line) where there is none.
+ */
+function resolveResultsFile(arg, { root }) {
+  const candidates = [path.resolve(arg)];
+  if (!arg.includes('/') && !arg.includes(path.sep)) candidates.push(path.join(root, arg));
+  for (const p of candidates) {
+    let stat;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      continue;
+    }
+    if (stat.isDirectory()) {
+      const file = path.join(p, RESULTS_FILE);
+      if (fs.existsSync(file)) return file;
+      throw new ResultsError(`no results.json in ${p} (is it a results directory?)`);
+    }
+    return p;
+  }
+  throw new ResultsError(`no such results directory or file: ${arg}`);
+}
+
+/** Reads, checks and decodes one results.json (decodeResults); a ResultsError where it cannot. */
+function loadResultsFile(file) {
+  const doc = readResultsFile(file);
+  const bad = doc.runs.findIndex((r) => !r || typeof r.server !== 'string' || typeof r.scenario !== 'string');
+  if (bad >= 0) throw new ResultsError(`${file}: runs[${bad}] has no server or scenario name`);
+  if (doc.runs.length === 0) throw new ResultsError(`${file}: lists no runs`);
+  return decodeResults(doc, { dir: path.dirname(file), file });
+}
+
 /** The runs of one server in one scenario (several when there are trials). */
 function runsOf(results, scenario, server) {
   return results.runs.filter((r) => r.scenario === scenario && r.server === server);
 }
 
-module.exports = { RESULTS_FILE, SCHEMA_VERSION, SCHEMA_FILE, schemaProblem, encodeResults, readResultsFile, decodeResults, loadResults, runsOf, ResultsError };
+module.exports = { RESULTS_FILE, SCHEMA_VERSION, SCHEMA_FILE, schemaProblem, encodeResults, readResultsFile, decodeResults, loadResults, resolveResultsFile, loadResultsFile, runsOf, ResultsError };

@@ -216,8 +216,9 @@ class ResultsStore {
   /**
    * The last writes of a run, synchronous: releases the reserve, then writes results.json
    * with fields, then the texts render(results) gives ({ name: text }) of what was written, as
-   * every reader reads it (decodeResults). Returns { results, unwritten: [{ name, error }] of
-   * the files that could not be written (results.json first when it could not) }.
+   * every reader reads it (decodeResults; render has it judged). Returns { results (as
+   * decoded), unwritten: [{ name, error }] of the files that could not be written (results.json
+   * first when it could not) }.
    */
   finish(fields, render = () => ({})) {
     try {

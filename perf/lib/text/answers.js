@@ -2,8 +2,8 @@
 // The answer first: one short line per scenario with what the comparisons of the pair decided
 // (the winners with factor and interval, what is the same within the margin, what stayed
 // undecided, what was not judged), then a count of what was decided. The terminal ends with
-// it; the full tables are summary.md's and the report's. Formats the decoded results' stored
-// answers (perf/lib/store/results_doc.js); decides nothing.
+// it; the full tables are summary.md's and the report's. Formats the judged results' answers
+// (perf/lib/judge/judged.js); decides nothing.
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
 const { findComparison, isSuperseded, withoutAdvice } = require('../judge/verdicts');

@@ -5,7 +5,7 @@
 // trials (geometric mean; the run itself with one trial). Below it the verdicts of the pair of
 // servers (node vs em when both ran), each metric's answer in its words; then, when reference
 // servers ran, each server's overhead against them; the seeds table; the warnings. Everything
-// here formats what perf/lib/store/results_doc.js decodeResults read; nothing is decided here.
+// here formats what perf/lib/judge/judged.js judgeResults gave; nothing is decided here.
 
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
@@ -15,7 +15,8 @@ const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, findComparison, percentileResolved, tooFewText, fewestReplies, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
 const { errorCount } = require('../judge/warnings');
-const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../judge/seeds');
+const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
+const { verdictWords } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines } = require('./format');
 const { marginText } = require('../judge/answer');
 
@@ -117,7 +118,7 @@ function verdictRows(s) {
         vb: value(c.value_b),
         ratio: c.ratio === null ? '–' : c.ratio.toFixed(c.ratio < 10 ? 3 : 1),
         ci: c.ci95 ? fmtInterval(c.ci95) : c.excluded || c.no_verdict ? '' : c.ratio === null ? '' : '1 trial: no interval',
-        verdict: c.words,
+        verdict: verdictWords(c),
         c,
       });
     }
@@ -220,7 +221,7 @@ function toCsv(results) {
     if (pairKey) {
       for (const m of VERDICT_METRICS) {
         const c = findComparison(s.comparisons, row.scenario, m, s.pair[0], s.pair[1]);
-        fields.push(c ? round6(c.ratio) : null, c && c.ci95 ? round6(c.ci95[0]) : null, c && c.ci95 ? round6(c.ci95[1]) : null, c ? c.words : null);
+        fields.push(c ? round6(c.ratio) : null, c && c.ci95 ? round6(c.ci95[0]) : null, c && c.ci95 ? round6(c.ci95[1]) : null, c ? verdictWords(c) : null);
       }
     }
     return fields;

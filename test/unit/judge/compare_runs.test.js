@@ -7,6 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const cr = require('../../../perf/lib/judge/compare_runs');
+const { resolveResultsFile, loadResultsFile } = require('../../../perf/lib/store/results_doc');
 const { makeTrialRun } = require('../../support/make_trial_runs');
 const { makeTmpDir } = require('../../support/runner_helpers');
 const { compare } = require('../../support/compare_sh');
@@ -86,7 +87,7 @@ describe('compare.sh: two runs side by side', function () {
     assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'p99 ms'), /^node\s+sequential_6000\s+p99 ms\s+[\d.]+\s+[\d.]+\s+–\s+no verdict \(n too small\)$/);
     assert.doesNotMatch(res.stdout, /REGRESSION/);
     assert.match(res.stdout, /^note: no verdict \(n too small\): fewer than 100 requests above the percentile in A's or B's trials/m);
-    const result = cr.compareRuns(cr.loadResultsFile(path.join(A, 'results.json')), cr.loadResultsFile(path.join(H, 'results.json')));
+    const result = cr.compareRuns(loadResultsFile(path.join(A, 'results.json')), loadResultsFile(path.join(H, 'results.json')));
     const p99 = result.rows.filter((r) => r.metric === 'p99_ms');
     assert.equal(p99.length, 4);
     for (const r of p99) assert.deepEqual([r.no_verdict, r.ratio, r.ci95, r.regression], ['n too small', null, null, false]);
@@ -131,7 +132,7 @@ describe('compare.sh: two runs side by side', function () {
     assert.equal(res.status, 0, res.stdout);
     assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'mean ms'), /\s\+0\.0%\s+\[[^\]]+\]\s+no significant change$/);
     assert.match(res.stdout, /Failed, client-bound, not judged and superseded trials are left out\./);
-    const result = cr.compareRuns(cr.loadResultsFile(path.join(K, 'results.json')), cr.loadResultsFile(path.join(L, 'results.json')));
+    const result = cr.compareRuns(loadResultsFile(path.join(K, 'results.json')), loadResultsFile(path.join(L, 'results.json')));
     const mean = result.rows.find((r) => r.server === 'node' && r.scenario === 'sequential_6000' && r.metric === 'mean_ms');
     assert.deepEqual([mean.n_a, mean.n_b, mean.a === mean.b], [3, 3, true]);
   });
@@ -179,8 +180,8 @@ describe('compare.sh: two runs side by side', function () {
 
   it('`latest` and run names are looked up in the results root; paths relative to the caller', () => {
     fs.symlinkSync('B', path.join(root, 'latest'));
-    assert.equal(cr.resolveResultsFile('latest', { root }), path.join(root, 'latest', 'results.json'));
-    assert.equal(cr.resolveResultsFile('A', { root }), path.join(root, 'A', 'results.json'));
+    assert.equal(resolveResultsFile('latest', { root }), path.join(root, 'latest', 'results.json'));
+    assert.equal(resolveResultsFile('A', { root }), path.join(root, 'A', 'results.json'));
     const res = compare(['A', 'C'], root);
     assert.equal(res.status, 0, res.stderr);
     assert.match(res.stdout, /^A: A \(/m);

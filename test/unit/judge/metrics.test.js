@@ -1,10 +1,11 @@
 'use strict';
-// The metrics and how a verdict on one is said (perf/lib/judge/metrics.js): names and aliases,
+// The metrics and what a verdict on one answers (perf/lib/judge/metrics.js): names and aliases,
 // a run's value, the side that looks better and by what factor (leadOf), what a stored
-// comparison answers (answerOf) and its words (verdictWords), on made-up comparisons.
+// comparison answers (answerOf), on made-up comparisons (their words:
+// test/unit/text/verdict_words.test.js).
 
 const assert = require('node:assert/strict');
-const { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf, verdictWords } = require('../../../perf/lib/judge/metrics');
+const { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf } = require('../../../perf/lib/judge/metrics');
 const { decide, moreMeasuring } = require('../../../perf/lib/judge/answer');
 
 /** A stored comparison of node (a) with em (b): ratio = node ÷ em, decided with a ±10 % margin. */
@@ -59,26 +60,21 @@ describe('metrics: the side that looks better (leadOf)', () => {
   });
 });
 
-describe('metrics: what a stored comparison answers, and its words', () => {
+describe('metrics: what a stored comparison answers (answerOf)', () => {
   it('a winner: the interval excludes 1 — "node 2.0× faster [1.60–2.50]"', () => {
     const c = comparison('p50_ms', 0.5, [0.4, 0.625]);
     assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', margin: 0.1, kind: 'winner', more: null });
-    assert.equal(verdictWords(c), 'node 2.0× faster [1.60–2.50]');
-    assert.equal(verdictWords(comparison('throughput_rps', 0.8, [0.7, 0.9])), 'em 1.25× more req/s [1.11–1.43]');
   });
 
   it('undecided: the interval holds 1 and reaches past the margin — the lead, its factor and interval, and what would decide it', () => {
     const c = comparison('cpu_ms_per_request', 1.1, [0.9, 1.3]);
     assert.equal(answerOf(c).kind, 'undecided');
     assert.ok(answerOf(c).more > 1);
-    assert.match(verdictWords(c), /^undecided: em 1\.1× less CPU\/req \[0\.90–1\.30\]; about [\d.]+× the measuring would decide$/);
-    assert.equal(verdictWords({ ...c, more_measuring: 250 }), 'undecided: em 1.1× less CPU/req [0.90–1.30]; over 100× the measuring would decide');
   });
 
   it('the same within the margin: only where the whole interval lies inside it, said with the margin and the ratio\'s interval', () => {
     const same = comparison('peak_rss_mb', 1.001, [0.98, 1.02]);
     assert.equal(answerOf(same).kind, 'same');
-    assert.equal(verdictWords(same), 'same within ±10 % [0.98–1.02]');
     // No significant difference is not "the same": an interval past the margin stays undecided.
     assert.equal(answerOf(comparison('peak_rss_mb', 1.001, [0.85, 1.18])).kind, 'undecided');
   });
@@ -86,23 +82,17 @@ describe('metrics: what a stored comparison answers, and its words', () => {
   it('one usable trial on a side: no interval, so no verdict — the runner\'s note where it says so', () => {
     const one = comparison('mean_ms', 1 / 3, null);
     assert.deepEqual(answerOf(one), { lead: 'node', factor: 3, ci: null, word: 'faster', margin: 0.1, kind: 'no_interval', why: '1 trial: no interval' });
-    assert.equal(verdictWords(one), 'no verdict (node 3.0× faster; 1 trial: no interval)');
-    assert.equal(verdictWords(comparison('mean_ms', 1.004, null, { note: 'em: 1 trial: no interval' })), 'no verdict (1.0×; em: 1 trial: no interval)');
     assert.equal(answerOf(comparison('mean_ms', 1.02, null, { note: 'something else' })).why, '1 trial: no interval');
   });
 
   it('not judged whatever the numbers (no_verdict): its code; a side that could not be used (excluded): why', () => {
     const rate = comparison('throughput_rps', 1.0001, [0.99, 1.01], { no_verdict: 'set by the rate', note: 'set by the rate: the schedule fixes it' });
     assert.deepEqual(answerOf(rate), { kind: 'no_verdict', why: 'set by the rate: the schedule fixes it', code: 'set by the rate' });
-    assert.equal(verdictWords(rate), 'set by the rate');
     const bound = comparison('p50_ms', null, null, { excluded: 'client-bound', no_verdict: 'n too small', note: 'node client-bound in all 3 trials' });
     assert.deepEqual(answerOf(bound), { kind: 'excluded', why: 'node client-bound in all 3 trials', code: 'client-bound' }, 'excluded first');
-    assert.equal(verdictWords(bound), 'not compared: node client-bound in all 3 trials');
   });
 
-  it('nothing measured: a dash and why; no comparison at all: a dash', () => {
+  it('nothing measured: why', () => {
     assert.deepEqual(answerOf(comparison('p50_ms', null, null)), { kind: 'not_measured', why: 'not measured' });
-    assert.equal(verdictWords(comparison('p50_ms', null, null, { note: 'em failed' })), '– (em failed)');
-    assert.equal(verdictWords(null), '–');
   });
 });

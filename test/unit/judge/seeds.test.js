@@ -3,10 +3,13 @@
 // each published claim judged against its own number with made-up runs whose answer is known:
 // confirmed, reversed, gone (the same within the margin), undecided, still wins by less (one
 // server in two scenarios), not judged (the load generator was the bottleneck), and pairs not
-// run. The rule itself, every outcome: test/unit/judge/answer.test.js.
+// run; and the rows in words (perf/lib/text/seeds.js). The rule itself, every outcome:
+// test/unit/judge/answer.test.js.
 
 const assert = require('node:assert/strict');
-const { seedPlan, seedRows, seedsRun, seedsMarkdown, foundText, outcomeText, SEEDS } = require('../../../perf/lib/judge/seeds');
+const { seedPlan, seedRows, seedsRun, SEEDS } = require('../../../perf/lib/judge/seeds');
+const { seedsMarkdown, foundText, outcomeText } = require('../../../perf/lib/text/seeds');
+const { withAnswer } = require('../../../perf/lib/judge/metrics');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
 
 const CLOSED = { kind: 'closed', concurrency: 32, keep_alive: true, requests: 10000 };
@@ -64,7 +67,8 @@ describe('seeds: published against found', () => {
     ...trials('libevent', 'long_conn_256', 60000),
     ...trials('libevent', 'short_conn_256', 40000), // one server, two scenarios: 1.5×, published 1.62×: by less
   ];
-  const results = { runs, comparisons: analyzeRuns(runs).comparisons };
+  // As judged.js gives them: each comparison with its answer.
+  const results = { runs, comparisons: analyzeRuns(runs).comparisons.map(withAnswer) };
   const rows = seedRows(results);
   const row = (seed, title) => rows.find((r) => r.seed === seed && r.title.startsWith(title));
 

@@ -5,7 +5,11 @@
 
 const assert = require('node:assert/strict');
 const trials = require('../../../perf/lib/judge/verdicts');
-const { verdictWords } = require('../../../perf/lib/judge/metrics');
+const { withAnswer } = require('../../../perf/lib/judge/metrics');
+const { verdictWords } = require('../../../perf/lib/text/verdict_words');
+
+/** A comparison's verdict in words, its answer given as judged.js gives it. */
+const words = (c) => verdictWords(withAnswer(c));
 const { orderServers } = require('../../../perf/lib/report/style');
 const { toText } = require('../../../perf/lib/text/summary');
 const { trialRun: run, decoded: results, openLoopTrials } = require('../../support/made_up_results');
@@ -50,14 +54,14 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(rps.better, 'higher');
     assert.ok(close(rps.ratio, 2));
     assert.equal(rps.winner, 'node');
-    assert.match(verdictWords(p50), /^node 2\.0× faster \[1\.\d\d–2\.\d\d\]$/);
-    assert.match(verdictWords(rps), /^node 2\.0× more req\/s \[1\.\d\d–2\.\d\d\]$/);
+    assert.match(words(p50), /^node 2\.0× faster \[1\.\d\d–2\.\d\d\]$/);
+    assert.match(words(rps), /^node 2\.0× more req\/s \[1\.\d\d–2\.\d\d\]$/);
     // RSS is the same in every trial: an interval of width 0 at 1, within the margin: the same.
     const rss = comparisons.find((c) => c.metric === 'peak_rss_mb');
     assert.equal(rss.significant, false);
     assert.equal(rss.winner, null);
     assert.deepEqual([rss.decision, rss.margin, rss.more_measuring], ['same', 0.1, null]);
-    assert.match(verdictWords(rss), /^same within ±10 % \[1\.00–1\.00\]$/);
+    assert.match(words(rss), /^same within ±10 % \[1\.00–1\.00\]$/);
     assert.equal(p50.decision, 'winner');
   });
 
@@ -68,7 +72,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.ok(c.ci95[0] < 1 && c.ci95[1] > 1);
     assert.equal(c.decision, 'undecided');
     assert.ok(c.more_measuring > 1);
-    assert.match(verdictWords(c), /^undecided: (a|b) 1\.\d\d× faster \[[\d.]+–[\d.]+\]; about [\d.]+× the measuring would decide$/);
+    assert.match(words(c), /^undecided: (a|b) 1\.\d\d× faster \[[\d.]+–[\d.]+\]; about [\d.]+× the measuring would decide$/);
   });
 
   it('the margin is the caller\'s: an interval within ±30 % is the same there, undecided at ±10 %', () => {
@@ -86,7 +90,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(c.significant, null);
     assert.equal(c.winner, null);
     assert.equal(c.note, '1 trial: no interval');
-    assert.equal(verdictWords(c), 'no verdict (node 3.0× faster; 1 trial: no interval)');
+    assert.equal(words(c), 'no verdict (node 3.0× faster; 1 trial: no interval)');
   });
 
   it('client-bound trials are left out; when every trial is, the comparison is excluded and says why', () => {
@@ -105,7 +109,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(c2.ratio, null);
     assert.equal(c2.winner, null);
     assert.match(c2.note, /^node client-bound in all 3 trials: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk$/);
-    assert.match(verdictWords(c2), /^not compared: node client-bound/);
+    assert.match(words(c2), /^not compared: node client-bound/);
     assert.equal(all.aggregates.find((a) => a.server === 'node').basis, 'client-bound');
   });
 
@@ -186,7 +190,7 @@ describe('report: metrics the schedule sets are not judged', () => {
     assert.equal(rps.no_verdict, 'set by the rate');
     assert.deepEqual([rps.winner, rps.ratio, rps.ci95, rps.significant, rps.factor], [null, null, null, null, null]);
     assert.ok(rps.value_a > 19 && rps.value_b > 19, 'the values are still there to read');
-    assert.equal(verdictWords(rps), 'set by the rate');
+    assert.equal(words(rps), 'set by the rate');
     // Latency is what an open loop measures: still judged.
     assert.equal(comps.find((c) => c.metric === 'p50_ms').winner, 'node');
     // The probe of a slow-client scenario is scheduled too; a closed loop's throughput is not.

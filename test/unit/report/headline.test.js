@@ -5,6 +5,10 @@
 const assert = require('node:assert/strict');
 const { representative, comparisons, flags, headline } = require('../../../perf/lib/report/headline');
 const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../../perf/lib/judge/judged');
+
+/** A document as every output reads it: decoded, then judged. */
+const read = (doc) => judgeResults(decodeResults(doc));
 const trials = require('../../../perf/lib/judge/verdicts');
 const { madeUpRun: run, decoded: results } = require('../../support/made_up_results');
 
@@ -103,7 +107,7 @@ describe('headline: the run that stands for a server, and what is said where not
   it('a scenario a server does not serve is said once, for information; one --seeds did not ask of it is no news', () => {
     const runs = [run('node', 's', 1, 10), run('em', 's', 1, 10), run('node', 'upload', 1, 10), run('nginx', 's', 1, 10)];
     const skipped = [{ server: 'em', scenario: 'upload', reason: 'does not serve uploads; see servers.json' }, { server: 'nginx', scenario: 'upload', reason: 'not a seed of it', unplanned: true }];
-    const r = decodeResults({ environment: {}, runs, skipped });
+    const r = read({ environment: {}, runs, skipped });
     assert.deepEqual(flags(r).map((f) => [f.scenario, f.server, f.kind, f.severity, f.text]), [['upload', 'em', 'skipped', 'info', 'em does not serve this scenario (does not serve uploads): not run']]);
   });
 

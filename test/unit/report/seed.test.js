@@ -5,6 +5,10 @@
 
 const assert = require('node:assert/strict');
 const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../../perf/lib/judge/judged');
+
+/** A document as every output reads it: decoded, then judged. */
+const read = (doc) => judgeResults(decodeResults(doc));
 const { seedRows, seedChartRows, STUDY, ERAS } = require('../../../perf/lib/report/seed');
 
 describe('report: the 2011 study beside this run', () => {
@@ -24,7 +28,7 @@ describe('report: the 2011 study beside this run', () => {
   it('judges each test\'s claim against its own number, in the stored comparison\'s words', () => {
     const aggregates = [agg1('node', 'sequential_6000', 0.2, [0.19, 0.21]), agg1('em', 'sequential_6000', 0.18, [0.17, 0.19]), agg1('node', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('em', 'concurrent_2000_20', 1.4, [1.3, 1.5]), agg1('node', 'concurrent_2000_100', 1, [0.9, 1.1]), agg1('em', 'concurrent_2000_100', 1.5, [1.4, 1.6]), agg1('node', 'concurrent_3000_200', 1, [0.9, 1.1]), agg1('em', 'concurrent_3000_200', 1, [0.9, 1.1])];
     const stored = [cmp('sequential_6000', 'throughput_rps', 1 / 1.14, [1 / 1.3, 1 / 1.01], true), cmp('concurrent_2000_20', 'mean_ms', 1.02, [0.97, 1.07], false), cmp('concurrent_2000_100', 'mean_ms', 1 / 1.5, [0.6, 0.7], true), cmp('concurrent_3000_200', 'mean_ms', 1.02, [0.8, 1.3], false)];
-    const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: stored, aggregates });
+    const { comparisons: decorated } = read({ environment: {}, runs: [], comparisons: stored, aggregates });
     const rows = seedRows({ aggregates, comparisons: decorated });
     assert.deepEqual(rows.map((r) => r.outcome), ['reversed', 'confirmed', 'differ', 'undecided']);
     assert.equal(rows[0].line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run em 1.14× more req/s [1.01–1.30]: reversed: EventMachine wins here.');
@@ -58,7 +62,7 @@ describe('report: the 2011 study\'s chart', () => {
   it('a test that ran without an answer to judge it by: cannot tell', () => {
     const aggregates = [mean('node', 'sequential_6000', 0.2, null), mean('em', 'sequential_6000', 0.4, null)];
     const oneTrial = { scenario: 'sequential_6000', metric: STUDY.tests.list[0].here.metric, a: 'node', b: 'em', ratio: 2, ci95: null, significant: null, excluded: null, no_verdict: null, note: '1 trial: no interval' };
-    const { comparisons: decorated } = decodeResults({ environment: {}, runs: [], comparisons: [oneTrial], aggregates });
+    const { comparisons: decorated } = read({ environment: {}, runs: [], comparisons: [oneTrial], aggregates });
     const [row] = seedRows({ aggregates, comparisons: decorated });
     assert.equal(row.outcome, null);
     assert.equal(row.line, 'Test 1 (sequential_6000): 2011 Node 4.86× faster; this run no verdict (node 2.0× more req/s; 1 trial: no interval): not judged.');

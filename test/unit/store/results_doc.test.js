@@ -1,15 +1,15 @@
 'use strict';
 // The results document (perf/lib/store/results_doc.js): its schema, checked when it is read;
-// its encoder; and its one reader, decodeResults, on made-up documents: runs normalised, stored
-// verdicts used as stored (older ones brought up to today's limits), every comparison with its
-// answer and words, or judged here when the document has none.
+// its encoder; and its one reader, decodeResults, on made-up documents: runs normalised, the
+// rest as stored, nothing decided (perf/lib/judge/judged.js judges what it read:
+// test/unit/judge/judged.test.js).
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { schemaProblem, readResultsFile, loadResults, decodeResults, encodeResults, runsOf, ResultsError, SCHEMA_VERSION } = require('../../../perf/lib/store/results_doc');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
-const { trialRun, openLoopTrials } = require('../../support/made_up_results');
+const { trialRun } = require('../../support/made_up_results');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'results_small', 'results.json');
@@ -96,7 +96,6 @@ describe('results.json: the encoder', () => {
 describe('results.json: the one reader (decodeResults)', () => {
   // Three trials a side, em's p50 twice node's.
   const runs = [1, 2, 3].flatMap((t) => [trialRun('node', 's', t, 1 + t / 100, 1000), trialRun('em', 's', t, 2 + t / 100, 500)]);
-  const p50Of = (decoded) => decoded.comparisons.find((c) => c.metric === 'p50_ms');
 
   it('runs: every field an output reads, present; numbers as numbers, null where unknown', () => {
     const { runs: [r] } = decodeResults({ runs: [{ server: 'em', scenario: 'x', requests: '300', replies: '', latency_ms: { p50: '1.5', p99: 'n/a' }, errors: { reset: 2 }, server_cpu: { ms_per_request: 0.2 } }] });
@@ -122,68 +121,25 @@ describe('results.json: the one reader (decodeResults)', () => {
     assert.throws(() => decodeResults({ runs: ['node'] }), (e) => e instanceof ResultsError && e.message === 'results.json: runs[0] is not an object');
   });
 
-  it('a document without verdicts is judged here, by the runner\'s rule', () => {
-    const decoded = decodeResults({ environment: {}, runs });
-    assert.deepEqual(decoded.comparisons.map(({ answer: _answer, words: _words, ...c }) => c), analyzeRuns(runs).comparisons);
-    assert.deepEqual(decoded.aggregates, analyzeRuns(runs).aggregates);
-    // Stored comparisons without their aggregates are no stored verdicts either.
-    assert.equal(p50Of(decodeResults({ runs, comparisons: [] })).winner, 'node');
-  });
-
-  it('a document without verdicts is judged with the margin its run asked for (--margin)', () => {
-    const decoded = decodeResults({ environment: { options: { margin: 0.3 } }, runs });
-    assert.ok(decoded.comparisons.every((c) => c.margin === 0.3));
-    assert.equal(decodeResults({ environment: {}, runs }).comparisons[0].margin, 0.1);
-  });
-
-  it('stored verdicts are used as stored, not decided again', () => {
-    const { comparisons, aggregates } = analyzeRuns(runs);
-    // As if another run had found node's p50 only 1.1× better, within the interval: undecided.
-    const stored = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, ratio: 1 / 1.1, ci95: [0.8, 1.05], significant: false, winner: null, decision: 'undecided', more_measuring: 3 } : c));
-    const c = p50Of(decodeResults({ runs, comparisons: stored, aggregates }));
-    assert.deepEqual([c.ratio, c.ci95, c.winner, c.answer.kind, c.words], [1 / 1.1, [0.8, 1.05], null, 'undecided', 'undecided: node 1.1× faster [0.95–1.25]; about 3× the measuring would decide']);
-    // A file written before decisions were stored gets one, with the default margin.
-    const older = { ...stored.find((x) => x.metric === 'p50_ms') };
-    for (const field of ['decision', 'margin', 'more_measuring']) delete older[field];
-    const upgraded = p50Of(decodeResults({ runs, comparisons: [older], aggregates }));
-    assert.deepEqual([upgraded.decision, upgraded.margin, upgraded.answer.kind], ['undecided', 0.1, 'undecided']);
-    assert.ok(upgraded.more_measuring > 1);
-  });
-
-  it('each comparison carries its answer and words, and names a winner only where its answer is one', () => {
-    const { comparisons, aggregates } = analyzeRuns(runs);
-    const claims = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, significant: false, decision: 'undecided', winner: 'node' } : c.metric === 'mean_ms' ? { ...c, winner: undefined } : c));
-    const decoded = decodeResults({ runs, comparisons: claims, aggregates });
-    assert.equal(p50Of(decoded).winner, null, 'a winner stored beside an answer that is none');
-    const mean = decoded.comparisons.find((c) => c.metric === 'mean_ms');
-    assert.deepEqual([mean.winner, mean.answer.kind, mean.answer.lead], ['node', 'winner', 'node']);
-    assert.match(mean.words, /^node 1\.9\d× faster \[1\.\d\d–2\.\d\d\]$/);
-  });
-
-  it('an older file (no no_verdict) is brought up to today\'s limits; a newer one is read as it says', () => {
-    const open = openLoopTrials();
-    const { comparisons, aggregates } = analyzeRuns(open);
-    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node', decision: 'winner' } : c));
-    const rps = decodeResults({ runs: open, comparisons: older, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
-    assert.deepEqual([rps.no_verdict, rps.ratio, rps.winner, rps.decision, rps.words], ['set by the rate', null, null, null, 'set by the rate']);
-    const newer = older.map((c) => ({ ...c, no_verdict: null }));
-    const kept = decodeResults({ runs: open, comparisons: newer, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
-    assert.deepEqual([kept.no_verdict, kept.winner], [null, 'node'], 'a file that has no_verdict decided it');
-  });
-
-  it('what the outputs read beside: servers and scenarios in the order asked, else in run order, the most trials, the pair, the document\'s parts', () => {
+  it('what the outputs read beside: servers and scenarios in the order asked, else in run order, the most trials, the document\'s parts as stored', () => {
     const doc = { environment: { servers: { node_bare: { reference_for: ['node'] } } }, runs: [trialRun('node_bare', 't', 1, 1, 10), ...runs, trialRun('node', 't', 1, 1, 10)], skipped: [{ server: 'em', scenario: 't', reason: 'x' }], interrupted: 1 };
     const decoded = decodeResults(doc, { dir: '/r', file: '/r/results.json' });
-    assert.deepEqual([decoded.servers, decoded.scenarios, decoded.trials, decoded.pair], [['node_bare', 'node', 'em'], ['t', 's'], 3, ['node', 'em']]);
+    assert.deepEqual([decoded.servers, decoded.scenarios, decoded.trials], [['node_bare', 'node', 'em'], ['t', 's'], 3]);
     assert.deepEqual([decoded.dir, decoded.file, decoded.interrupted, decoded.error, decoded.doc, decoded.definitions, decoded.skipped], ['/r', '/r/results.json', true, null, doc, doc.environment.servers, doc.skipped]);
-    assert.deepEqual(decoded.overheads.map((o) => [o.scenario, o.server, o.reference]), [['t', 'node', 'node_bare']]);
-    const references = decodeResults({ environment: doc.environment, runs: doc.runs.filter((r) => r.server !== 'em') });
-    assert.equal(references.pair, null, 'one server and its reference: no pair (their overhead says it)');
     // Paired rounds take the servers in a random order: the order asked for comes first.
     const asked = decodeResults({ environment: { options: { servers: ['node', 'em'], scenarios: ['s', 't'] } }, runs: [...doc.runs].reverse() });
     assert.deepEqual([asked.servers, asked.scenarios], [['node', 'em', 'node_bare'], ['s', 't']]);
     const bare = decodeResults({ runs: [{ server: 'node', scenario: 's', trial: 'x' }] });
-    assert.deepEqual([bare.environment, bare.definitions, bare.skipped, bare.trials, bare.pair, bare.interrupted], [{}, {}, [], 1, null, false]);
+    assert.deepEqual([bare.environment, bare.definitions, bare.skipped, bare.trials, bare.interrupted], [{}, {}, [], 1, false]);
+  });
+
+  it('decides nothing: verdicts, waiting and backends as stored, null (or undefined backends) where the file has none', () => {
+    const { comparisons, aggregates } = analyzeRuns(runs);
+    const stored = decodeResults({ runs, comparisons, aggregates, waiting: { bound_ms: 10, scenarios: [], memory: {} }, backends: null });
+    assert.deepEqual([stored.comparisons, stored.aggregates, stored.waiting, stored.backends], [comparisons, aggregates, { bound_ms: 10, scenarios: [], memory: {} }, null]);
+    assert.ok(stored.comparisons.every((c) => !('answer' in c)), 'no answer given on reading');
+    const older = decodeResults({ runs, comparisons });
+    assert.deepEqual([older.comparisons, older.aggregates, older.waiting, older.held, older.backends], [null, null, null, null, undefined], 'stored comparisons without their aggregates are no stored verdicts');
   });
 
   it('runsOf: the runs of one server in one scenario, every trial', () => {

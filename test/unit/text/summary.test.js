@@ -1,8 +1,8 @@
 'use strict';
 // The summary of a run (perf/lib/text/summary.js): the terminal's table (toText), summary.md
-// (toMarkdown) and summary.csv (toCsv), each formatting what decodeResults read: centres per
-// server, the verdicts with their intervals, the engine a verdict came from, no p99 where too
-// few requests lie above it.
+// (toMarkdown) and summary.csv (toCsv), each formatting results as read and judged (decodeResults,
+// judgeResults): centres per server, the verdicts with their intervals, the engine a verdict
+// came from, no p99 where too few requests lie above it.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -11,6 +11,10 @@ const { toText, toMarkdown, toCsv } = require('../../../perf/lib/text/summary');
 const trials = require('../../../perf/lib/judge/verdicts');
 const { comparisons } = require('../../../perf/lib/report/headline');
 const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../../perf/lib/judge/judged');
+
+/** A document as every output reads it: decoded, then judged. */
+const read = (doc) => judgeResults(decodeResults(doc));
 const { madeUpRun: run, trialRun, decoded: results, openLoopTrials } = require('../../support/made_up_results');
 
 const { verdictEngines } = trials;
@@ -151,7 +155,7 @@ describe('summary: what else a run\'s summary says', () => {
   const threeTrials = (server, scenario, p50, rps, more = {}) => [1, 2, 3].map((t) => trialRun(server, scenario, t, p50 + t / 100, rps, more));
 
   it('a run stopped before any run finished: one line in each output, a bare CSV header', () => {
-    const none = decodeResults({ runs: [] });
+    const none = read({ runs: [] });
     assert.equal(toText(none), 'No run finished.\n');
     assert.equal(toMarkdown(none), 'No run finished.\n');
     assert.equal(toCsv(none), 'scenario,verdict_engine\n');
@@ -166,7 +170,7 @@ describe('summary: what else a run\'s summary says', () => {
 
   it('each server against its reference, as a factor of the reference\'s cost, with the answer where it is not a cost', () => {
     const runs = [...threeTrials('node', 's', 1.5, 800), ...threeTrials('node_bare', 's', 1, 800)];
-    const r = decodeResults({ environment: { servers: REFERENCES }, runs });
+    const r = read({ environment: { servers: REFERENCES }, runs });
     assert.match(toText(r), /^Overhead against references: how many times the reference's cost/m);
     assert.match(toText(r), /^s\s+node\s+node_bare\s+1\.49× \[1\.4\d–1\.5\d\]\s+n too small\s+1\.0× \[1\.00–1\.00\] same ±10 %\s+1\.49× \[1\.4\d–1\.5\d\]$/m);
     assert.match(toMarkdown(r), /^\| s \| node \| node_bare \(bare runtime\) \| 1\.49× \[1\.4\d–1\.5\d\] \| n too small \| 1\.0× \[1\.00–1\.00\] same ±10 % \| 1\.49× \[1\.4\d–1\.5\d\] \|$/m);
@@ -175,7 +179,7 @@ describe('summary: what else a run\'s summary says', () => {
   it('a failed server\'s cells say FAILED; every trial client-bound, slow clients\' probe, servers not run: each said under the tables', () => {
     const runs = [...threeTrials('node', 'slow_read', 1, 50, { client_bound: true, slow_clients: {} }), trialRun('em', 'slow_read', 1, 1, 50, { ok: false, failure: 'boom' })];
     const skipped = [{ server: 'nginx', scenario: null, reason: 'nginx is not installed' }, { server: 'em', scenario: 'upload', reason: 'serves hello only; see servers.json' }, { server: 'em', scenario: 'big_upload', reason: 'serves hello only; see servers.json' }, { server: 'apache', scenario: 'slow_read', reason: 'not a seed of it', unplanned: true }];
-    const r = decodeResults({ environment: {}, runs, skipped });
+    const r = read({ environment: {}, runs, skipped });
     assert.match(toText(r), /^slow_read\s+[\d.]+\s+n too small\s+50\s+[\d.]+\s+FAILED\s*$/m);
     assert.match(toMarkdown(r), /^\| slow_read \| [\d.]+ \| n too small \| 50 \| [\d.]+ \| FAILED \| {2}\| {2}\| {2}\|$/m);
     for (const [out, bullet] of [[toText(r), '*'], [toMarkdown(r), '-']]) {

@@ -1,0 +1,35 @@
+'use strict';
+// A comparison's verdict in words: what its answer (perf/lib/judge/metrics.js answerOf, given to
+// every comparison by perf/lib/judge/judged.js) says, as the terminal, summary.txt/.md/.csv and
+// the report write it. Decides nothing.
+
+const { fmtFactor, fmtInterval } = require('./format');
+const { marginText } = require('../judge/answer');
+
+/** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
+function moreText(more) {
+  if (more === null || more === undefined) return 'more measuring';
+  if (more > 100) return 'over 100× the measuring';
+  return `about ${more < 10 ? Math.max(2, Math.ceil(more * 2) / 2) : Math.ceil(more)}× the measuring`;
+}
+
+/**
+ * A judged comparison as words: "node 2.41× faster [2.10–2.77]", "same within ±10 % [0.96–1.05]",
+ * "undecided: em 1.04× faster [0.89–1.22]; about 4× the measuring would decide", "no verdict
+ * (node 1.3× faster; 1 trial: no interval)", "not compared: node client-bound …". The interval
+ * of a winner or an undecided one is the lead's factor's; of "same", the ratio's (a ÷ b).
+ */
+function verdictWords(c) {
+  if (!c) return '–';
+  const a = c.answer;
+  if (a.kind === 'excluded') return `not compared: ${a.why}`;
+  if (a.kind === 'no_verdict') return a.code;
+  if (a.kind === 'not_measured') return `– (${a.why})`;
+  const text = `${a.lead} ${fmtFactor(a.factor)} ${a.word}`;
+  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
+  if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
+  if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
+  return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
+}
+
+module.exports = { moreText, verdictWords };

@@ -1,0 +1,87 @@
+'use strict';
+// A results document as every output reads it (perf/lib/judge/judged.js judgeResults over
+// perf/lib/store/results_doc.js decodeResults), on made-up documents: stored verdicts used as
+// stored (older ones brought up to today's limits), every comparison with its answer, judged on
+// reading where the document has none; the pair, the overheads and the memory slopes.
+
+const assert = require('node:assert/strict');
+const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../../perf/lib/judge/judged');
+const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
+const { verdictWords } = require('../../../perf/lib/text/verdict_words');
+const { trialRun, openLoopTrials } = require('../../support/made_up_results');
+
+const judged = (doc, where) => judgeResults(decodeResults(doc, where));
+
+describe('results as judged on reading (judgeResults)', () => {
+  // Three trials a side, em's p50 twice node's.
+  const runs = [1, 2, 3].flatMap((t) => [trialRun('node', 's', t, 1 + t / 100, 1000), trialRun('em', 's', t, 2 + t / 100, 500)]);
+  const p50Of = (results) => results.comparisons.find((c) => c.metric === 'p50_ms');
+
+  it('a document without verdicts is judged on reading, by the runner\'s rule', () => {
+    const decoded = judged({ environment: {}, runs });
+    assert.deepEqual(decoded.comparisons.map(({ answer: _answer, ...c }) => c), analyzeRuns(runs).comparisons);
+    assert.deepEqual(decoded.aggregates, analyzeRuns(runs).aggregates);
+    // Stored comparisons without their aggregates are no stored verdicts either.
+    assert.equal(p50Of(judged({ runs, comparisons: [] })).winner, 'node');
+  });
+
+  it('a document without verdicts is judged with the margin its run asked for (--margin)', () => {
+    const decoded = judged({ environment: { options: { margin: 0.3 } }, runs });
+    assert.ok(decoded.comparisons.every((c) => c.margin === 0.3));
+    assert.equal(judged({ environment: {}, runs }).comparisons[0].margin, 0.1);
+  });
+
+  it('stored verdicts are used as stored, not decided again', () => {
+    const { comparisons, aggregates } = analyzeRuns(runs);
+    // As if another run had found node's p50 only 1.1× better, within the interval: undecided.
+    const stored = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, ratio: 1 / 1.1, ci95: [0.8, 1.05], significant: false, winner: null, decision: 'undecided', more_measuring: 3 } : c));
+    const c = p50Of(judged({ runs, comparisons: stored, aggregates }));
+    assert.deepEqual([c.ratio, c.ci95, c.winner, c.answer.kind, verdictWords(c)], [1 / 1.1, [0.8, 1.05], null, 'undecided', 'undecided: node 1.1× faster [0.95–1.25]; about 3× the measuring would decide']);
+    // A file written before decisions were stored gets one, with the default margin.
+    const older = { ...stored.find((x) => x.metric === 'p50_ms') };
+    for (const field of ['decision', 'margin', 'more_measuring']) delete older[field];
+    const upgraded = p50Of(judged({ runs, comparisons: [older], aggregates }));
+    assert.deepEqual([upgraded.decision, upgraded.margin, upgraded.answer.kind], ['undecided', 0.1, 'undecided']);
+    assert.ok(upgraded.more_measuring > 1);
+  });
+
+  it('each comparison carries its answer (in words: text/verdict_words.js), and names a winner only where its answer is one', () => {
+    const { comparisons, aggregates } = analyzeRuns(runs);
+    const claims = comparisons.map((c) => (c.metric === 'p50_ms' ? { ...c, significant: false, decision: 'undecided', winner: 'node' } : c.metric === 'mean_ms' ? { ...c, winner: undefined } : c));
+    const decoded = judged({ runs, comparisons: claims, aggregates });
+    assert.equal(p50Of(decoded).winner, null, 'a winner stored beside an answer that is none');
+    const mean = decoded.comparisons.find((c) => c.metric === 'mean_ms');
+    assert.deepEqual([mean.winner, mean.answer.kind, mean.answer.lead], ['node', 'winner', 'node']);
+    assert.match(verdictWords(mean), /^node 1\.9\d× faster \[1\.\d\d–2\.\d\d\]$/);
+  });
+
+  it('an older file (no no_verdict) is brought up to today\'s limits; a newer one is read as it says', () => {
+    const open = openLoopTrials();
+    const { comparisons, aggregates } = analyzeRuns(open);
+    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node', decision: 'winner' } : c));
+    const rps = judged({ runs: open, comparisons: older, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
+    assert.deepEqual([rps.no_verdict, rps.ratio, rps.winner, rps.decision, verdictWords(rps)], ['set by the rate', null, null, null, 'set by the rate']);
+    const newer = older.map((c) => ({ ...c, no_verdict: null }));
+    const kept = judged({ runs: open, comparisons: newer, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
+    assert.deepEqual([kept.no_verdict, kept.winner], [null, 'node'], 'a file that has no_verdict decided it');
+  });
+
+  it('the pair, the overheads against references, the document\'s parts passed on', () => {
+    const doc = { environment: { servers: { node_bare: { reference_for: ['node'] } } }, runs: [trialRun('node_bare', 't', 1, 1, 10), ...runs, trialRun('node', 't', 1, 1, 10)], skipped: [{ server: 'em', scenario: 't', reason: 'x' }], interrupted: 1 };
+    const decoded = judged(doc, { dir: '/r', file: '/r/results.json' });
+    assert.deepEqual([decoded.servers, decoded.scenarios, decoded.trials, decoded.pair], [['node_bare', 'node', 'em'], ['t', 's'], 3, ['node', 'em']]);
+    assert.deepEqual([decoded.dir, decoded.file, decoded.interrupted, decoded.error, decoded.doc, decoded.definitions, decoded.skipped], ['/r', '/r/results.json', true, null, doc, doc.environment.servers, doc.skipped]);
+    assert.deepEqual(decoded.overheads.map((o) => [o.scenario, o.server, o.reference]), [['t', 'node', 'node_bare']]);
+    const references = judged({ environment: doc.environment, runs: doc.runs.filter((r) => r.server !== 'em') });
+    assert.equal(references.pair, null, 'one server and its reference: no pair (their overhead says it)');
+    const bare = judged({ runs: [{ server: 'node', scenario: 's', trial: 'x' }] });
+    assert.deepEqual([bare.environment, bare.definitions, bare.skipped, bare.trials, bare.pair, bare.interrupted], [{}, {}, [], 1, null, false]);
+  });
+
+  it('gives stored memory slopes of older files their at_most_kb', () => {
+    const slope = { kb_per_connection: 12.8, ci95: [-10.4, 35.9], n: 3, base_mb: 40, connections: [250, 500] };
+    const r = judged({ runs, held: { bound_ms: 10, servers: { em: { held: 354, memory: slope } } }, waiting: { bound_ms: 10, scenarios: [], memory: { em: { runs: null, search: slope } } } });
+    assert.deepEqual([r.held.servers.em.memory.at_most_kb, r.waiting.memory.em.search.at_most_kb, r.waiting.memory.em.runs], [35.9, 35.9, null]);
+  });
+});
