@@ -18,6 +18,16 @@ const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
 const { DEFAULT_MARGIN } = require('../lib/judge/answer');
+const { archiveRun } = require('../lib/studies/archive');
+
+/**
+ * Whether the command line asks for the full run, the one the archive pools: every default
+ * scenario, ramp and server of perf/servers.json, on this machine, not a quick one.
+ */
+function isFullRun(opts) {
+  const chosen = ['quick', 'servers', 'scenarios', 'ramps', 'seeds', 'references', 'target', 'link', 'loadHosts', 'serversFile', 'repeat', 'slo', 'rampRepeat', 'nofile'];
+  return chosen.every((k) => opts[k] === undefined || opts[k] === false) && opts.tuned !== false && opts.held !== false && opts.engine === DEFAULT_ENGINE;
+}
 
 const NAME = 'run_scenarios.sh';
 // Past this, "the same" would say little: a margin of 50 % calls a 1.5× gap a tie.
@@ -81,6 +91,7 @@ function buildProgram() {
     .option('--list', 'list the scenarios and servers, then exit')
     .option('--no-pin', 'do not pin the server and the load generator to separate CPUs')
     .option('--no-report', 'do not build report.html (npm run report -- DIR builds it later)')
+    .option('--no-archive', 'do not add a full run\'s record to results/archive/ (the archive the answers across runs are pooled from)')
     .option('--no-lighter-engines', 'do not run scenarios again with httperf or wrk where they are the lighter load generator (the verdicts then come from the built-in engines)')
     .addOption(new Option('--servers-file <file>', 'server definitions (default perf/servers.json)').hideHelp())
     .addOption(new Option('--nofile <n>', 'set the open-files limit of the load generator and the servers to N (soft and hard) instead of raising it as the scenarios need; scenarios it cannot hold are skipped in one line').argParser(positiveInt).hideHelp())
@@ -220,6 +231,14 @@ async function main(argv) {
         reportFailed = true;
         const cause = err.syscall ? `${systemCause(err)}${err.path ? ` (${err.path})` : ''}` : err.message;
         process.stderr.write(`${NAME}: report not written in ${shownPath(result.dir)}: ${cause}; results.json is intact: npm run report -- ${shownPath(result.dir)} builds the report once that is fixed\n`);
+      }
+    }
+    if (opts.archive && !incomplete && !result.interrupted && isFullRun(opts)) {
+      try {
+        const file = archiveRun(result.dir);
+        process.stdout.write(`archive: ${shownPath(file)} (npm run answers -- --write puts the answers across runs into README.md and RESULTS.md)\n`);
+      } catch (err) {
+        process.stderr.write(`${NAME}: not added to the archive: ${err.message}; npm run archive -- add ${shownPath(result.dir)} adds it once that is fixed\n`);
       }
     }
     if (result.interrupted) return stop.exitCode();

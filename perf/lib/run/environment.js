@@ -57,7 +57,7 @@ const SHARED_SOURCES = ['shared_www', 'contract.json'];
 
 /** The folder a server's code lives in: that of the first script its definition runs, else none. */
 function sourceFolder(definition) {
-  const script = [definition.command, ...(definition.args || [])].find((x) => /\.(js|rb|sh)$/.test(x) || x.startsWith('perf/c/build/'));
+  const script = [definition.command, ...(definition.args || [])].find((x) => typeof x === 'string' && (/\.(js|rb|sh)$/.test(x) || x.startsWith('perf/c/build/')));
   if (!script) return null;
   return script.startsWith('perf/c/build/') ? 'perf/c' : path.dirname(script);
 }

@@ -98,7 +98,7 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, ima
       return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''}`;
     });
     const first = pooledOf(q, pairs[0]);
-    return [q.question, ...cells, first ? basisWords(first) : '–'];
+    return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells, first ? basisWords(first) : '–'];
   });
   return [
     `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(records[0].options.margin || 0.1)}.`,

@@ -50,7 +50,7 @@ describe('pooled answers in words', () => {
     const records = [...around('AMD EPYC', [0.56, 0.56], 0.05, { day: '2026-11-27' }), ...around('Intel Xeon', [0.6], 0.05, { day: '2026-11-28' })];
     const answers = poolArchive(records);
     const questions = [
-      { id: 'q1', question: 'A new connection per request: throughput', subject: 'short_conn_256', metric: 'throughput_rps' },
+      { id: 'q1', topic: 'A new connection per request', question: 'throughput', subject: 'short_conn_256', metric: 'throughput_rps' },
       { id: 'q2', question: 'Never measured', subject: 'nowhere', metric: 'throughput_rps' },
     ];
     const pairs = [{ a: 'node', b: 'em', label: 'defaults' }, { a: 'node_tuned', b: 'em_tuned', label: 'both tuned' }];

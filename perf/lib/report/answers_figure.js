@@ -1,0 +1,60 @@
+'use strict';
+// The README's picture of the answers across runs: a forest plot (forest.js) of the headline
+// questions (perf/questions.json) for the first pair, each question's pooled line first and
+// every run's own line under it, as meta-analyses draw them. Written to docs/answers.svg by
+// `npm run answers -- --write`, and compared byte for byte by the test of the generated blocks.
+
+const path = require('node:path');
+const { forestSvg } = require('./forest');
+const { PROJECT_ROOT } = require('../hosts/server_process');
+const { basisWords, metricLabel } = require('../text/pooled');
+
+const ANSWERS_IMAGE = path.join(PROJECT_ROOT, 'docs', 'answers.svg');
+
+/** favours_b and its interval from a ratio a ÷ b and its interval, by the metric's direction. */
+function favoursB(better, ratio, ci) {
+  return better === 'lower' ? { favours_b: ratio, ci } : { favours_b: 1 / ratio, ci: [1 / ci[1], 1 / ci[0]] };
+}
+
+/** A run's line's name: the day it started and its host. */
+function runName(record) {
+  return `${String(record.started_at).slice(0, 10)} ${record.host.cpu_model || ''}`.trim();
+}
+
+/**
+ * The forest's input (forest.js) for the first pair of perf/questions.json: a pooled line per
+ * headline question the archive answers, its runs' lines under it. null when none has an
+ * interval.
+ */
+function answersForest({ questions, pairs, pooledOf }) {
+  const [pair] = pairs;
+  const rows = [];
+  for (const q of questions) {
+    const p = pooledOf(q, pair);
+    if (!p || !p.ci95) continue;
+    const group = q.topic || q.question;
+    const label = `${q.topic ? q.question : metricLabel(q.metric)}`;
+    rows.push({ group, label, kind: 'pooled', run: null, ...favoursB(p.better, p.ratio, p.ci95), decision: p.decision, winner: p.winner, note: basisWords(p) });
+    for (const r of p.runs) {
+      if (r.answer.log_se === null) continue;
+      rows.push({ group, label, kind: 'run', run: runName(r.record), ...favoursB(p.better, r.answer.ratio, r.answer.ci95), decision: r.answer.decision || 'undecided', winner: r.answer.winner || null, note: null });
+    }
+  }
+  if (!rows.length) return null;
+  const margin = pooledOf(questions[0], pair)?.margin ?? 0.1;
+  return { title: `${pair.a} vs ${pair.b} across the archive's runs: who is better, by how much`, a: pair.a, b: pair.b, margin, rows };
+}
+
+/**
+ * The README's figure: { svg (the file's text), markdown (its image line, or null when the
+ * archive answers no headline question) }.
+ */
+async function answersFigure(answers) {
+  const input = answersForest(answers);
+  if (!input) return { svg: null, markdown: null };
+  const svg = await forestSvg(input);
+  const alt = `Forest plot: ${input.a} against ${input.b} on each headline question, pooled across the archive's runs with each run's own interval under it`;
+  return { svg, markdown: `![${alt}](docs/answers.svg)` };
+}
+
+module.exports = { answersFigure, answersForest, ANSWERS_IMAGE };

@@ -1,0 +1,77 @@
+'use strict';
+// The archive's two jobs, from stored files only: add a finished full run's record
+// (results.json → results/archive/<id>.json), and pool every record into the answers across
+// runs (and the blocks of README.md and RESULTS.md that show them). The data flows one way:
+// store reads, judge decides, text words it.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { loadResults } = require('../store/results_doc');
+const { judgeResults } = require('../judge/judged');
+const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord } = require('../store/archive');
+const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf } = require('../judge/meta');
+const { seedClaim } = require('../judge/seeds');
+const { serverSources } = require('../run/environment');
+const { PROJECT_ROOT } = require('../hosts/server_process');
+const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
+const questionsFile = require('../../questions.json');
+
+const README = path.join(PROJECT_ROOT, 'README.md');
+const RESULTS = path.join(PROJECT_ROOT, 'RESULTS.md');
+const BLOCK = 'answers';
+
+/**
+ * Why a run's results cannot join the archive, or null: the archive holds full runs, ended,
+ * measured on this machine's loopback the default way (a quick run's few rounds, a run against
+ * --target, over --link or from --load-hosts, or the seeds' servers answer other questions).
+ */
+function notArchivable(results) {
+  const o = results.environment.options || {};
+  if (results.interrupted) return 'the run was interrupted';
+  if (results.error) return `the run stopped: ${results.error}`;
+  if (o.quick) return 'a quick run (the archive holds full runs)';
+  for (const [key, flag] of [['target', '--target'], ['link', '--link'], ['load_hosts', '--load-hosts']]) if (o[key]) return `a run with ${flag} (the archive holds runs on this machine's loopback)`;
+  if (o.seeds) return 'a --seeds run (the archive holds the full run of node and em)';
+  return null;
+}
+
+/** Adds the run in dir to the archive; returns the record's path. Throws ArchiveError (one line). */
+function archiveRun(dir, { archiveDir = ARCHIVE_DIR } = {}) {
+  const results = judgeResults(loadResults(dir));
+  const why = notArchivable(results);
+  if (why) throw new ArchiveError(`${results.file} is not archived: ${why}`);
+  const commit = results.environment.project_commit;
+  const sources = commit ? serverSources(results.definitions, { commit }) : {};
+  return writeRecord(recordOf(results, { answers: runAnswers(results), sources }), archiveDir);
+}
+
+/**
+ * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive), questions, pairs,
+ * pooledOf(question, pair), claimOf(question, pooled) }. Each record's answers are marked stale
+ * where its servers differ from today's (their sources at HEAD).
+ */
+function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, definitions = null } = {}) {
+  const records = readArchive(archiveDir);
+  const current = serverSources(definitions || require('../../servers.json'));
+  for (const record of records) record.stale = staleAnswers(record, current);
+  const margin = records.length ? records[records.length - 1].options.margin || undefined : undefined;
+  const pooled = poolArchive(records, { margin, withoutStale });
+  const pooledOf = (q, pair) => pooled.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
+  const claimOf = (q, p) => {
+    const claim = q.seed ? seedClaim(q.seed) : null;
+    return claim && claim.a === p.a && claim.b === p.b ? pooledClaim(p, claim) : null;
+  };
+  return { records, pooled, questions: questionsFile.questions, pairs: questionsFile.pairs, pooledOf, claimOf };
+}
+
+/** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */
+function documentsWithAnswers(answers, { image = null, readme = README, results = RESULTS } = {}) {
+  const readmeText = withBlock(fs.readFileSync(readme, 'utf8'), BLOCK, readmeBlock({ ...answers, hostOf, image }));
+  const resultsText = withBlock(fs.readFileSync(results, 'utf8'), BLOCK, resultsBlock({ ...answers, hostOf }));
+  return [
+    { file: readme, text: readmeText },
+    { file: results, text: resultsText },
+  ];
+}
+
+module.exports = { archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };

@@ -1,0 +1,71 @@
+'use strict';
+// The archive's command line (perf/cli/archive.js, `npm run archive` and `npm run answers`): a run
+// added, a run it refuses in one line (exit 2), the pooled answers printed, --check's exit status
+// against the committed blocks, and a missing subcommand.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { writeRecord, readArchive } = require('../../perf/lib/store/archive');
+const { around } = require('../support/made_up_archive');
+const { makeTmpDir } = require('../support/runner_helpers');
+
+const ROOT = path.join(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'perf', 'cli', 'archive.js');
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'results_small', 'results.json');
+
+const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
+
+function resultsDir(root, options) {
+  const dir = fs.mkdtempSync(path.join(root, 'run-'));
+  const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+  doc.environment.options = { ...doc.environment.options, ...options };
+  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(doc));
+  return dir;
+}
+
+describe('archive command line', function () {
+  this.timeout(120000);
+  let root;
+  beforeEach(() => {
+    root = makeTmpDir('archive-cli-');
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('adds a full run, and refuses a quick one in one line with exit 2', () => {
+    const archive = path.join(root, 'archive');
+    const added = cli('add', resultsDir(root, { quick: false }), '--archive', archive);
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.stdout, /^archived: .*2024-06-01T12-00-00Z__0123456\.json \(npm run answers -- --write updates README\.md and RESULTS\.md\)\n$/);
+    assert.equal(readArchive(archive).length, 1);
+    const again = cli('add', resultsDir(root, { quick: false }), '--archive', archive);
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /^archive: .* exists already: this run is in the archive\n$/);
+    const quick = cli('add', resultsDir(root, { quick: true }), '--archive', archive);
+    assert.equal(quick.status, 2);
+    assert.match(quick.stderr, /^archive: .*results\.json is not archived: a quick run \(the archive holds full runs\)\n$/);
+    const missing = cli('add', path.join(root, 'nowhere'), '--archive', archive);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /^archive: results folder not found: .*nowhere\n$/);
+  });
+
+  it('prints every comparison pooled, and --check says when the committed blocks differ from the archive given', () => {
+    const archive = path.join(root, 'archive');
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, sources: {} }, archive);
+    const printed = cli('answers', '--archive', archive);
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.match(printed.stdout, /^short_conn_256 req\/s \(node vs em\): em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 1 host, I² \d+ %\n$/);
+    const check = cli('answers', '--check', '--archive', archive);
+    assert.equal(check.status, 1);
+    assert.match(check.stderr, /^archive: README\.md differs from what results\/archive\/ gives: npm run answers -- --write\n/);
+    const committed = cli('answers', '--check');
+    assert.equal(committed.status, 0, committed.stderr);
+  });
+
+  it('asks, in one line with exit 2, for what to do when no subcommand is given', () => {
+    const r = cli();
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^archive: say what to do: add DIR, or answers\nusage: /);
+  });
+});

@@ -1,0 +1,78 @@
+'use strict';
+// The archive's jobs (perf/lib/studies/archive.js): a finished full run added as a record, other
+// runs refused in one line saying why; the archive pooled; README.md's and RESULTS.md's answer
+// blocks replaced from it; and the committed blocks and figure are what results/archive/ gives.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const studies = require('../../../perf/lib/studies/archive');
+const { readArchive, writeRecord, ArchiveError } = require('../../../perf/lib/store/archive');
+const { answersFigure, ANSWERS_IMAGE } = require('../../../perf/lib/report/answers_figure');
+const { around } = require('../../support/made_up_archive');
+const { makeTmpDir } = require('../../support/runner_helpers');
+
+const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'results_small', 'results.json');
+
+/** A results folder holding the fixture's run with its options changed. */
+function resultsDir(root, options, extra = {}) {
+  const dir = fs.mkdtempSync(path.join(root, 'run-'));
+  const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+  doc.environment.options = { ...doc.environment.options, ...options };
+  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...doc, ...extra }));
+  return dir;
+}
+
+describe('archive: adding runs and pooling them', () => {
+  let root;
+  beforeEach(() => {
+    root = makeTmpDir('archive-study-');
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('adds a finished full run as a record named by its start and commit', () => {
+    const archiveDir = path.join(root, 'archive');
+    const file = studies.archiveRun(resultsDir(root, { quick: false }), { archiveDir });
+    assert.equal(path.basename(file), '2024-06-01T12-00-00Z__0123456.json');
+    const [record] = readArchive(archiveDir);
+    assert.ok(record.answers.some((x) => x.key === 'short_conn_256 throughput_rps node:em'));
+  });
+
+  it('refuses, saying why, a quick run, an interrupted one, and one against --target', () => {
+    const archiveDir = path.join(root, 'archive');
+    const refused = (dir, why) => assert.throws(() => studies.archiveRun(dir, { archiveDir }), (e) => e instanceof ArchiveError && e.message.includes(`is not archived: ${why}`));
+    refused(resultsDir(root, { quick: true }), 'a quick run (the archive holds full runs)');
+    refused(resultsDir(root, { quick: false }, { interrupted: true }), 'the run was interrupted');
+    refused(resultsDir(root, { quick: false, target: 'http://127.0.0.1:8080' }), "a run with --target (the archive holds runs on this machine's loopback)");
+    assert.deepEqual(readArchive(archiveDir), []);
+  });
+
+  it('pools the archive, and writes its blocks between the markers of both documents', () => {
+    const archiveDir = path.join(root, 'archive');
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, id: `${r.id}`, sources: {} }, archiveDir);
+    const answers = studies.archiveAnswers({ archiveDir });
+    assert.equal(answers.records.length, 3);
+    const p = answers.pooledOf({ subject: 'short_conn_256', metric: 'throughput_rps' }, { a: 'node', b: 'em' });
+    assert.equal(p.decision, 'winner');
+    assert.equal(p.winner, 'em');
+    const readme = path.join(root, 'README.md');
+    const results = path.join(root, 'RESULTS.md');
+    fs.writeFileSync(readme, '# x\n<!-- answers:begin: generated -->\n<!-- answers:end -->\nend\n');
+    fs.writeFileSync(results, '# r\n<!-- answers:begin: generated -->\nold\n<!-- answers:end -->\n');
+    const [r1, r2] = studies.documentsWithAnswers(answers, { image: '![x](docs/answers.svg)', readme, results });
+    assert.match(r1.text, /\| A new connection per request: throughput of 256 clients \| em 1\.\d+× more req\/s/);
+    assert.match(r1.text, /!\[x\]\(docs\/answers\.svg\)\n<!-- answers:end -->\nend\n$/);
+    assert.match(r2.text, /### node vs em/);
+    assert.ok(!r2.text.includes('old'));
+  });
+
+  it('README.md, RESULTS.md and docs/answers.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {
+    const answers = studies.archiveAnswers();
+    const figure = await answersFigure(answers);
+    const expected = [...studies.documentsWithAnswers(answers, { image: figure.markdown }), ...(figure.svg ? [{ file: ANSWERS_IMAGE, text: figure.svg }] : [])];
+    for (const { file, text } of expected) {
+      assert.ok(fs.existsSync(file), `${file} is missing: npm run answers -- --write`);
+      assert.ok(fs.readFileSync(file, 'utf8') === text, `${path.relative(process.cwd(), file)} differs from what results/archive/ gives: npm run answers -- --write`);
+    }
+  });
+});
