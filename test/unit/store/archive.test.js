@@ -9,6 +9,7 @@ const path = require('node:path');
 const archive = require('../../../perf/lib/store/archive');
 const { loadResults } = require('../../../perf/lib/store/results_doc');
 const { runAnswers } = require('../../../perf/lib/judge/meta');
+const { judgeResults } = require('../../../perf/lib/judge/judged');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const FIXTURE_DIR = path.join(__dirname, '..', '..', 'fixtures', 'results_small');
@@ -27,7 +28,7 @@ describe('archive: records of full runs', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const recordOfFixture = () => {
-    const results = withRamp(loadResults(FIXTURE_DIR));
+    const results = withRamp(judgeResults(loadResults(FIXTURE_DIR)));
     return archive.recordOf(results, { answers: runAnswers(results), sources: { node: 'abc', em: 'def' } });
   };
 
