@@ -58,7 +58,7 @@ function answerKey(subject, metric, a, b) {
 }
 
 /**
- * A run's answers in the archive's one shape (decoded results, perf/lib/store/results_doc.js):
+ * A run's answers in the archive's one shape (judged results, perf/lib/judge/judged.js):
  * every comparison of the scenarios and of the ramps' sustainable rates, each { key, kind
  * ('scenario' | 'ramp'), subject (the scenario or ramp), metric, a, b, better, ratio (a ÷ b),
  * ci95, log_se, decision, winner, factor, margin, method, not_judged (why there is no answer, or

@@ -77,7 +77,7 @@ function recordId(environment) {
 }
 
 /**
- * The record of a decoded run (perf/lib/store/results_doc.js decodeResults): answers (meta.js
+ * The record of a judged run (perf/lib/judge/judged.js judgeResults of what the store read): answers (meta.js
  * runAnswers of the same run) and sources (perf/lib/run/environment.js serverSources at its commit)
  * are given by the caller.
  */
