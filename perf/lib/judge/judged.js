@@ -4,34 +4,60 @@
 // document are used as they are (brought up to today's limits where the file predates them:
 // verdicts.js withLimits); a document without them (an older file) is judged here with the same
 // rule the runner applied when it wrote them, and so are its waiting runs and backends. Every
-// comparison carries its answer (metrics.js answerOf), which perf/lib/text/ puts in words.
+// comparison carries its answer (metrics.js answerOf), which perf/lib/text/ puts in words; what
+// follows from the verdicts (which runs count, each pair's comparisons the way round it is asked,
+// what tuning does, what a larger budget would buy, the seed study's claims) is data here too,
+// so that text and the report only read and render.
 
-const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict } = require('./verdicts');
-const { tunedPair } = require('./tuning');
+const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict, isSuperseded, percentileResolved, pairComparisons, tailsOf } = require('./verdicts');
+const { tunedPair, tuningEffects, rampTuning } = require('./tuning');
+const { budgetOutlook } = require('./sequential');
 const { analyzeWaiting, memoryResolved } = require('./waiting');
 const { analyzeBackends } = require('./backends');
 const { withAnswer } = require('./metrics');
-const { runWarnings } = require('./warnings');
-const { seedsRun } = require('./seeds');
+const { runWarnings, errorCount } = require('./warnings');
+const { seedsRun, studyTests } = require('./seeds');
 const { DEFAULT_MARGIN } = require('./answer');
 
 /**
- * The decoded results (decodeResults) judged: { dir, file, environment, definitions, runs,
- * servers, scenarios, skipped, trials, looks, aggregates, comparisons (every pair of servers,
- * each with its answer), pair (the pair the verdicts are about), tunedPair, overheads (servers
- * against their references), seeds (the seed studies' rows whose pair ran), engines (the engine
- * each verdict came from, where not the built-in one), warnings, ramps, held (the held-count
+ * A run as every output reads it: as stored, with usable (a verdict may use it: it finished and
+ * the runner left it in: verdicts.js usableForVerdict), superseded (another engine's runs
+ * replaced it: isSuperseded), error_count (its failed requests, all kinds together) and
+ * p99_resolved, p999_resolved (its replies resolve that percentile: percentileResolved).
+ */
+function judgedRun(r) {
+  return { ...r, usable: usableForVerdict(r), superseded: isSuperseded(r), error_count: errorCount(r), p99_resolved: percentileResolved(r.replies, 0.99), p999_resolved: percentileResolved(r.replies, 0.999) };
+}
+
+/**
+ * The decoded results (decodeResults) judged: { dir, file, environment, definitions, runs (each
+ * judgedRun), servers, scenarios, skipped, trials, looks, aggregates, tails (the requests behind
+ * each server's p99 in each scenario and whether they resolve one: verdicts.js tailsOf),
+ * comparisons (every pair of servers, each with its answer), pair (the pair the verdicts are
+ * about), pairComparisons (the pair's comparisons, each oriented pair[0] vs pair[1]),
+ * tunedPair, tunedComparisons (the tuned pair's, oriented so), tuning (what tuning both does to
+ * each answer a winner was named in: tuning.js tuningEffects), budget (with paired rounds and a
+ * budget, what a larger one would likely decide: sequential.js budgetOutlook; else null),
+ * overheads (servers against their references), seeds (the seed studies' rows whose pair ran),
+ * study (the 2011 study's tests and their claims judged here: seeds.js studyTests), engines (the
+ * engine each verdict came from, where not the built-in one), warnings, ramps (each ramp with
+ * its tuning: what tuning both does to its answer, tuning.js rampTuning), held (the held-count
  * search, or null), waiting (what the runs that wait say: as stored, or analyzeWaiting of the
  * runs; in both, every memory slope with its at_most_kb: waiting.js memoryResolved), backends
  * (what a backend call costs each server: as stored, or analyzeBackends of the runs),
  * interrupted, error, doc }.
  */
 function judgeResults(decoded) {
-  const { runs, servers, scenarios, definitions, skipped, looks, environment } = decoded;
-  const margin = (environment.options || {}).margin || DEFAULT_MARGIN;
+  const { servers, scenarios, definitions, skipped, looks, environment } = decoded;
+  const runs = decoded.runs.map(judgedRun);
+  const options = environment.options || {};
+  const margin = options.margin || DEFAULT_MARGIN;
   const analysis = decoded.comparisons ? { aggregates: decoded.aggregates, comparisons: withLimits(decoded.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
   const comparisons = analysis.comparisons.map(withAnswer);
   const { held, waiting } = memoryResolved(decoded.held, decoded.waiting || analyzeWaiting(runs, decoded.held, usableForVerdict));
+  const pair = primaryPair(servers, definitions);
+  const tuned = tunedPair(servers, definitions);
+  const ofPair = pairComparisons(comparisons, pair);
   return {
     dir: decoded.dir,
     file: decoded.file,
@@ -44,14 +70,20 @@ function judgeResults(decoded) {
     trials: decoded.trials,
     looks,
     aggregates: analysis.aggregates,
+    tails: tailsOf(runs, analysis.aggregates, servers, scenarios),
     comparisons,
-    pair: primaryPair(servers, definitions),
-    tunedPair: tunedPair(servers, definitions),
+    pair,
+    pairComparisons: ofPair,
+    tunedPair: tuned,
+    tunedComparisons: pairComparisons(comparisons, tuned),
+    tuning: tuningEffects(comparisons, { tunedPair: tuned, definitions, scenarios }),
+    budget: options.design === 'rounds' && decoded.doc.rounds_budget && pair ? budgetOutlook({ comparisons: ofPair, runs, scenarios, looks: options.looks }) : null,
     overheads: overheads(comparisons, definitions, servers, scenarios),
     seeds: seedsRun({ runs, comparisons, margin }),
+    study: studyTests(comparisons),
     engines: verdictEngines(runs),
     warnings: runWarnings(runs, { skipped }),
-    ramps: decoded.ramps,
+    ramps: decoded.ramps && { ...decoded.ramps, ramps: decoded.ramps.ramps.map((ramp) => ({ ...ramp, tuning: rampTuning(ramp, definitions) })) },
     held,
     waiting,
     backends: decoded.backends === undefined ? analyzeBackends(runs, usableForVerdict, servers) : decoded.backends,

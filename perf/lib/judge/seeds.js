@@ -141,9 +141,33 @@ function seedRows({ runs, comparisons, margin = DEFAULT_MARGIN }) {
   });
 }
 
+// The 2011 study whose four tests the report sets beside a run (seed 002's `tests`).
+const STUDY = SEEDS.find((s) => s.seed === '002');
+
+/**
+ * The study's tests in a run: per test (seeds.json seed 002's `tests.list`, in order) the
+ * comparison of node with em on the metric that judges it here (null where there is none), and
+ * its claim judged against that comparison, by the seeds table's rule (outcomeOf; a "really
+ * close" is confirmed only by the equivalence test): { test, comparison, claim: { outcome
+ * (null: not judged), a (the side the study found faster; node for "really close"), b, margin }
+ * or null without a comparison }.
+ */
+function studyTests(comparisons) {
+  return STUDY.tests.list.map((t) => {
+    const { scenario, metric } = t.here;
+    const c = findComparison(comparisons, scenario, metric, 'node', 'em');
+    if (!c) return { test: t, comparison: null, claim: null };
+    const [a, b] = t.said === 'em' ? ['em', 'node'] : ['node', 'em'];
+    const ofNode = foundFactor(c);
+    const found = ofNode && (a === 'node' ? ofNode : { factor: 1 / ofNode.factor, ci: ofNode.ci && [1 / ofNode.ci[1], 1 / ofNode.ci[0]] });
+    const r = t.said ? t[`${b}_ms`] / t[`${a}_ms`] : null;
+    return { test: t, comparison: c, claim: { outcome: outcomeOf(c, found, r), a, b, margin: c.margin ?? DEFAULT_MARGIN } };
+  });
+}
+
 /** The rows of seedRows whose pair ran in these results. */
 function seedsRun(results) {
   return seedRows(results).filter((r) => r.comparison);
 }
 
-module.exports = { seedClaim, SEEDS, seedPlan, seedRows, seedsRun, foundFactor, outcomeOf };
+module.exports = { seedClaim, SEEDS, STUDY, seedPlan, seedRows, seedsRun, studyTests };

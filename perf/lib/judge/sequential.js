@@ -126,6 +126,41 @@ function lookToDecide(rounds, more, looks = DEFAULT_LOOKS) {
 }
 
 /**
+ * With paired rounds, what a larger budget would likely buy: a pair's undecided comparisons
+ * (comparisons: the pair's, each with its rounds and more_measuring), each at the look where its
+ * interval would likely be narrow enough (lookToDecide), costed at its scenario's seconds per
+ * round so far (secondsPerRound): { likely (how many a look would likely decide), beyond (how
+ * many would need more than the last look), extra_s (the seconds the furthest looks add) }, or
+ * null where none is undecided.
+ */
+function budgetOutlook({ comparisons, runs, scenarios, looks }) {
+  let extraS = 0;
+  let likely = 0;
+  let beyond = 0;
+  for (const scenario of scenarios) {
+    const open = comparisons.filter((c) => c.scenario === scenario && c.decision === 'undecided');
+    if (!open.length) continue;
+    const rounds = Math.max(...open.map((c) => c.rounds || 0));
+    const to = open.map((c) => lookToDecide(c.rounds, c.more_measuring, looks));
+    likely += to.filter((n) => n !== null).length;
+    beyond += to.filter((n) => n === null).length;
+    const furthest = Math.max(0, ...to.filter((n) => n !== null));
+    if (furthest > rounds) extraS += (furthest - rounds) * secondsPerRound(runs, scenario, rounds);
+  }
+  return likely || beyond ? { likely, beyond, extra_s: extraS } : null;
+}
+
+/**
+ * Seconds one round of a scenario took: its judged engine's runs (runs as judged: not
+ * superseded), with warm-ups, over its rounds; runs measured together (beside) share their seconds.
+ */
+function secondsPerRound(runs, scenario, rounds) {
+  const mine = runs.filter((r) => r.scenario === scenario && !r.superseded);
+  const total = mine.reduce((t, r) => t + ((r.duration_s || 0) + ((r.warmup && r.warmup.seconds) || 0) + 0.1) / (r.beside ? r.beside.length + 1 : 1), 0);
+  return rounds > 0 ? total / rounds : 0;
+}
+
+/**
  * Runs a sequential comparison on a source of rounds (round(i) → [a, b]), stopping at the first
  * deciding look: the final status. For simulations and tests; the runner drives status itself.
  */
@@ -149,4 +184,4 @@ function intervalMethodText(looks) {
   return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
 }
 
-module.exports = { LEVEL, DEFAULT_LOOKS, intervalMethodText, lookLevel, pairedInterval, status, moreRounds, lookToDecide, runSequential };
+module.exports = { LEVEL, DEFAULT_LOOKS, intervalMethodText, lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };

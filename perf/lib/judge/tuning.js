@@ -3,7 +3,8 @@
 // tuned configuration): which servers a run compares, and what tuning both sides does to an
 // answer, defaults against both tuned. The one home of both rules; text and report render them.
 
-const { primaryPair } = require('./verdicts');
+const { primaryPair, findComparison } = require('./verdicts');
+const { METRIC_NAMES } = require('./metrics');
 
 /** The tuned configuration of a server among the definitions (tuned_of), or null. */
 function tunedOf(server, definitions = {}) {
@@ -59,4 +60,48 @@ function tuningEffect(defaults, tuned) {
   return 'undecided';
 }
 
-module.exports = { tunedOf, baseOf, tunedPair, comparedPairs, tuningEffect };
+/** A scenario comparison's answer as tuningEffect reads it: { kind, lead (a base server), factor, ci }. */
+function sideOf(c, definitions) {
+  if (!c) return { kind: null };
+  const { answer } = c;
+  if (answer.kind === 'winner') return { kind: 'winner', lead: baseOf(answer.lead, definitions), factor: answer.factor, ci: answer.ci };
+  return { kind: answer.kind === 'same' || answer.kind === 'undecided' ? answer.kind : null };
+}
+
+/**
+ * What tuning both runtimes does to each answer a winner was named in (the defaults' or the
+ * tuned pair's), per scenario and metric: [{ scenario, metric, defaults, tuned (sideOf each),
+ * effect (tuningEffect) }]; [] without the tuned pair. comparisons: each with its answer.
+ */
+function tuningEffects(comparisons, { tunedPair: tuned, definitions, scenarios }) {
+  if (!tuned) return [];
+  const [ta, tb] = tuned;
+  const [a, b] = [definitions[ta].tuned_of, definitions[tb].tuned_of];
+  const out = [];
+  for (const scenario of scenarios) {
+    for (const metric of METRIC_NAMES) {
+      const defaults = sideOf(findComparison(comparisons, scenario, metric, a, b), definitions);
+      const both = sideOf(findComparison(comparisons, scenario, metric, ta, tb), definitions);
+      if (defaults.kind === 'winner' || both.kind === 'winner') out.push({ scenario, metric, defaults, tuned: both, effect: tuningEffect(defaults, both) });
+    }
+  }
+  return out;
+}
+
+/** A ramp comparison as tuningEffect reads it: { kind, lead (the winner's base server), factor, ci (the winner's) }. */
+function rampSideOf(c, definitions) {
+  if (!c || c.decision !== 'winner') return { kind: c ? c.decision : null };
+  return { kind: 'winner', lead: baseOf(c.winner, definitions), factor: c.factor, ci: c.winner === c.a ? c.ci95 : [1 / c.ci95[1], 1 / c.ci95[0]] };
+}
+
+/** What tuning both sides does to a ramp's answer: { effect, defaults, tuned }, or null where the tuned pair was not searched. */
+function rampTuning(ramp, definitions = {}) {
+  const tuned = tunedPair(Object.keys(ramp.servers), definitions);
+  if (!tuned) return null;
+  const find = ([a, b]) => ramp.comparisons.find((c) => c.a === a && c.b === b);
+  const defaults = rampSideOf(find(tuned.map((t) => definitions[t].tuned_of)), definitions);
+  const both = rampSideOf(find(tuned), definitions);
+  return { effect: tuningEffect(defaults, both), defaults, tuned: both };
+}
+
+module.exports = { tunedOf, baseOf, tunedPair, comparedPairs, tuningEffect, tuningEffects, rampTuning };

@@ -441,6 +441,35 @@ function findComparison(comparisons, scenario, metric, a, b) {
   };
 }
 
+/**
+ * The comparisons of a pair of servers [a, b], each oriented a vs b (findComparison), in the
+ * order they were stored; [] without a pair.
+ */
+function pairComparisons(comparisons, pair) {
+  if (!pair) return [];
+  const [a, b] = pair;
+  return comparisons.filter((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a)).map((c) => findComparison(comparisons, c.scenario, c.metric, a, b));
+}
+
+/**
+ * Per server and scenario with runs, the requests behind its p99 and whether they resolve one:
+ * [{ server, scenario, replies, p99_resolved }]. replies: its aggregate's fewest_replies; older
+ * results.json aggregates lack them, and then every finished run's count.
+ */
+function tailsOf(runs, aggregates, servers, scenarios) {
+  const out = [];
+  for (const scenario of scenarios) {
+    for (const server of servers) {
+      const rs = runs.filter((r) => r.server === server && r.scenario === scenario);
+      if (!rs.length) continue;
+      const agg = aggregates.find((x) => x.server === server && x.scenario === scenario);
+      const replies = agg && agg.fewest_replies !== undefined ? agg.fewest_replies : fewestReplies(rs.filter((r) => r.ok));
+      out.push({ server, scenario, replies, p99_resolved: percentileResolved(replies, 0.99) });
+    }
+  }
+  return out;
+}
+
 /** The references of each server: { node: [{ ref: 'node_bare', role }], … } from definitions. */
 function referencePairs(definitions, servers) {
   const out = [];
@@ -536,6 +565,8 @@ module.exports = {
   analyzeRuns,
   compareRunSets,
   findComparison,
+  pairComparisons,
+  tailsOf,
   overheads,
   primaryPair,
   verdictEngines,

@@ -8,7 +8,7 @@
 const { ROLE } = require('../measure/samples');
 const { GC_MARK_MS, MAX_MARKS } = require('../measure/runtime_events');
 const { PERCENTILES } = require('../measure/stats');
-const { percentileResolved, tooFewText, usableForVerdict, isSuperseded } = require('../judge/verdicts');
+const { percentileResolved, tooFewText } = require('../judge/verdicts');
 const { causeText } = require('../text/runtime');
 const { fmtNumber } = require('../text/format');
 const { pauseTimelineSpec, PAUSE_CHART_WIDTH, PAUSE_CHART_HEIGHT } = require('./chart_specs');
@@ -208,7 +208,7 @@ function timelineRuns(results, scenario, hasSamples) {
   const out = [];
   for (const server of results.servers) {
     const runs = results.runs.filter((r) => r.scenario === scenario && r.server === server && r.ok && hasSamples(r));
-    const usable = runs.filter((r) => usableForVerdict(r) && !isSuperseded(r));
+    const usable = runs.filter((r) => r.usable && !r.superseded);
     const run = (usable.length ? usable : runs).at(-1);
     if (run) out.push({ server, run });
   }

@@ -2,15 +2,15 @@
 // What a scenario's runs say of each server's runtime (results.json runs[].runtime: its GC, its
 // loop's stalls, its allocations, and what the p99 tail coincided with), one row per server
 // for the table in the scenario's section (html.js): the medians over the runs a verdict may
-// use, as summary.txt's runtime table takes them (perf/lib/text/runtime.js, runtimeAcross).
+// use (the judged runs' usable and superseded: perf/lib/judge/judged.js), as summary.txt's
+// runtime table takes them (perf/lib/text/runtime.js, runtimeAcross).
 
 const { runtimeAcross, median } = require('../measure/runtime_events');
-const { usableForVerdict, isSuperseded, percentileResolved, TOO_FEW } = require('../judge/verdicts');
+const { TOO_FEW } = require('../judge/verdicts');
 const { fmtNumber } = require('../text/format');
 
-/** The tail the table reports, and its quantile. */
+/** The tail the table reports. */
 const TAIL = 'p99';
-const TAIL_Q = 0.99;
 const CAUSE = { gc: 'GC pauses', stalls: 'loop stalls', neither: 'neither' };
 
 /**
@@ -24,7 +24,7 @@ const CAUSE = { gc: 'GC pauses', stalls: 'loop stalls', neither: 'neither' };
 function tailText(runs) {
   const withTail = runs.filter((r) => r.runtime.tail && r.runtime.tail[TAIL]);
   if (!withTail.length) return null;
-  const resolved = withTail.filter((r) => percentileResolved(r.replies, TAIL_Q));
+  const resolved = withTail.filter((r) => r.p99_resolved);
   if (!resolved.length) return TOO_FEW;
   const explained = (t) => (t.coincided === 'neither' ? Math.max(t.gc.explained_pct, t.stalls.explained_pct) : t[t.coincided].explained_pct);
   const parts = ['gc', 'stalls', 'neither'].map((cause) => {
@@ -45,7 +45,7 @@ function tailText(runs) {
 function runtimeRows(results, scenario) {
   const rows = [];
   for (const server of results.servers) {
-    const runs = results.runs.filter((r) => r.scenario === scenario && r.server === server && r.runtime && usableForVerdict(r) && !isSuperseded(r));
+    const runs = results.runs.filter((r) => r.scenario === scenario && r.server === server && r.runtime && r.usable && !r.superseded);
     const across = runtimeAcross(runs, TAIL);
     if (!across) continue;
     rows.push({

@@ -3,17 +3,14 @@
 // times (perf/seeds.json, seed 002's `tests`, the study's own table) against this run's with
 // their 95% intervals, and per test the study's claim judged against its own number on the
 // metric that judges it here (perf/seeds.json: test 1 on req/s, as the seeds table judges it,
-// tests 2–4 on mean time), by the seeds table's rule (perf/lib/judge/seeds.js outcomeOf): a
-// "really close" is confirmed only by the equivalence test.
+// tests 2–4 on mean time), by the seeds table's rule: judged once (perf/lib/judge/seeds.js
+// studyTests, the judged results' study), rendered here.
 
-const { SEEDS, foundFactor, outcomeOf } = require('../judge/seeds');
+const { STUDY } = require('../judge/seeds');
 const { outcomeWords } = require('../text/seeds');
 const { verdictWords } = require('../text/verdict_words');
-const { DEFAULT_MARGIN } = require('../judge/answer');
-const { findComparison } = require('../judge/verdicts');
 const { fmtFactor } = require('../text/format');
 
-const STUDY = SEEDS.find((s) => s.seed === '002');
 const NAMES = { node: 'Node', em: 'EventMachine' };
 const ERA_THEN = '2011 (study)';
 const ERA_NOW = 'this run';
@@ -33,19 +30,9 @@ function saidText(t) {
   return `${NAMES[t.said]} ${fmtFactor(other)} faster`;
 }
 
-/**
- * The study's claim of a test against this run: { outcome, words } (outcome null: not judged).
- * "node is r× em" where the study found node faster (r from its times), "really close" where it
- * found neither.
- */
-function claimHere(t, c) {
-  if (!c) return { outcome: null, words: 'not judged' };
-  const [a, b] = t.said === 'em' ? ['em', 'node'] : ['node', 'em'];
-  const ofNode = foundFactor(c);
-  const found = ofNode && (a === 'node' ? ofNode : { factor: 1 / ofNode.factor, ci: ofNode.ci && [1 / ofNode.ci[1], 1 / ofNode.ci[0]] });
-  const r = t.said ? t[`${b}_ms`] / t[`${a}_ms`] : null;
-  const outcome = outcomeOf(c, found, r);
-  return { outcome, words: outcome ? outcomeWords(outcome, NAMES[a], NAMES[b], c.margin ?? DEFAULT_MARGIN) : 'not judged' };
+/** The study's claim of a test as judged here (studyTests' claim), in words. */
+function claimWords(claim) {
+  return claim && claim.outcome ? outcomeWords(claim.outcome, NAMES[claim.a], NAMES[claim.b], claim.margin) : 'not judged';
 }
 
 /**
@@ -53,13 +40,12 @@ function claimHere(t, c) {
  * {node, em} (meanNow each), said, found, outcome, conclusion, line }. results: as judged (perf/lib/judge/judged.js).
  */
 function seedRows(results) {
-  return STUDY.tests.list.map((t) => {
+  return results.study.map(({ test: t, comparison: c, claim: judged }) => {
     const { scenario, metric } = t.here;
-    const c = findComparison(results.comparisons, scenario, metric, 'node', 'em');
     const now = { node: meanNow(results.aggregates, 'node', scenario), em: meanNow(results.aggregates, 'em', scenario) };
     const ran = Boolean(now.node || now.em);
     const found = ran && c ? verdictWords(c) : 'not run';
-    const claim = ran ? claimHere(t, c) : { outcome: null, words: 'not run' };
+    const claim = ran ? { outcome: judged ? judged.outcome : null, words: claimWords(judged) } : { outcome: null, words: 'not run' };
     return {
       test: t.test,
       scenario,

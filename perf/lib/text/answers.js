@@ -3,12 +3,12 @@
 // (the winners with factor and interval, what is the same within the margin, what stayed
 // undecided, what was not judged), then a count of what was decided. The terminal ends with
 // it; the full tables are summary.md's and the report's. Formats the judged results' answers
-// (perf/lib/judge/judged.js); decides nothing.
+// (perf/lib/judge/judged.js: each pair's comparisons, what tuning does, the budget's outlook);
+// decides nothing.
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
-const { findComparison, isSuperseded, withoutAdvice } = require('../judge/verdicts');
+const { withoutAdvice } = require('../judge/verdicts');
 const { marginText } = require('../judge/answer');
-const { lookToDecide } = require('../judge/sequential');
 const { fmtDuration } = require('../plan/trial_plan');
 const { fmtFactor, fmtInterval } = require('./format');
 const { toText, overheadLines, seedLines } = require('./summary');
@@ -17,7 +17,6 @@ const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { tuningText } = require('./tuning');
 const { whyText } = require('./runtime');
-const { baseOf, tuningEffect } = require('../judge/tuning');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
@@ -26,15 +25,15 @@ function winText(a) {
 }
 
 /**
- * The pair's answers in one scenario, grouped: { wins: { server: [answer…] }, same: [metric…],
+ * A pair's answers in one scenario, grouped: { wins: { server: [answer…] }, same: [metric…],
  * undecided: [metric…], notJudged: [{ metric, why }] } (answers: the comparisons' `answer`,
- * each with its metric).
+ * each with its metric). comparisons: the pair's, as judged (pairComparisons, tunedComparisons).
  */
-function scenarioAnswers(results, scenario, pair = results.pair) {
+function scenarioAnswers(pair, comparisons, scenario) {
   const [a, b] = pair;
   const out = { wins: { [a]: [], [b]: [] }, same: [], undecided: [], notJudged: [], margin: null };
   for (const metric of METRIC_NAMES) {
-    const c = findComparison(results.comparisons, scenario, metric, a, b);
+    const c = comparisons.find((x) => x.scenario === scenario && x.metric === metric);
     if (!c) continue;
     // The answer names its lead by server, so a flipped (b-vs-a) comparison reads the same.
     const { answer } = c;
@@ -50,9 +49,12 @@ function scenarioAnswers(results, scenario, pair = results.pair) {
   return out;
 }
 
-/** One scenario's line: "em 1.5× more req/s [1.3–1.7], 1.4× less CPU/req [1.2–1.6]; p50 same ±10 %; p99 undecided". */
-function scenarioLine(results, scenario, pair = results.pair) {
-  const s = scenarioAnswers(results, scenario, pair);
+/**
+ * One scenario's line: "em 1.5× more req/s [1.3–1.7], 1.4× less CPU/req [1.2–1.6]; p50 same
+ * ±10 %; p99 undecided". pair and comparisons: the primary pair's unless given.
+ */
+function scenarioLine(results, scenario, pair = results.pair, comparisons = results.pairComparisons) {
+  const s = scenarioAnswers(pair, comparisons, scenario);
   const short = (metrics) => metrics.map((m) => METRICS[m].short).join(', ');
   const parts = [];
   for (const [server, wins] of Object.entries(s.wins)) if (wins.length) parts.push(`${server} ${wins.map(winText).join(', ')}`);
@@ -66,14 +68,14 @@ function scenarioLine(results, scenario, pair = results.pair) {
 }
 
 /**
- * How many of the pair's comparisons were decided (a winner, or the same within the margin),
+ * How many of a pair's comparisons were decided (a winner, or the same within the margin),
  * of those that can be judged at all (not set by the schedule, resolved, both sides measured):
- * { decided, judgeable, undecided }.
+ * { decided, judgeable, undecided }. pair and comparisons: the primary pair's unless given.
  */
-function decidedShare(results, pair = results.pair) {
+function decidedShare(results, pair = results.pair, comparisons = results.pairComparisons) {
   const tally = { decided: 0, judgeable: 0, undecided: 0 };
   for (const scenario of results.scenarios) {
-    const s = scenarioAnswers(results, scenario, pair);
+    const s = scenarioAnswers(pair, comparisons, scenario);
     const decided = Object.values(s.wins).reduce((n, w) => n + w.length, 0) + s.same.length;
     tally.decided += decided;
     tally.undecided += s.undecided.length;
@@ -82,101 +84,62 @@ function decidedShare(results, pair = results.pair) {
   return tally;
 }
 
-/** One pair's block: a line per scenario, then what was decided. */
-function pairBlock(results, pair, title) {
+/** One pair's block (comparisons: the pair's, as judged): a line per scenario, then what was decided. */
+function pairBlock(results, pair, comparisons, title) {
   const width = Math.max(...results.scenarios.map((s) => s.length));
   const lines = [`${title} (95 % intervals of the factor):`];
   for (const scenario of results.scenarios) {
-    lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario, pair)}`);
+    lines.push(`  ${scenario.padEnd(width)}  ${scenarioLine(results, scenario, pair, comparisons)}`);
     // Where a latency was decided, what the tails coincided with.
-    const s = scenarioAnswers(results, scenario, pair);
+    const s = scenarioAnswers(pair, comparisons, scenario);
     const why = Object.values(s.wins).some((wins) => wins.some((w) => METRICS[w.metric].latency)) ? whyText(results, scenario, pair) : '';
     if (why) lines.push(`  ${' '.repeat(width)}  why: ${why}`);
   }
-  const t = decidedShare(results, pair);
+  const t = decidedShare(results, pair, comparisons);
   lines.push(`Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}.`);
   return lines;
 }
 
-/** A scenario comparison's answer as tuningEffect reads it: { kind, lead (a base server), factor, ci }. */
-function answerOf(c, definitions) {
-  if (!c) return { kind: null };
-  const { answer } = c;
-  if (answer.kind === 'winner') return { kind: 'winner', lead: baseOf(answer.lead, definitions), factor: answer.factor, ci: answer.ci };
-  return { kind: answer.kind === 'same' || answer.kind === 'undecided' ? answer.kind : null };
-}
-
 /**
  * What tuning both runtimes does to each answer a winner was named in (the defaults' or the
- * tuned pair's): a line per scenario and metric; [] without the tuned pair.
+ * tuned pair's: the judged results' tuning): a line per scenario and metric; [] without the
+ * tuned pair.
  */
 function tuningLines(results) {
-  if (!results.tunedPair) return [];
+  if (!results.tuning.length) return [];
   const defs = results.definitions;
   const [ta, tb] = results.tunedPair;
   const [a, b] = [defs[ta].tuned_of, defs[tb].tuned_of];
   const width = Math.max(...results.scenarios.map((s) => s.length));
-  const lines = [];
-  for (const scenario of results.scenarios) {
-    for (const metric of METRIC_NAMES) {
-      const defaults = answerOf(findComparison(results.comparisons, scenario, metric, a, b), defs);
-      const tuned = answerOf(findComparison(results.comparisons, scenario, metric, ta, tb), defs);
-      if (defaults.kind !== 'winner' && tuned.kind !== 'winner') continue;
-      lines.push(`  ${scenario.padEnd(width)}  ${METRICS[metric].short.padEnd(7)} ${tuningText(tuningEffect(defaults, tuned), defaults, tuned)}`);
-    }
-  }
-  return lines.length ? [`What tuning both does to each winner named (${a} and ${b} with their defaults against ${ta} and ${tb}):`, ...lines] : [];
+  const lines = results.tuning.map((t) => `  ${t.scenario.padEnd(width)}  ${METRICS[t.metric].short.padEnd(7)} ${tuningText(t.effect, t.defaults, t.tuned)}`);
+  return [`What tuning both does to each winner named (${a} and ${b} with their defaults against ${ta} and ${tb}):`, ...lines];
 }
 
 /** The answer block: a block per pair (the defaults', and both tuned where they ran), what tuning does, the budget's advice; [] without a pair. */
 function answerLines(results) {
   if (!results.pair) return [];
   const [a, b] = results.pair;
-  const lines = pairBlock(results, results.pair, `Answers, ${a} vs ${b}`);
-  if (results.tunedPair) lines.push(...pairBlock(results, results.tunedPair, `Answers, both tuned, ${results.tunedPair.join(' vs ')}`), ...tuningLines(results));
+  const lines = pairBlock(results, results.pair, results.pairComparisons, `Answers, ${a} vs ${b}`);
+  if (results.tunedPair) lines.push(...pairBlock(results, results.tunedPair, results.tunedComparisons, `Answers, both tuned, ${results.tunedPair.join(' vs ')}`), ...tuningLines(results));
   const advice = budgetAdvice(results);
   if (advice) lines.push(advice);
   return lines;
 }
 
 /**
- * With paired rounds, what a larger budget would likely buy: the pair's undecided comparisons,
- * each at the look where its interval would likely be narrow enough (lookToDecide), costed at
- * its scenario's seconds per round so far; "" without rounds or undecided ones.
+ * With paired rounds, what a larger budget would likely buy (the judged results' budget: the
+ * pair's undecided comparisons at the look that would likely decide them, and what those
+ * rounds cost), in words; "" without rounds or undecided ones.
  */
 function budgetAdvice(results) {
-  const options = results.environment.options || {};
+  if (!results.budget) return '';
+  const { likely, beyond, extra_s: extraS } = results.budget;
   const spent = results.doc.rounds_budget;
-  if (options.design !== 'rounds' || !spent || !results.pair) return '';
-  const [a, b] = results.pair;
-  let extraS = 0;
-  let likely = 0;
-  let beyond = 0;
-  for (const scenario of results.scenarios) {
-    const open = METRIC_NAMES.map((m) => findComparison(results.comparisons, scenario, m, a, b)).filter((c) => c && c.decision === 'undecided');
-    if (!open.length) continue;
-    const rounds = Math.max(...open.map((c) => c.rounds || 0));
-    const to = open.map((c) => lookToDecide(c.rounds, c.more_measuring, options.looks));
-    likely += to.filter((n) => n !== null).length;
-    beyond += to.filter((n) => n === null).length;
-    const furthest = Math.max(0, ...to.filter((n) => n !== null));
-    if (furthest > rounds) extraS += (furthest - rounds) * secondsPerRound(results.runs, scenario, rounds);
-  }
-  if (!likely && !beyond) return '';
+  const { looks } = results.environment.options;
   const parts = [];
   if (likely) parts.push(`--budget ${Math.ceil((spent.spent_s + extraS) / 60)}min would likely decide ${likely} of the ${likely + beyond} undecided (this one: ${fmtDuration(spent.budget_s)}, ${fmtDuration(spent.spent_s)} spent)`);
-  if (beyond) parts.push(`${beyond} would need more than ${options.looks[options.looks.length - 1]} rounds: a gap smaller than this machine's noise can show`);
+  if (beyond) parts.push(`${beyond} would need more than ${looks[looks.length - 1]} rounds: a gap smaller than this machine's noise can show`);
   return `${parts.join('; ')}.`;
-}
-
-/**
- * Seconds one round of a scenario took: its judged engine's runs, with warm-ups, over its
- * rounds; runs measured together (beside) share their seconds.
- */
-function secondsPerRound(runs, scenario, rounds) {
-  const mine = runs.filter((r) => r.scenario === scenario && !isSuperseded(r));
-  const total = mine.reduce((t, r) => t + ((r.duration_s || 0) + ((r.warmup && r.warmup.seconds) || 0) + 0.1) / (r.beside ? r.beside.length + 1 : 1), 0);
-  return rounds > 0 ? total / rounds : 0;
 }
 
 /**

@@ -7,7 +7,6 @@ const { fmtNumber, fmtFactor, fmtInterval } = require('./format');
 const { marginText } = require('../judge/answer');
 const { causeText } = require('./runtime');
 const { tuningText } = require('./tuning');
-const { tunedPair, baseOf, tuningEffect } = require('../judge/tuning');
 
 const rate = (x) => fmtNumber(x, 'req/s');
 
@@ -123,22 +122,6 @@ function serverText(s) {
   return `at least ${value} (${why}${estimate.length ? `; about ${rate(Math.max(...estimate))}/s by the utilization law, an estimate` : ''})${note}`;
 }
 
-/** A ramp comparison as tuningEffect reads it: { kind, lead (the winner's base server), factor, ci (the winner's) }. */
-function answerOf(c, definitions) {
-  if (!c || c.decision !== 'winner') return { kind: c ? c.decision : null };
-  return { kind: 'winner', lead: baseOf(c.winner, definitions), factor: c.factor, ci: c.winner === c.a ? c.ci95 : [1 / c.ci95[1], 1 / c.ci95[0]] };
-}
-
-/** What tuning both sides does to the ramp's answer, in words; null where the tuned pair was not searched. */
-function tuningOfRamp(ramp, definitions) {
-  const tuned = tunedPair(Object.keys(ramp.servers), definitions);
-  if (!tuned) return null;
-  const find = ([a, b]) => ramp.comparisons.find((c) => c.a === a && c.b === b);
-  const defaults = answerOf(find(tuned.map((t) => definitions[t].tuned_of)), definitions);
-  const both = answerOf(find(tuned), definitions);
-  return tuningText(tuningEffect(defaults, both), defaults, both);
-}
-
 /** The end's block: per ramp, each server's sustainable rate over its searches, then the comparisons. [] without ramps. */
 function rampLines(results) {
   const doc = results.ramps;
@@ -148,8 +131,8 @@ function rampLines(results) {
     const width = Math.max(5, ...Object.keys(ramp.servers).map((server) => server.length));
     for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(width)} ${serverText(s)}`);
     for (const c of ramp.comparisons) lines.push(`  ${ramp.name}  ${comparisonText(c)}`);
-    const tuning = tuningOfRamp(ramp, results.definitions || {});
-    if (tuning) lines.push(`  ${ramp.name}  ${tuning}`);
+    // What tuning both does to the ramp's answer (judged: perf/lib/judge/tuning.js rampTuning).
+    if (ramp.tuning) lines.push(`  ${ramp.name}  ${tuningText(ramp.tuning.effect, ramp.tuning.defaults, ramp.tuning.tuned)}`);
   }
   if (doc.interrupted) lines.push('  (interrupted: the searches above are those that finished)');
   return lines;

@@ -2,11 +2,11 @@
 // A run's runtime events in words (results.json runs[].runtime: perf/lib/measure/runtime_events.js
 // measures, perf/lib/judge/attribution.js decides what a tail coincided with): the GC's
 // collections and the loop's stalls in the window, and what the requests above a percentile
-// were in flight during. Decides nothing.
+// were in flight during. Decides nothing: which runs count is the judged runs' (usable, superseded:
+// perf/lib/judge/judged.js).
 
 const { fmtNumber, alignedTable } = require('./format');
 const { runtimeAcross, STALL_MS } = require('../measure/runtime_events');
-const { usableForVerdict, isSuperseded } = require('../judge/verdicts');
 
 const ms = (x) => `${fmtNumber(x)} ms`;
 const pct = (x) => `${Math.round(x)} %`;
@@ -57,7 +57,7 @@ function runtimeRows(results) {
   const rows = [];
   for (const scenario of results.scenarios) {
     for (const server of results.servers) {
-      const a = runtimeAcross(results.runs.filter((r) => r.scenario === scenario && r.server === server && !isSuperseded(r) && usableForVerdict(r)));
+      const a = runtimeAcross(results.runs.filter((r) => r.scenario === scenario && r.server === server && r.usable && !r.superseded));
       if (!a) continue;
       const c = a.coincided;
       rows.push([scenario, server, fmtNumber(a.collections, 'count'), fmtNumber(a.major, 'count'), `${fmtNumber(a.gc_share_pct)} %`, `${fmtNumber(a.longest_gc_ms)} ms`, fmtNumber(a.stalls, 'count'), `${fmtNumber(a.longest_stall_ms)} ms`, allocText(a.alloc_per_request, a.alloc_unit), c.gc + c.stalls + c.neither ? `${c.gc}, ${c.stalls}, ${c.neither}` : '–']);
@@ -85,7 +85,7 @@ const CAUSE_SHORT = { gc: 'GC pauses', stalls: 'other loop stalls', neither: 'ne
 function whyText(results, scenario, servers) {
   const parts = [];
   for (const server of servers) {
-    const a = runtimeAcross(results.runs.filter((r) => r.scenario === scenario && r.server === server && !isSuperseded(r) && usableForVerdict(r)));
+    const a = runtimeAcross(results.runs.filter((r) => r.scenario === scenario && r.server === server && r.usable && !r.superseded));
     if (!a) continue;
     const counted = Object.values(a.coincided).reduce((t, n) => t + n, 0);
     if (!counted) continue;

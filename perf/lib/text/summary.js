@@ -12,9 +12,8 @@ const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
 const { intervalMethodText } = require('../judge/sequential');
-const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, findComparison, percentileResolved, tooFewText, fewestReplies, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
-const { errorCount } = require('../judge/warnings');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
 const { verdictWords } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines } = require('./format');
@@ -35,7 +34,7 @@ const fmtMetric = (metric, v) => fmtNumber(v, METRICS[metric].unit);
 /**
  * The tables' content: { servers, scenarios, rows: [{ scenario, cells: { server: { ok, mean,
  * p99, rps, cpu, errors, trials, used, basis, replies, p99Resolved } } }], notes, and the
- * decoded results' comparisons, overheads, pair, trials, engines, seeds, looks }.
+ * judged results' pairComparisons, overheads, pair, trials, engines, seeds, looks }.
  */
 function summarize(results) {
   const { runs, servers, scenarios } = results;
@@ -46,6 +45,7 @@ function summarize(results) {
       const rs = runs.filter((x) => x.server === server && x.scenario === scenario);
       if (!rs.length) continue;
       const agg = results.aggregates.find((a) => a.server === server && a.scenario === scenario);
+      const tail = results.tails.find((t) => t.server === server && t.scenario === scenario);
       const centre = (m) => (agg && agg.metrics[m] ? agg.metrics[m].centre : null);
       cells[server] = {
         ok: rs.some((r) => r.ok),
@@ -53,15 +53,14 @@ function summarize(results) {
         p99: centre('p99_ms'),
         rps: centre('throughput_rps'),
         cpu: centre('cpu_ms_per_request'),
-        errors: rs.reduce((n, r) => n + errorCount(r), 0),
+        errors: rs.reduce((n, r) => n + r.error_count, 0),
         trials: rs.length,
         used: agg ? agg.used_trials.length : 0,
         basis: agg ? agg.basis : null,
-        // The replies behind each trial's p99 (older results.json aggregates lack them: every ok
-        // run's), and whether enough of them lie above it for it to be one.
-        replies: agg && agg.fewest_replies !== undefined ? agg.fewest_replies : fewestReplies(rs.filter((r) => r.ok)),
+        // The replies behind each trial's p99, and whether enough of them lie above it for it to be one.
+        replies: tail.replies,
+        p99Resolved: tail.p99_resolved,
       };
-      cells[server].p99Resolved = percentileResolved(cells[server].replies, 0.99);
       if (cells[server].basis === 'client-bound') notes.push(`${server} ${scenario}: every finished trial was client-bound: its numbers describe the load generator; ${CLIENT_BOUND_ADVICE}`);
     }
     return { scenario, cells };
@@ -78,8 +77,13 @@ function summarize(results) {
   }
   const smallP99 = rows.flatMap((row) => Object.entries(row.cells).filter(([, c]) => c.ok && !c.p99Resolved).map(([server]) => `${server} ${row.scenario}`));
   if (smallP99.length) notes.push(`p99 needs ${fmtNumber(MIN_TAIL_SAMPLES / 0.01, 'count')} requests (${MIN_TAIL_SAMPLES} above it); with fewer it is the slowest few, not a p99 (n too small, not judged): ${smallP99.join(', ')}.`);
-  const { comparisons, overheads, pair, trials, engines, seeds, looks } = results;
-  return { servers, scenarios, rows, notes, comparisons, overheads, pair, trials, engines, seeds, looks };
+  const { pairComparisons, overheads, pair, trials, engines, seeds, looks } = results;
+  return { servers, scenarios, rows, notes, pairComparisons, overheads, pair, trials, engines, seeds, looks };
+}
+
+/** The pair's comparison of a scenario and metric (the judged pairComparisons), or null. */
+function pairComparison(s, scenario, metric) {
+  return s.pairComparisons.find((c) => c.scenario === scenario && c.metric === metric) || null;
 }
 
 /** A scenario's name in the tables: "short_conn_256 (verdict from wrk)" where another engine gave its verdict. */
@@ -103,11 +107,10 @@ function trialsLine(s) {
 /** Rows of the verdict table: [{ scenario, metric, a value, b value, ratio, ci, verdict }]. */
 function verdictRows(s) {
   if (!s.pair) return [];
-  const [a, b] = s.pair;
   const rows = [];
   for (const scenario of s.scenarios) {
     for (const metric of VERDICT_METRICS) {
-      const c = findComparison(s.comparisons, scenario, metric, a, b);
+      const c = pairComparison(s, scenario, metric);
       if (!c) continue;
       const value = (v) => (c.no_verdict === TOO_FEW ? TOO_FEW : fmtMetric(metric, v));
       rows.push({
@@ -220,7 +223,7 @@ function toCsv(results) {
     fields.push(s.engines[row.scenario] || null);
     if (pairKey) {
       for (const m of VERDICT_METRICS) {
-        const c = findComparison(s.comparisons, row.scenario, m, s.pair[0], s.pair[1]);
+        const c = pairComparison(s, row.scenario, m);
         fields.push(c ? round6(c.ratio) : null, c && c.ci95 ? round6(c.ci95[0]) : null, c && c.ci95 ? round6(c.ci95[1]) : null, c ? verdictWords(c) : null);
       }
     }

@@ -2,7 +2,9 @@
 // A results document as every output reads it (perf/lib/judge/judged.js judgeResults over
 // perf/lib/store/results_doc.js decodeResults), on made-up documents: stored verdicts used as
 // stored (older ones brought up to today's limits), every comparison with its answer, judged on
-// reading where the document has none; the pair, the overheads and the memory slopes.
+// reading where the document has none; the pair, the overheads and the memory slopes; and what
+// follows from the verdicts, as data for text and the report: which runs count, the pair's
+// comparisons the way round it is asked, each p99's resolution.
 
 const assert = require('node:assert/strict');
 const { decodeResults } = require('../../../perf/lib/store/results_doc');
@@ -77,6 +79,48 @@ describe('results as judged on reading (judgeResults)', () => {
     assert.equal(references.pair, null, 'one server and its reference: no pair (their overhead says it)');
     const bare = judged({ runs: [{ server: 'node', scenario: 's', trial: 'x' }] });
     assert.deepEqual([bare.environment, bare.definitions, bare.skipped, bare.trials, bare.pair, bare.interrupted], [{}, {}, [], 1, null, false]);
+  });
+
+  it('marks each run: whether a verdict may use it, whether another engine superseded it, its failed requests, the tails its replies resolve', () => {
+    const marked = judged({ runs: [
+      trialRun('node', 's', 1, 1, 1000, { replies: 20000, errors: { refused: 2, reset: 1, timeout: 0, other: 0 } }),
+      trialRun('node', 's', 2, 1, 1000, { client_bound: true, not_judged_because: ['client-bound'] }),
+      trialRun('em', 's', 1, 1, 1000, { replies: 200000, superseded_by: 'wrk' }),
+      { ...trialRun('em', 's', 2, 1, 1000), ok: false, failure: 'exit 1' },
+    ] }).runs;
+    assert.deepEqual(marked.map((r) => [r.usable, r.superseded, r.error_count, r.p99_resolved, r.p999_resolved]), [
+      [true, false, 3, true, false],
+      [false, false, 0, false, false],
+      [true, true, 0, true, true],
+      [false, false, 0, false, false],
+    ]);
+  });
+
+  it('the pair\'s comparisons the way round it is asked, and each server\'s p99 resolution per scenario', () => {
+    // em's runs first: the comparisons are stored em vs node, the pair is node vs em.
+    const emFirst = [...runs].sort((x, y) => (x.server === 'em' ? -1 : 1) - (y.server === 'em' ? -1 : 1));
+    const r = judged({ runs: emFirst });
+    assert.deepEqual([r.comparisons[0].a, r.pair], ['em', ['node', 'em']]);
+    const p50 = r.pairComparisons.find((c) => c.metric === 'p50_ms');
+    const stored = p50Of(r);
+    assert.deepEqual([p50.a, p50.b, p50.ratio, p50.ci95, p50.answer], ['node', 'em', 1 / stored.ratio, [1 / stored.ci95[1], 1 / stored.ci95[0]], stored.answer]);
+    assert.equal(r.pairComparisons.length, r.comparisons.length);
+    assert.deepEqual([r.tunedPair, r.tunedComparisons, r.tuning], [null, [], []]);
+    // 100 replies a trial resolve no p99; an older file's aggregates without fewest_replies: its finished runs'.
+    assert.deepEqual(r.tails.map((t) => [t.server, t.scenario, t.replies, t.p99_resolved]), [['em', 's', 100, false], ['node', 's', 100, false]]);
+    const { comparisons, aggregates } = analyzeRuns(runs.map((x) => ({ ...x, replies: 20000 })));
+    const older = judged({ runs: runs.map((x) => ({ ...x, replies: 20000 })), comparisons, aggregates: aggregates.map(({ fewest_replies: _n, ...a }) => a) });
+    assert.deepEqual(older.tails.map((t) => [t.replies, t.p99_resolved]), [[20000, true], [20000, true]]);
+  });
+
+  it('what tuning both does to each answer a winner was named in, with the defaults and both tuned', () => {
+    const servers = { node: {}, em: {}, node_tuned: { tuned_of: 'node' }, em_tuned: { tuned_of: 'em' } };
+    const tunedRuns = [1, 2, 3].flatMap((t) => [trialRun('node_tuned', 's', t, 1 + t / 100, 1000), trialRun('em_tuned', 's', t, 1.5 + t / 100, 700)]);
+    const r = judged({ environment: { servers }, runs: [...runs, ...tunedRuns] });
+    assert.deepEqual([r.pair, r.tunedPair], [['node', 'em'], ['node_tuned', 'em_tuned']]);
+    assert.ok(r.tunedComparisons.every((c) => c.a === 'node_tuned' && c.b === 'em_tuned'));
+    const p50 = r.tuning.find((t) => t.metric === 'p50_ms');
+    assert.deepEqual([p50.scenario, p50.effect, p50.defaults.kind, p50.defaults.lead, p50.tuned.lead], ['s', 'remains', 'winner', 'node', 'node'], 'the tuned winner named by its base server');
   });
 
   it('gives stored memory slopes of older files their at_most_kb', () => {

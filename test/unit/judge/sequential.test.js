@@ -5,7 +5,7 @@
 // adjacent slices correlated ~0.4).
 
 const assert = require('node:assert/strict');
-const { status, runSequential, lookLevel, lookToDecide, moreRounds, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+const { status, runSequential, lookLevel, lookToDecide, budgetOutlook, moreRounds, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
 const { moreMeasuring } = require('../../../perf/lib/judge/answer');
 const { jStat } = require('jstat');
 const { seededNormals } = require('../../support/seeded_random');
@@ -92,6 +92,19 @@ describe('sequential paired comparison', () => {
     assert.ok(moreMeasuring(1.05, ci, 0.1) * 5 > n + 5, `plain ${moreMeasuring(1.05, ci, 0.1) * 5} against ${n}`);
     assert.equal(lookToDecide(5, more), DEFAULT_LOOKS.find((l) => l >= n));
     assert.equal(moreRounds(5, 1, [1, 1], { level, margin: 0 }), null, 'nothing would decide');
+  });
+
+  it('what a larger budget would likely buy: the undecided comparisons at the look that would likely decide them, costed per round', () => {
+    const c = (scenario, metric, rounds, more) => ({ scenario, metric, decision: 'undecided', rounds, more_measuring: more });
+    // Five rounds of 2 s runs (1 s warm-up, 0.1 s between) a side: 6.2 s a round; a run beside another shares its seconds; superseded runs do not count.
+    const run = (scenario, more = {}) => ({ scenario, duration_s: 2, warmup: { seconds: 1 }, superseded: false, ...more });
+    const runs = [...Array.from({ length: 10 }, () => run('a')), run('a', { superseded: true }), run('b'), run('b', { beside: ['x'] })];
+    const comparisons = [c('a', 'p50_ms', 5, 1.5), c('a', 'mean_ms', 5, 3), c('a', 'p99_ms', 5, 100), { ...c('a', 'rps', 5, 9), decision: 'winner' }, c('b', 'p50_ms', 10, 1.5)];
+    const out = budgetOutlook({ comparisons, runs, scenarios: ['a', 'b'], looks: DEFAULT_LOOKS });
+    // a: to 10 and 20 rounds (the furthest, 15 more at 6.2 s), one beyond 40; b: to 20 rounds, 10 more at (3.1 + 1.55) / 10 s.
+    assert.deepEqual([out.likely, out.beyond], [3, 1]);
+    assert.ok(Math.abs(out.extra_s - (15 * 6.2 + 10 * 0.465)) < 1e-9, String(out.extra_s));
+    assert.equal(budgetOutlook({ comparisons: comparisons.filter((x) => x.decision === 'winner'), runs, scenarios: ['a'], looks: DEFAULT_LOOKS }), null, 'nothing undecided');
   });
 
   it('the look it names decides about as often as not: the projection is a fair guess, not a promise', () => {

@@ -3,6 +3,11 @@
 
 const assert = require('node:assert/strict');
 const { searchLine, serverText, rampLines } = require('../../../perf/lib/text/ramps');
+const { decodeResults } = require('../../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../../perf/lib/judge/judged');
+
+/** Results with these ramps and server definitions, as every output reads them: decoded, then judged. */
+const judged = (ramps, servers = {}) => judgeResults(decodeResults({ environment: { servers }, runs: [], ramps }));
 
 const SLO = { percentile: 'p99', ms: 10 };
 
@@ -60,13 +65,13 @@ describe('ramps in words', () => {
     const c = (a, b, decision, winner, factor, ci95) => ({ a, b, decision, winner, factor, ci95, ratio: 1, margin: 0.1 });
     const ramp = (tunedCmp) => ({ name: 'hello', servers: { node: s(36000), em: s(14000), node_tuned: s(37000), em_tuned: s(35000) }, comparisons: [c('node', 'em', 'winner', 'node', 2.4, [1.6, 3.7]), tunedCmp] });
     const doc = (tunedCmp) => ({ objective: SLO, repeat: 3, interrupted: false, ramps: [ramp(tunedCmp)] });
-    const last = (tunedCmp) => rampLines({ ramps: doc(tunedCmp), definitions: DEFS }).pop();
+    const last = (tunedCmp) => rampLines(judged(doc(tunedCmp), DEFS)).pop();
     assert.equal(last(c('node_tuned', 'em_tuned', 'same', null, null, [0.95, 1.08])), "  hello  node's lead belongs to the defaults: gone once both are tuned (node 2.4× [1.60–3.70] with the defaults, the same within the margin tuned)");
     assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'node_tuned', 1.3, [1.1, 1.5])), "  hello  node's lead remains once both are tuned (node 2.4× [1.60–3.70] with the defaults, node 1.3× [1.10–1.50] tuned)");
     assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'em_tuned', 1.25, [0.7, 0.9])), '  hello  reversed once both are tuned: em leads (node 2.4× [1.60–3.70] with the defaults, em 1.25× [1.11–1.43] tuned)');
     assert.equal(last(c('node_tuned', 'em_tuned', 'undecided', null, null, [0.8, 1.4])), '  hello  what tuning both does is undecided (node 2.4× [1.60–3.70] with the defaults, undecided tuned)');
     // Without the tuned pair's searches, no such line.
-    assert.equal(rampLines({ ramps: { ...doc(null), ramps: [{ ...ramp(null), servers: { node: s(1), em: s(1) }, comparisons: [] }] }, definitions: DEFS }).length, 4);
+    assert.equal(rampLines(judged({ ...doc(null), ramps: [{ ...ramp(null), servers: { node: s(1), em: s(1) }, comparisons: [] }] }, DEFS)).length, 4);
   });
 
   it('where a server saturated: the rate it served beside the utilization law\'s estimate', () => {
