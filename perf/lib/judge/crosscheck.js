@@ -6,8 +6,9 @@
 //
 // Per metric, with each engine's N trial values: the ratio B / A of their geometric means
 // with Welch's 95% interval on the log scale (perf/lib/judge/confidence.js compareTrials), and
-// the project's three answers (perf/lib/judge/answer.js) as the verdict:
-//   agree within ±10 %  the whole interval lies within the margin: an equivalence test
+// the project's three answers (perf/lib/judge/answer.js) as the verdict, a code that
+// perf/lib/text/crosscheck_format.js puts in words:
+//   agree               the whole interval lies within the margin: an equivalence test
 //   differ              the interval excludes 1
 //   undecided           neither: the interval holds 1 and reaches past the margin
 //   (resolution)        after either of the first and the last: the interval was widened to the
@@ -27,14 +28,14 @@ const { METRICS } = require('./metrics');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
 const { clkTck } = require('../measure/proc_stats');
-const { DEFAULT_MARGIN, decide, marginText, relate, withinMargin } = require('./answer');
+const { DEFAULT_MARGIN, decide, relate, withinMargin } = require('./answer');
 
 /** An interval of B / A as the verdict on the engines' agreement (see the top of this file). */
 function agreementOf(ci, margin, widened) {
   const decision = decide(ci, margin);
   if (decision === 'winner') return 'differ';
-  const word = decision === 'same' ? `agree within ${marginText(margin)}` : 'undecided';
-  return widened ? `${word} (resolution)` : word;
+  const code = decision === 'same' ? 'agree' : 'undecided';
+  return widened ? `${code} (resolution)` : code;
 }
 
 
@@ -236,29 +237,18 @@ function compareRuns(runsA, runsB, margin = DEFAULT_MARGIN) {
 }
 
 /**
- * How two engines' answers about the servers relate (perf/lib/judge/answer.js relate), in the
- * cross-check's words: 'same winner', 'opposite', 'both the same within ±m', 'contradict: one a
- * clear winner, the other the same', 'one a close winner, the other the same', 'only <engine>
- * decided', 'both undecided', or 'cannot tell' (an engine without an interval).
+ * How two engines' answers about the servers relate: perf/lib/judge/answer.js relate ('same
+ * winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only first',
+ * 'only second', 'neither'), or 'cannot tell' (an engine without an interval).
  */
-function answersAgree(a, b, engines, margin) {
+function answersRelate(a, b, margin) {
   if (!a.decision || !b.decision) return 'cannot tell';
   // A winner's side: the server its ratio favours; clear: the factor's lower bound beyond the margin.
   const asAnswer = (x) => {
     const factorLow = x.ratio > 1 ? x.ci95[0] : 1 / x.ci95[1];
     return { decision: x.decision, lead: x.ratio > 1 ? 'first' : 'second', clear: !withinMargin([1, factorLow], margin) };
   };
-  const words = {
-    'same winner': 'same winner',
-    opposite: 'opposite',
-    'both same': `both the same within ${marginText(margin)}`,
-    'same vs clear winner': 'contradict: one a clear winner, the other the same',
-    'same vs close winner': 'one a close winner, the other the same',
-    'only first': `only ${engines[0]} decided`,
-    'only second': `only ${engines[1]} decided`,
-    neither: 'both undecided',
-  };
-  return words[relate(asAnswer(a), asAnswer(b))];
+  return relate(asAnswer(a), asAnswer(b));
 }
 
 /** The cross-check's metrics (CROSSCHECK_METRICS keys) on which each engine's verdict about the servers is set beside the other's. */
@@ -268,7 +258,7 @@ const SERVER_VERDICT_KEYS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_s
  * Do the engines reach the same answer about the servers? For each scenario and metric, each
  * engine's ratio first server / second server with its 95% interval and its answer (winner,
  * same within the margin, undecided: perf/lib/judge/answer.js), and how the two answers
- * relate (answersAgree), plus whether the two intervals overlap.
+ * relate (answersRelate), plus whether the two intervals overlap.
  */
 function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEFAULT_MARGIN }) {
   const [S1, S2] = servers;
@@ -292,7 +282,7 @@ function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEF
       }
       const [a, b] = engines.map((e) => per[e]);
       if (a.ratio === null && b.ratio === null) continue;
-      const agreement = answersAgree(a, b, engines, margin);
+      const agreement = answersRelate(a, b, margin);
       const overlap = a.ci95 && b.ci95 ? a.ci95[0] <= b.ci95[1] && b.ci95[0] <= a.ci95[1] : null;
       out.push({ scenario, metric: key, label: m.label, ratio: `${S1} / ${S2}`, engines: per, agreement, intervals_overlap: overlap, magnitude: a.ratio && b.ratio ? b.ratio / a.ratio : null });
     }
@@ -300,8 +290,11 @@ function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEF
   return out;
 }
 
-/** The comparison document from the runs (pure: tests call it with made-up runs). */
-function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped = [], failures = [], interrupted = false, dir = null }) {
+/**
+ * The comparison document from the runs (pure: tests call it with made-up runs), its verdicts
+ * and agreements as codes, with the margin they were decided at (last).
+ */
+function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped = [], failures = [], interrupted = false, dir = null, margin = DEFAULT_MARGIN }) {
   const [A, B] = engines;
   const groups = [];
   const rows = [];
@@ -323,10 +316,10 @@ function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped
         rows.push({ server, scenario, metric: null, label: null, verdict: 'no data', notes: [`ok trials: ${A} ${runsA.length}, ${B} ${runsB.length}`] });
         continue;
       }
-      for (const row of compareRuns(runsA, runsB)) rows.push({ server, scenario, ...row });
+      for (const row of compareRuns(runsA, runsB, margin)) rows.push({ server, scenario, ...row });
     }
   }
-  const serverVerdicts = servers.length >= 2 ? compareServerVerdicts({ engines, servers, scenarios, runs }) : [];
+  const serverVerdicts = servers.length >= 2 ? compareServerVerdicts({ engines, servers, scenarios, runs, margin }) : [];
   const counted = rows.filter((r) => r.metric && !['n/a', 'info'].includes(r.verdict));
   const tally = {};
   for (const r of counted) tally[r.verdict] = (tally[r.verdict] || 0) + 1;
@@ -348,6 +341,7 @@ function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped
     skipped,
     failures,
     runs_dirs: dir ? engines.flatMap((e) => Array.from({ length: repeat }, (_, i) => path.join('runs', `${e}-t${i + 1}`))) : [],
+    margin,
   };
 }
 

@@ -12,7 +12,7 @@ const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
 const { loadServerDefinitions } = require('../hosts/server_process');
 const { runScenarios } = require('../run/runner');
 const { buildReport } = require('../judge/crosscheck');
-const { toText, toMarkdown } = require('../text/crosscheck_format');
+const { crosscheckWords, toText, toMarkdown } = require('../text/crosscheck_format');
 
 // Tsung's load hosts when none are named: two made on this machine for each trial.
 const DEFAULT_LOAD_HOSTS = 'netns:2';
@@ -148,7 +148,8 @@ function rebuildCrosscheck(dir) {
 function writeOutputs(dir, report) {
   const text = toText(report);
   const markdown = toMarkdown(report);
-  writeFileAtomic(path.join(dir, 'crosscheck.json'), JSON.stringify(report, null, 2) + '\n');
+  // Stored in words, as the text and Markdown give them: a reader of the file needs no judge.
+  writeFileAtomic(path.join(dir, 'crosscheck.json'), JSON.stringify(crosscheckWords(report), null, 2) + '\n');
   writeFileAtomic(path.join(dir, 'crosscheck.md'), markdown);
   writeFileAtomic(path.join(dir, 'crosscheck.txt'), text);
   return { dir, report, text, markdown };

@@ -1,9 +1,46 @@
 'use strict';
-// A cross-check's comparison (perf/lib/judge/crosscheck.js buildReport) as aligned text for the
-// terminal and as Markdown: the table, its legend and notes, and the servers' verdicts by engine.
+// A cross-check's comparison (perf/lib/judge/crosscheck.js buildReport) in words: the document
+// as crosscheck.json stores it (its verdicts and agreements in words), aligned text for the
+// terminal and Markdown: the table, its legend and notes, and the servers' verdicts by engine.
 
 const { fmtNumber, alignedTable } = require('./format');
-const { DEFAULT_MARGIN, marginText } = require('../judge/answer');
+const { marginText } = require('../judge/answer');
+
+/** A row's verdict in words: "agree within ±10 %", "agree within ±10 % (resolution)"; the other codes are their words. */
+function verdictText(code, margin) {
+  const [head, ...rest] = code.split(' (');
+  return head === 'agree' ? [`agree within ${marginText(margin)}`, ...rest].join(' (') : code;
+}
+
+/** How the engines' answers about the servers relate (perf/lib/judge/answer.js relate, or 'cannot tell'), in words. */
+function agreementText(code, engines, margin) {
+  const words = {
+    'same winner': 'same winner',
+    opposite: 'opposite',
+    'both same': `both the same within ${marginText(margin)}`,
+    'same vs clear winner': 'contradict: one a clear winner, the other the same',
+    'same vs close winner': 'one a close winner, the other the same',
+    'only first': `only ${engines[0]} decided`,
+    'only second': `only ${engines[1]} decided`,
+    neither: 'both undecided',
+    'cannot tell': 'cannot tell',
+  };
+  return words[code];
+}
+
+/**
+ * The comparison document in words, as crosscheck.json stores it: each row's verdict, the
+ * tally's keys and each server verdict's agreement in words; the margin is in them.
+ */
+function crosscheckWords(report) {
+  const { margin, ...doc } = report;
+  return {
+    ...doc,
+    rows: doc.rows.map((r) => ({ ...r, verdict: verdictText(r.verdict, margin) })),
+    tally: Object.fromEntries(Object.entries(doc.tally).map(([code, n]) => [verdictText(code, margin), n])),
+    server_verdicts: doc.server_verdicts.map((v) => ({ ...v, agreement: agreementText(v.agreement, doc.engines, margin) })),
+  };
+}
 
 function fmtRatio(x) {
   return x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3);
@@ -32,12 +69,12 @@ function headers(report) {
   return ['server', 'scenario', 'metric', A, B, `${B}/${A}`, '95% CI', 'verdict', 'notes'];
 }
 
-function legend(report) {
+function legend(report, margin) {
   const [A, B] = report.engines;
   const lines = [
     `${A} vs ${B}: ${report.repeat} trials each${report.quick ? ' (--quick: counts ÷20)' : ''}, engines interleaved. Columns ${A} and ${B}: geometric mean of the trials (plain mean for counts); ${B}/${A}: ratio with Welch's 95% interval on the log scale.`,
     `Intervals are widened to cover each engine's reporting step (httperf prints ms with one decimal: ±0.05 ms; server CPU is counted in clock ticks: ±2 ticks over the run's replies), so a step-quantised value does not fake precision.`,
-    `Verdict: agree within ${marginText(DEFAULT_MARGIN)} = the whole interval lies within the margin (an equivalence test); differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); undecided = neither; (resolution) = the interval was widened to the reporting steps; agree: identical = the same values every trial; n/a = one engine does not measure it; info = not comparable by design.`,
+    `Verdict: agree within ${marginText(margin)} = the whole interval lies within the margin (an equivalence test); differ = the interval excludes 1 (see the notes: a difference of definition is not a difference of server); undecided = neither; (resolution) = the interval was widened to the reporting steps; agree: identical = the same values every trial; n/a = one engine does not measure it; info = not comparable by design.`,
   ];
   if (A === 'autocannon' || B === 'autocannon') lines.push('autocannon here means the built-in engines: autocannon for keep-alive closed loops, the open_loop and sequential engines elsewhere (the run\'s engine is named per scenario below).');
   return lines;
@@ -63,12 +100,13 @@ function tallyLine(report) {
   return `comparable rows: ${parts.join(', ') || 'none'}`;
 }
 
-/** Aligned text for the terminal. */
-function toText(report) {
+/** Aligned text for the terminal, of the comparison document (buildReport). */
+function toText(coded) {
+  const report = crosscheckWords(coded);
   const head = headers(report);
   const notes = footnotes(report);
   const body = report.rows.map((r) => cells(report, r, notes));
-  const out = [...alignedTable(head, body, head.map((_, i) => ([3, 4, 5].includes(i) ? 'r' : 'l'))), '', tallyLine(report), ...legend(report), ...verdictText(report), '', 'notes:', ...[...notes].map(([n, i]) => `  ${i}. ${n}`), '', 'latency, by engine:', ...basisLines(report).map((l) => `  ${l}`), '', 'runs:', ...groupLines(report).map((l) => `  ${l}`)];
+  const out = [...alignedTable(head, body, head.map((_, i) => ([3, 4, 5].includes(i) ? 'r' : 'l'))), '', tallyLine(report), ...legend(report, coded.margin), ...verdictLines(report), '', 'notes:', ...[...notes].map(([n, i]) => `  ${i}. ${n}`), '', 'latency, by engine:', ...basisLines(report).map((l) => `  ${l}`), '', 'runs:', ...groupLines(report).map((l) => `  ${l}`)];
   if (report.skipped.length) out.push('', 'skipped:', ...report.skipped.map((k) => `  ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`));
   if (report.failures.length) out.push('', 'failed runs (left out):', ...report.failures.map((f) => `  ${f}`));
   if (report.interrupted) out.push('', 'INTERRUPTED: the comparison covers the trials that finished.');
@@ -88,7 +126,7 @@ function verdictHead(report) {
 }
 
 /** The second table: do the engines say the same about the servers? */
-function verdictText(report) {
+function verdictLines(report) {
   if (!report.server_verdicts.length) return [];
   const head = verdictHead(report);
   const body = report.server_verdicts.map((v) => verdictCells(report, v));
@@ -99,8 +137,9 @@ function mdEscape(s) {
   return String(s).replace(/\|/g, '\\|');
 }
 
-/** Markdown: the table, the legend, what each engine's latency means, the command lines. */
-function toMarkdown(report) {
+/** Markdown of the comparison document (buildReport): the table, the legend, what each engine's latency means, the command lines. */
+function toMarkdown(coded) {
+  const report = crosscheckWords(coded);
   const head = headers(report);
   const notes = footnotes(report);
   const out = [
@@ -112,7 +151,7 @@ function toMarkdown(report) {
     '',
     tallyLine(report),
     '',
-    ...legend(report).map((l) => `- ${l}`),
+    ...legend(report, coded.margin).map((l) => `- ${l}`),
     '',
     ...(report.server_verdicts.length
       ? [
@@ -144,4 +183,4 @@ function toMarkdown(report) {
   return out.join('\n') + '\n';
 }
 
-module.exports = { toText, toMarkdown };
+module.exports = { crosscheckWords, toText, toMarkdown };

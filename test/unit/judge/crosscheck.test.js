@@ -40,12 +40,12 @@ describe('crosscheck: verdicts', () => {
     const same = [1005, 995, 1000].map((x) => run('httperf', { throughput_rps: x }));
     const faster = [2000, 2020, 1980].map((x) => run('httperf', { throughput_rps: x }));
     const agree = compareMetric(metric('throughput_rps'), a, same);
-    assert.equal(agree.verdict, 'agree within ±10 %');
+    assert.equal(agree.verdict, 'agree');
     assert.ok(agree.ci95[0] < 1 && agree.ci95[1] > 1);
     // B / A within [0.75, 1.37]: holding 1, past ±10 %, inside ±40 %.
     const scattered = [900, 1150, 1000].map((x) => run('httperf', { throughput_rps: x }));
     assert.equal(compareMetric(metric('throughput_rps'), a, scattered).verdict, 'undecided', 'an interval holding 1 is no agreement');
-    assert.equal(compareMetric(metric('throughput_rps'), a, scattered, 0.4).verdict, 'agree within ±40 %');
+    assert.equal(compareMetric(metric('throughput_rps'), a, scattered, 0.4).verdict, 'agree', 'within ±40 %');
     const differ = compareMetric(metric('throughput_rps'), a, faster);
     assert.equal(differ.verdict, 'differ');
     assert.ok(Math.abs(differ.ratio - 2) < 0.01);
@@ -107,6 +107,7 @@ describe('crosscheck: verdicts', () => {
     const report = buildReport({ engines: ['autocannon', 'httperf'], servers: ['node', 'em'], scenarios: ['sequential_6000'], repeat: 3, quick: true, runs });
     const v = report.server_verdicts.find((x) => x.metric === 'throughput_rps');
     assert.equal(v.agreement, 'same winner');
+    assert.equal(report.margin, 0.1, 'the margin the verdicts were decided at');
     assert.ok(Math.abs(v.engines.autocannon.ratio - 0.5) < 0.01);
     assert.equal(v.engines.httperf.significant, true);
     const text = toText(report);

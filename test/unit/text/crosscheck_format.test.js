@@ -1,11 +1,12 @@
 'use strict';
 // A cross-check's comparison as the terminal and crosscheck.md show it
 // (perf/lib/text/crosscheck_format.js): the table with its numbered notes, the legend, the
-// servers' verdicts by engine, what each engine's latency is, the runs; on a made-up report in
-// the form perf/lib/judge/crosscheck.js buildReport gives.
+// servers' verdicts by engine, what each engine's latency is, the runs; and the document in
+// words as crosscheck.json stores it; on a made-up report in the form
+// perf/lib/judge/crosscheck.js buildReport gives (verdicts and agreements as codes).
 
 const assert = require('node:assert/strict');
-const { toText, toMarkdown } = require('../../../perf/lib/text/crosscheck_format');
+const { crosscheckWords, toText, toMarkdown } = require('../../../perf/lib/text/crosscheck_format');
 
 const STEP = 'httperf prints 0.1 ms steps';
 const side = (centre, n = 3) => ({ centre, n });
@@ -28,6 +29,7 @@ function report(over = {}) {
     skipped: [],
     failures: [],
     interrupted: false,
+    margin: 0.1,
     ...over,
   };
 }
@@ -36,15 +38,17 @@ describe('crosscheck format: the terminal', () => {
   it('the table: each engine\'s centre (with n where a trial is missing), the ratio and interval, the verdict, note numbers', () => {
     const lines = toText(report()).split('\n');
     assert.match(lines[0], /^server\s+scenario\s+metric\s+autocannon\s+httperf\s+httperf\/autocannon\s+95% CI\s+verdict\s+notes$/);
-    assert.match(lines[1], /^node\s+sequential_6000\s+req\/s\s+1,000\s+1,020 \(n=2\)\s+1\.020\s+\[0\.981, 1\.061\]\s+agree$/);
-    assert.match(lines[2], /^node\s+sequential_6000\s+mean ms\s+0\.31\s+0\.3\s+0\.968\s+\[0\.800, 1\.200\]\s+agree \(resolution\)\s+1,2$/);
+    assert.match(lines[1], /^node\s+sequential_6000\s+req\/s\s+1,000\s+1,020 \(n=2\)\s+1\.020\s+\[0\.981, 1\.061\]\s+agree within ±10 %$/);
+    assert.match(lines[2], /^node\s+sequential_6000\s+mean ms\s+0\.31\s+0\.3\s+0\.968\s+\[0\.800, 1\.200\]\s+agree within ±10 % \(resolution\)\s+1,2$/);
     assert.match(lines[3], /^node\s+sequential_6000\s+p99 ms\s+1\.20\s+– \(n=0\)\s+–\s+–\s+n\/a\s+3,1$/);
     assert.match(lines[4], /^node\s+keepalive_400x100\s+–\s+no data\s+4$/);
   });
 
   it('the tally, the legend, every note once and numbered in order of first use, the engines\' latencies and the runs', () => {
     const text = toText(report());
-    assert.match(text, /^comparable rows: agree 1, agree \(resolution\) 1$/m);
+    assert.match(text, /^comparable rows: agree within ±10 % 1, agree within ±10 % \(resolution\) 1$/m);
+    assert.match(text, /^Verdict: agree within ±10 % = the whole interval lies within the margin/m);
+    assert.match(toText(report({ margin: 0.4 })), /^comparable rows: agree within ±40 % 1, agree within ±40 % \(resolution\) 1$/m, 'in words at the margin they were decided at');
     assert.match(text, /^autocannon vs httperf: 3 trials each \(--quick: counts ÷20\), engines interleaved\./m);
     assert.match(text, /^autocannon here means the built-in engines/m);
     assert.match(text, /\nnotes:\n {2}1\. httperf prints 0\.1 ms steps\n {2}2\. a \| in a note\n {2}3\. httperf does not measure it\n {2}4\. ok trials: autocannon 3, httperf 0\n/);
@@ -61,13 +65,13 @@ describe('crosscheck format: the terminal', () => {
 
   it('the servers\' verdicts by engine: each engine\'s ratio and interval, whether they agree and overlap', () => {
     const verdicts = [
-      { scenario: 'sequential_6000', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2.01, ci95: [1.9, 2.1] }, httperf: { ratio: 1.95, ci95: [1.8, 2.05] } }, agreement: 'same', intervals_overlap: true },
+      { scenario: 'sequential_6000', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2.01, ci95: [1.9, 2.1] }, httperf: { ratio: 1.95, ci95: [1.8, 2.05] } }, agreement: 'both same', intervals_overlap: true },
       { scenario: 'sequential_6000', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: { autocannon: { ratio: 0.5, ci95: null }, httperf: null }, agreement: 'cannot tell', intervals_overlap: null },
     ];
     const text = toText(report({ server_verdicts: verdicts }));
     assert.match(text, /^Server verdicts by engine \(ratio node \/ em; each engine's answer: a winner, the same within the margin, or undecided; "same winner" and "both the same" agree, "opposite" and "contradict" do not\):$/m);
     assert.match(text, /^scenario\s+metric\s+autocannon: node \/ em \[95% CI\]\s+httperf: node \/ em \[95% CI\]\s+verdicts\s+CIs overlap$/m);
-    assert.match(text, /^sequential_6000\s+req\/s\s+2\.010 \[1\.900, 2\.100\]\s+1\.950 \[1\.800, 2\.050\]\s+same\s+yes$/m);
+    assert.match(text, /^sequential_6000\s+req\/s\s+2\.010 \[1\.900, 2\.100\]\s+1\.950 \[1\.800, 2\.050\]\s+both the same within ±10 %\s+yes$/m);
     assert.match(text, /^sequential_6000\s+mean ms\s+0\.500 –\s+–\s+cannot tell\s+–$/m);
   });
 });
@@ -79,7 +83,7 @@ describe('crosscheck format: crosscheck.md', () => {
     assert.equal(lines[0], '# Cross-check: autocannon vs httperf');
     assert.equal(lines[2], '| server | scenario | metric | autocannon | httperf | httperf/autocannon | 95% CI | verdict | notes |');
     assert.equal(lines[3], '| --- | --- | --- | ---: | ---: | ---: | --- | --- | --- |');
-    assert.equal(lines[4], '| node | sequential_6000 | req/s | 1,000 | 1,020 (n=2) | 1.020 | [0.981, 1.061] | agree |  |');
+    assert.equal(lines[4], '| node | sequential_6000 | req/s | 1,000 | 1,020 (n=2) | 1.020 | [0.981, 1.061] | agree within ±10 % |  |');
     assert.match(md, /^- autocannon vs httperf: 3 trials each/m);
     assert.match(md, /^## Notes\n\n1\. httperf prints 0\.1 ms steps\n2\. a \| in a note\n/m);
     assert.match(md, /^## Runs\n\n- node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --num-conns 2000\)$/m);
@@ -89,10 +93,25 @@ describe('crosscheck format: crosscheck.md', () => {
   });
 
   it('the servers\' verdicts, skipped scenarios, failed runs and an interruption get their own parts', () => {
-    const verdicts = [{ scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only autocannon sees a difference', intervals_overlap: false }];
+    const verdicts = [{ scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only first', intervals_overlap: false }];
     const md = toMarkdown(report({ server_verdicts: verdicts, skipped: [{ scenario: 'slow_read', engine: 'httperf', reason: 'no slow clients' }], failures: ['a failure'], interrupted: true }));
     assert.match(md, /^## Server verdicts by engine\n\nRatio node \/ em; each engine's answer: /m);
-    assert.match(md, /^\| s \| req\/s \| 2\.000 \[1\.900, 2\.100\] \| 1\.000 \[0\.900, 1\.100\] \| only autocannon sees a difference \| no \|$/m);
+    assert.match(md, /^\| s \| req\/s \| 2\.000 \[1\.900, 2\.100\] \| 1\.000 \[0\.900, 1\.100\] \| only autocannon decided \| no \|$/m);
     assert.match(md, /\n## Skipped\n\n- slow_read: httperf cannot run it faithfully \(no slow clients\)\n\n## Failed runs \(left out\)\n\n- a failure\n\n\*\*Interrupted:\*\* the comparison covers the trials that finished\.\n$/);
+  });
+});
+
+describe('crosscheck format: crosscheck.json', () => {
+  it('the document in words: each verdict, the tally\'s keys and each agreement as the text gives them; the margin is in them', () => {
+    const verdicts = [
+      { scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: {}, agreement: 'same vs clear winner', intervals_overlap: false },
+      { scenario: 's', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: {}, agreement: 'only second', intervals_overlap: true },
+    ];
+    const doc = crosscheckWords(report({ server_verdicts: verdicts }));
+    assert.deepEqual(doc.rows.map((r) => r.verdict), ['agree within ±10 %', 'agree within ±10 % (resolution)', 'n/a', 'no data']);
+    assert.deepEqual(doc.tally, { 'agree within ±10 %': 1, 'agree within ±10 % (resolution)': 1 });
+    assert.deepEqual(doc.server_verdicts.map((v) => v.agreement), ['contradict: one a clear winner, the other the same', 'only httperf decided']);
+    assert.ok(!('margin' in doc));
+    assert.deepEqual(Object.keys(doc.rows[0]), Object.keys(report().rows[0]), 'each field where it was');
   });
 });
