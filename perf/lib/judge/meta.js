@@ -121,15 +121,17 @@ function staleAnswers(record, current) {
 }
 
 /**
- * The random-effects pool of estimates [{ y (log ratio), se }]: { k, mu, ci: [lo, hi] (log scale),
- * tau2, q, i2, method }. One estimate: its own interval (normal quantile), tau2 and i2 null.
+ * The random-effects pool of estimates [{ y (log ratio), se, ci (its own interval, log scale, if
+ * known) }]: { k, mu, ci: [lo, hi] (log scale), tau2, q, i2, method }. One estimate: its own
+ * interval (else the normal quantile's), tau2 and i2 null.
  */
 function randomEffects(estimates) {
   const k = estimates.length;
   if (k === 0) return null;
   if (k === 1) {
-    const [{ y, se }] = estimates;
-    return { k, mu: y, ci: [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: ONE_RUN };
+    // The run's own interval as it stored it: it knew the quantile it used (a t on few rounds).
+    const [{ y, se, ci }] = estimates;
+    return { k, mu: y, ci: ci || [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: ONE_RUN };
   }
   // A run known to no resolution at all would take all the weight: a floor of 0.1 % on the ratio.
   const v = estimates.map((e) => Math.max(e.se, 1e-3) ** 2);
@@ -223,7 +225,7 @@ function hostsDiffer(pools) {
  */
 function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
   const measured = runs.filter((r) => r.answer.log_se !== null && r.answer.ratio > 0);
-  const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se });
+  const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, ci: r.answer.ci95 ? r.answer.ci95.map(Math.log) : null });
   const side = { a, b, better };
   const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, pool: hostPool(list.map(estimate)) }));
   const hosts = groups.map(({ host, pool }) => ({ host, k: pool.k, ...answerOfPool(pool, side, margin) }));

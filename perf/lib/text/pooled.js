@@ -46,9 +46,15 @@ function answerWords(p) {
   return `undecided: ${p.a} ${ofA.slice(1, -1)}× as good`;
 }
 
-/** What a pooled answer rests on: "3 runs, 2 hosts, I² 40 %" (and the runs of changed servers). */
-function basisWords(p) {
-  if (p.k === 0) return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}, none judged${p.runs[p.runs.length - 1].answer.not_judged ? ` (the latest: ${p.runs[p.runs.length - 1].answer.not_judged})` : ''}`;
+/**
+ * What a pooled answer rests on: "3 runs, 2 hosts, I² 40 %" (and the runs of changed servers);
+ * for one no run judged, why the latest did not, unless why is false (a table's narrow cell).
+ */
+function basisWords(p, { why = true } = {}) {
+  if (p.k === 0) {
+    const latest = p.runs[p.runs.length - 1].answer.not_judged;
+    return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}, none judged${why && latest ? ` (the latest: ${latest})` : ''}`;
+  }
   const hosts = p.hosts.length;
   const parts = [`${p.k} run${p.k === 1 ? '' : 's'}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
   if (p.i2 !== null && p.i2 !== undefined) parts.push(`I² ${Math.round(p.i2 * 100)} %`);
@@ -98,7 +104,7 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, ima
       return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''}`;
     });
     const first = pooledOf(q, pairs[0]);
-    return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells, first ? basisWords(first) : '–'];
+    return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells, first ? basisWords(first, { why: false }) : '–'];
   });
   return [
     `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(records[0].options.margin || 0.1)}.`,

@@ -68,6 +68,14 @@ describe('meta: answers across runs', () => {
     assert.notEqual(meta.poolArchive(noisy)[0].decision, 'depends');
   });
 
+  it('gives one run its own interval as it stored it, whatever quantile made it', () => {
+    // Three searches: Student t on 2 degrees of freedom, far wider than the normal quantile's.
+    const r = record('one', 'EPYC', 1.41, [1.14, 1.75]);
+    r.answers[0].log_se = meta.logStandardError({ ci95: [1.14, 1.75], searches: 3 });
+    const [p] = meta.poolArchive([r]);
+    assert.deepEqual(p.ci95.map((x) => Math.round(x * 1e6) / 1e6), [1.14, 1.75]);
+  });
+
   it('gives one run its own interval, and says no between-run variance can be estimated', () => {
     const [p] = meta.poolArchive(around('EPYC', [1.5]));
     assert.equal(p.k, 1);

@@ -53,7 +53,9 @@ describe('archive: records of full runs', () => {
     assert.equal(path.basename(file), `${first.id}.json`);
     const read = archive.readArchive(dir);
     assert.deepEqual(read.map((r) => r.id), [first.id, later.id]);
-    assert.deepEqual(read[0], JSON.parse(JSON.stringify(first)));
+    assert.deepEqual(read[0], archive.decodeRecord(archive.encodeRecord(first), 'x'));
+    const ratio = first.answers.find((x) => x.ratio !== null).ratio;
+    assert.ok(Math.abs(read[0].answers.find((x) => x.ratio !== null).ratio / ratio - 1) < 1e-5, 'numbers kept to six digits');
     assert.throws(() => archive.writeRecord(first, dir), (e) => e instanceof archive.ArchiveError && /exists already: this run is in the archive/.test(e.message));
   });
 
