@@ -23,12 +23,18 @@
  * the built-in engine's does.
  *
  * Usage: rate_client --host H --port P --connections C --rate R --requests N --timeout-ms T
- *                    --request FILE --out FILE [--head]
+ *                    --request FILE --out FILE [--head] [--warm]
  *   --request  the request's exact bytes (the runner builds them, as its own engines send them)
  *   --out      one record per request, in request order (struct record below, little-endian)
  *   --head     the request is a HEAD: its replies have no body
+ *   --warm     before time zero, open every connection and send one request on each, its reply
+ *              awaited (up to the timeout) and not recorded: the schedule then starts on
+ *              connections already open, as a steady load finds them, rather than timing
+ *              C handshakes and the server's first reply on each in its first requests
  * Prints one line of JSON on stdout when every request has its reply, error or timeout:
- *   {"launched":N,"reconnects":n,"fd_failures":n,"lag_mean_ms":x,"lag_p99_ms":x,"lag_max_ms":x,"t0_ms":x}  (t0_ms: its time zero, CLOCK_MONOTONIC)
+ *   {"launched":N,"reconnects":n,"fd_failures":n,"lag_mean_ms":x,"lag_p99_ms":x,"lag_max_ms":x,"t0_ms":x,"warmed":n,"warm_ms":x}
+ *   (t0_ms: its time zero, CLOCK_MONOTONIC; warmed: the connections --warm left open with a
+ *   reply, warm_ms: how long it took, both 0 without --warm)
  * lag: how long after it could have gone (due, and its connection free) each request went: this
  * process's own lateness in the latencies, but for two cases it cannot time: a handshake not done
  * when connect() returns (on loopback and a veth it is) is seen at the next tick, and a reply
@@ -98,6 +104,11 @@ static struct sockaddr_in addr;
 static char *request_bytes;
 static size_t request_len;
 static int is_head, epfd;
+/* warming: --warm's requests are in flight (finish records none of them); warm_outcomes: those
+ * with a reply or an error; warmed: the connections left open with a reply. */
+static int warming;
+static uint64_t warm_outcomes, warmed;
+static int64_t warm_ns;
 /* launched: requests sent; outcomes: requests with a reply, error or timeout; finished: lanes done. */
 static uint64_t connections, requests, launched, handed, outcomes, finished, reconnects, fd_failures;
 /* reconnects: connections opened again after one failed; fd_failures: sockets refused for want of a descriptor. */
@@ -165,6 +176,13 @@ static void close_lane(struct lane *l) {
 
 /* The request in flight ends at `at` (monotonic ns). A lane with its last request done is finished. */
 static void finish(struct lane *l, int64_t at, uint16_t status, uint8_t error) {
+    if (warming) {
+        /* A warm-up request: no record; its connection stays for the run where the server keeps it. */
+        warm_outcomes++;
+        l->state = IDLE;
+        if (error || !l->keep) close_lane(l);
+        return;
+    }
     struct record *r = &records[l->cur];
     r->end_ms = (double)(at - t0) / 1e6;
     r->connect_ms = l->connect_ms;
@@ -212,6 +230,8 @@ static void write_request(struct lane *l) {
 }
 
 static void on_connected(struct lane *l);
+static void start_request(struct lane *l);
+static int connect_lane(struct lane *l);
 
 /* Sends the lane's next request, on its connection or on a new one. Returns 0 when it failed at once. */
 static int send_next(struct lane *l) {
@@ -226,17 +246,27 @@ static int send_next(struct lane *l) {
     l->cur = l->next;
     l->next += connections;
     launched++;
+    start_request(l);
+    if (l->fd >= 0) {
+        l->state = WAITING;
+        write_request(l);
+        return l->state == WAITING;
+    }
+    return connect_lane(l);
+}
+
+/* The lane's next exchange begins: nothing sent, no reply yet. */
+static void start_request(struct lane *l) {
     l->sent = 0;
     l->complete = 0;
     l->keep = 0;
     l->connect_ms = NAN;
     http_parser_init(&l->parser, HTTP_RESPONSE);
     l->parser.data = l;
-    if (l->fd >= 0) {
-        l->state = WAITING;
-        write_request(l);
-        return l->state == WAITING;
-    }
+}
+
+/* Opens the lane's connection; its request goes once it is up. Returns 0 when it failed at once. */
+static int connect_lane(struct lane *l) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         if (errno == EMFILE || errno == ENFILE) fd_failures++;
@@ -406,6 +436,35 @@ static void check_deadlines(int64_t now) {
     }
 }
 
+/* --warm: every lane's connection opened and one request sent on it, its reply awaited until
+ * all have one (or an error) or the timeout passed; none is recorded, and a lane whose warm-up
+ * did not end well opens a new connection for its first request of the run. */
+static void warm_up(void) {
+    struct epoll_event events[1024];
+    int64_t started = now_ns(), deadline = started + timeout_ns;
+    warming = 1;
+    for (uint64_t i = 0; i < connections; i++) {
+        start_request(&lanes[i]);
+        connect_lane(&lanes[i]);
+    }
+    while (warm_outcomes < connections && now_ns() < deadline) {
+        int n = epoll_wait(epfd, events, 1024, 10);
+        for (int i = 0; i < n; i++) on_event(events[i].data.ptr, events[i].events);
+    }
+    for (uint64_t i = 0; i < connections; i++) {
+        struct lane *l = &lanes[i];
+        if (l->state == IDLE && l->fd >= 0) {
+            warmed++;
+        } else {
+            close_lane(l); /* no reply in time: its first request of the run opens a new one */
+            l->state = IDLE;
+        }
+        l->failed = 0; /* a warm-up that failed is no reconnect of the run's */
+    }
+    warming = 0;
+    warm_ns = now_ns() - started;
+}
+
 static void run(void) {
     struct epoll_event events[1024];
     int64_t next_deadline_check = t0 + DEADLINE_CHECK_NS;
@@ -474,13 +533,18 @@ static double number_arg(const char *name, const char *value, double min, double
 int main(int argc, char **argv) {
     const char *host = NULL, *request_path = NULL, *out_path = NULL;
     double port = 0, timeout_ms = 10000;
+    int warm = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--head")) {
             is_head = 1;
             continue;
         }
-        if (i + 1 >= argc) die(2, "every option but --head takes a value; usage: rate_client --host H --port P --connections C --rate R --requests N --timeout-ms T --request FILE --out FILE [--head]");
+        if (!strcmp(a, "--warm")) {
+            warm = 1;
+            continue;
+        }
+        if (i + 1 >= argc) die(2, "every option but --head and --warm takes a value; usage: rate_client --host H --port P --connections C --rate R --requests N --timeout-ms T --request FILE --out FILE [--head] [--warm]");
         const char *v = argv[++i];
         if (!strcmp(a, "--host")) host = v;
         else if (!strcmp(a, "--port")) port = number_arg(a, v, 1, 65535);
@@ -520,6 +584,8 @@ int main(int argc, char **argv) {
         lanes[i].fd = -1;
         lanes[i].next = i;
     }
+    /* Time zero after the warm-up: its requests are no part of the schedule. */
+    if (warm) warm_up();
     read_offset();
     t0 = now_ns();
     run();
@@ -527,8 +593,9 @@ int main(int argc, char **argv) {
     FILE *out = fopen(out_path, "wb");
     if (!out || fwrite(records, sizeof *records, requests, out) != requests || fclose(out) != 0) die(1, "cannot write the records file");
     /* t0_ms: its time zero on CLOCK_MONOTONIC, so that its times line up with the servers' events. */
-    printf("{\"launched\":%llu,\"reconnects\":%llu,\"fd_failures\":%llu,\"lag_mean_ms\":%.3f,\"lag_p99_ms\":%.3f,\"lag_max_ms\":%.3f,\"t0_ms\":%.3f}\n",
+    printf("{\"launched\":%llu,\"reconnects\":%llu,\"fd_failures\":%llu,\"lag_mean_ms\":%.3f,\"lag_p99_ms\":%.3f,\"lag_max_ms\":%.3f,\"t0_ms\":%.3f,\"warmed\":%llu,\"warm_ms\":%.3f}\n",
            (unsigned long long)launched, (unsigned long long)reconnects, (unsigned long long)fd_failures,
-           lag_count ? lag_sum_ns / (double)lag_count / 1e6 : 0.0, lag_p99_ms(), (double)lag_max_ns / 1e6, (double)t0 / 1e6);
+           lag_count ? lag_sum_ns / (double)lag_count / 1e6 : 0.0, lag_p99_ms(), (double)lag_max_ns / 1e6, (double)t0 / 1e6,
+           (unsigned long long)warmed, (double)warm_ns / 1e6);
     return 0;
 }

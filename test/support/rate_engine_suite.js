@@ -3,24 +3,27 @@
 // (test/unit/engines/constant_rate.test.js, rate_client.test.js): the same schedule and samples
 // (request i due at i/rate on connection i mod N, latency from when it was due, a stall shown
 // as latency, never as a slower schedule), the same request bytes, the pool reused, opened again
-// where the server closes, and no more connections than requests.
+// where the server closes, no more connections than requests, and (describeWarmConnections,
+// through the engine's runner interface) a scenario's connections warmed before its time zero.
 
 const assert = require('node:assert/strict');
 const http = require('node:http');
 const net = require('node:net');
+const { performance } = require('node:perf_hooks');
+const { Samples } = require('../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../perf/lib/measure/stats');
 const { startStandin, HELLO, rowsOf } = require('./runner_helpers');
 
 const NO_ERRORS = { refused: 0, reset: 0, timeout: 0, other: 0 };
 
-/** An HTTP server that records each request's socket, method, Host and Connection header; closeEvery: it closes after that many replies on a connection. */
+/** An HTTP server that records each request's socket, method, Host and Connection header and when it came (performance.now()); closeEvery: it closes after that many replies on a connection. */
 async function recorder({ closeEvery = 0 } = {}) {
   const seen = [];
   const perSocket = new Map();
   const server = http.createServer((req, res) => {
     const n = (perSocket.get(req.socket) || 0) + 1;
     perSocket.set(req.socket, n);
-    seen.push({ socket: req.socket, method: req.method, connection: req.headers.connection || null, host: req.headers.host });
+    seen.push({ socket: req.socket, method: req.method, connection: req.headers.connection || null, host: req.headers.host, at: performance.now() });
     if (closeEvery && n % closeEvery === 0) res.setHeader('Connection', 'close');
     res.end('ok');
   });
@@ -131,4 +134,53 @@ function describeRateEngine(label, run) {
   });
 }
 
-module.exports = { describeRateEngine, recorder, NO_ERRORS };
+/**
+ * What an engine of kind rate does with a scenario's warm_connections (the keep-alive ramps'
+ * steps), through its runner interface (engine.run).
+ */
+function describeWarmConnections(label, engine) {
+  describe(`${label}: connections warmed before time zero (warm_connections)`, function () {
+    this.timeout(30000);
+
+    it('opens every connection and sends one request on each before the schedule\'s time zero, records none of it, and the schedule runs on those connections', async () => {
+      const rec = await recorder();
+      try {
+        const samples = new Samples();
+        samples.start();
+        const scenario = { kind: 'rate', request: HELLO, connections: 4, rate: 200, requests: 20, timeout_s: 10, warm_connections: true };
+        const result = await engine.run({ host: '127.0.0.1', port: rec.port, scenario, samples });
+        assert.equal(result.warmed.connections, 4);
+        assert.ok(result.warmed.ms >= 0);
+        assert.deepEqual([result.launched, result.reconnects, samples.length], [20, 0, 20]);
+        assert.equal(rec.seen.length, 24, 'the 20 of the schedule and one warm-up request a connection');
+        assert.equal(rec.sockets(), 4, 'the schedule ran on the warmed connections');
+        // The warm-up came before the samples' time zero, the schedule's requests after it.
+        const before = rec.seen.filter((x) => x.at < samples.origin);
+        assert.equal(before.length, 4, 'four requests before time zero');
+        assert.equal(new Set(before.map((x) => x.socket)).size, 4, 'one on each connection');
+        const rows = rowsOf(samples);
+        assert.ok(rows.every((r) => r.connect_ms === null), 'no request of the schedule waited for a connect');
+        rows.forEach((r, i) => assert.ok(Math.abs(r.t_ms - i * 5) < 1e-6, `request ${i} due at ${r.t_ms}`));
+        assert.deepEqual(summarizeSamples(samples).errors, NO_ERRORS);
+      } finally {
+        await rec.close();
+      }
+    });
+
+    it('without it, the first request on each connection opens it and times the connect', async () => {
+      const rec = await recorder();
+      try {
+        const samples = new Samples();
+        samples.start();
+        const result = await engine.run({ host: '127.0.0.1', port: rec.port, scenario: { kind: 'rate', request: HELLO, connections: 4, rate: 200, requests: 20, timeout_s: 10 }, samples });
+        assert.equal(result.warmed, undefined);
+        assert.equal(rec.seen.length, 20);
+        assert.equal(rowsOf(samples).filter((r) => r.connect_ms !== null).length, 4);
+      } finally {
+        await rec.close();
+      }
+    });
+  });
+}
+
+module.exports = { describeRateEngine, describeWarmConnections, recorder, NO_ERRORS };

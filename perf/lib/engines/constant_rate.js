@@ -15,16 +15,18 @@ const { scheduleLag, whenAborted } = require('./schedule');
 /**
  * Sends `requests` requests at `rate` a second over `connections` keep-alive connections to
  * host:port, one sample per request. options: { host, port, request {method,path,headers,
- * upload_bytes}, connections, rate, requests, timeoutMs, samples (started), signal, onProgress }.
+ * upload_bytes}, connections, rate, requests, timeoutMs, samples (started), signal, onProgress,
+ * warm (HttpConnections already open, one a connection: warmConnections) }.
  * Resolves when every request has its reply, error or the abort, with { launched, reconnects,
  * schedule_lag_ms: { mean, max } }: how late this process's timer handed each request to its
  * connection (its own lateness, not the server's).
  */
 function runConstantRate(options) {
-  const { host, port, request, connections, rate, requests, timeoutMs = 10000, samples, signal = null, onProgress = null } = options;
+  const { host, port, request, connections, rate, requests, timeoutMs = 10000, samples, signal = null, onProgress = null, warm = [] } = options;
   const origin = samples.origin;
   const interval = 1000 / rate;
-  const lanes = Array.from({ length: Math.min(connections, requests) }, (_, i) => ({ id: i + 1, conn: null, due: [], busy: false }));
+  const lanes = Array.from({ length: Math.min(connections, requests) }, (_, i) => ({ id: i + 1, conn: warm[i] ?? null, due: [], busy: false }));
+  for (const conn of warm.slice(lanes.length)) conn.destroy();
   let next = 0;
   let done = 0;
   let reconnects = 0;
@@ -98,11 +100,40 @@ function runConstantRate(options) {
   });
 }
 
+/**
+ * A scenario's warm_connections (the keep-alive ramps' steps), as rate_client's --warm: `count`
+ * connections opened, one request sent on each and its reply awaited (up to timeoutMs), none
+ * recorded. Resolves { conns (those open with a reply, null where not: the run opens them
+ * again), connections (how many), ms }.
+ */
+async function warmConnections({ host, port, request, count, timeoutMs, signal = null }) {
+  const started = performance.now();
+  const conns = Array.from({ length: count }, () => new HttpConnection({ host, port }));
+  const unwatch = whenAborted(signal, () => conns.forEach((c) => c.abort('other', 'run aborted')));
+  const results = await Promise.all(conns.map((c) => c.request({ method: request.method, path: request.path, headers: request.headers, uploadBytes: request.upload_bytes, keepAlive: true, deadlineAt: started + timeoutMs })));
+  unwatch();
+  const kept = conns.map((c, i) => {
+    if (!results[i].error && results[i].keepAlive && !c.closed) return c;
+    c.destroy();
+    return null;
+  });
+  return { conns: kept, connections: kept.filter(Boolean).length, ms: Math.round((performance.now() - started) * 1000) / 1000 };
+}
+
 /** The engine (./index.js): requests on a schedule over keep-alive connections. */
 const constantRateEngine = {
   supports: (s) => s.kind === 'rate',
-  run: ({ host, port, scenario: s, samples, signal, onProgress }) =>
-    runConstantRate({ host, port, request: s.request, connections: s.connections, rate: s.rate, requests: s.requests, timeoutMs: s.timeout_s * 1000, samples, signal, onProgress }),
+  // Every sample starts when its request was due (perf/lib/run/ramp.js judges a step's rate so).
+  samplesOnSchedule: () => true,
+  run: async ({ host, port, scenario: s, samples, signal, onProgress }) => {
+    const options = { host, port, request: s.request, connections: s.connections, rate: s.rate, requests: s.requests, timeoutMs: s.timeout_s * 1000, samples, signal, onProgress };
+    if (!s.warm_connections) return runConstantRate(options);
+    const warmed = await warmConnections({ host, port, request: s.request, count: Math.min(s.connections, s.requests), timeoutMs: options.timeoutMs, signal });
+    // Time zero after the warm-up: its requests are no part of the schedule.
+    samples.start();
+    const out = await runConstantRate({ ...options, warm: warmed.conns });
+    return { ...out, warmed: { connections: warmed.connections, ms: warmed.ms } };
+  },
 };
 
-module.exports = { constantRateEngine, runConstantRate };
+module.exports = { constantRateEngine, runConstantRate, warmConnections };

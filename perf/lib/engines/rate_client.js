@@ -82,11 +82,19 @@ function addRecords(buffer, { rate, samples, t0Ms = null }) {
   return count;
 }
 
+/**
+ * Whether it warms scenario s's connections before its time zero (--warm): kind rate with
+ * warm_connections (the keep-alive ramps' steps). A connection per request has nothing to warm:
+ * each request's connect is its own.
+ */
+const warms = (s) => Boolean(s.warm_connections) && shape(s).keepAlive;
+
 /** The engine's arguments for scenario s against host:port, the request and records in dir. */
 function argsFor(s, { host, port, dir }) {
   const { connections, requests } = shape(s);
   const args = ['--host', host, '--port', String(port), '--connections', String(connections), '--rate', String(s.rate), '--requests', String(requests), '--timeout-ms', String(s.timeout_s * 1000), '--request', path.join(dir, 'request.http'), '--out', path.join(dir, 'records.bin')];
   if (s.request.method === 'HEAD') args.push('--head');
+  if (warms(s)) args.push('--warm');
   return args;
 }
 
@@ -133,12 +141,15 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
       client_cpu: result.cpu,
       engine_command: command,
       engine_cpus: result.cpus,
+      // --warm: the connections open and answered before time zero, and how long that took.
+      ...(warms(s) ? { warmed: { connections: totals.warmed, ms: totals.warm_ms } } : {}),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const rateClientEngine = { external: true, keepsSamples: true, envVar: ENV_VAR, binary, supports: (s) => whyNot(s) === null, whyNot, run };
+// Its samples start when each request was due, time zero the schedule's (after --warm).
+const rateClientEngine = { external: true, keepsSamples: true, envVar: ENV_VAR, binary, supports: (s) => whyNot(s) === null, whyNot, run, samplesOnSchedule: () => true };
 
 module.exports = { rateClientEngine, addRecords, argsFor, binary, RECORD_BYTES, ENV_VAR };

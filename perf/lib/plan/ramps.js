@@ -83,16 +83,19 @@ function stepSeconds(ramp, rate) {
 
 /**
  * One step of a ramp as a scenario (ramp_step: the C rate_client sends it wherever it is built,
- * perf/lib/engines/index.js), no warm-up (the steps below warmed it): of kind open, `rate`
- * new connections a second, one request each; or with keep-alive of kind rate, `rate` requests
- * a second over the ramp's connections. With Tsung's load hosts (--engine tsung) the rate is
- * the hosts' together: Tsung spreads its arrivals over them.
+ * perf/lib/engines/index.js), no warm-up of the server (the steps below warmed it): of kind
+ * open, `rate` new connections a second, one request each; or with keep-alive of kind rate,
+ * `rate` requests a second over the ramp's connections, opened and each sent one request
+ * (warm_connections, not counted) before the step's time zero, so that its schedule starts on
+ * open connections rather than on their handshakes and first replies (a connection per request
+ * has nothing to warm: its connect is each request's own). With Tsung's load hosts (--engine
+ * tsung) the rate is the hosts' together: Tsung spreads its arrivals over them.
  */
 function stepScenario(ramp, rate) {
   const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: 0, request: ramp.request, rate, ramp_step: true };
   if (ramp.engine) step.engine = ramp.engine; // --engine's, where it runs the ramp (run_plan.js rampsForEngine)
   const count = Math.max(1, Math.round(rate * stepSeconds(ramp, rate)));
-  if (ramp.connection === 'keep-alive') return { ...step, kind: 'rate', connections: ramp.connections, requests: count };
+  if (ramp.connection === 'keep-alive') return { ...step, kind: 'rate', connections: ramp.connections, requests: count, warm_connections: true };
   return { ...step, kind: 'open', connections: count, requests_per_connection: 1 };
 }
 
@@ -106,11 +109,12 @@ const STEP_OVERHEAD_S = 0.5;
 
 /**
  * Seconds a ramp should take for `servers` servers and `repeat` searches each: every doubling
- * step from from_rps to to_rps and about five more for the bisection, per search, each with its
- * overhead. A server that saturates early takes less, one whose edge is noisy more.
+ * step from from_rps to to_rps, about five more for the bisection and one to confirm its answer
+ * (perf/lib/judge/capacity.js confirmPass), per search, each with its overhead. A server that
+ * saturates early takes less, one whose edge is noisy more.
  */
 function estimateRampS(ramp, { servers, repeat }) {
-  let perSearch = 5 * (ramp.step_s + STEP_OVERHEAD_S);
+  let perSearch = 6 * (ramp.step_s + STEP_OVERHEAD_S);
   // The ramp's rates as the search offers them (×RAMP_FACTOR, the last one to_rps).
   for (let rate = ramp.from_rps, n = 0; n < ramp.max_steps; rate = Math.min(ramp.to_rps, rate * RAMP_FACTOR), n++) {
     perSearch += stepSeconds(ramp, rate) + STEP_OVERHEAD_S;

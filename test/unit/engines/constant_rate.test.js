@@ -9,7 +9,7 @@ const { runConstantRate, constantRateEngine } = require('../../../perf/lib/engin
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 const { useStandin, HELLO } = require('../../support/runner_helpers');
-const { describeRateEngine } = require('../../support/rate_engine_suite');
+const { describeRateEngine, describeWarmConnections } = require('../../support/rate_engine_suite');
 
 const run = (port, options) => {
   const samples = new Samples();
@@ -18,6 +18,7 @@ const run = (port, options) => {
 };
 
 describeRateEngine('constant-rate engine', run);
+describeWarmConnections('constant-rate engine', constantRateEngine);
 
 describe('constant-rate engine: progress and aborting', function () {
   this.timeout(30000);

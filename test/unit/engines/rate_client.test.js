@@ -2,7 +2,7 @@
 // The C engine of kind rate (perf/c/rate_client.c through perf/lib/engines/rate_client.js)
 // against real servers on real sockets: what every engine of kind rate does
 // (test/support/rate_engine_suite.js: the schedule, a stall shown as latency, the pool, the same
-// request bytes), then its own: its lag and CPU, errors by kind (refused, timeout), HEAD, a new
+// request bytes, connections warmed before time zero), then its own: its lag and CPU, errors by kind (refused, timeout), HEAD, a new
 // connection per request, a run at its fd limit, Ctrl-C, its usage errors, the records it
 // writes, and which engine the runner chooses for kind rate and the ramps' steps.
 
@@ -20,7 +20,7 @@ const { EngineUnavailable } = require('../../../perf/lib/engines/external');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 const { useStandin, HELLO, rowsOf, makeTmpDir } = require('../../support/runner_helpers');
-const { describeRateEngine, recorder, NO_ERRORS } = require('../../support/rate_engine_suite');
+const { describeRateEngine, describeWarmConnections, recorder, NO_ERRORS } = require('../../support/rate_engine_suite');
 
 /** One run of the engine as the runner makes it: { result, samples }. */
 async function run(port, { request = HELLO, connections, rate, requests, timeout_s = 10, signal = null, env = process.env }) {
@@ -33,6 +33,7 @@ async function run(port, { request = HELLO, connections, rate, requests, timeout
 
 // npm test builds it (scripts/setup.sh --engines); where it is not built these fail with the one line that says how.
 describeRateEngine('rate_client engine', (port, { timeoutMs, ...options }) => run(port, { ...options, timeout_s: timeoutMs === undefined ? undefined : timeoutMs / 1000 }));
+describeWarmConnections('rate_client engine', rateClientEngine);
 
 describe('rate_client engine', () => {
   describe('its own figures, errors and ending', function () {

@@ -44,7 +44,7 @@ describe('ramps as data', () => {
     assert.equal(stepSeconds(ramp, 20), 10, '200 requests at 20/s');
     assert.equal(stepSeconds(ramp, 1000), 2);
     const step = stepScenario(ramp, 1000);
-    assert.deepEqual([step.kind, step.rate, step.connections, step.requests_per_connection, step.warmup_s], ['open', 1000, 2000, 1, 0]);
+    assert.deepEqual([step.kind, step.rate, step.connections, step.requests_per_connection, step.warmup_s, step.warm_connections], ['open', 1000, 2000, 1, 0, undefined], 'a connection per request: nothing to warm');
     // A valid scenario of its kind, as the engines take it.
     const { description, kind, request, connections, rate, timeout_s: timeout, warmup_s: warmup } = step;
     assert.equal(normalizeScenario({ description, kind, request: { path: request.path }, connections, rate, timeout_s: timeout, warmup_s: warmup }, 'step', undefined).connections, 2000);
@@ -54,6 +54,7 @@ describe('ramps as data', () => {
     const [ramp] = loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', connections: 50, from_rps: 500, to_rps: 64000 } }) });
     const step = stepScenario(ramp, 4000);
     assert.deepEqual([step.kind, step.rate, step.connections, step.requests, step.warmup_s], ['rate', 4000, 50, 8000, 0]);
+    assert.equal(step.warm_connections, true, 'its connections opened and warmed before its time zero');
     const { description, kind, connections, rate, requests } = step;
     assert.equal(normalizeScenario({ description, kind, connections, rate, requests }, 'step', undefined).requests, 8000);
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
