@@ -30,8 +30,9 @@
 // and a single lucky step would then be the answer. With `confirmPass` (the ramps) the answer
 // is a rate held twice: the highest rate with two passing steps at it or above
 // (sustainedRate), the search's highest pass measured once more at its end (one step more a
-// search, not one a rate); where that confirming step fails, the rate below it that passed
-// stands, the unconfirmed one its bracket's top. A failing step the hypervisor stole from
+// search, not one a rate); where that confirming step fails, the bisection goes on below it
+// (from the highest pass under it, within the steps left), and the highest pass it finds there
+// is held twice with the unconfirmed one above it. A failing step the hypervisor stole from
 // (`disturbed`: its steal over the disturbed threshold, perf/lib/judge/bottleneck.js
 // overDisturbed) is measured again once, the repeat standing for it; one disturbed again stays
 // a failure, marked (its `disturbed`), for the search's line to say (`repeatDisturbed`, the
@@ -125,7 +126,7 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * Resolves { sustainable_rps (the highest rate that passed; with confirmPass the highest held
  * twice, sustainedRate; null when none did), confirmed (with confirmPass: whether the highest
  * rate that passed held on its confirming step too; else null), unconfirmed_rps (the rate that
- * passed once and failed its confirming step, the bracket's top; else null), failing_rps (the lowest rate the
+ * passed once and failed its confirming step, below which the bisection went on; else null), failing_rps (the lowest rate the
  * server failed, or null: never saturated), saturated, bracket ([sustainable, lowest failed,
  * not offered or not confirmed], or null), limited (where the server never failed: why the load generator
  * could not offer a higher rate; else null), served_rps (servedRate), estimate_rps
@@ -139,6 +140,9 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   const steps = [];
   let limited = null; // why the load generator could not offer the lowest rate it could not
   let incomplete = null;
+  // Bisecting again below a rate that failed its confirming step: the search has its answer
+  // already, and running out of steps there only leaves its bracket wider.
+  let resuming = false;
   const outOfSteps = (before = `the bracket narrowed to ${Math.round(precision * 100)} %`) => {
     incomplete = `out of steps (${maxSteps}) before ${before}`;
   };
@@ -165,7 +169,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     for (let i = 0; i < confirmations; i++) {
       if (incomplete) return null;
       if (steps.length >= maxSteps) {
-        outOfSteps();
+        if (!resuming) outOfSteps();
         return null;
       }
       const step = await take(rate);
@@ -196,32 +200,42 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     record(rate, outcome);
     if (outcome !== 'pass' || rate >= to) break;
   }
-  // Bisection below the lowest rate that failed, or that the client could not offer: a client
-  // limit ends nothing while rates under it are left to measure.
-  const upper = () => Math.min(failed ?? Infinity, ceiling ?? Infinity);
-  while (passed !== null && upper() < Infinity && upper() / passed > 1 + precision) {
-    const mid = Math.sqrt(passed * upper());
-    const outcome = await tryRate(mid);
-    if (outcome === null) break;
-    record(mid, outcome);
-  }
-  // The answer held twice (confirmPass): the search's highest pass measured once more, within
-  // maxSteps like any step (a search without it has no answer: incomplete).
-  let sustainable = passed;
-  let confirmed = null;
+  // Bisection below the lowest rate that failed, that the client could not offer (a client
+  // limit ends nothing while rates under it are left to measure), or that failed its confirming step.
   let unconfirmed = null;
+  const upper = () => Math.min(failed ?? Infinity, ceiling ?? Infinity, unconfirmed ?? Infinity);
+  const bisect = async () => {
+    while (passed !== null && upper() < Infinity && upper() / passed > 1 + precision) {
+      const mid = Math.sqrt(passed * upper());
+      const outcome = await tryRate(mid);
+      if (outcome === null) break;
+      record(mid, outcome);
+    }
+  };
+  await bisect();
+  // The answer held twice (confirmPass): the search's highest pass measured once more, within
+  // maxSteps like any step (a search without it has no answer: incomplete). Where it fails, the
+  // bisection goes on below it from the highest pass under it, within the steps left: the
+  // passes it finds there are held twice with the unconfirmed one above them.
+  let confirmed = null;
   if (confirmPass && passed !== null && !incomplete && steps.length >= maxSteps) outOfSteps('its answer was confirmed');
   if (confirmPass && passed !== null && !incomplete) {
     const step = await take(passed, { confirming: true });
     if (!step.stop) {
-      sustainable = sustainedRate(steps);
-      confirmed = sustainable === passed;
-      if (!confirmed) unconfirmed = passed;
+      confirmed = !step.failure && !step.limited;
+      if (!confirmed) {
+        unconfirmed = passed;
+        const below = steps.filter((st) => !st.failure && !st.limited && !st.stop && st.rate < unconfirmed).map((st) => st.rate);
+        passed = below.length ? Math.max(...below) : null;
+        resuming = true;
+        await bisect();
+      }
     }
   }
+  const sustainable = confirmPass && confirmed !== null ? sustainedRate(steps) : passed;
   // A rate failed above the lowest the client could not offer may be the client's failure.
   const saturated = failed !== null && !(ceiling !== null && ceiling <= failed);
-  const top = Math.min(upper(), unconfirmed ?? Infinity);
+  const top = upper();
   return {
     sustainable_rps: sustainable,
     confirmed,
