@@ -5,6 +5,8 @@
 //   STANDIN_EXIT_AFTER   exit (code 3) on the Nth request to /hello (a server dying mid-run)
 //   STANDIN_STALL_AT     on the Nth request to /hello, block the event loop for STANDIN_STALL_MS
 //   STANDIN_STALL_EVERY  on every Nth request to /hello, likewise (a loop that stalls again and again)
+//   STANDIN_HOLD_AT      hold the reply to the Nth request to /hello for STANDIN_HOLD_MS, the event
+//                        loop free meanwhile (one reply late, the others answered at once)
 //   STANDIN_BUSY_MS      spend this many ms of CPU on each request to /hello (a heavy server)
 //   STANDIN_COLD_FOR     spend up to STANDIN_COLD_MS of CPU on each of the first N requests to
 //                        /hello, less and less (a server that speeds up under load, as a JIT)
@@ -33,6 +35,8 @@ const exitAfter = Number(process.env.STANDIN_EXIT_AFTER || 0);
 const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
 const stallEvery = Number(process.env.STANDIN_STALL_EVERY || 0);
 const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
+const holdAt = Number(process.env.STANDIN_HOLD_AT || 0);
+const holdMs = Number(process.env.STANDIN_HOLD_MS || 0);
 const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
 const busyMs = Number(process.env.STANDIN_BUSY_MS || 0);
 const coldFor = Number(process.env.STANDIN_COLD_FOR || 0);
@@ -79,7 +83,8 @@ const server = http.createServer((req, res) => {
     if ((stallAt && hellos === stallAt) || (stallEvery && hellos % stallEvery === 0)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
     if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
     for (const until = performance.now() + busyMs + (hellos <= coldFor ? coldMs * (1 - hellos / coldFor) : 0); performance.now() < until; );
-    reply(res, 200, 'text/plain', helloBody);
+    if (holdAt && hellos === holdAt) setTimeout(() => reply(res, 200, 'text/plain', helloBody), holdMs);
+    else reply(res, 200, 'text/plain', helloBody);
     return;
   }
   if (url.pathname === '/delay') {
