@@ -102,7 +102,7 @@ describe('report: in a browser', function () {
   });
 
   it('shows every chart, at a readable size, with its data files linked', () => {
-    assert.equal(figures.length, 15);
+    assert.equal(figures.length, 16);
     for (const f of figures) {
       assert.ok(f.width >= 300 && f.width <= 1240, `${f.name}: ${f.width} px wide`);
       assert.ok(f.height >= 150, `${f.name}: ${f.height} px high`);
@@ -121,7 +121,9 @@ describe('report: in a browser', function () {
         const colour = rgb(serverStyle(server).colour);
         const count = f.marks.filter((c) => c.includes(colour)).length;
         assert.ok(count > 0, `${f.name}: no marks in ${server}'s colour ${colour}`);
-        if (f.kind !== 'ratio') assert.ok(f.legend.includes(server), `${f.name}: legend names ${server}`);
+        // The forest plot places its own legend (forest.js): "node better", "em better".
+        if (f.kind === 'forest') assert.ok(f.text.includes(`${server} better`), `${f.name}: legend names ${server}`);
+        else if (f.kind !== 'ratio') assert.ok(f.legend.includes(server), `${f.name}: legend names ${server}`);
       }
     }
   });
@@ -138,15 +140,22 @@ describe('report: in a browser', function () {
     assert.equal(probe.marks.filter((c) => c.includes(rgb('#dcdcdc'))).length, 2, 'one shaded span per server');
   });
 
-  it('shows the verdicts and the flags on the first screen', async () => {
-    const visible = async (text) => page.getByText(text, { exact: false }).first().isVisible();
-    assert.ok(await visible('Lower median response time: node in 1'));
+  it('opens on the forest plot of node vs em, what it shows in a line under it, and the flags', async () => {
+    const plot = page.locator('#at-a-glance figure.chart');
+    assert.equal(await plot.count(), 1, 'the fixture\'s 14 comparisons with an interval fit one plot');
+    const box = await plot.boundingBox();
+    assert.ok(box.y < 200 && box.y + box.height <= 768, `the whole plot on the first screen (${box.y}–${box.y + box.height} px)`);
+    const forest = figures.find((f) => f.kind === 'forest');
+    for (const text of ['← node better', 'em better →', 'sequential_6000', 'slow_read', 'short_conn_256']) assert.ok(forest.text.includes(text), text);
+    for (const text of ['bigfile_100k', 'concurrent_2000_20']) assert.ok(!forest.text.includes(text), `${text}: nothing judged, no line`);
+    assert.match(await page.locator('header p.headline').innerText(), /^node better in \d+, em better in \d+(, [^,]+)* of the 14 comparisons with an interval\. Every answer in words\.$/);
+    // The sentences stay, below: the headline leads the answers in words.
+    assert.match(await page.locator('#answers p.headline').innerText(), /^Lower median response time: node in 1/);
     const summary = page.locator('table.summary');
     assert.ok(await summary.getByText('em FAILED', { exact: true }).isVisible());
     assert.ok(await summary.getByText('node CLIENT-BOUND', { exact: true }).isVisible());
-    const box = await summary.boundingBox();
-    assert.ok(box.x + box.width <= 1366, 'the summary table fits the screen width');
-    assert.ok(box.y < 768, 'the summary table starts on the first screen');
+    const table = await summary.boundingBox();
+    assert.ok(table.x + table.width <= 1366, 'the summary table fits the screen width');
   });
 
   it('fits the summary table in a 1280 px wide screen, even with long server names and an interval in every verdict', async () => {
@@ -197,11 +206,12 @@ describe('report: in a browser', function () {
     assert.match(await probe.innerText(), /throughput: set by the rate/);
   });
 
-  it('warns in a "Read with care" block on the first screen, above the summary table', async () => {
+  it('warns in a "Read with care" block on the first screen, under the plot and above the summary table', async () => {
     const care = page.locator('#care');
     const box = await care.boundingBox();
     const table = await page.locator('table.summary').boundingBox();
-    assert.ok(box.y + box.height <= table.y && box.y < 768, 'above the table, on the first screen');
+    const plot = await page.locator('#at-a-glance').boundingBox();
+    assert.ok(box.y >= plot.y + plot.height && box.y + box.height <= table.y && box.y < 768, 'under the plot, above the table, on the first screen');
     assert.match(await care.locator('summary').innerText(), /^Read with care: 5 warnings \(/);
     await care.locator('summary').click();
     const lines = await care.locator('li').allInnerTexts();
@@ -239,10 +249,18 @@ describe('report: in a browser', function () {
     assert.match(lines[1], /^Test 2 \(concurrent_2000_20\): 2011 really close; .*: not judged\.$/);
   });
 
-  it('on a 390 px phone, a jumped-to section keeps its heading below the sticky navigation', async () => {
+  it('on a 390 px phone, the forest plot fits the width at a readable size, and a jumped-to section keeps its heading below the sticky navigation', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
       await phone.goto(page.url(), { waitUntil: 'load' });
+      const { pageWidth, drawn, natural } = await phone.evaluate(() => {
+        const svg = document.querySelector('#at-a-glance svg');
+        return { pageWidth: document.documentElement.scrollWidth, drawn: svg.getBoundingClientRect().width, natural: Number(svg.getAttribute('width')) };
+      });
+      assert.ok(pageWidth <= 390, `the page scrolls sideways (${pageWidth} px)`);
+      // 12 px labels drawn at 80 % or more: no smaller than 9.6 px.
+      assert.ok(drawn / natural >= 0.8, `the plot drawn at ${drawn} of its ${natural} px`);
+      await phone.screenshot({ path: path.join(ARTIFACTS, 'report_phone_top.png') });
       for (const target of ['s-slow_read', 's-sequential_6000', 'seed']) {
         await phone.locator(`nav a[href="#${target}"]`).click();
         const { heading, nav } = await phone.evaluate((id) => ({

@@ -55,6 +55,7 @@ describe('report: built from the small fixture', () => {
     assert.deepEqual(names, [
       'bigfile_100k_percentiles', 'bigfile_100k_timeline',
       'concurrent_2000_20_percentiles', 'concurrent_2000_20_timeline',
+      'forest_node_vs_em',
       'overview_cpu_ms_per_request', 'overview_mean_ms', 'overview_peak_rss_mb', 'overview_ratio', 'overview_throughput_rps',
       'seed_002',
       'sequential_6000_percentiles', 'sequential_6000_timeline',
@@ -251,7 +252,7 @@ describe('report: built from the small fixture', () => {
     fs.writeFileSync(path.join(dir, 'charts', 'stale_chart.svg'), '<svg/>');
     const again = cli(dir);
     assert.equal(again.status, 0, again.stderr);
-    assert.match(again.stdout, /^report: wrote .*report\.html \(15 charts, [\d.]+ s\)\n$/);
+    assert.match(again.stdout, /^report: wrote .*report\.html \(16 charts, [\d.]+ s\)\n$/);
     assert.ok(!fs.existsSync(path.join(dir, 'charts', 'stale_chart.svg')));
   });
 });
@@ -391,7 +392,7 @@ describe('report: npm run report --timeline on the fixture (no runtime events re
   it('draws each server\'s last trial with samples over time, says no pauses are shaded, and adds nothing elsewhere', () => {
     const res = cli(dir, '--timeline', 'sequential_6000', '--no-png');
     assert.equal(res.status, 0, res.stderr);
-    assert.match(res.stdout, /^report: wrote .*report\.html \(17 charts, [\d.]+ s\)\n$/);
+    assert.match(res.stdout, /^report: wrote .*report\.html \(18 charts, [\d.]+ s\)\n$/);
     const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
     const section = html.slice(html.indexOf('<section id="s-sequential_6000">'), html.indexOf('</section>', html.indexOf('<section id="s-sequential_6000">')));
     for (const server of ['node', 'em']) {

@@ -33,7 +33,7 @@ const DECISIONS = ['winner', 'same', 'undecided', 'depends'];
 const RAMP_LABEL = 'sustainable rate';
 
 /** The plot's width and a line's height (px): a plot with its labels fits a 390 px phone at about 0.8. */
-const PLOT_WIDTH = 240;
+const PLOT_WIDTH = 210;
 const LINE_PX = 17;
 /** The room either side of the plot, between it and the labels: an interval past the axis's reach ends there in a triangle. */
 const EDGE_PX = 16;
@@ -126,6 +126,22 @@ function arrange(rows) {
   }));
 }
 
+/** A line's label: its question, or, beside a pooled line, its run; and its size. */
+const labelOf = ({ row, secondary }) => (secondary ? row.run || 'a run' : row.label);
+const labelSize = ({ secondary }) => (secondary ? SIZES.small : SIZES.text);
+
+/**
+ * The room (px) left of the plot, for the labels, and in all, for the arranged groups: the
+ * parts of one forest share them, so that side by side they line up.
+ */
+function columns(groups, { b, margin }) {
+  const lines = groups.flatMap((g) => g.rows);
+  const labelsPx = Math.max(30, ...lines.map((l) => measureWithoutFont(labelOf(l), labelSize(l)))) + EDGE_PX + 4;
+  const answersPx = Math.max(0, ...lines.map((l) => measureWithoutFont(answerText(l.row, { b, margin }), SIZES.small))) + EDGE_PX + 6;
+  const headingsPx = Math.max(0, ...groups.map((g) => measureWithoutFont(g.name, SIZES.text, true)));
+  return { labelsPx, totalPx: Math.max(labelsPx + PLOT_WIDTH + answersPx, headingsPx + 8, 360) };
+}
+
 /** The axis's reach and ticks for the rows (REACH): [domain, ticks]. */
 function axisFor(rows, margin) {
   const need = Math.max(1 + margin, ...rows.flatMap((r) => [r.favours_b, 1 / r.favours_b, r.ci[1], 1 / r.ci[0]])) * 1.05;
@@ -165,8 +181,9 @@ function forestSpecs(input, { maxLines = Infinity } = {}) {
   const lines = groups.reduce((n, g) => n + 1 + g.rows.length, 0);
   const axis = axisFor(input.rows, input.margin);
   const depends = input.rows.some((r) => r.decision === 'depends');
+  const room = columns(groups, input);
   return splitGroups(groups, Math.max(1, Math.ceil(lines / maxLines))).map((part) => ({
-    spec: layout(input, part, { axis, depends }),
+    spec: layout(input, part, { axis, depends, room }),
     rows: part.flatMap((g) => g.rows.map((x) => x.row)),
   }));
 }
@@ -181,12 +198,11 @@ function forestSpec(input) {
 
 /**
  * The spec of the arranged groups of an input, on the given axis ([domain, ticks]); depends:
- * whether the legend has the 'depends' entry. Every text is placed here, in pixels around the plot.
+ * whether the legend has the 'depends' entry; room: columns(). Every text is placed here, in
+ * pixels around the plot.
  */
-function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depends }) {
+function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depends, room: { labelsPx, totalPx } }) {
   const rows = groups.flatMap((g) => g.rows.map((x) => x.row));
-  const width = (text, size, bold) => measureWithoutFont(text, size, bold);
-
   // Down the plot: a heading line per group, then its rows; y counts lines.
   const lines = [];
   const texts = [];
@@ -197,24 +213,21 @@ function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depend
     const first = lines.length;
     lines.push({ mid: first + 0.5, x: null, lo: null, hi: null });
     texts.push({ kind: 'heading', line: first, text: g.name, size: SIZES.text, bold: true, colour: TEXT });
-    for (const { row, secondary } of g.rows) {
+    for (const line of g.rows) {
+      const { row, secondary } = line;
       const i = lines.length;
       const l = look(row.decision, row.winner);
       lines.push({
         mid: i + 0.5, x: row.favours_b, lo: row.ci[0], hi: row.ci[1], ...l,
         size: secondary ? 30 : 80, width: secondary ? 1.5 : 2.5, clip_lo: row.ci[0] < domain[0], clip_hi: row.ci[1] > domain[1],
       });
-      texts.push({ kind: 'label', line: i, text: secondary ? row.run || 'a run' : row.label, size: secondary ? SIZES.small : SIZES.text, bold: false, colour: secondary ? MUTED : TEXT });
+      texts.push({ kind: 'label', line: i, text: labelOf(line), size: labelSize(line), bold: false, colour: secondary ? MUTED : TEXT });
       answers.push({ line: i, text: answerText(row, { b, margin }), size: SIZES.small });
     }
     bands.push({ y0: first + 1, y1: lines.length, lo: 1 / (1 + margin), hi: 1 + margin });
     if (gi % 2 === 1) stripes.push({ y0: first, y1: lines.length });
   });
 
-  const labelsPx = Math.max(30, ...texts.filter((t) => t.kind === 'label').map((t) => width(t.text, t.size))) + EDGE_PX + 4;
-  const answersPx = Math.max(0, ...answers.map((t) => width(t.text, t.size))) + EDGE_PX + 6;
-  const headingsPx = Math.max(0, ...texts.filter((t) => t.kind === 'heading').map((t) => width(t.text, t.size, true)));
-  const totalPx = Math.max(labelsPx + PLOT_WIDTH + answersPx, headingsPx + 8, 360);
   const left = -labelsPx;
 
   // Above the plot, top down: title, what the marks mean, the legend, the directions, the axis.
@@ -240,7 +253,7 @@ function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depend
   const symbols = [];
   let x = left;
   for (const item of legend) {
-    const itemPx = 14 + width(item.text, SIZES.text) + 16;
+    const itemPx = 14 + measureWithoutFont(item.text, SIZES.text) + 16;
     if (x > left && x + itemPx > left + totalPx) {
       x = left;
       y += 20;
@@ -254,7 +267,7 @@ function layout({ title, a, b, margin }, groups, { axis: [domain, ticks], depend
   const toA = `← ${a} better`;
   const toB = `${b} better →`;
   top.push({ text: toA, px: 0, y: y + 8, size: SIZES.text, bold: true, colour: TEXT, align: 'left' });
-  if (width(toA, SIZES.text, true) + width(toB, SIZES.text, true) + 12 > PLOT_WIDTH) y += 18;
+  if (measureWithoutFont(toA, SIZES.text, true) + measureWithoutFont(toB, SIZES.text, true) + 12 > PLOT_WIDTH) y += 18;
   top.push({ text: toB, px: PLOT_WIDTH, y: y + 8, size: SIZES.text, bold: true, colour: TEXT, align: 'right' });
   y += 18 + 24; // the directions, then the axis's ticks and labels
   const margins = { top: y + 4, left: labelsPx + 6, right: totalPx - labelsPx - PLOT_WIDTH + 6, bottom: 8 };

@@ -1,6 +1,7 @@
 'use strict';
 // The report page: one self-contained HTML file (inline CSS and inline SVG charts, no scripts,
-// no network), laid out for a laptop screen: verdicts first, then the environment, the charts
+// no network), laid out for a laptop screen: the answers first (node vs em as a forest plot,
+// forest.js; then in words), then the environment, the charts
 // across scenarios, one section per scenario, and every number in a table at the end.
 
 const { serverStyle } = require('./style');
@@ -275,16 +276,38 @@ function skippedServers(results) {
  * The answers first, as the terminal ends with them (perf/lib/text/answers.js): a line per
  * scenario, what was decided, what a larger budget would likely decide. '' without a pair.
  */
-function answersSection(results) {
+function answersSection(results, { headline = null, forests = [] } = {}) {
   if (!results.pair) return '';
   const [a, b] = results.pair;
   const t = decidedShare(results);
   const advice = budgetAdvice(results);
+  const others = forests.map((f) => `<h3>${esc(f.a)} vs ${esc(f.b)}</h3>
+<p class="muted">${esc(forestLine(f))}</p>
+<div class="figs">${f.figures.map(figure).join('\n')}</div>`).join('\n');
   return `<section id="answers">
 <h2>Answers, ${esc(a)} vs ${esc(b)}</h2>
+${headline ? `<p class="headline">${esc(headline)}</p>` : ''}
 <ul class="answers">${results.scenarios.map((scenario) => `<li><b>${esc(scenario)}</b> ${esc(scenarioLine(results, scenario))}</li>`).join('\n')}</ul>
 <p>Decided ${t.decided} of ${t.judgeable} comparisons${t.judgeable ? ` (${Math.round((100 * t.decided) / t.judgeable)} %)` : ''}; undecided ${t.undecided}: a winner where the ${esc(intervalMethodText(results.looks).replace(/^95 % confidence intervals/, '95 % interval'))} excludes 1, the same where it lies within the margin. ${esc(advice)}</p>
+${others}
 </section>`;
+}
+
+/**
+ * Under a forest plot, what it shows in one line: "node better in 3, em better in 25, undecided
+ * in 40 of the 68 comparisons with an interval."
+ */
+function forestLine({ a, b, margin, rows }) {
+  const count = (test) => rows.filter(test).length;
+  const parts = [
+    `${a} better in ${count((r) => r.decision === 'winner' && r.winner === a)}`,
+    `${b} better in ${count((r) => r.decision === 'winner' && r.winner === b)}`,
+    ...[['same', `the same within ${marginText(margin)}`], ['undecided', 'undecided'], ['depends', 'depending on the machine']]
+      .map(([decision, words]) => [words, count((r) => r.decision === decision)])
+      .filter(([, n]) => n)
+      .map(([words, n]) => `${words} in ${n}`),
+  ];
+  return `${parts.join(', ')} of the ${rows.length} comparison${rows.length === 1 ? '' : 's'} with an interval.`;
 }
 
 /** How the verdicts were reached: over trials with intervals, or from one run each. */
@@ -528,8 +551,8 @@ ${body}
 `;
 }
 
-// Up to this many warnings are listed open on the first screen; more are folded (counted by
-// kind) so the summary table stays on the first screen.
+// Up to this many warnings are listed open on the first screen, under the forest plot; more
+// are folded (counted by kind), so that they do not push the rest of the page far down.
 const FLAGS_SHOWN_OPEN = 4;
 
 /** "Read with care": every warning, one line each, above the summary table. */
@@ -698,7 +721,10 @@ function renderHtml(model) {
   const seedHtml = seedSection(model.seed);
   const seedsHtml = seedsReproducedSection(results.seeds);
   const overheadHtml = overheadSection(results);
-  const answersHtml = answersSection(results);
+  // The primary pair's forest plot opens the page; the headline sentence then leads the answers.
+  const [primary, ...otherForests] = (model.forests || []).filter((f) => f.figures.length);
+  const drawn = primary && results.pair && primary.a === results.pair[0] && primary.b === results.pair[1] ? primary : null;
+  const answersHtml = answersSection(results, { headline: drawn ? headline : null, forests: drawn ? otherForests : model.forests || [] });
   const rampsHtml = rampsSection(results, model.ramps || [], model.rampSteps || []);
   const waitingHtml = waitingSection(results, model.waiting || null);
   const backendsHtml = backendsSection(results);
@@ -762,7 +788,8 @@ ${probePhases(runs)}
   }).join('')}<a class="muted" href="#environment">what each is</a></p>
 ${skippedServers(results)}
 ${results.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}
-<p class="headline">${esc(headline)}</p>
+${drawn ? `<div class="figs forest" id="at-a-glance">${drawn.figures.map(figure).join('\n')}</div>
+<p class="headline">${esc(forestLine(drawn))} <a href="#answers">Every answer in words</a>.</p>` : `<p class="headline">${esc(headline)}</p>`}
 ${readWithCare(serious)}
 </header>
 <nav aria-label="sections">${nav}</nav>

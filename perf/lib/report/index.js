@@ -27,6 +27,7 @@ const { orderServers } = require('./style');
 const { pauseChart, failedSteps, timelineRuns } = require('./pause_charts');
 const { runtimeRows } = require('./runtime_table');
 const { loadProfiles, NoProfiles } = require('./profiles');
+const { runForests, forestSpecs } = require('./forest');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 
 const { writeFileAtomic } = require('../store/results_store');
@@ -286,6 +287,40 @@ function overviewCharts(results, comps) {
   return charts;
 }
 
+/**
+ * A forest plot is cut into parts of at most this many lines: the primary pair's 17 scenarios
+ * of a full run (about 85 lines) then read side by side on a laptop's first screen, and one
+ * under the other on a phone.
+ */
+const FOREST_MAX_LINES = 48;
+
+/**
+ * The run's answers drawn, one forest plot per pair it answers (forest.js runForests: node vs
+ * em first), each cut into parts of at most FOREST_MAX_LINES lines: [{ a, b, rows (the
+ * input's), charts }].
+ */
+function forestCharts(results) {
+  return runForests(results).map((input) => {
+    const parts = forestSpecs(input, { maxLines: FOREST_MAX_LINES });
+    const { a, b } = input;
+    return {
+      a,
+      b,
+      margin: input.margin,
+      rows: input.rows,
+      charts: parts.map(({ spec, rows }, i) => ({
+        name: `forest_${slug(a)}_vs_${slug(b)}${parts.length > 1 ? `_${i + 1}` : ''}`,
+        kind: 'forest',
+        title: `${a} vs ${b}${parts.length > 1 ? ` (${i + 1} of ${parts.length})` : ''}`,
+        caption: `Every comparison of ${a} and ${b} with a 95 % interval${parts.length > 1 ? ` (${i + 1} of ${parts.length})` : ''}: left of 1 ${a} is better, right of it ${b}, by the factor on the log axis; coloured where one wins, dark grey where both are the same within the margin, light grey where undecided. Comparisons without an interval (not judged, or one trial) are in the answers below.`,
+        spec,
+        rows: rows.map((r) => ({ group: r.group, label: r.label, kind: r.kind, run: r.run, favours_b: r.favours_b, ci_lo: r.ci[0], ci_hi: r.ci[1], decision: r.decision, winner: r.winner, note: r.note })),
+        servers: [a, b],
+      })),
+    };
+  });
+}
+
 /** The seed study's tests then and now (seed.js), with its chart; null when node and em did not both run. */
 function seedChart(results) {
   if (!results.servers.includes('node') || !results.servers.includes('em')) return null;
@@ -518,6 +553,12 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
   };
 
   log(`${results.runs.length} runs, ${results.scenarios.length} scenarios, servers: ${results.servers.join(', ')}`);
+  const forests = [];
+  for (const f of forestCharts(results)) {
+    const figures = [];
+    for (const chart of f.charts) figures.push(await render(chart));
+    forests.push({ a: f.a, b: f.b, margin: f.margin, rows: f.rows, figures });
+  }
   const seed = seedChart(results);
   if (seed) seed.figure = await render(seed.chart);
   const ramps = [];
@@ -559,6 +600,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
     comparisons: comps,
     flags: flags(results),
     headline: headline(results, comps),
+    forests,
     seed,
     ramps,
     rampSteps,

@@ -38,8 +38,8 @@ describe('report: built from results.json alone', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('draws what the runs hold: the seed study, the pair\'s ratios, a bar chart per metric, a percentile curve where there are percentiles; no timeline without samples', () => {
-    assert.deepEqual(built.charts.map((c) => c.name), ['seed_002', 'overview_ratio', 'overview_mean_ms', 'overview_p99_ms', 'overview_throughput_rps', 'overview_cpu_ms_per_request', 'overview_peak_rss_mb', 'sequential_6000_percentiles']);
+  it('draws what the runs hold: the pair\'s forest plot, the seed study, the pair\'s ratios, a bar chart per metric, a percentile curve where there are percentiles; no timeline without samples', () => {
+    assert.deepEqual(built.charts.map((c) => c.name), ['forest_node_vs_em', 'seed_002', 'overview_ratio', 'overview_mean_ms', 'overview_p99_ms', 'overview_throughput_rps', 'overview_cpu_ms_per_request', 'overview_peak_rss_mb', 'sequential_6000_percentiles']);
     const curve = built.charts.find((c) => c.kind === 'percentiles');
     assert.deepEqual([curve.servers, curve.missing], [['node', 'em'], ['nginx']]);
     assert.deepEqual(built.warnings, []);
@@ -75,6 +75,18 @@ describe('report: built from results.json alone', function () {
     assert.ok(Math.abs(Number(rps[13]) - 2) < 1e-9, rps[13]);
     assert.deepEqual([rps[17], rps[18]], ['winner', '0.1']);
     assert.match(rps.slice(20).join(','), /^node 2\.0× more req\/s \[[\d.]+–[\d.]+\]$/);
+  });
+
+  it('opens the page with the forest plot of node vs em, what it shows in a line under it; the headline sentence leads the answers', () => {
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+    const header = /<header>([^]*?)<\/header>/.exec(html)[1];
+    assert.match(header, /<div class="figs forest" id="at-a-glance"><figure class="chart" id="fig-forest_node_vs_em"[^>]* data-kind="forest"[^]*?<svg /);
+    assert.match(header, /<p class="headline">node better in 4, em better in 0, the same within ±10 % in 1 of the 5 comparisons with an interval\. <a href="#answers">/);
+    assert.doesNotMatch(header, /Lower median response time/);
+    assert.match(/<section id="answers">([^]*?)<\/section>/.exec(html)[1], /<p class="headline">Lower median response time: node in 1/);
+    const rows = fs.readFileSync(path.join(charts, 'forest_node_vs_em.csv'), 'utf8').trim().split('\n');
+    assert.equal(rows[0], 'group,label,kind,run,favours_b,ci_lo,ci_hi,decision,winner,note');
+    assert.deepEqual(rows.slice(1).map((r) => r.split(',').slice(0, 2).join(' ')), ['mean', 'p50', 'req/s', 'CPU/req', 'RSS'].map((m) => `sequential_6000 ${m}`));
   });
 
   it('the ratio chart: how many times better the winner is, in each headline metric both sides measured, whichever way the metric points', () => {
