@@ -52,11 +52,6 @@ function moreMeasuring(ratio, ci, margin = DEFAULT_MARGIN) {
   return (half / target) ** 2;
 }
 
-/** "±10 %" for a margin of 0.1. */
-function marginText(margin) {
-  return `±${+(margin * 100).toFixed(1)} %`;
-}
-
 /**
  * A published claim judged against its own number, from this run's interval of the claimed
  * winner's factor (ci: [lo, hi], > 1 where the claimed winner is better here):
@@ -101,4 +96,4 @@ function relate(first, second) {
 /** The relations that contradict: the two answers cannot both be true. */
 const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
 
-module.exports = { DEFAULT_MARGIN, decide, withinMargin, decidingHalfWidth, moreMeasuring, marginText, claimOutcome, relate, CONTRADICTIONS };
+module.exports = { DEFAULT_MARGIN, decide, withinMargin, decidingHalfWidth, moreMeasuring, claimOutcome, relate, CONTRADICTIONS };

@@ -22,10 +22,10 @@ const { renderSvg } = require('./render');
 const { serverStyle, orderServers, DECISION_COLOURS } = require('./style');
 const { measureWithoutFont, wrapText } = require('./text_metrics');
 const { METRICS } = require('../judge/metrics');
-const { DEFAULT_MARGIN, marginText } = require('../judge/answer');
+const { DEFAULT_MARGIN } = require('../judge/answer');
+const { marginText, fmtFactor, fmtInterval } = require('../text/format');
 const { primaryPair } = require('../judge/verdicts');
 const { tunedPair, comparedPairs } = require('../judge/tuning');
-const { fmtFactor, fmtInterval } = require('../text/format');
 
 const KINDS = ['pooled', 'run'];
 const DECISIONS = ['winner', 'same', 'undecided', 'depends'];

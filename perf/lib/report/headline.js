@@ -6,9 +6,8 @@
 
 const { runsOf } = require('../store/results_doc');
 const { METRIC_NAMES, metricValue } = require('../judge/metrics');
-const { isSuperseded, usableForVerdict, findComparison } = require('../judge/verdicts');
-const { fmtFactor, trialsLabel } = require('../text/format');
-const { marginText } = require('../judge/answer');
+const { findComparison } = require('../judge/verdicts');
+const { fmtFactor, trialsLabel, marginText } = require('../text/format');
 const { verdictWords } = require('../text/verdict_words');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
@@ -21,7 +20,7 @@ const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
  */
 function representative(results, scenario, server) {
   const runs = runsOf(results, scenario, server);
-  return runs.find(usableForVerdict) || runs.find((r) => r.ok && !isSuperseded(r)) || runs.find((r) => r.ok) || runs[0] || null;
+  return runs.find((r) => r.usable) || runs.find((r) => r.ok && !r.superseded) || runs.find((r) => r.ok) || runs[0] || null;
 }
 
 /** A comparison with what the page shows beside it: the lead (the better-looking side) and its factor. */

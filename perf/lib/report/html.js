@@ -6,12 +6,10 @@
 
 const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
-const { OVERHEAD_METRICS, percentileResolved, fewestReplies, isSuperseded, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS, percentileResolved, fewestReplies, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS } = require('../judge/metrics');
 const { moreText } = require('../text/verdict_words');
-const { errorCount } = require('../judge/warnings');
-const { fmtNumber, fmtFactor, fmtInterval } = require('../text/format');
-const { marginText } = require('../judge/answer');
+const { fmtNumber, fmtFactor, fmtInterval, marginText } = require('../text/format');
 const { intervalMethodText } = require('../judge/sequential');
 const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
@@ -433,7 +431,7 @@ ${f.svg}
 /** Which engine's runs a scenario's verdicts use, where the reader must be told, and what became of the others. */
 function engineNote(engine, runs) {
   if (!engine) return '';
-  const others = [...new Set(runs.filter(isSuperseded).map((r) => r.engine))];
+  const others = [...new Set(runs.filter((r) => r.superseded).map((r) => r.engine))];
   const kept = others.length ? ` The ${others.map(esc).join(' and ')} runs it was chosen over are kept for information (superseded), not used for a verdict.` : '';
   return `<p class="engine"><b>Verdict from ${esc(engine)}</b>: the verdicts, the numbers they rest on and the charts use ${esc(engine)}'s runs.${kept}</p>`;
 }
@@ -463,7 +461,7 @@ function percentileCell(value, n, p) {
 const RUN_COLUMNS = [
   ['requests', '', 'requests', (r) => fmtNumber(r.requests, 'count')],
   ['replies', '', 'replies', (r) => fmtNumber(r.replies, 'count')],
-  ['errors', '', 'errors', (r) => fmtNumber(errorCount(r), 'count'), (r) => Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join(', ')],
+  ['errors', '', 'errors', (r) => fmtNumber(r.error_count, 'count'), (r) => Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join(', ')],
   ['throughput', 'req/s', 'throughput (req/s)', (r) => fmtNumber(r.throughput_rps, 'req/s')],
   ['mean', 'ms', 'mean response time (ms)', (r) => fmtNumber(r.latency_ms.mean, 'ms')],
   ['p50', 'ms', 'median response time (ms)', (r) => fmtNumber(r.latency_ms.p50, 'ms')],
@@ -490,7 +488,7 @@ function runsTable(runs, { withScenario }) {
   ].join('');
   const body = runs.map((r) => {
     // A superseded run is kept for information: why it was replaced is on hover, not a warning.
-    const status = !r.ok ? `${tag('bad', 'FAILED')}<span class="muted">${esc(r.failure)}</span>` : isSuperseded(r) ? `<span title="${esc((r.not_judged_because || []).join('; '))}">${tag('info', TAG_TEXT.superseded)}</span>` : r.client_bound ? tag('warn', 'CLIENT-BOUND') : 'ok';
+    const status = !r.ok ? `${tag('bad', 'FAILED')}<span class="muted">${esc(r.failure)}</span>` : r.superseded ? `<span title="${esc((r.not_judged_because || []).join('; '))}">${tag('info', TAG_TEXT.superseded)}</span>` : r.client_bound ? tag('warn', 'CLIENT-BOUND') : 'ok';
     return `<tr>${withScenario ? `<td class="l">${esc(r.scenario)}</td>` : ''}<td class="l">${serverName(r.server)}</td>${trials ? `<td>${esc(r.trial ?? '')}</td>` : ''}<td class="l">${esc(r.engine ?? '–')}</td><td class="l">${status}</td>${RUN_COLUMNS.map(([, , , get, title]) => `<td${title ? ` title="${esc(title(r))}"` : ''}>${get(r)}</td>`).join('')}</tr>`;
   }).join('\n');
   return `<div class="scroll"><table class="runs"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;

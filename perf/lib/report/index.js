@@ -18,9 +18,8 @@ const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
 const { heldConnections } = require('../plan/scenarios');
 const { ABOVE_WAIT_BOUND_MS, isWaitingRun } = require('../judge/waiting');
-const { errorCount } = require('../judge/warnings');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
-const { usableForVerdict, MIN_TAIL_SAMPLES, percentileResolved, TOO_FEW } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES, TOO_FEW } = require('../judge/verdicts');
 const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
 const { orderServers } = require('./style');
 
@@ -46,8 +45,8 @@ const MAX_POINTS = 5000;
 /** Number of intervals a banded timeline aims for. */
 const TARGET_BINS = 150;
 const BAR_METRICS = ['mean_ms', 'p99_ms', 'throughput_rps', 'cpu_ms_per_request', 'peak_rss_mb'];
-/** The bar charts' percentile metrics, with their p. */
-const TAIL = { p99_ms: 0.99 };
+/** The bar charts' percentile metrics: a bar only where the run's replies resolve it (judged: p99_resolved). */
+const TAIL = { p99_ms: true };
 
 function slug(s) {
   return String(s).toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
@@ -95,7 +94,7 @@ async function loadScenario(results, scenario, log) {
  * results, an engine without per-request times).
  */
 function pooledHistogram(results, scenario, server) {
-  const runs = runsOf(results, scenario, server).filter(usableForVerdict);
+  const runs = runsOf(results, scenario, server).filter((r) => r.usable);
   if (!runs.length || runs.some((r) => !r.latency_histogram)) return null;
   return { histogram: mergeLatencyHistograms(runs.map((r) => r.latency_histogram)), trials: runs.length };
 }
@@ -264,7 +263,7 @@ function overviewCharts(results, comps) {
         const run = representative(results, scenario, server);
         if (!run) continue;
         // A p99 of fewer than 10 000 requests is their slowest few: no bar (perf/lib/judge/verdicts.js).
-        const few = run.ok && TAIL[metric] && !percentileResolved(run.replies, TAIL[metric]);
+        const few = run.ok && TAIL[metric] && !run.p99_resolved;
         const value = run.ok && !few ? metricValue(run, metric) : null;
         let label = few ? TOO_FEW : run.ok ? fmtNumber(value, m.unit) : 'failed';
         if (run.ok && run.client_bound) label += ' (client-bound)';
@@ -345,15 +344,15 @@ function seedChart(results) {
  * The runs of the scenarios that offered a ramp's work at a fixed rate (open loop, one request
  * per new connection, the same request: the seed's ramp-up tests at 20, 100 and 200 a second),
  * as rows of its chart: the low end of the curve. A percentile is kept only where the run's
- * replies resolve it (percentileResolved, as everywhere in the report).
+ * replies resolve it (the judged runs' p99_resolved and p999_resolved, as everywhere in the report).
  */
 function sameWorkRows(results, ramp, servers) {
   if (!ramp.request || ramp.connection === 'keep-alive') return [];
   const same = (p) => p && p.kind === 'open' && p.requests_per_connection === 1 && p.request.method === ramp.request.method && p.request.path === ramp.request.path;
   return results.runs.filter((r) => r.ok && servers.includes(r.server) && !r.superseded_by && same(r.params)).map((r) => ({
     server: r.server, scenario: r.scenario, search: null, rate: r.params.rate, achieved_rps: r.throughput_rps ?? null,
-    p50_ms: r.latency_ms.p50, p99_ms: percentileResolved(r.replies, 0.99) ? r.latency_ms.p99 : null, p999_ms: percentileResolved(r.replies, 0.999) ? r.latency_ms.p999 : null,
-    errors: errorCount(r), server_cpu_pct: r.server_cpu_pct ?? null, client_cpu_pct: r.client_cpu_pct ?? null, failure: null, limited: null,
+    p50_ms: r.latency_ms.p50, p99_ms: r.p99_resolved ? r.latency_ms.p99 : null, p999_ms: r.p999_resolved ? r.latency_ms.p999 : null,
+    errors: r.error_count, server_cpu_pct: r.server_cpu_pct ?? null, client_cpu_pct: r.client_cpu_pct ?? null, failure: null, limited: null,
   }));
 }
 
@@ -395,8 +394,8 @@ function rampCharts(results) {
  */
 function waitingChart(results) {
   const rows = [];
-  for (const r of results.runs.filter((x) => x.above_wait_ms && isWaitingRun(x) && usableForVerdict(x) && !x.superseded_by)) {
-    rows.push({ server: r.server, source: r.scenario, connection: r.params.kind === 'rate' ? 'keep-alive' : 'new', held: heldConnections(r.params), wait_ms: r.above_wait_ms.wait_ms, p50_ms: r.above_wait_ms.p50, p99_ms: r.above_wait_ms.p99, peak_rss_mb: r.server_peak_rss_mb ?? null, errors: errorCount(r) });
+  for (const r of results.runs.filter((x) => x.above_wait_ms && isWaitingRun(x) && x.usable && !x.superseded_by)) {
+    rows.push({ server: r.server, source: r.scenario, connection: r.params.kind === 'rate' ? 'keep-alive' : 'new', held: heldConnections(r.params), wait_ms: r.above_wait_ms.wait_ms, p50_ms: r.above_wait_ms.p50, p99_ms: r.above_wait_ms.p99, peak_rss_mb: r.server_peak_rss_mb ?? null, errors: r.error_count });
   }
   const held = results.held;
   for (const [server, s] of Object.entries((held && held.servers) || {})) {

@@ -8,9 +8,8 @@
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
 const { withoutAdvice } = require('../judge/verdicts');
-const { marginText } = require('../judge/answer');
+const { marginText, fmtFactor, fmtInterval } = require('./format');
 const { fmtDuration } = require('../plan/trial_plan');
-const { fmtFactor, fmtInterval } = require('./format');
 const { toText, overheadLines, seedLines } = require('./summary');
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');

@@ -3,8 +3,7 @@
 // as crosscheck.json stores it (its verdicts and agreements in words), aligned text for the
 // terminal and Markdown: the table, its legend and notes, and the servers' verdicts by engine.
 
-const { fmtNumber, alignedTable } = require('./format');
-const { marginText } = require('../judge/answer');
+const { fmtNumber, alignedTable, marginText } = require('./format');
 
 /** A row's verdict in words: "agree within ±10 %", "agree within ±10 % (resolution)"; the other codes are their words. */
 function verdictText(code, margin) {

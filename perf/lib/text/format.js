@@ -26,6 +26,11 @@ function fmtFactor(x) {
   return `${x < 10 ? x.toFixed(2).replace(/0$/, '') : x < 100 ? x.toFixed(1) : Math.round(x)}×`;
 }
 
+/** A margin in words: "±10 %" for 0.1. */
+function marginText(margin) {
+  return `±${+(margin * 100).toFixed(1)} %`;
+}
+
 /** An interval of factors: "[2.10–2.77]"; "" when there is none. */
 function fmtInterval(ci) {
   if (!ci) return '';
@@ -81,4 +86,4 @@ function objectsToCsv(rows) {
   return csvLines(cols, rows.map((r) => cols.map((c) => r[c])));
 }
 
-module.exports = { fmtNumber, fmtFactor, fmtInterval, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv };
+module.exports = { fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv };

@@ -5,8 +5,7 @@
 // `npm run answers -- --write` can replace it and a test can tell when it is stale.
 
 const { METRICS } = require('../judge/metrics');
-const { fmtFactor, fmtInterval, markdownTable } = require('./format');
-const { marginText } = require('../judge/answer');
+const { fmtFactor, fmtInterval, markdownTable, marginText } = require('./format');
 
 const RAMP_METRIC = 'sustainable_rps';
 

@@ -3,8 +3,7 @@
 // the run goes, and at the end one line per server (its sustainable rate over the searches,
 // with its interval) and one per comparison, under the project's three answers. Decides nothing.
 
-const { fmtNumber, fmtFactor, fmtInterval } = require('./format');
-const { marginText } = require('../judge/answer');
+const { fmtNumber, fmtFactor, fmtInterval, marginText } = require('./format');
 const { causeText } = require('./runtime');
 const { tuningText } = require('./tuning');
 

@@ -4,9 +4,9 @@
 // published conclusion holds, for the terminal, summary.txt/.md and the report. Decides nothing.
 
 const { METRICS } = require('../judge/metrics');
-const { DEFAULT_MARGIN, marginText } = require('../judge/answer');
+const { DEFAULT_MARGIN } = require('../judge/answer');
+const { marginText, fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');
 const { withoutAdvice } = require('../judge/verdicts');
-const { fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');
 const { verdictWords } = require('./verdict_words');
 
 /**

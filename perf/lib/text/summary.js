@@ -16,8 +16,7 @@ const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAM
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
 const { verdictWords } = require('./verdict_words');
-const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines } = require('./format');
-const { marginText } = require('../judge/answer');
+const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines, marginText } = require('./format');
 
 const GROUP_COLUMNS = [
   { key: 'mean', metric: 'mean_ms', label: 'mean ms', csv: 'mean_ms' },

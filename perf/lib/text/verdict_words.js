@@ -3,8 +3,7 @@
 // every comparison by perf/lib/judge/judged.js) says, as the terminal, summary.txt/.md/.csv and
 // the report write it. Decides nothing.
 
-const { fmtFactor, fmtInterval } = require('./format');
-const { marginText } = require('../judge/answer');
+const { fmtFactor, fmtInterval, marginText } = require('./format');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {

@@ -3,7 +3,7 @@
 // table (perf/lib/text/format.js), so that one figure reads the same wherever it is shown.
 
 const assert = require('node:assert/strict');
-const { fmtNumber, fmtFactor, fmtInterval, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv } = require('../../../perf/lib/text/format');
+const { fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv } = require('../../../perf/lib/text/format');
 
 describe('format: numbers', () => {
   it('a quantity in about three significant digits, whole ones with thousands separators', () => {
@@ -29,6 +29,8 @@ describe('format: factors, intervals and changes', () => {
 
   it('an interval of factors, to the same precision, or nothing', () => {
     assert.equal(fmtInterval([2.1, 2.774]), '[2.10–2.77]');
+    assert.equal(marginText(0.1), '±10 %');
+    assert.equal(marginText(0.125), '±12.5 %');
     assert.equal(fmtInterval([9.5, 47.83]), '[9.50–47.8]');
     assert.equal(fmtInterval([88, 130.4]), '[88.0–130]');
     assert.equal(fmtInterval(null), '');
