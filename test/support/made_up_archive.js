@@ -15,6 +15,7 @@ function record(id, host, ratio, ci, { subject = 'short_conn_256', metric = 'thr
     started_at: `${day}T00:00:00Z`,
     host: { cpu_model: host },
     commit: '0123456',
+    methods: { scenario: 1, ramp: 2 },
     options: { margin: 0.1 },
     answers: [
       {

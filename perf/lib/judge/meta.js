@@ -24,9 +24,18 @@
 // 2019).
 
 const { jStat } = require('jstat');
-const { decide, claimOutcome, DEFAULT_MARGIN } = require('./answer');
+const { decide, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('./answer');
 const { lookLevel } = require('./sequential');
 const { LEVEL } = require('./confidence');
+
+// How each kind of answer is measured and judged, by version: bumped when a rule that moves the
+// answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
+// each answer confirmed: version 2). A run records the versions it measured with (environment.js);
+// an archived answer of another version is marked, like one of a server changed since.
+const METHOD_VERSIONS = { scenario: 1, ramp: 2 };
+// Paired rounds short of the first look (5 rounds: 4 degrees of freedom) carry a spread known to
+// no precision: one such run could outweigh several full ones. They are kept in the record, not pooled.
+const MIN_POOLED_DF = 4;
 
 const METHOD = 'random effects: DerSimonian–Laird τ², Hartung–Knapp interval (t, k − 1 df), 95 %';
 const ONE_RUN = 'one run: its own interval (no between-run variance can be estimated)';
@@ -76,8 +85,10 @@ function runAnswers(results) {
     better: c.better,
     ratio: c.ratio,
     ci95: c.ci95,
-    // A comparison the run left unjudged (a lower bound, a figure below its resolution) is not pooled.
-    log_se: c.decision ? logStandardError(c, { looks }) : null,
+    // A comparison the run left unjudged (a lower bound, a figure below its resolution), or judged
+    // short of its first look, is not pooled.
+    log_se: c.decision && !(c.method === 'paired' && c.rounds < MIN_POOLED_DF + 1) ? logStandardError(c, { looks }) : null,
+    df: c.method === 'paired' && Number.isInteger(c.rounds) ? c.rounds - 1 : null,
     decision: c.decision ?? null,
     winner: c.winner ?? null,
     factor: c.factor ?? null,
@@ -99,6 +110,7 @@ function runAnswers(results) {
       ratio: c.ratio,
       ci95: c.ci95,
       log_se: c.decision ? logStandardError({ ci95: c.ci95, searches }) : null,
+      df: Number.isInteger(searches) ? searches - 1 : null,
       decision: c.decision,
       winner: c.winner,
       factor: c.factor,
@@ -111,13 +123,16 @@ function runAnswers(results) {
 }
 
 /**
- * Which of a record's answers measured servers changed since (their sources' digests, perf/lib/
- * run/environment.js serverSources, differ from current's): { key: true } for those. A record or
- * a server without digests is taken as current: nothing says otherwise.
+ * Which of a record's answers were measured before a change: of a server (their sources'
+ * digests, perf/lib/run/environment.js serverSources, differ from current's) or of the method
+ * (METHOD_VERSIONS; a record without them measured with the first versions): { key: true } for
+ * those. A server without digests is taken as current: nothing says otherwise.
  */
 function staleAnswers(record, current) {
   const changed = (server) => Boolean(record.sources && record.sources[server] && current[server] && record.sources[server] !== current[server]);
-  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b)).map((x) => [x.key, true]));
+  const methods = record.methods || {};
+  const oldMethod = (kind) => (methods[kind] || 1) !== METHOD_VERSIONS[kind];
+  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b) || oldMethod(x.kind)).map((x) => [x.key, true]));
 }
 
 /**
@@ -178,10 +193,14 @@ function groupBy(items, key) {
   return [...groups];
 }
 
-/** Whether two decided answers of two hosts cannot both describe one machine. */
+/**
+ * Whether two hosts' answers cannot both describe one machine (perf/lib/judge/answer.js relate:
+ * opposite winners, or the same against a clear winner), each resting on two runs or more: one
+ * run of a host is not yet that host's answer.
+ */
 function disagree(x, y) {
-  if (x.decision === 'winner' && y.decision === 'winner') return x.winner !== y.winner;
-  return (x.decision === 'winner' && y.decision === 'same') || (x.decision === 'same' && y.decision === 'winner');
+  const view = (h) => ({ decision: h.decision, lead: h.winner, clear: h.decision === 'winner' && (h.ci95[0] > 1 + h.margin || h.ci95[1] < 1 / (1 + h.margin)) });
+  return x.k >= 2 && y.k >= 2 && CONTRADICTIONS.includes(relate(view(x), view(y)));
 }
 
 /**
@@ -227,8 +246,9 @@ function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
   const measured = runs.filter((r) => r.answer.log_se !== null && r.answer.ratio > 0);
   const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, ci: r.answer.ci95 ? r.answer.ci95.map(Math.log) : null });
   const side = { a, b, better };
-  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, pool: hostPool(list.map(estimate)) }));
-  const hosts = groups.map(({ host, pool }) => ({ host, k: pool.k, ...answerOfPool(pool, side, margin) }));
+  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: hostPool(list.map(estimate)) }));
+  // Each host's own answer on the honest interval (Hartung–Knapp, or its one run's own).
+  const hosts = groups.map(({ host, list }) => ({ host, k: list.length, margin, ...answerOfPool(randomEffects(list.map(estimate)), side, margin) }));
   const base = { runs, k: measured.length, hosts, margin };
   if (!measured.length) return { ...base, ratio: null, ci95: null, decision: null, winner: null, factor: null, tau2: null, i2: null, method: null };
   const pool = randomEffects(measured.map(estimate));
@@ -238,16 +258,36 @@ function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
 }
 
 /**
+ * An answer the way round the servers' order gives (perf/servers.json: node before em), so that
+ * a run made with --servers em,node pools with the others: a and b swapped, the ratio and its
+ * interval inverted.
+ */
+function oriented(answer, order) {
+  const [i, j] = [order.indexOf(answer.a), order.indexOf(answer.b)];
+  if (i < 0 || j < 0 || i < j) return answer;
+  const { a, b } = answer;
+  return {
+    ...answer,
+    key: answerKey(answer.subject, answer.metric, b, a),
+    a: b,
+    b: a,
+    ratio: answer.ratio ? 1 / answer.ratio : answer.ratio,
+    ci95: answer.ci95 ? [1 / answer.ci95[1], 1 / answer.ci95[0]] : answer.ci95,
+  };
+}
+
+/**
  * The answer of every comparison the records hold, pooled across them: [{ key, subject, kind,
  * metric, a, b, better, ...poolComparison }], in the order first seen. records: decoded
  * archive records ({ id, started_at, host, stale: { pair key → bool }, answers }); withoutStale
- * leaves out the runs of servers changed since.
+ * leaves out the answers measured before a change; order: the servers' order (oriented).
  */
-function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false } = {}) {
+function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false, order = [] } = {}) {
   const byKey = new Map();
   for (const record of records) {
-    for (const answer of record.answers) {
-      const stale = Boolean(record.stale && record.stale[answer.key]);
+    for (const stored of record.answers) {
+      const answer = oriented(stored, order);
+      const stale = Boolean(record.stale && record.stale[stored.key]);
       if (withoutStale && stale) continue;
       if (!byKey.has(answer.key)) byKey.set(answer.key, { answer, runs: [] });
       byKey.get(answer.key).runs.push({ record, answer, stale });
@@ -272,4 +312,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { answerKey, runAnswers, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };
+module.exports = { METHOD_VERSIONS, answerKey, runAnswers, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };

@@ -9,6 +9,7 @@ const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { thresholds } = require('../judge/bottleneck');
+const { METHOD_VERSIONS } = require('../judge/meta');
 
 function run(command, args, options = {}) {
   try {
@@ -132,6 +133,7 @@ function collectEnvironment({ pinning = null, options = {} } = {}) {
     project_dirty: status === null ? null : status.length > 0,
     pinning,
     thresholds: thresholds(),
+    methods: METHOD_VERSIONS,
     options,
   };
 }

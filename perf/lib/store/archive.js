@@ -8,6 +8,7 @@
 //               memory_gb, hostname
 //   software    node, ruby, gems, npm_packages
 //   commit, dirty   the project's commit and whether the working copy differed from it
+//   methods     the versions of the measuring rules it used (perf/lib/judge/meta.js METHOD_VERSIONS)
 //   sources     per server, a digest of what makes it (its folder and the shared files at the
 //               commit, and its definition): a later digest that differs marks the run stale
 //   machine     the steal and foreign CPU its runs saw (median and largest, % of a core)
@@ -23,7 +24,7 @@ const { writeFileAtomic } = require('./results_store');
 
 const ARCHIVE_VERSION = 1;
 const ARCHIVE_DIR = path.join(PROJECT_ROOT, 'results', 'archive');
-const REQUIRED = ['archive_version', 'id', 'started_at', 'host', 'commit', 'answers'];
+const REQUIRED = ['archive_version', 'id', 'started_at', 'host', 'commit', 'options', 'answers'];
 
 /** An archive record that cannot be read or written: the message fits one terminal line. */
 class ArchiveError extends Error {}
@@ -103,6 +104,7 @@ function recordOf(results, { answers, sources }) {
     commit: env.project_commit || null,
     dirty: env.project_dirty ?? null,
     sources,
+    methods: env.methods || null,
     machine: machineOf(results.runs),
     interrupted: results.interrupted,
     options: env.options || {},
@@ -137,7 +139,8 @@ function decodeRecord(text, file) {
   if (!record || typeof record !== 'object') throw new ArchiveError(`${file} is not an archive record`);
   const missing = REQUIRED.filter((k) => record[k] === undefined);
   if (missing.length) throw new ArchiveError(`${file} is not an archive record: no ${missing.join(', ')}`);
-  if (record.archive_version !== ARCHIVE_VERSION) throw new ArchiveError(`${file} has archive_version ${JSON.stringify(record.archive_version)}; this version of the project reads ${ARCHIVE_VERSION}`);
+  // A record of a newer version may hold what this reader cannot pool; an older one is read as it is.
+  if (!Number.isInteger(record.archive_version) || record.archive_version > ARCHIVE_VERSION) throw new ArchiveError(`${file} has archive_version ${JSON.stringify(record.archive_version)}; this version of the project reads ${ARCHIVE_VERSION}`);
   if (!Array.isArray(record.answers)) throw new ArchiveError(`${file}: "answers" is not a list`);
   return record;
 }

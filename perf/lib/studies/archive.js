@@ -11,6 +11,7 @@ const { judgeResults } = require('../judge/judged');
 const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord } = require('../store/archive');
 const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf } = require('../judge/meta');
 const { seedClaim } = require('../judge/seeds');
+const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
@@ -54,12 +55,13 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
   const records = readArchive(archiveDir);
   const current = serverSources(definitions || require('../../servers.json'));
   for (const record of records) record.stale = staleAnswers(record, current);
-  const margin = records.length ? records[records.length - 1].options.margin || undefined : undefined;
-  const pooled = poolArchive(records, { margin, withoutStale });
+  const order = Object.keys(definitions || require('../../servers.json'));
+  // Pooled at the project's margin whatever margin a run was asked for: "the same" means one thing here.
+  const pooled = poolArchive(records, { margin: DEFAULT_MARGIN, withoutStale, order });
   const pooledOf = (q, pair) => pooled.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
   const claimOf = (q, p) => {
     const claim = q.seed ? seedClaim(q.seed) : null;
-    return claim && claim.a === p.a && claim.b === p.b ? pooledClaim(p, claim) : null;
+    return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === p.a && claim.b === p.b ? pooledClaim(p, claim) : null;
   };
   return { records, pooled, questions: questionsFile.questions, pairs: questionsFile.pairs, pooledOf, claimOf };
 }

@@ -5,6 +5,7 @@
 // `npm run answers -- --write` can replace it and a test can tell when it is stale.
 
 const { METRICS } = require('../judge/metrics');
+const { DEFAULT_MARGIN } = require('../judge/answer');
 const { fmtFactor, fmtInterval, markdownTable, marginText } = require('./format');
 
 const RAMP_METRIC = 'sustainable_rps';
@@ -57,7 +58,7 @@ function basisWords(p, { why = true } = {}) {
   const hosts = p.hosts.length;
   const parts = [`${p.k} run${p.k === 1 ? '' : 's'}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
   if (p.i2 !== null && p.i2 !== undefined) parts.push(`I² ${Math.round(p.i2 * 100)} %`);
-  if (p.stale_runs) parts.push(`${p.stale_runs} of servers changed since`);
+  if (p.stale_runs) parts.push(`${p.stale_runs} measured before a change to its server or method`);
   return parts.join(', ');
 }
 
@@ -94,19 +95,18 @@ function archiveWords(records, hostOf) {
  */
 function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, image }) {
   if (!records.length) return ['No full run is in the archive yet: `scripts/run_scenarios.sh` adds its own to results/archive/, then `npm run answers -- --write` writes them here.'];
-  const head = ['question', ...pairs.map((x) => `${x.label}: ${x.a} vs ${x.b}`), 'rests on'];
+  const head = ['question', ...pairs.map((x) => `${x.label}: ${x.a} vs ${x.b}`)];
   const body = questions.map((q) => {
     const cells = pairs.map((pair) => {
       const p = pooledOf(q, pair);
       if (!p) return 'not measured';
       const claim = claimOf(q, p);
-      return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''}`;
+      return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${basisWords(p, { why: false })}`;
     });
-    const first = pooledOf(q, pairs[0]);
-    return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells, first ? basisWords(first, { why: false }) : '–'];
+    return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells];
   });
   return [
-    `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(records[0].options.margin || 0.1)}.`,
+    `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
     '',
     ...markdownTable(head, body, head.map(() => 'l')),
     ...(image ? ['', image] : []),

@@ -46,7 +46,7 @@ describe('meta: answers across runs', () => {
   });
 
   it('says "depends on the machine" where the hosts name opposite winners, with each host\'s answer', () => {
-    const records = [...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2, 1.22])];
+    const records = [...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2, 1.22, 1.19])];
     const [p] = meta.poolArchive(records);
     assert.equal(p.decision, 'depends');
     assert.equal(p.winner, null);
@@ -54,9 +54,30 @@ describe('meta: answers across runs', () => {
       p.hosts.map((h) => [h.host, h.k, h.decision, h.winner]),
       [
         ['AMD EPYC', 3, 'winner', 'em'],
-        ['Intel Xeon', 2, 'winner', 'node'],
+        ['Intel Xeon', 3, 'winner', 'node'],
       ],
     );
+    // One run of a host is not yet that host's answer: no "depends" on it, however far it lies.
+    const single = meta.poolArchive([...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2])])[0];
+    assert.notEqual(single.decision, 'depends');
+  });
+
+  it('pools a run made with the servers the other way round with the others', () => {
+    const flipped = around('EPYC', [1 / 0.56], 0.05, { a: 'em', b: 'node' });
+    const [p, ...rest] = meta.poolArchive([...around('EPYC', [0.56, 0.57]), ...flipped], { order: ['node', 'em'] });
+    assert.equal(rest.length, 0);
+    assert.equal(p.k, 3);
+    assert.ok(Math.abs(p.ratio - 0.5633) < 0.01, `${p.ratio}`);
+    assert.equal(p.winner, 'em');
+  });
+
+  it('marks the answers of a method measured another way, and of a record without versions for a kind since changed', () => {
+    const r = record('old', 'EPYC', 1.4, [1.2, 1.6], { subject: 'hello_keepalive', metric: 'sustainable_rps' });
+    delete r.methods;
+    assert.deepEqual(meta.staleAnswers(r, {}), { 'hello_keepalive sustainable_rps node:em': true }, 'the ramps changed their rule since the first version');
+    assert.deepEqual(meta.staleAnswers({ ...r, methods: { ...meta.METHOD_VERSIONS, ramp: 1 } }, {}), { 'hello_keepalive sustainable_rps node:em': true });
+    assert.deepEqual(meta.staleAnswers({ ...r, methods: meta.METHOD_VERSIONS }, {}), {});
+    assert.deepEqual(meta.staleAnswers({ ...record('s', 'EPYC', 1.4, [1.2, 1.6]), methods: meta.METHOD_VERSIONS }, {}), {});
   });
 
   it('pools hosts that agree as one answer, and hosts whose difference is within their noise', () => {

@@ -70,7 +70,7 @@ describe('archive: records of full runs', () => {
       assert.throws(() => archive.readArchive(dir), (e) => e instanceof archive.ArchiveError && pattern.test(e.message) && !e.message.includes('\n'));
     };
     refused('{', /x\.json is not valid JSON/);
-    refused('{"archive_version": 1}', /x\.json is not an archive record: no id, started_at, host, commit, answers/);
+    refused('{"archive_version": 1}', /x\.json is not an archive record: no id, started_at, host, commit, options, answers/);
     refused(JSON.stringify({ ...recordOfFixture(), archive_version: 99 }), /archive_version 99; this version of the project reads 1/);
   });
 });
