@@ -8,22 +8,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { writeRecord, readArchive } = require('../../perf/lib/store/archive');
-const { around } = require('../support/made_up_archive');
+const { around, resultsDir } = require('../support/made_up_archive');
 const { makeTmpDir } = require('../support/runner_helpers');
 
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'perf', 'cli', 'archive.js');
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'results_small', 'results.json');
 
 const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
-
-function resultsDir(root, options) {
-  const dir = fs.mkdtempSync(path.join(root, 'run-'));
-  const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
-  doc.environment.options = { ...doc.environment.options, ...options };
-  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(doc));
-  return dir;
-}
 
 describe('archive command line', function () {
   this.timeout(120000);

@@ -1,8 +1,13 @@
 'use strict';
 // Made-up archive records (perf/lib/store/archive.js) for the tests of the answers across runs:
-// each holds one comparison, a run's ratio a ÷ b with its 95 % interval, on a named host.
+// each holds one comparison, a run's ratio a ÷ b with its 95 % interval, on a named host; and
+// results folders of a made-up run to add to an archive.
+
+const fs = require('node:fs');
+const path = require('node:path');
 
 const Z95 = 1.959964;
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'results_small', 'results.json');
 
 /**
  * A record of one run: its host (CPU model), and for one comparison (by default short_conn_256's
@@ -41,4 +46,13 @@ function around(host, ratios, half = 0.05, options = {}) {
   return ratios.map((r, i) => record(`${host}-${i}`, host, r, [r * Math.exp(-half), r * Math.exp(half)], options));
 }
 
-module.exports = { record, around };
+/** A results folder in root holding the fixture's run (test/fixtures/results_small) with its options and fields changed. */
+function resultsDir(root, options, extra = {}) {
+  const dir = fs.mkdtempSync(path.join(root, 'run-'));
+  const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+  doc.environment.options = { ...doc.environment.options, ...options };
+  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...doc, ...extra }));
+  return dir;
+}
+
+module.exports = { record, around, resultsDir };

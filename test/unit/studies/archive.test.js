@@ -9,19 +9,8 @@ const path = require('node:path');
 const studies = require('../../../perf/lib/studies/archive');
 const { readArchive, writeRecord, ArchiveError } = require('../../../perf/lib/store/archive');
 const { answersFigure, ANSWERS_IMAGE } = require('../../../perf/lib/report/answers_figure');
-const { around } = require('../../support/made_up_archive');
+const { around, resultsDir } = require('../../support/made_up_archive');
 const { makeTmpDir } = require('../../support/runner_helpers');
-
-const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'results_small', 'results.json');
-
-/** A results folder holding the fixture's run with its options changed. */
-function resultsDir(root, options, extra = {}) {
-  const dir = fs.mkdtempSync(path.join(root, 'run-'));
-  const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
-  doc.environment.options = { ...doc.environment.options, ...options };
-  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...doc, ...extra }));
-  return dir;
-}
 
 describe('archive: adding runs and pooling them', () => {
   let root;
