@@ -75,6 +75,7 @@ function answerKey(subject, metric, a, b) {
  */
 function runAnswers(results) {
   const looks = results.looks || null;
+  const shortOfFirstLook = (c) => c.method === 'paired' && Number.isInteger(c.rounds) && c.rounds < MIN_POOLED_DF + 1;
   const scenario = results.comparisons.map((c) => ({
     key: answerKey(c.scenario, c.metric, c.a, c.b),
     kind: 'scenario',
@@ -87,14 +88,14 @@ function runAnswers(results) {
     ci95: c.ci95,
     // A comparison the run left unjudged (a lower bound, a figure below its resolution), or judged
     // short of its first look, is not pooled.
-    log_se: c.decision && !(c.method === 'paired' && c.rounds < MIN_POOLED_DF + 1) ? logStandardError(c, { looks }) : null,
+    log_se: c.decision && !shortOfFirstLook(c) ? logStandardError(c, { looks }) : null,
     df: c.method === 'paired' && Number.isInteger(c.rounds) ? c.rounds - 1 : null,
     decision: c.decision ?? null,
     winner: c.winner ?? null,
     factor: c.factor ?? null,
     margin: c.margin ?? DEFAULT_MARGIN,
     method: c.method ?? null,
-    not_judged: c.no_verdict || (c.decision ? null : c.note || null),
+    not_judged: c.no_verdict || (c.decision ? (shortOfFirstLook(c) ? `${c.rounds} rounds, short of the first look` : null) : c.note || null),
   }));
   const ramps = results.ramps ? results.ramps.ramps : [];
   const searches = results.ramps ? results.ramps.repeat : null;
