@@ -165,9 +165,13 @@ function randomEffects(estimates) {
   return { k, mu, ci: [mu - half, mu + half], tau2, q, i2: q > 0 ? Math.max(0, (q - (k - 1)) / q) : 0, method: METHOD };
 }
 
-/** The host a record ran on, as the runs can tell hosts apart: its CPU model. */
+/**
+ * The host a record ran on, as the runs can tell hosts apart: its CPU model and microcode (a
+ * virtual machine's CPU is often named by family alone, "AMD EPYC", over several generations).
+ */
 function hostOf(record) {
-  return record.host.cpu_model || 'unknown CPU';
+  const { cpu_model: model, cpu_microcode: microcode } = record.host;
+  return `${model || 'unknown CPU'}${microcode ? ` (microcode ${microcode})` : ''}`;
 }
 
 /**

@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const { jStat } = require('jstat');
 const meta = require('../../../perf/lib/judge/meta');
-const { pairedInterval, lookLevel } = require('../../../perf/lib/judge/sequential');
+const { pairedInterval, lookLevel, runSequential } = require('../../../perf/lib/judge/sequential');
 const { seededNormals } = require('../../support/seeded_random');
 const { record, around } = require('../../support/made_up_archive');
 
@@ -60,6 +60,12 @@ describe('meta: answers across runs', () => {
     // One run of a host is not yet that host's answer: no "depends" on it, however far it lies.
     const single = meta.poolArchive([...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2])])[0];
     assert.notEqual(single.decision, 'depends');
+  });
+
+  it('tells hosts apart by CPU model and microcode', () => {
+    assert.equal(meta.hostOf({ host: { cpu_model: 'AMD EPYC', cpu_microcode: '0x1000065' } }), 'AMD EPYC (microcode 0x1000065)');
+    assert.equal(meta.hostOf({ host: { cpu_model: 'AMD EPYC' } }), 'AMD EPYC');
+    assert.equal(meta.hostOf({ host: {} }), 'unknown CPU');
   });
 
   it('pools a run made with the servers the other way round with the others', () => {
@@ -179,6 +185,43 @@ describe('meta: answers across runs', () => {
         if (Math.abs(Math.log(p.ratio) - TRUE) <= half) dl++;
       }
       return { hk: hk / reps, dl: dl / reps };
+    }
+
+    // As the runner builds them: paired rounds looked at after 5, 10, 20 and 40 rounds, stopped at
+    // the first look that decides (sequential.js), each run's interval at the looks' level.
+    function simulateSequential(k, tau, ratio, reps, seed) {
+      const z = seededNormals(seed);
+      const looks = [5, 10, 20, 40];
+      const truth = Math.log(ratio);
+      let covered = 0;
+      for (let i = 0; i < reps; i++) {
+        const records = [];
+        for (let j = 0; j < k; j++) {
+          const offset = truth + tau * z();
+          // Each side's log value varying by 0.15 a round, the two sides of a round correlated 0.4.
+          const side = (shared) => 0.15 * (Math.sqrt(0.4) * shared + Math.sqrt(0.6) * z());
+          const s = runSequential(() => {
+            const shared = z();
+            return [Math.exp(offset + side(shared) + 10), Math.exp(side(shared) + 10)];
+          }, { looks });
+          const r = record(`r${j}`, 'EPYC', s.ratio, s.ci);
+          r.answers[0].log_se = meta.logStandardError({ ci95: s.ci, method: 'paired', rounds: looks[s.look] }, { looks });
+          records.push(r);
+        }
+        const [p] = meta.poolArchive(records);
+        if (Math.log(p.ci95[0]) <= truth && truth <= Math.log(p.ci95[1])) covered++;
+      }
+      return covered / reps;
+    }
+
+    for (const [k, tau, ratio] of [
+      [3, 0.1, 1.3],
+      [5, 0.05, 1.0],
+    ]) {
+      it(`covers the true ratio at least 93 % of the time with ${k} runs of sequential paired rounds, between-run sd ${tau}, true ratio ${ratio}`, () => {
+        const coverage = simulateSequential(k, tau, ratio, 800, 7 * k + 1);
+        assert.ok(coverage >= 0.93, `covered ${coverage}`);
+      });
     }
 
     const cases = [
