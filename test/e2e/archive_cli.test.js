@@ -26,11 +26,11 @@ describe('archive command line', function () {
 
   it('adds a full run, and refuses a quick one in one line with exit 2', () => {
     const archive = path.join(root, 'archive');
-    const added = cli('add', resultsDir(root, { quick: false }), '--archive', archive);
+    const added = cli('add', resultsDir(root, { quick: false, design: 'rounds' }), '--archive', archive);
     assert.equal(added.status, 0, added.stderr);
     assert.match(added.stdout, /^archived: .*2024-06-01T12-00-00Z__0123456\.json \(npm run answers -- --write updates README\.md and RESULTS\.md\)\n$/);
     assert.equal(readArchive(archive).length, 1);
-    const again = cli('add', resultsDir(root, { quick: false }), '--archive', archive);
+    const again = cli('add', resultsDir(root, { quick: false, design: 'rounds' }), '--archive', archive);
     assert.equal(again.status, 2);
     assert.match(again.stderr, /^archive: .* exists already: this run is in the archive\n$/);
     const quick = cli('add', resultsDir(root, { quick: true }), '--archive', archive);

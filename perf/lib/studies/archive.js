@@ -33,6 +33,9 @@ function notArchivable(results) {
   if (o.quick) return 'a quick run (the archive holds full runs)';
   for (const [key, flag] of [['target', '--target'], ['link', '--link'], ['load_hosts', '--load-hosts']]) if (o[key]) return `a run with ${flag} (the archive holds runs on this machine's loopback)`;
   if (o.seeds) return 'a --seeds run (the archive holds the full run of node and em)';
+  if (o.design !== 'rounds') return 'a run of independent trials (--repeat): the archive holds paired rounds';
+  // A record names its commit, and the digests of its servers are taken there.
+  if (results.environment.project_dirty) return 'the working copy differed from its commit (commit first, so that the record says what ran)';
   return null;
 }
 

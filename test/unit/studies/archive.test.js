@@ -21,18 +21,24 @@ describe('archive: adding runs and pooling them', () => {
 
   it('adds a finished full run as a record named by its start and commit', () => {
     const archiveDir = path.join(root, 'archive');
-    const file = studies.archiveRun(resultsDir(root, { quick: false }), { archiveDir });
+    const file = studies.archiveRun(resultsDir(root, { quick: false, design: 'rounds' }), { archiveDir });
     assert.equal(path.basename(file), '2024-06-01T12-00-00Z__0123456.json');
     const [record] = readArchive(archiveDir);
     assert.ok(record.answers.some((x) => x.key === 'short_conn_256 throughput_rps node:em'));
   });
 
-  it('refuses, saying why, a quick run, an interrupted one, and one against --target', () => {
+  it('refuses, saying why, a quick run, an interrupted one, one against --target, one of trials, one of a changed working copy', () => {
     const archiveDir = path.join(root, 'archive');
     const refused = (dir, why) => assert.throws(() => studies.archiveRun(dir, { archiveDir }), (e) => e instanceof ArchiveError && e.message.includes(`is not archived: ${why}`));
     refused(resultsDir(root, { quick: true }), 'a quick run (the archive holds full runs)');
-    refused(resultsDir(root, { quick: false }, { interrupted: true }), 'the run was interrupted');
+    refused(resultsDir(root, { quick: false, design: 'rounds' }, { interrupted: true }), 'the run was interrupted');
     refused(resultsDir(root, { quick: false, target: 'http://127.0.0.1:8080' }), "a run with --target (the archive holds runs on this machine's loopback)");
+    refused(resultsDir(root, { quick: false }), 'a run of independent trials (--repeat): the archive holds paired rounds');
+    const dirty = resultsDir(root, { quick: false, design: 'rounds' });
+    const doc = JSON.parse(fs.readFileSync(path.join(dirty, 'results.json'), 'utf8'));
+    doc.environment.project_dirty = true;
+    fs.writeFileSync(path.join(dirty, 'results.json'), JSON.stringify(doc));
+    refused(dirty, 'the working copy differed from its commit (commit first, so that the record says what ran)');
     assert.deepEqual(readArchive(archiveDir), []);
   });
 
