@@ -4,7 +4,7 @@
 // 15 % a step, and one step in ten a stall (50 ms) whatever the rate; errors from capacity on.
 
 const assert = require('node:assert/strict');
-const { searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
+const { CONFIRM_ATTEMPTS, searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 const { mulberry32, seededNormals } = require('../../support/seeded_random');
@@ -176,10 +176,11 @@ describe('capacity: an answer held twice (confirmPass), a disturbed step measure
     assert.ok(r.sustainable_rps < 5000 && r.sustainable_rps >= 5000 / 1.05, `held twice: ${r.sustainable_rps}/s`);
     assert.ok(r.bracket[0] === r.sustainable_rps && r.bracket[1] >= 5000 && r.bracket[1] <= r.unconfirmed_rps && r.bracket[1] / r.bracket[0] <= 1.05, JSON.stringify(r.bracket));
     assert.equal(r.saturated, true);
-    const at = r.steps.findIndex((st) => st.confirming);
-    assert.equal(r.steps.filter((st) => st.confirming).length, 1, 'one confirming step a search, not one a rate');
-    assert.deepEqual([r.steps[at].rate, Boolean(r.steps[at].failure)], [r.unconfirmed_rps, true]);
-    assert.ok(r.steps.slice(at + 1).every((st) => st.rate < r.unconfirmed_rps), 'the bisection went on below the unconfirmed rate');
+    const confirming = r.steps.filter((st) => st.confirming);
+    assert.equal(confirming.length, CONFIRM_ATTEMPTS, 'its confirming steps, a search\'s, not a rate\'s: unconfirmed after that many failing in a row');
+    assert.ok(confirming.every((st) => st.rate === r.unconfirmed_rps && st.failure));
+    const last = r.steps.lastIndexOf(confirming[confirming.length - 1]);
+    assert.ok(r.steps.slice(last + 1).every((st) => st.rate < r.unconfirmed_rps), 'the bisection went on below the unconfirmed rate');
     // Out of steps there, the search keeps its answer (the pass below, held twice with the
     // unconfirmed one above it), its bracket wider: not incomplete.
     const short = await searchCapacity(lucky().measure, { from: 1000, to: 64000, confirmPass: true, maxSteps: r.steps.findIndex((st) => st.confirming) + 1 });
@@ -200,6 +201,15 @@ describe('capacity: an answer held twice (confirmPass), a disturbed step measure
     assert.deepEqual([firstOnly.sustainable_rps, firstOnly.unconfirmed_rps, firstOnly.bracket], [null, 1000, null]);
   });
 
+  it('one noisy confirming step does not unconfirm an answer: it has a second chance', async () => {
+    // Holds every rate offered; the machine fails the first confirming step (a stall).
+    let confirmations = 0;
+    const measure = async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: rate === 8000 && confirmations++ === 1 ? 30 : 2, errors: 0 });
+    const r = await searchCapacity(measure, { from: 1000, to: 8000, confirmPass: true });
+    assert.deepEqual([r.sustainable_rps, r.confirmed, r.saturated, r.unconfirmed_rps], [8000, true, false, null]);
+    assert.deepEqual(r.steps.filter((st) => st.confirming).map((st) => Boolean(st.failure)), [true, false]);
+  });
+
   it('the rule: the highest rate with two passing steps at it or above', () => {
     const pass = (rate) => ({ rate, failure: null });
     assert.equal(sustainedRate([pass(1000), pass(2000), { rate: 4000, failure: 'p99' }, pass(2800), pass(2800)]), 2800);
@@ -207,7 +217,7 @@ describe('capacity: an answer held twice (confirmPass), a disturbed step measure
     assert.equal(sustainedRate([pass(1000), { rate: 1000, limited: 'client-bound', failure: null }]), null, 'a step the client limited held nothing');
   });
 
-  it('finds the sustainable rate of 200 noisy simulated servers as well with confirmation, in one step more a search', async () => {
+  it('finds the sustainable rate of 200 noisy simulated servers as well with confirmation, in at most two steps more a search (the second chance included)', async () => {
     const errors = [];
     let extra = 0;
     for (let seed = 1; seed <= 200; seed++) {
@@ -220,7 +230,7 @@ describe('capacity: an answer held twice (confirmPass), a disturbed step measure
     }
     errors.sort((a, b) => a - b);
     assert.ok(errors.filter((e) => e <= Math.log(1.1)).length >= 190, 'within 10 % in 95 %');
-    assert.ok(extra / 200 <= 1.5, `${extra / 200} steps more a search on average`);
+    assert.ok(extra / 200 <= CONFIRM_ATTEMPTS, `${extra / 200} steps more a search on average`);
   });
 
   it('a failing step the machine disturbed is measured again once, the repeat standing for it; one disturbed again stays a failure, marked', async () => {
