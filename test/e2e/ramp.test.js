@@ -25,7 +25,7 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
   before(async () => {
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-');
-    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24 }));
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 50, to_rps: 1600, step_s: 0.6, min_requests: 200, max_steps: 24 }));
     ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {}, crashy: { STANDIN_EXIT_AFTER: '300' } }), servers: ['heavy', 'light', 'crashy'], scenariosDir, rampsDir, ramps: ['up'], rampRepeat: 2, quick: true, outDir: out, pin: false, budget: 5, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
@@ -55,8 +55,10 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     for (const s of servers.heavy.searches) {
       assert.equal(s.saturated, true);
       // 2 ms a request: 500/s at most; p99 ≤ 10 ms holds to ~80 % of that on a quiet core, and
-      // the search's bisection stops within 5 %; a noisy machine may cost it half.
-      assert.ok(s.sustainable_rps >= 250 && s.sustainable_rps < 500, `heavy sustained ${s.sustainable_rps}/s`);
+      // the search's bisection stops within 5 %. An answer must hold twice, in steps of 0.6 s
+      // (about 200 requests: their p99 is their second slowest), so on a noisy machine a rate near
+      // the edge may hold once only, and the answer is the doubling below it: 200/s (40 %) at least.
+      assert.ok(s.sustainable_rps >= 200 && s.sustainable_rps < 500, `heavy sustained ${s.sustainable_rps}/s`);
       const failed = s.steps.filter((st) => st.rate === s.failing_rps);
       assert.ok(failed.length >= 1 && failed.every((st) => st.failure), 'the rate that failed failed its every step');
     }
