@@ -5,8 +5,11 @@
 #                           [--seconds N] [--warmup N] [--connections N] [--mode cpu|wall] [--out DIR] [--no-pin]
 # Writes SERVER.svg, SERVER.folded, the raw profile and index.html (both graphs, the top frames,
 # GC and idle) under perf/results/profiles/<UTC time>/. Details: perf/README.md ("Flame graphs").
-# Installs what is missing first, wrk included.
+# Installs what is missing first, wrk and StackProf (the Gemfile's profile group) included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --lighter-engines
+bash scripts/setup.sh --lighter-engines --profile
+# `bundle exec stackprof` sets up the groups installed for it, not the test group (rubocop,
+# minitest), which only npm test's set-up installs.
+export BUNDLE_WITHOUT=test
 exec node perf/cli/profile.js "$@"

@@ -53,7 +53,10 @@ done
 [ -f "$tree/ruby/em/server.rb" ] || bad_usage "--tree $tree has no ruby/em/server.rb"
 tree="$(cd "$tree" && pwd)"
 
-bash "$root/scripts/setup.sh" --engines
+bash "$root/scripts/setup.sh" --engines --profile
+# `bundle exec` below sets up the groups installed for it, not the test group (rubocop,
+# minitest), which only npm test's set-up installs.
+export BUNDLE_WITHOUT=test
 
 # The same CPUs as the benchmark runner: the server on the first allowed CPU, load on the second.
 read -r server_cpu client_cpu pin_note < <(node -e '

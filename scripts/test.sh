@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The project's one test command (`npm test`): installs what is missing, lints, runs every test.
+# The project's one test command (`npm test`): installs what is missing (every gem group: the
+# linter and the Ruby tests, and StackProf for the profilers' tests), lints, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser --engines --references --backends
+bash scripts/setup.sh --browser --engines --references --backends --test --profile
 echo "== lint: eslint, rubocop"
 npx --no-install eslint --max-warnings 0 .
 bundle exec rubocop --format quiet ruby Gemfile

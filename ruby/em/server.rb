@@ -3,11 +3,13 @@
 # The EventMachine server: eventmachine_httpserver on EventMachine, one process, one event loop.
 # Behaviour is defined by contract.json and CONTRACT.md.
 #   ruby em/server.rb                   (inside ruby/)
-#   bundle exec ruby ruby/em/server.rb  (from the project root)
+#   ruby ruby/em/server.rb              (from the project root)
 
+# Only the Gemfile's default group: the set-up of a run installs no other (test, profile).
 ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
 begin
-  require 'bundler/setup'
+  require 'bundler'
+  Bundler.setup(:default)
 rescue LoadError, StandardError => e
   warn "em server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
   exit 1
