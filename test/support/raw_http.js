@@ -4,10 +4,14 @@
 
 const net = require('node:net');
 
-/** Parses as many complete replies as `buffer` holds; HEAD replies have no body. */
-function parseReplies(buffer, headFlags) {
+/**
+ * Parses as many complete replies as `buffer` holds; HEAD replies have no body. From `offset`,
+ * with `finalsBefore` final replies before it (exchange parses as the bytes come, not all again).
+ */
+function parseReplies(buffer, headFlags, { offset: from = 0, finalsBefore = 0 } = {}) {
   const replies = [];
-  let offset = 0;
+  let offset = from;
+  let finals = finalsBefore;
   while (offset < buffer.length) {
     const headerEnd = buffer.indexOf('\r\n\r\n', offset);
     if (headerEnd === -1) break;
@@ -21,14 +25,15 @@ function parseReplies(buffer, headFlags) {
     }
     const status = Number(statusMatch[1]);
     const informational = status >= 100 && status < 200;
-    const headOnly = !informational && headFlags[replies.filter((r) => r.status >= 200).length] === true;
+    const headOnly = !informational && headFlags[finals] === true;
     const length = informational || headOnly ? 0 : Number(headers['content-length'] ?? NaN);
     if (Number.isNaN(length)) throw new Error(`reply without Content-Length: ${lines[0]}`);
     if (buffer.length < headerEnd + 4 + length) break;
     replies.push({ status, headers, body: buffer.subarray(headerEnd + 4, headerEnd + 4 + length) });
+    if (status >= 200) finals += 1;
     offset = headerEnd + 4 + length;
   }
-  return { replies, rest: buffer.subarray(offset) };
+  return { replies, rest: buffer.subarray(offset), offset, finals };
 }
 
 /**
@@ -39,7 +44,13 @@ function parseReplies(buffer, headFlags) {
 function exchange(port, writes, { count = 1, waitForClose = false, headFlags = [], timeoutMs = 5000, host = '127.0.0.1' } = {}) {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, host);
-    let received = Buffer.alloc(0);
+    // The bytes received, and the replies parsed from them so far: each chunk's are parsed as it
+    // comes, from where the last complete reply ended (10,000 pipelined replies come in
+    // thousands of chunks: parsing everything again on each took seconds).
+    const chunks = [];
+    let pending = Buffer.alloc(0);
+    const parsedReplies = [];
+    let finals = 0;
     let closed = false;
     let settled = false;
     const finish = (err) => {
@@ -48,26 +59,29 @@ function exchange(port, writes, { count = 1, waitForClose = false, headFlags = [
       clearTimeout(timer);
       socket.destroy();
       if (err) return reject(err);
-      const { replies, rest } = parseReplies(received, headFlags);
-      resolve({ replies, closed, extra: rest });
+      resolve({ replies: parsedReplies, closed, extra: pending });
     };
     const timer = setTimeout(() => {
-      const { replies } = parseReplies(received, headFlags);
-      finish(new Error(`timed out after ${timeoutMs} ms with ${replies.length} replies, closed=${closed}`));
+      finish(new Error(`timed out after ${timeoutMs} ms with ${parsedReplies.length} replies, closed=${closed}`));
     }, timeoutMs);
     const check = () => {
-      let parsed;
-      try {
-        parsed = parseReplies(received, headFlags);
-      } catch (err) {
-        finish(err);
-        return;
+      if (chunks.length) {
+        pending = Buffer.concat([pending, ...chunks.splice(0)]);
+        let parsed;
+        try {
+          parsed = parseReplies(pending, headFlags, { finalsBefore: finals });
+        } catch (err) {
+          finish(err);
+          return;
+        }
+        parsedReplies.push(...parsed.replies);
+        finals = parsed.finals;
+        pending = parsed.rest;
       }
-      const finals = parsed.replies.filter((r) => r.status >= 200).length;
       if (finals >= count && (!waitForClose || closed)) finish();
     };
     socket.on('data', (chunk) => {
-      received = Buffer.concat([received, chunk]);
+      chunks.push(chunk);
       check();
     });
     socket.on('end', () => {
