@@ -15,7 +15,8 @@ const scenariosDir = writeScenarioDir({
   tiny_open: { description: 'open loop', kind: 'open', connections: 20, rate: 50, timeout_s: 1 },
   tiny_closed: { description: 'keep-alive', kind: 'closed', concurrency: 2, requests: 10, timeout_s: 1 },
 });
-const quiet = { log: () => {}, pin: false, scenariosDir, scenarios: ['tiny_open', 'tiny_closed'], lighterEngines: false };
+// No warm-ups: the subject is the faults (warm-ups: test/e2e/judging.test.js).
+const quiet = { log: () => {}, pin: false, scenariosDir, scenarios: ['tiny_open', 'tiny_closed'], warmup: 0, lighterEngines: false };
 const runsOf = (out) => JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).runs;
 
 describe('perf runner: faults', function () {
