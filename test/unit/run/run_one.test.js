@@ -98,18 +98,24 @@ describe('run_one: a run against a stand-in server', function () {
   // 500 requests a second for 2 s over 20 keep-alive connections: the stand-in answers in well under 5 ms.
   const PACED = scenario('paced', { kind: 'rate', connections: 20, rate: 500, requests: 1000, warmup_s: 0 });
 
-  it('the server\'s runtime events over the run: a loop stalled 20 ms every 100 requests is found, and the tail put down to it', async () => {
-    handle = await startStandin({ STANDIN_STALL_EVERY: '100', STANDIN_STALL_MS: '20' });
+  // A stall of 30 ms every 50 requests: 15 requests come due during each of the 20 stalls and
+  // wait for its end, about 8 of them half a stall or more, some 160 of the run's 1,000 (16 %).
+  // The p99 (the 10th slowest) then lies inside what the stalls did by design, about 28 ms, well
+  // above what a busy machine adds to 1 % of requests. (At 20 ms every 100 requests the stalls
+  // put about 10 requests past 15 ms: the p99 was the slowest of those against the machine's own
+  // slowest requests, and a busy machine's won: "neither".)
+  it('the server\'s runtime events over the run: a loop stalled 30 ms every 50 requests is found, and the tail put down to it', async () => {
+    handle = await startStandin({ STANDIN_STALL_EVERY: '50', STANDIN_STALL_MS: '30' });
     const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.runtime.runtime, 'node');
     assert.equal(run.runtime.complete, true);
-    // 10 stalls of 20 ms, each seen by a heartbeat at least 10 ms late (it is due every 10 ms).
-    assert.ok(run.runtime.loop.stalls >= 8, JSON.stringify(run.runtime.loop));
-    assert.ok(run.runtime.loop.longest_stall_ms >= 10 && run.runtime.loop.longest_stall_ms < 40, JSON.stringify(run.runtime.loop));
+    // 20 stalls of 30 ms, each seen by a heartbeat at least 20 ms late (it is due every 10 ms).
+    assert.ok(run.runtime.loop.stalls >= 16, JSON.stringify(run.runtime.loop));
+    assert.ok(run.runtime.loop.longest_stall_ms >= 20 && run.runtime.loop.longest_stall_ms < 60, JSON.stringify(run.runtime.loop));
     const { p99 } = run.runtime.tail;
     assert.equal(p99.coincided, 'stalls', JSON.stringify(p99));
-    assert.ok(p99.at_ms > 10 && p99.stalls.without_ms < 10, `the stalls make the p99: ${JSON.stringify(p99)}`);
+    assert.ok(p99.at_ms > 15 && p99.stalls.without_ms < 10, `the stalls make the p99: ${JSON.stringify(p99)}`);
     assert.ok(run.runtime.allocations.per_request > 0 && run.runtime.allocations.unit === 'bytes', JSON.stringify(run.runtime.allocations));
   });
 
