@@ -301,4 +301,4 @@ function utilizationEstimate(steps) {
   return 1000 / top.server_cpu_ms_per_request;
 }
 
-module.exports = { CONFIRM_ATTEMPTS, searchCapacity, sustainedRate, scheduledRate, rateGraceMs, MIN_RATE_GRACE_MS, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };
+module.exports = { CONFIRM_ATTEMPTS, DEFAULT_PRECISION, searchCapacity, sustainedRate, scheduledRate, rateGraceMs, MIN_RATE_GRACE_MS, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };

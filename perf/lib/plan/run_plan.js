@@ -15,23 +15,22 @@ const { backendsFor, missingBackend } = require('../hosts/backends');
 const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
-const { loadScenarios, heldConnections, MAX_WARMUP_S } = require('./scenarios');
+const { loadScenarios, heldConnections, expectedWarmupS, MAX_WARMUP_S } = require('./scenarios');
 const { ensureDescriptors, descriptorsFor, shortfallLine, FD_RESERVE } = require('../hosts/fd_limits');
 const { HELD_SEARCH, heldStepScenario } = require('./held');
-const { loadRamps, stepScenario } = require('./ramps');
+const { loadRamps, stepScenario, estimateRampS } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
 
 // Searches per server and ramp: their spread is the sustainable rate's interval, three the
-// fewest whose Student-t interval is of any use. A quick run makes three too, of the ramps
-// marked in_quick (the keep-alive one, which saturates both servers before the one-core load
-// generator gives out: about 1 min 40 s for node and em).
+// fewest whose Student-t interval is of any use; a quick run makes three too.
 const RAMP_REPEAT = 3;
 const QUICK_RAMP_REPEAT = 3;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
-const { missingCapabilities, missingRequirement, scenarioNeeds, trialPlan, DEFAULT_TRIALS } = require('./trial_plan');
+const { missingCapabilities, missingRequirement, scenarioNeeds, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
 const { tunedOf } = require('../judge/tuning');
+const { headline, subjectsOf, quickSelection } = require('./questions');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -97,9 +96,13 @@ function resolvePlan(options) {
   let definitions = options.definitions || loadServerDefinitions();
   // Each runtime as its users tune it too (perf/servers.json tuned_of), unless servers were
   // named: a full run measures the tuned configurations on everything, a quick one in its ramps.
-  const withTuned = options.tuned ?? !(options.servers || seeds || options.target || options.link || options.loadHosts);
+  // A quick run of its own choosing measures the headline questions (perf/questions.json) only,
+  // on each runtime's defaults unless --tuned: what its budget buys of them (quickPlan).
+  const headlineQuick = Boolean(options.quick && !seeds && !options.scenarios && !options.scenariosDir);
+  const withTuned = options.tuned ?? !(options.servers || seeds || options.target || options.link || options.loadHosts || headlineQuick);
   const asked = seeds ? seeds.servers : options.servers || ['node', 'em'];
   const tuned = withTuned ? asked.map((s) => tunedOf(s, definitions)).filter((t) => t && !asked.includes(t)) : [];
+  const quickChoice = headlineQuick ? quickPlan(options, { servers: asked.length, rampServers: asked.length + tuned.length }) : null;
   const servers = seeds ? seeds.servers : withReferences(options.quick ? asked : [...asked, ...tuned], definitions, options.references);
   const target = options.target || null;
   if (target) {
@@ -133,7 +136,7 @@ function resolvePlan(options) {
   if (unknown.length) throw new UsageError(`unknown server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} (known: ${Object.keys(definitions).join(', ')})`);
   if (servers.length === 0) throw new UsageError('no servers selected');
   // --engine httperf|wrk: scenarios it cannot run faithfully are skipped (engine.skipped).
-  const names = seeds ? [...new Set(Object.values(seeds.scenariosFor).flat())] : options.scenarios || null;
+  const names = seeds ? [...new Set(Object.values(seeds.scenariosFor).flat())] : quickChoice ? quickChoice.scenarios : options.scenarios || null;
   const selected = selectEngine(loadScenarios({ dir: options.scenariosDir, quick: !!options.quick, names }), engineName);
   // Only the default engine's runs are ever replaced by a lighter engine's; behind --link the
   // link is meant to set the pace, which no lighter client changes.
@@ -150,7 +153,7 @@ function resolvePlan(options) {
   if (budget !== null && !(Number.isFinite(budget) && budget > 0)) throw new UsageError(`--budget must be a time above 0, e.g. 3min or 180s (not '${options.budget}')`);
   if (budget !== null && options.repeat !== null && options.repeat !== undefined) throw new UsageError('--budget measures in paired rounds until each comparison is decided; --repeat runs a fixed number of trials: use one');
   const { served, skipped } = assignScenarios(servers, scenarios, definitions, seeds && seeds.scenariosFor);
-  const heldDesign = selectHeld(options, { target, link, loadHosts, seeds });
+  const heldDesign = selectHeld(options, { target, link, loadHosts, seeds, headlineQuick });
   const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: heldDesign ? heldDesign.to : 0 });
   const backends = planBackends(scenarios, served, skipped, { target, link, loadHosts, down: options.backendsDown ?? null });
   // The held-count search goes no higher than the fd limit holds.
@@ -163,13 +166,15 @@ function resolvePlan(options) {
   // A budget measures in paired rounds where servers can be up side by side: two or more, on
   // this machine's loopback (--link and netns load hosts put them on one address and port).
   const unpaired = budget === null ? null : runnable.length < 2 ? 'one server: nothing to pair' : target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
-  const rounds = budget !== null && !unpaired ? { budgetS: budget, looks: DEFAULT_LOOKS } : null;
+  // A quick run's budget is the whole run's: its ramps' share is kept from the rounds'.
+  const roundsBudget = quickChoice && budget !== null ? Math.max(0, budget - quickChoice.rampsS) : budget;
+  const rounds = budget !== null && !unpaired ? { budgetS: roundsBudget, looks: DEFAULT_LOOKS } : null;
   const asRun = new Map(scenarios.map((sc) => [sc.name, rounds ? roundSlice(sc) : sc]));
   const servedAsRun = Object.fromEntries(Object.entries(served).map(([server, list]) => [server, list.map((sc) => asRun.get(sc.name))]));
   // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.
   const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
-  const ramps = selectRamps(options, { target, seeds, engineName });
+  const ramps = selectRamps(quickChoice ? { ...options, ramps: quickChoice.ramps } : options, { target, seeds, engineName });
   // The ramps search the runnable servers, and in a quick run the tuned configurations of theirs too.
   const rampServers = [...runnable, ...tuned.filter((t) => !runnable.includes(t) && runnable.includes(definitions[t].tuned_of))];
   const pin = options.pin !== false;
@@ -223,15 +228,57 @@ function resolvePlan(options) {
       ramp_servers: ramps.list.length ? rampServers : [],
       slo: ramps.list.length ? ramps.objective : null,
       held: Boolean(held),
+      headline: quickChoice ? { budget_s: budget, chosen: quickChoice.chosen, left: quickChoice.left } : null,
     },
   };
   return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned)]));
 }
 
 /**
+ * What a quick run of its own choosing measures: the headline questions' subjects (perf/lib/plan/
+ * questions.js) that its budget (options.budget; all of them without one) buys, ranked by the
+ * questions each likely decides per second (options.decides(question): the chance one run
+ * decides it, from the archive) at its estimated cost: a scenario's first look on `servers`
+ * (firstLookS), a ramp's searches on `rampServers`. { scenarios, ramps (names, in that order),
+ * rampsS (the ramps' estimated seconds, kept from the rounds' budget), chosen, left: [{ name,
+ * kind, questions (ids), cost_s }] }.
+ */
+function quickPlan(options, { servers, rampServers }) {
+  const { questions } = headline();
+  const allRamps = loadRamps({ dir: options.rampsDir, quick: true });
+  const repeat = options.rampRepeat ?? QUICK_RAMP_REPEAT;
+  const rampS = (name) => estimateRampS(allRamps.find((r) => r.name === name), { servers: rampServers, repeat });
+  // --ramps names the ramps itself (none: none): the budget buys scenarios with what they leave.
+  const own = options.ramps ?? null;
+  const subjects = subjectsOf(questions, allRamps.map((r) => r.name)).filter((s) => own === null || s.kind === 'scenario');
+  const scenarios = loadScenarios({ dir: options.scenariosDir, quick: true, names: subjects.filter((s) => s.kind === 'scenario').map((s) => s.name) });
+  const ownS = own ? own.filter((name) => allRamps.some((r) => r.name === name)).reduce((t, name) => t + rampS(name), 0) : 0;
+  const costS = (subject) => (subject.kind === 'ramp' ? rampS(subject.name) : firstLookS(scenarios.find((s) => s.name === subject.name), servers));
+  const { chosen, left } = quickSelection(subjects, { budgetS: (options.budget ?? Infinity) - ownS, costS, decides: options.decides || undefined });
+  const shown = (s) => ({ name: s.name, kind: s.kind, questions: s.questions.map((q) => q.id), cost_s: Math.round(s.costS) });
+  const rampsChosen = chosen.filter((s) => s.kind === 'ramp');
+  return {
+    scenarios: chosen.filter((s) => s.kind === 'scenario').map((s) => s.name),
+    ramps: own ?? rampsChosen.map((s) => s.name),
+    rampsS: ownS + rampsChosen.reduce((t, s) => t + s.costS, 0),
+    chosen: chosen.map(shown),
+    left: left.map(shown),
+  };
+}
+
+/**
+ * Seconds a scenario's first look on `servers` should take before any was measured: its first
+ * look's rounds and one more (where a lighter engine is chosen, or a round replaced), each run
+ * with its settling, and each server's warm-up once.
+ */
+function firstLookS(scenario, servers) {
+  return servers * ((DEFAULT_LOOKS[0] + 1) * (estimateScenarioS(roundSlice(scenario)) + SETTLE_S) + expectedWarmupS(scenario));
+}
+
+/**
  * The ramps to run (perf/lib/plan/ramps.js) and their objective: --ramps NAMES, or by default
- * every ramp in a run of the default scenarios (with --quick those marked in_quick, with their
- * quick values, three searches per server; not with --scenarios, --seeds or another scenarios folder, which choose what
+ * every ramp in a run of the default scenarios (with --quick those of the headline questions its
+ * budget buys, quickPlan, at their quick values; not with --scenarios, --seeds or another scenarios folder, which choose what
  * runs); none with --ramps none. Ramps run on servers this machine starts and restarts: on
  * loopback, behind --link's link (which may saturate first: the steps say so), or beside
  * --load-hosts netns:N (Tsung's hosts, whose rates add); not with --target. Another --engine
@@ -246,8 +293,7 @@ function selectRamps(options, { target, seeds, engineName }) {
   const byDefault = asked === null && !options.scenarios && !options.scenariosDir && !seeds && !target;
   const names = asked && asked.length ? asked : null;
   const loaded = names || byDefault ? loadRamps({ dir: options.rampsDir, quick: !!options.quick, names }) : [];
-  const chosen = names || !options.quick ? loaded : loaded.filter((r) => r.in_quick);
-  const { list, skipped } = rampsForEngine(chosen, engineName);
+  const { list, skipped } = rampsForEngine(loaded, engineName);
   if (names && !list.length) throw new UsageError(`--engine ${engineName} can run none of the ramps asked for (${skipped.map((k) => `${k.scenario}: ${k.reason}`).join('; ')})`);
   const repeat = options.rampRepeat ?? (options.quick ? QUICK_RAMP_REPEAT : RAMP_REPEAT);
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--ramp-repeat must be a whole number, 1 or more (not '${options.rampRepeat}')`);
@@ -277,10 +323,10 @@ function rampsForEngine(ramps, engineName) {
  * this machine starts, over loopback), --held asks for it with any scenarios, --no-held leaves
  * it out.
  */
-function selectHeld(options, { target, link, loadHosts, seeds }) {
+function selectHeld(options, { target, link, loadHosts, seeds, headlineQuick }) {
   const remote = target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
   if (options.held === true && remote) throw new UsageError(`--held runs on servers this machine starts, over loopback: not with ${remote}`);
-  const byDefault = !options.scenarios && !options.scenariosDir && !seeds && !remote;
+  const byDefault = !options.scenarios && !options.scenariosDir && !seeds && !remote && !headlineQuick;
   return (options.held ?? byDefault) ? { ...HELD_SEARCH[options.quick ? 'quick' : 'full'] } : null;
 }
 

@@ -15,7 +15,7 @@ const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
-const questionsFile = require('../../questions.json');
+const { headline, PRIOR_DECIDES } = require('../plan/questions');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
 const RESULTS = path.join(PROJECT_ROOT, 'RESULTS.md');
@@ -66,7 +66,8 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
     const claim = q.seed ? seedClaim(q.seed) : null;
     return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === p.a && claim.b === p.b ? pooledClaim(p, claim) : null;
   };
-  return { records, pooled, questions: questionsFile.questions, pairs: questionsFile.pairs, pooledOf, claimOf };
+  const { questions, pairs } = headline();
+  return { records, pooled, questions, pairs, pooledOf, claimOf };
 }
 
 /** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */
@@ -79,4 +80,22 @@ function documentsWithAnswers(answers, { image = null, readme = README, results 
   ];
 }
 
-module.exports = { archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };
+/**
+ * The chance one run decides each headline question, for a quick run's order: (question) => the
+ * share of the archive's runs whose answer for the first pair of perf/questions.json (each
+ * runtime's defaults) was decided (a winner, or the same within the margin), with PRIOR_DECIDES
+ * counted as one run more (so that one run on a busy machine does not put a question last for
+ * good); PRIOR_DECIDES where no run answered it. A full run's rounds decide more than a quick
+ * run's: the shares rank the questions, they do not promise a quick run's odds.
+ */
+function decidingOdds({ archiveDir = ARCHIVE_DIR } = {}) {
+  const records = readArchive(archiveDir);
+  const [{ a, b }] = headline().pairs;
+  return (q) => {
+    const answers = records.flatMap((r) => r.answers.filter((x) => x.subject === q.subject && x.metric === q.metric && [x.a, x.b].sort().join() === [a, b].sort().join()));
+    const decided = answers.filter((x) => x.decision === 'winner' || x.decision === 'same').length;
+    return (decided + PRIOR_DECIDES) / (answers.length + 1);
+  };
+}
+
+module.exports = { decidingOdds, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };

@@ -16,6 +16,7 @@ const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { tuningText } = require('./tuning');
 const { whyText } = require('./runtime');
+const { headlineLines } = require('./headline');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
@@ -134,9 +135,11 @@ function budgetAdvice(results) {
   if (!results.budget) return '';
   const { likely, beyond, extra_s: extraS } = results.budget;
   const spent = results.doc.rounds_budget;
-  const { looks } = results.environment.options;
+  const { looks, headline } = results.environment.options;
+  // A quick run's --budget is the whole run's: its ramps' share comes on top of the rounds'.
+  const ramps = headline ? Math.max(0, headline.budget_s - spent.budget_s) : 0;
   const parts = [];
-  if (likely) parts.push(`--budget ${Math.ceil((spent.spent_s + extraS) / 60)}min would likely decide ${likely} of the ${likely + beyond} undecided (this one: ${fmtDuration(spent.budget_s)}, ${fmtDuration(spent.spent_s)} spent)`);
+  if (likely) parts.push(`--budget ${Math.ceil((spent.spent_s + extraS + ramps) / 60)}min would likely decide ${likely} of the ${likely + beyond} undecided (this one: ${fmtDuration(spent.budget_s + ramps)}, ${fmtDuration(spent.spent_s)} spent${ramps ? ' on the scenarios' : ''})`);
   if (beyond) parts.push(`${beyond} would need more than ${looks[looks.length - 1]} rounds: a gap smaller than this machine's noise can show`);
   return `${parts.join('; ')}.`;
 }
@@ -148,9 +151,11 @@ function budgetAdvice(results) {
  */
 function terminalText(results) {
   if (!results.pair) return toText(results);
-  const lines = [...answerLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results)];
+  // A quick run of the headline questions answers them, a line each; the rest is in the tables.
+  const quick = headlineLines(results, budgetAdvice(results));
+  const lines = quick.length ? quick : [...answerLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results)];
   const warnings = results.warnings.filter((w) => w.severity !== 'info').length;
-  lines.push('', `Tables, every verdict with its interval${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);
+  lines.push('', `Tables, every verdict with its interval${quick.length ? ', the ramps\' searches' : ''}${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { loadRamps, stepScenario, stepSeconds } = require('../../../perf/lib/plan/ramps');
+const { loadRamps, stepScenario, stepSeconds, estimateRampS } = require('../../../perf/lib/plan/ramps');
 const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
@@ -22,11 +22,11 @@ describe('ramps as data', () => {
   });
 
   it('fills in the defaults and merges the quick values', () => {
-    const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5 } } });
+    const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5, precision: 0.1 } } });
     const [full] = loadRamps({ dir });
-    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, in_quick: true, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10 });
     const [quick] = loadRamps({ dir, quick: true });
-    assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps], [100, 0.5, 1000]);
+    assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps, quick.precision], [100, 0.5, 1000, 0.1]);
   });
 
   it('says in one line what is wrong: the schema, a rate range upside down, an unknown name', () => {
@@ -60,9 +60,18 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('--quick runs by default only the ramps marked in_quick (the project\'s: the keep-alive one)', () => {
-    const quick = loadRamps({ quick: true });
-    assert.deepEqual(quick.filter((r) => r.in_quick).map((r) => r.name), ['hello_keepalive']);
-    assert.deepEqual(quick.find((r) => r.name === 'hello_keepalive').connection, 'keep-alive');
+  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 10 %, in steps of 0.5 s', () => {
+    for (const ramp of loadRamps({ quick: true })) assert.deepEqual([ramp.precision, ramp.step_s], [0.1, 0.5], ramp.name);
+    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s], [0.05, 2], ramp.name);
+  });
+
+  it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, the failing rate confirmed, the bisection to its precision, the answer confirmed), each its load and overhead', () => {
+    const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1 } });
+    const [ramp] = loadRamps({ dir });
+    // 1000, 2000, 4000, 8000; 3 to fail the top; 3 bisections (2 → 1.1) at 2 steps each; 2 to confirm.
+    assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - (4 + 3 + 3 * 2 + 2) * (1 + 0.15)) < 1e-9);
+    assert.ok(Math.abs(estimateRampS(ramp, { servers: 2, repeat: 3 }) - 6 * estimateRampS(ramp, { servers: 1, repeat: 1 })) < 1e-9);
+    const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1 } }) })[0];
+    assert.ok(estimateRampS(finer, { servers: 1, repeat: 1 }) > estimateRampS(ramp, { servers: 1, repeat: 1 }), 'a finer precision takes more steps');
   });
 });

@@ -11,6 +11,7 @@ const { RESULTS_ROOT } = require('../../../perf/lib/store/results_store');
 const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 const { standinDefinitions, writeScenarioDir } = require('../../support/runner_helpers');
 const { stepScenario } = require('../../../perf/lib/plan/ramps');
+const { headline } = require('../../../perf/lib/plan/questions');
 const { skippedLine } = require('../../../perf/lib/engines');
 const { missingBackend } = require('../../../perf/lib/hosts/backends');
 
@@ -26,13 +27,34 @@ const names = (list) => list.map((s) => s.name);
 const usage = (options, message) => assert.throws(() => asked(options), (err) => err instanceof UsageError && message.test(err.message));
 
 describe('the run\'s plan: servers, scenarios, trials', () => {
-  it('a quick run: node and em in the scenarios, and their tuned configurations too in the ramps', () => {
+  it('a quick run: node and em with their defaults, the headline questions\' subjects only (perf/questions.json); --tuned adds the tuned configurations to its ramps', () => {
     const plan = resolvePlan({ quick: true });
     assert.deepEqual(plan.servers, ['node', 'em']);
     assert.deepEqual(plan.runnable, ['node', 'em']);
-    assert.deepEqual(plan.rampServers, ['node', 'em', 'node_tuned', 'em_tuned']);
-    assert.deepEqual(Object.keys(plan.definitions), ['node', 'em', 'node_tuned', 'em_tuned']);
-    assert.deepEqual(plan.recorded.ramp_servers, ['node', 'em', 'node_tuned', 'em_tuned']);
+    assert.deepEqual(plan.rampServers, ['node', 'em']);
+    const subjects = [...new Set(headline().questions.map((q) => q.subject))];
+    assert.deepEqual([...names(plan.scenarios), ...plan.ramps.map((r) => r.name)].sort(), subjects.sort(), 'without a budget: every subject, nothing else');
+    assert.equal(plan.held, null, 'the held count is no headline question');
+    const tuned = resolvePlan({ quick: true, tuned: true });
+    assert.deepEqual([tuned.servers, tuned.rampServers], [['node', 'em'], ['node', 'em', 'node_tuned', 'em_tuned']]);
+  });
+
+  it('a quick run\'s budget is the whole run\'s: the subjects ranked by the questions they likely decide per second, taken while they fit; the ramps\' share kept from the rounds\'; what was left recorded', () => {
+    const sure = new Set(['keepalive_sustainable']);
+    const plan = resolvePlan({ quick: true, budget: 120, decides: (q) => (sure.has(q.id) ? 1 : 0.1) });
+    const { chosen, left, budget_s: budgetS } = plan.recorded.headline;
+    assert.equal(budgetS, 120);
+    assert.equal(chosen[0].name, 'hello_keepalive', 'the question it surely decides, per second, first');
+    assert.ok(chosen.reduce((t, s) => t + s.cost_s, 0) <= 120 + chosen.length, 'what was chosen fits');
+    assert.ok(left.length >= 1 && left.every((s) => s.cost_s > 0 && s.questions.length >= 1), 'what the budget left is named with its cost and questions');
+    assert.deepEqual(plan.ramps.map((r) => r.name), chosen.filter((s) => s.kind === 'ramp').map((s) => s.name));
+    assert.deepEqual(names(plan.scenarios), chosen.filter((s) => s.kind === 'scenario').map((s) => s.name), 'the scenarios in the order chosen');
+    const rampsS = chosen.filter((s) => s.kind === 'ramp').reduce((t, s) => t + s.cost_s, 0);
+    assert.ok(Math.abs(plan.rounds.budgetS - (120 - rampsS)) <= 1, 'the rounds get what the ramps leave');
+    // The other way round: where the cheap scenarios decide and the ramp likely does not, they come first.
+    const cheap = resolvePlan({ quick: true, budget: 60, decides: (q) => (sure.has(q.id) ? 0.01 : 1) });
+    assert.ok(cheap.recorded.headline.left.some((s) => s.name === 'hello_keepalive'));
+    assert.equal(resolvePlan({ quick: true, budget: 1 }).recorded.headline.chosen.length, 1, 'a budget too small for anything still measures the first');
   });
 
   it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
@@ -233,6 +255,7 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['ramp_servers', []],
       ['slo', null],
       ['held', false],
+      ['headline', null],
     ]);
   });
 
@@ -255,13 +278,14 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
 describe('the run\'s plan: ramps', () => {
   const rampNames = (plan) => plan.ramps.map((r) => r.name);
 
-  it('every ramp in a run of the default scenarios (quick: those marked in_quick, their quick values, three searches each); none with --scenarios, another scenarios folder or --ramps none', () => {
+  it('every ramp in a run of the default scenarios (quick: the headline questions\', at their quick values, three searches each); none with --scenarios, another scenarios folder or --ramps none', () => {
     const full = resolvePlan({});
     assert.deepEqual(rampNames(full), ['hello_keepalive', 'hello_per_connection']);
     assert.deepEqual(full.rampOptions, { objective: { percentile: 'p99', ms: 10 }, repeat: 3 });
     assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_keepalive', 'hello_per_connection'], { percentile: 'p99', ms: 10 }]);
     const quick = resolvePlan({ quick: true });
-    assert.deepEqual([rampNames(quick), quick.ramps[0].from_rps, quick.ramps[0].step_s, quick.rampOptions.repeat], [['hello_keepalive'], 2000, 1, 3]);
+    const keepalive = quick.ramps.find((r) => r.name === 'hello_keepalive');
+    assert.deepEqual([rampNames(quick).sort(), keepalive.from_rps, keepalive.step_s, quick.rampOptions.repeat], [['hello_keepalive', 'hello_per_connection'], 2000, 0.5, 3]);
     assert.equal(full.ramps[1].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
     assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
     assert.deepEqual(rampNames(asked({})), []);
@@ -271,7 +295,9 @@ describe('the run\'s plan: ramps', () => {
   it('--ramps names them (quick values with --quick); --slo sets the objective', () => {
     const plan = asked({ quick: true, ramps: ['hello_per_connection'], slo: 'p999<=25ms' });
     assert.deepEqual(rampNames(plan), ['hello_per_connection']);
-    assert.equal(plan.ramps[0].step_s, 1);
+    assert.equal(plan.ramps[0].step_s, 0.5);
+    const own = resolvePlan({ quick: true, ramps: ['hello_per_connection'] });
+    assert.deepEqual([rampNames(own), own.recorded.headline.chosen.every((s) => s.kind === 'scenario')], [['hello_per_connection'], true], 'a quick run with --ramps: those, and the headline scenarios');
     assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 3 });
     assert.deepEqual(asked({ ramps: ['hello_per_connection'], slo: 'p90=5ms' }).rampOptions.objective, { percentile: 'p90', ms: 5 });
     assert.equal(asked({ quick: true, ramps: ['hello_per_connection'], rampRepeat: 1 }).rampOptions.repeat, 1, '--ramp-repeat');
@@ -297,8 +323,9 @@ describe('the run\'s plan: ramps', () => {
 });
 
 describe('the run\'s plan: the held-count search (issue 23)', () => {
-  it('runs by default with the default scenarios, --quick its quick design; --held with any scenarios, --no-held never', () => {
-    assert.deepEqual([resolvePlan({ quick: true }).held.from, resolvePlan({}).held.from], [250, 1000]);
+  it('runs by default with the default scenarios (not in a quick run; --held there: its quick design); --held with any scenarios, --no-held never', () => {
+    assert.deepEqual([resolvePlan({ quick: true, held: true }).held.from, resolvePlan({}).held.from], [250, 1000]);
+    assert.equal(resolvePlan({ quick: true }).held, null, 'a quick run measures the headline questions only');
     assert.equal(asked({}).held, null, 'another scenarios folder chooses what runs');
     assert.deepEqual(asked({ held: true }).held.servers, ['a', 'b']);
     assert.equal(resolvePlan({ held: false }).held, null);

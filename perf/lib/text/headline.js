@@ -1,0 +1,50 @@
+'use strict';
+// A quick run's terminal: one line per headline question (perf/questions.json, the pair of
+// each runtime's defaults) with the run's answer, then what its budget left open and what
+// would answer it, then where the rest is. Formats the judged results' answers (judge/meta.js
+// runAnswers, the shape the archive pools); decides nothing.
+
+const { headline } = require('../plan/questions');
+const { runAnswers } = require('../judge/meta');
+const { answerWords } = require('./pooled');
+const { fmtDuration } = require('../plan/trial_plan');
+
+/** The run's answer to question q between a and b (either way round), or null. */
+function answerTo(answers, q, [a, b]) {
+  return answers.find((x) => x.subject === q.subject && x.metric === q.metric && ((x.a === a && x.b === b) || (x.a === b && x.b === a))) || null;
+}
+
+/** One question's answer in words. */
+function questionAnswer(answer, { measured, leftOut }) {
+  if (!measured) return leftOut ? `not measured: the budget bought the others first (its ${leftOut.kind} ${leftOut.name} about ${fmtDuration(leftOut.cost_s)} more)` : 'not measured in this run';
+  if (!answer) return 'no comparison (a side did not run it)';
+  if (answer.decision === null) return `not judged: ${answer.not_judged}`;
+  return answerWords({ ...answer, runs: [answer] });
+}
+
+/**
+ * The lines: "Keep-alive requests, the highest rate held at p99 ≤ 10 ms: node 1.2× the
+ * sustainable rate [1.1–1.4]" for each question, then what stayed open; [] for a run that was
+ * not a quick run of the headline questions (environment.options.headline) or had no pair.
+ * advice: what a larger budget would likely decide (answers.js budgetAdvice), said when a
+ * question stayed undecided.
+ */
+function headlineLines(results, advice = '') {
+  const chosen = (results.environment.options || {}).headline;
+  if (!chosen || !results.pair) return [];
+  const answers = runAnswers(results);
+  const { questions } = headline();
+  const measured = new Set([...results.scenarios, ...(results.ramps ? results.ramps.ramps.map((r) => r.name) : [])]);
+  const width = Math.max(...questions.map((q) => `${q.topic}, ${q.question}`.length));
+  const lines = [`The headline questions, ${results.pair.join(' vs ')} (each runtime's defaults; 95 % intervals of the factor):`];
+  for (const q of questions) {
+    const leftOut = chosen.left.find((s) => s.name === q.subject) || null;
+    lines.push(`  ${`${q.topic}, ${q.question}`.padEnd(width)}  ${questionAnswer(answerTo(answers, q, results.pair), { measured: measured.has(q.subject), leftOut })}`);
+  }
+  const open = answers.filter((x) => x.decision === 'undecided' && questions.some((q) => answerTo([x], q, results.pair))).length;
+  if (open && advice) lines.push(advice);
+  if (chosen.left.length) lines.push(`Not measured in this budget: ${chosen.left.map((s) => s.name).join(', ')}; scripts/run_scenarios.sh --quick --budget ${Math.ceil((chosen.budget_s + chosen.left.reduce((t, s) => t + s.cost_s, 0)) / 60)}min measures them too, a full run (no --quick) everything.`);
+  return lines;
+}
+
+module.exports = { headlineLines };

@@ -1,0 +1,51 @@
+'use strict';
+// A quick run's terminal (perf/lib/text/headline.js): one line per headline question
+// (perf/questions.json), from made-up trials whose answers are known, and what its budget left.
+
+const assert = require('node:assert/strict');
+const { headlineLines } = require('../../../perf/lib/text/headline');
+const { terminalText } = require('../../../perf/lib/text/answers');
+const { headline } = require('../../../perf/lib/plan/questions');
+const { trialRun, decoded } = require('../../support/made_up_results');
+
+/** Three trials of node and em in a scenario; each side's values from a (trial → fields) function. */
+function trials(scenario, node, em) {
+  return [1, 2, 3].flatMap((t) => [trialRun('node', scenario, t, ...node(t)), trialRun('em', scenario, t, ...em(t))]);
+}
+
+describe('text: a quick run answers the headline questions, a line each', () => {
+  // em twice as fast on a new connection per request; the keep-alive sessions too noisy to say.
+  const runs = [
+    ...trials('short_conn_256', (t) => [2 + t / 100, 1000 - t], (t) => [1 + t / 100, 2000 + t]),
+    ...trials('keepalive_400x100', (t) => [[1, 1.6, 0.7][t - 1], [1000, 700, 1400][t - 1]], (t) => [[1.3, 0.8, 1.1][t - 1], [800, 1300, 1000][t - 1]]),
+  ];
+  const left = [{ name: 'hello_per_connection', kind: 'ramp', questions: ['per_connection_sustainable'], cost_s: 77 }];
+  const options = { headline: { budget_s: 165, chosen: [], left } };
+  const results = decoded(runs, { environment: { options } });
+
+  it('every question once, in the file\'s order: a winner with its factor and interval, the undecided with theirs, what was not measured and why', () => {
+    const lines = headlineLines(results);
+    const { questions } = headline();
+    assert.equal(lines[0], 'The headline questions, node vs em (each runtime\'s defaults; 95 % intervals of the factor):');
+    assert.equal(lines.length, 1 + questions.length + 1, lines.join('\n'));
+    const line = (id) => {
+      const q = questions.find((x) => x.id === id);
+      return lines.find((l) => l.trim().startsWith(`${q.topic}, ${q.question}`));
+    };
+    assert.match(line('per_connection_throughput'), /em 2\.01× more req\/s \[2\.00–2\.01\]$/);
+    assert.match(line('keepalive_throughput'), /undecided: node [\d.]+–[\d.]+× as good$/);
+    assert.match(line('memory'), /the same within ±10 % /);
+    assert.match(line('per_connection_sustainable'), /not measured: the budget bought the others first \(its ramp hello_per_connection about 1 min 17 s more\)$/);
+    assert.match(line('seed_002_sequential'), /not measured in this run$/);
+    assert.equal(lines[lines.length - 1], 'Not measured in this budget: hello_per_connection; scripts/run_scenarios.sh --quick --budget 5min measures them too, a full run (no --quick) everything.');
+  });
+
+  it('the terminal of a quick run is those lines and where the rest is; any other run keeps its per-scenario answers', () => {
+    const text = terminalText(results);
+    assert.ok(text.startsWith('The headline questions, node vs em'), text);
+    assert.doesNotMatch(text, /^Answers, node vs em/m);
+    assert.match(text, /\n\nTables, every verdict with its interval, the ramps' searches(, and \d+ warnings?)?: summary\.txt and summary\.md, beside results\.json\.\n$/);
+    assert.deepEqual(headlineLines(decoded(runs)), []);
+    assert.ok(terminalText(decoded(runs)).startsWith('Answers, node vs em'));
+  });
+});
