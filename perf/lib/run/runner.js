@@ -224,7 +224,17 @@ function pinLoadGenerator(planned) {
 
 /** The line that says what the plan runs and how long it should take (with a budget: what it buys). */
 function planLine(plan) {
-  return `${scenariosPlan(plan)}${rampsPlan(plan)}`;
+  return `${headlinePlan(plan)}${scenariosPlan(plan)}${rampsPlan(plan)}`;
+}
+
+/** A quick run's choice of the headline questions: what its budget buys, and what it left, on a line of its own; "" for any other run. */
+function headlinePlan(plan) {
+  const choice = plan.recorded.headline;
+  if (!choice) return '';
+  const subject = (s) => `${s.name} (${s.questions.length} question${s.questions.length > 1 ? 's' : ''}, about ${fmtDuration(s.cost_s)})`;
+  const budget = choice.budget_s === null ? 'no budget: every one' : `a budget of ${fmtDuration(choice.budget_s)} for the whole run buys, in the order that likely decides the most per second`;
+  const left = choice.left.length ? `; not bought: ${choice.left.map(subject).join(', ')}` : '';
+  return `quick: the headline questions (perf/questions.json) on each runtime's defaults; ${budget}: ${choice.chosen.map(subject).join(', ')}${left}\n`;
 }
 
 /** "; then 1 ramp (hello_per_connection), 3 searches per server: about 5 min"; "" without ramps; and the held-count search's part. */
