@@ -89,7 +89,7 @@ describe('references: scripts/run_scenarios.sh --quick --servers node --referenc
   let doc;
 
   before(async () => {
-    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--repeat', '1', '--servers', 'node', '--references', '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
+    result = await runCommand('bash', [path.join(PROJECT_ROOT, 'scripts', 'run_scenarios.sh'), '--quick', '--repeat', '1', '--warmup', '0', '--servers', 'node', '--references', '--scenarios', SCENARIOS.join(','), '--out', out], { timeoutMs: 150000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 

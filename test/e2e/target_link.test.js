@@ -37,7 +37,7 @@ describe('runner: --target and --link', function () {
     const server = await startServer('node');
     const out = makeTmpDir('perf-target-');
     try {
-      const result = await runCli(['--quick', '--repeat', '1', '--no-lighter-engines', '--no-report', '--target', server.url, '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
+      const result = await runCli(['--quick', '--repeat', '1', '--warmup', '0', '--no-lighter-engines', '--no-report', '--target', server.url, '--servers', 'node', '--scenarios', 'sequential_6000', '--out', out]);
       assert.equal(result.code, 0, result.stdout + result.stderr);
       const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
       assert.equal(doc.environment.options.target, server.url);

@@ -13,7 +13,7 @@ const { runScenarios } = require('../../perf/lib/run/runner');
 const { schemaProblem } = require('../../perf/lib/store/results_doc');
 const { loadServerDefinitions, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { findSamplesFile, readSamples } = require('../../perf/lib/measure/samples');
-const { standinDefinitions, makeTmpDir, writeScenarioDir, STANDIN } = require('../support/runner_helpers');
+const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand, STANDIN } = require('../support/runner_helpers');
 
 const SCENARIOS = {
   tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },
@@ -119,7 +119,7 @@ describe('references: servers that serve less, servers that cannot run here, rea
       },
       absent: { description: 'needs a program that is not installed', command: 'no-such-program-xyz', args: [], requires: ['no-such-program-xyz'], install_hint: 'setup installs it', ready: 'x' },
     };
-    await runScenarios({ definitions, servers: ['a', 'node_bare', 'byport', 'absent'], scenariosDir, outDir: out, pin: false, lighterEngines: false, log: (l) => lines.push(l) });
+    await runScenarios({ definitions, servers: ['a', 'node_bare', 'byport', 'absent'], scenariosDir, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = readJson(path.join(out, 'results.json'));
   });
 
@@ -147,20 +147,21 @@ describe('references: servers that serve less, servers that cannot run here, rea
 describe('trials: the command line', function () {
   this.timeout(60000);
 
-  it('--repeat must be a whole number: one line, the usage, exit 2', () => {
-    for (const bad of ['0', 'two', '1.5']) {
-      const res = spawnSync(process.execPath, [CLI, '--repeat', bad], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 20000 });
-      assert.equal(res.status, 2, res.stderr);
+  // Each bad value's command line at once: a Node start each, not one after the other.
+  const refusals = (option, values) => Promise.all(values.map((bad) => runCommand(process.execPath, [CLI, option, bad], { timeoutMs: 20000 })));
+
+  it('--repeat must be a whole number: one line, the usage, exit 2', async () => {
+    for (const res of await refusals('--repeat', ['0', 'two', '1.5'])) {
+      assert.equal(res.code, 2, res.stderr);
       const err = res.stderr.trim().split('\n');
       assert.match(err[0], /^run_scenarios\.sh: option '--repeat <n>' argument '.*' is invalid\. must be a whole number, 1 or more\.$/);
       assert.equal(err.length, 2);
     }
   });
 
-  it('--margin is a percentage above 0 and at most 50: else one line, the usage, exit 2', () => {
-    for (const bad of ['0', 'ten', '60', '-5']) {
-      const res = spawnSync(process.execPath, [CLI, '--margin', bad], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 20000 });
-      assert.equal(res.status, 2, res.stderr);
+  it('--margin is a percentage above 0 and at most 50: else one line, the usage, exit 2', async () => {
+    for (const res of await refusals('--margin', ['0', 'ten', '60', '-5'])) {
+      assert.equal(res.code, 2, res.stderr);
       const err = res.stderr.trim().split('\n');
       assert.match(err[0], /^run_scenarios\.sh: option '--margin <percent>' argument '.*' is invalid\. must be a percentage above 0 and at most 50\.$/);
       assert.equal(err.length, 2);
@@ -175,7 +176,7 @@ describe('trials: the command line', function () {
     defs.own_bare.reference_role = 'bare runtime';
     defs.own_bare.serves = ['hello'];
     fs.writeFileSync(serversFile, JSON.stringify(defs));
-    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--margin', '20', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
+    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--margin', '20', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
     assert.equal(res.status, 0, res.stdout + res.stderr);
     const doc = readJson(path.join(out, 'results.json'));
     assert.deepEqual(doc.environment.options.servers, ['own', 'other', 'own_bare']);

@@ -79,7 +79,7 @@ describe('waiting requests: a run at a low fd limit', function () {
 
   before(async () => {
     // As root the runner would raise a limit prlimit set; --nofile holds it where it is.
-    result = await runCommand('prlimit', ['--nofile=256:256', process.execPath, path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js'), '--quick', '--nofile', '256', '--repeat', '1', '--no-lighter-engines', '--no-report', '--servers', 'node,em', '--scenarios', 'concurrent_2000_20,wait_keepalive_1000,wait_keepalive_10000', '--out', out], { timeoutMs: 50000 });
+    result = await runCommand('prlimit', ['--nofile=256:256', process.execPath, path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js'), '--quick', '--nofile', '256', '--repeat', '1', '--warmup', '0', '--no-lighter-engines', '--no-report', '--servers', 'node,em', '--scenarios', 'concurrent_2000_20,wait_keepalive_1000,wait_keepalive_10000', '--out', out], { timeoutMs: 50000 });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 

@@ -126,7 +126,7 @@ describe('external engines through the runner (Node server, --quick)', function 
 
   it('--engine wrk: runs what it can, skips the rest with a line, records the engine\'s numbers', async () => {
     const out = makeTmpDir('engine-wrk-');
-    const r = await runCli(['--engine', 'wrk', '--quick', '--repeat', '1', '--servers', 'node', '--scenarios', 'long_conn_256,sequential_6000', '--out', out, '--no-report']);
+    const r = await runCli(['--engine', 'wrk', '--quick', '--repeat', '1', '--warmup', '0', '--servers', 'node', '--scenarios', 'long_conn_256,sequential_6000', '--out', out, '--no-report']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^wrk: skips sequential_6000 \(cannot run it faithfully: wrk stops after a duration \(-d\), not after a number of requests\)$/m);
     const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
@@ -153,7 +153,7 @@ describe('external engines through the runner (Node server, --quick)', function 
 
   it('a missing engine fails each of its runs with one line, and the runner goes on', async () => {
     const out = makeTmpDir('engine-missing-');
-    const r = await runCli(['--engine', 'httperf', '--quick', '--repeat', '1', '--servers', 'node', '--scenarios', 'sequential_6000,concurrent_3000_200', '--out', out, '--no-report'], { HTTPERF_BIN: '/nonexistent/httperf' });
+    const r = await runCli(['--engine', 'httperf', '--quick', '--repeat', '1', '--warmup', '0', '--servers', 'node', '--scenarios', 'sequential_6000,concurrent_3000_200', '--out', out, '--no-report'], { HTTPERF_BIN: '/nonexistent/httperf' });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const failed = r.stdout.split('\n').filter((l) => /^node\s+\S+\s+FAILED: /.test(l));
     assert.equal(failed.length, 2, r.stdout);

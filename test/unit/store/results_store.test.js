@@ -49,7 +49,7 @@ describe('perf results store', function () {
     const root = path.join(tmp, 'results');
     const serversFile = path.join(tmp, 'servers.json');
     fs.writeFileSync(serversFile, JSON.stringify(standinDefinitions({ standin: {} })));
-    const args = [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000', '--results-root', root];
+    const args = [CLI, '--quick', '--repeat', '1', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000', '--results-root', root];
     const runs = await Promise.all([runCommand(process.execPath, args), runCommand(process.execPath, args)]);
     const dirs = runs.map((r) => {
       assert.equal(r.code, 0, r.stderr);
