@@ -7,22 +7,25 @@
 //     --write                 and writes README.md's and RESULTS.md's answer blocks and the
 //                             forest plot they show (docs/answers.svg)
 //     --check                 exits 1 when those differ from what the archive gives
+//   archive.js against DIR…   each headline question's pooled answer, and each run's in DIR…
+//                             beside it (quick runs against the full runs): exit 1 when one
+//                             contradicts it
 // Exit status: 0 done (or up to date), 1 --check found them stale, 2 bad usage or an unusable
 // file (one line).
 
 const fs = require('node:fs');
 const { Command, CommanderError } = require('commander');
 const { oneLineErrors, runMain, shownPath } = require('./support');
-const { archiveRun, archiveAnswers, documentsWithAnswers } = require('../lib/studies/archive');
+const { archiveRun, archiveAnswers, documentsWithAnswers, runsAgainstArchive } = require('../lib/studies/archive');
 const { ArchiveError, ARCHIVE_DIR } = require('../lib/store/archive');
 const { ResultsError } = require('../lib/store/results_doc');
-const { pooledLine } = require('../lib/text/pooled');
+const { pooledLine, againstLines } = require('../lib/text/pooled');
 const { answersFigure, ANSWERS_IMAGE } = require('../lib/report/answers_figure');
 
 const NAME = 'archive';
 
 function usageLine() {
-  return `usage: npm run ${NAME} -- add DIR | npm run answers [-- --write | --check] [--without-stale] [--archive DIR]`;
+  return `usage: npm run ${NAME} -- add DIR | npm run ${NAME} -- against DIR… | npm run answers [-- --write | --check] [--without-stale] [--archive DIR]`;
 }
 
 function buildProgram(io) {
@@ -62,6 +65,16 @@ function buildProgram(io) {
       }
       io.status = 0;
     });
+  program
+    .command('against')
+    .description('each headline question\'s answer pooled over the archive, and each run\'s in DIR… beside it; exit 1 when one contradicts it')
+    .argument('<DIR...>', 'results folders of scripts/run_scenarios.sh (quick runs, say)')
+    .option('--archive <dir>', 'the archive folder', ARCHIVE_DIR)
+    .action((dirs, opts) => {
+      const rows = runsAgainstArchive(dirs, { archiveDir: opts.archive });
+      for (const line of againstLines(rows, shownPath)) io.out(line);
+      io.status = rows.some((r) => r.runs.some((x) => x.against && x.against.contradicts)) ? 1 : 0;
+    });
   return program;
 }
 
@@ -74,7 +87,7 @@ async function main(argv) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0;
       // Commander shows the help, as an error, when no subcommand is named.
-      const what = err.code === 'commander.help' ? 'say what to do: add DIR, or answers' : err.message.replace(/^error: /, '');
+      const what = err.code === 'commander.help' ? 'say what to do: add DIR, against DIR…, or answers' : err.message.replace(/^error: /, '');
       process.stderr.write(`${NAME}: ${what}\n${usageLine()}\n`);
       return 2;
     }

@@ -54,9 +54,29 @@ describe('archive command line', function () {
     assert.equal(committed.status, 0, committed.stderr);
   });
 
+  it('sets runs against the archive, question by question: each run\'s answer beside the pooled one, exit 1 when one contradicts it', () => {
+    const archive = path.join(root, 'archive');
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, sources: {} }, archive);
+    const run = resultsDir(root, { quick: true });
+    const agrees = cli('against', run, '--archive', archive);
+    assert.equal(agrees.status, 0, agrees.stderr);
+    const lines = agrees.stdout.trim().split('\n');
+    const at = lines.findIndex((l) => l.startsWith('A new connection per request, throughput of 256 clients: the full runs: em 1.79× more req/s'));
+    assert.ok(at >= 0, agrees.stdout);
+    assert.match(lines[at + 1], /^ {2}.*run-\w+ {2}em 1\.24× more req\/s \[1\.16–1\.32\] {2}\[same winner\]$/);
+    assert.equal(lines[lines.length - 1], '0 contradictions of the full runs\' answers.');
+    // The full runs the other way round: node 1.8×; the run's em 1.24× contradicts them.
+    const flipped = path.join(root, 'flipped');
+    for (const r of around('AMD EPYC', [1.78, 1.8, 1.82])) writeRecord({ ...r, sources: {} }, flipped);
+    const contradicts = cli('against', run, '--archive', flipped);
+    assert.equal(contradicts.status, 1);
+    assert.match(contradicts.stdout, /em 1\.24× more req\/s \[1\.16–1\.32\] {2}\[CONTRADICTS: opposite\]\n/);
+    assert.match(contradicts.stdout, /\n1 contradiction of the full runs' answers\.\n$/);
+  });
+
   it('asks, in one line with exit 2, for what to do when no subcommand is given', () => {
     const r = cli();
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^archive: say what to do: add DIR, or answers\nusage: /);
+    assert.match(r.stderr, /^archive: say what to do: add DIR, against DIR…, or answers\nusage: /);
   });
 });

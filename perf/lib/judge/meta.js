@@ -204,8 +204,24 @@ function groupBy(items, key) {
  * run of a host is not yet that host's answer.
  */
 function disagree(x, y) {
-  const view = (h) => ({ decision: h.decision, lead: h.winner, clear: h.decision === 'winner' && (h.ci95[0] > 1 + h.margin || h.ci95[1] < 1 / (1 + h.margin)) });
-  return x.k >= 2 && y.k >= 2 && CONTRADICTIONS.includes(relate(view(x), view(y)));
+  return x.k >= 2 && y.k >= 2 && CONTRADICTIONS.includes(relate(relatable(x), relatable(y)));
+}
+
+/** An answer as relate reads it: its decision, its winner, and whether the winner is clear (its whole interval past the margin). */
+function relatable(x) {
+  return { decision: x.decision, lead: x.winner, clear: x.decision === 'winner' && (x.ci95[0] > 1 + x.margin || x.ci95[1] < 1 / (1 + x.margin)) };
+}
+
+/**
+ * How one run's answer stands against the pooled one (answer.js relate, the pooled first): 'same
+ * winner', 'opposite', 'same vs clear winner', 'only first' (the pool decided, the run did not)…,
+ * and whether that contradicts it (CONTRADICTIONS); null where either has no answer to set
+ * against the other (not judged, or the pool depends on the machine).
+ */
+function againstPool(pooled, answer) {
+  if (!pooled || !pooled.decision || pooled.decision === 'depends' || !answer || !answer.decision) return null;
+  const relation = relate(relatable(pooled), relatable(answer));
+  return { relation, contradicts: CONTRADICTIONS.includes(relation) };
 }
 
 /**
@@ -317,4 +333,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, answerKey, runAnswers, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };
+module.exports = { METHOD_VERSIONS, answerKey, runAnswers, againstPool, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };

@@ -9,7 +9,7 @@ const path = require('node:path');
 const { loadResults } = require('../store/results_doc');
 const { judgeResults } = require('../judge/judged');
 const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord } = require('../store/archive');
-const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf } = require('../judge/meta');
+const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool } = require('../judge/meta');
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
@@ -98,4 +98,27 @@ function decidingOdds({ archiveDir = ARCHIVE_DIR } = {}) {
   };
 }
 
-module.exports = { decidingOdds, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };
+/**
+ * Runs set against the archive, question by question (the headline questions, the first pair):
+ * [{ question, pooled (the archive's answer, or null), runs: [{ dir, answer (the run's, or
+ * null), against (judge/meta.js againstPool, or null) }] }]. dirs: results folders, quick runs
+ * or full: whether a quick run contradicts the full runs is what this is for.
+ */
+function runsAgainstArchive(dirs, { archiveDir = ARCHIVE_DIR } = {}) {
+  const archived = archiveAnswers({ archiveDir });
+  const [pair] = archived.pairs;
+  const runs = dirs.map((dir) => ({ dir, answers: runAnswers(judgeResults(loadResults(dir))) }));
+  return archived.questions.map((question) => {
+    const pooled = archived.pooledOf(question, pair);
+    return {
+      question,
+      pooled,
+      runs: runs.map(({ dir, answers }) => {
+        const answer = answers.find((x) => x.subject === question.subject && x.metric === question.metric && [x.a, x.b].sort().join() === [pair.a, pair.b].sort().join()) || null;
+        return { dir, answer, against: againstPool(pooled, answer) };
+      }),
+    };
+  });
+}
+
+module.exports = { runsAgainstArchive, decidingOdds, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };

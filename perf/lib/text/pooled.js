@@ -139,4 +139,25 @@ function withBlock(text, name, block) {
   return text.replace(begin, (_, open, close) => `${open}${block.join('\n')}\n${close}`);
 }
 
-module.exports = { pooledLine, answerWords, basisWords, metricLabel, sideInterval, readmeBlock, resultsBlock, withBlock, CLAIM_WORDS };
+/**
+ * Runs set against the archive (studies/archive.js runsAgainstArchive) in words: per question
+ * the pooled answer and what it rests on, then each run's answer and how it stands against it
+ * ("contradicts" where it names the opposite winner, or the same against a clear one); the
+ * last line counts the contradictions.
+ */
+function againstLines(rows, label = (dir) => dir) {
+  const lines = [];
+  let contradictions = 0;
+  for (const { question, pooled, runs } of rows) {
+    lines.push(`${question.topic}, ${question.question}: the full runs: ${pooled ? `${answerWords(pooled)} · ${basisWords(pooled)}` : 'no run measured it'}`);
+    for (const { dir, answer, against } of runs) {
+      const words = !answer ? 'not measured' : answer.decision === null ? `not judged (${answer.not_judged})` : answerWords({ ...answer, runs: [answer] });
+      if (against && against.contradicts) contradictions++;
+      lines.push(`  ${label(dir)}  ${words}${against ? `  [${against.contradicts ? 'CONTRADICTS: ' : ''}${against.relation}]` : ''}`);
+    }
+  }
+  lines.push(`${contradictions} contradiction${contradictions === 1 ? '' : 's'} of the full runs' answers.`);
+  return lines;
+}
+
+module.exports = { againstLines, pooledLine, answerWords, basisWords, metricLabel, sideInterval, readmeBlock, resultsBlock, withBlock, CLAIM_WORDS };
