@@ -13,7 +13,7 @@ const { SERVER_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
 const { runScenarios } = require('../../perf/lib/run/runner');
 const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { parseSamplesCsv } = require('../../perf/lib/measure/samples');
-const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('../support/runner_helpers');
+const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand } = require('../support/runner_helpers');
 
 describe('judging runs: a closed loop that cannot saturate its server', function () {
   this.timeout(60000);
@@ -165,10 +165,11 @@ describe('warm-up before every run', function () {
     assert.equal(doc.runs[0].params.warmup_s, 0);
   });
 
-  it('--warmup on the command line: a number of seconds within bounds, else one line and the usage', () => {
-    for (const bad of ['abc', '601', '1e3']) {
-      const res = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js'), '--warmup', bad], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 20000 });
-      assert.equal(res.status, 2, res.stderr);
+  it('--warmup on the command line: a number of seconds within bounds, else one line and the usage', async () => {
+    // Each bad value's command line at once: a Node start each, not one after the other.
+    const results = await Promise.all(['abc', '601', '1e3'].map((bad) => runCommand(process.execPath, [path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js'), '--warmup', bad], { timeoutMs: 20000 })));
+    for (const res of results) {
+      assert.equal(res.code, 2, res.stderr);
       const lines = res.stderr.trim().split('\n');
       assert.match(lines[0], /^run_scenarios\.sh: option '--warmup <seconds>' argument '.*' is invalid\. must be a number of seconds from 0 \(none\) to 600\.$/);
       assert.equal(lines.length, 2);
