@@ -32,8 +32,9 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     // its edge is then near its capacity, not where a busy machine's few milliseconds push a
     // p99 of 200 requests past 10 ms (its two searches once found 336/s and 248/s there, too far
     // apart for two searches to call the light one the winner). The default objective is the
-    // --link ramp's, below.
-    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 200, to_rps: 1600, step_s: 0.6, min_requests: 200, max_steps: 24 }));
+    // --link ramp's, below. The bisection stops within 15 % (two or three rates between 400/s
+    // and 800/s, each failing three times, rather than four): the bounds asserted are wider.
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 200, to_rps: 1600, step_s: 0.6, min_requests: 200, max_steps: 24, precision: 0.15 }));
     ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {}, crashy: { STANDIN_EXIT_AFTER: '300' } }), servers: ['heavy', 'light', 'crashy'], scenariosDir, rampsDir, ramps: ['up'], slo: 'p99=50ms', rampRepeat: 2, quick: true, outDir: out, pin: false, repeat: 1, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
@@ -63,7 +64,7 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     for (const s of servers.heavy.searches) {
       assert.equal(s.saturated, true);
       // 2 ms a request: 500/s at most; p99 ≤ 50 ms holds to near that, less what the connection
-      // per request costs, and the search's bisection stops within 5 %. An answer must hold
+      // per request costs, and the search's bisection stops within 15 %. An answer must hold
       // twice, in steps of 0.6 s (about 200 requests: their p99 is their second slowest), so on a
       // noisy machine a rate near the edge may hold once only, and the answer is the doubling
       // below it: 200/s (40 %) at least.
@@ -126,7 +127,7 @@ describe('ramps: a constant request rate over keep-alive connections', function 
   before(async () => {
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-ka-');
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 100, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24 }));
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 100, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15 }));
     // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
     // above the few milliseconds a busy machine adds to a tail.
     await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
