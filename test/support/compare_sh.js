@@ -2,7 +2,7 @@
 // scripts/compare.sh run as a user runs it, for the tests of what it compares and prints.
 
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 
 const COMPARE = path.join(PROJECT_ROOT, 'scripts', 'compare.sh');
@@ -12,4 +12,21 @@ function compare(args, cwd = PROJECT_ROOT) {
   return spawnSync('bash', [COMPARE, ...args], { cwd, encoding: 'utf8', timeout: 30000 });
 }
 
-module.exports = { compare };
+/** compare(args, cwd) without blocking: resolves the same { status, stdout, stderr }, so that several run at once. */
+function compareAsync(args, cwd = PROJECT_ROOT) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [COMPARE, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 30000);
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+module.exports = { compare, compareAsync };

@@ -10,7 +10,7 @@ const cr = require('../../../perf/lib/judge/compare_runs');
 const { resolveResultsFile, loadResultsFile } = require('../../../perf/lib/store/results_doc');
 const { makeTrialRun } = require('../../support/make_trial_runs');
 const { makeTmpDir } = require('../../support/runner_helpers');
-const { compare } = require('../../support/compare_sh');
+const { compare, compareAsync } = require('../../support/compare_sh');
 
 /** The table's line for a server, scenario and metric label (each pair names itself on its first line only). */
 function rowOf(stdout, server, scenario, label) {
@@ -148,7 +148,8 @@ describe('compare.sh: two runs side by side', function () {
     assert.match(res.stdout, /^node\s+sequential_6000\s+\(all\).*not compared: the load differs/m);
   });
 
-  for (const [what, args, re, usage] of [
+  // The usage errors' command lines, started at once (a Node start each), each judged in its test.
+  const USAGE_ERRORS = [
     ['no arguments', [], /^compare\.sh: missing required argument 'RUN_A'$/, true],
     ['one argument', ['x'], /^compare\.sh: missing required argument 'RUN_B'$/, true],
     ['a bad threshold', [A, B, '--threshold', 'ten'], /^compare\.sh: option '--threshold <pct>' argument 'ten' is invalid/, true],
@@ -156,9 +157,15 @@ describe('compare.sh: two runs side by side', function () {
     ['an unknown option', [A, B, '--fast'], /^compare\.sh: unknown option '--fast'$/, true],
     ['a missing results directory', [A, path.join(root, 'nope')], /^compare\.sh: no such results directory or file: .*nope$/, false],
     ['a directory without results.json', [A, root], /^compare\.sh: no results\.json in .* \(is it a results directory\?\)$/, false],
-  ]) {
+  ];
+  const refused = {};
+  before(async () => {
+    const results = await Promise.all(USAGE_ERRORS.map(([, args]) => compareAsync(args)));
+    USAGE_ERRORS.forEach(([what], i) => (refused[what] = results[i]));
+  });
+  for (const [what, , re, usage] of USAGE_ERRORS) {
     it(`${what}: exit 2, one line${usage ? ' and the usage' : ''}`, () => {
-      const res = compare(args);
+      const res = refused[what];
       assert.equal(res.status, 2, res.stdout + res.stderr);
       assert.equal(res.stdout, '');
       const lines = res.stderr.trim().split('\n');
