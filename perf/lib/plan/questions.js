@@ -3,7 +3,7 @@
 // README's findings are about, each mapped to the scenario (perf/scenarios/) or ramp
 // (perf/ramps/) and the metric that answers it. A quick run measures exactly their subjects, in
 // the order that decides the most per second its budget buys (quickSelection); its terminal
-// answers them a line each (perf/lib/text/headline.js); the archive pools them into README.md
+// answers them a line each (perf/lib/text/questions.js); the archive pools them into README.md
 // (perf/lib/studies/archive.js).
 
 const QUESTIONS_FILE = require('../../questions.json');

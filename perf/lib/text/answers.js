@@ -16,7 +16,7 @@ const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { tuningText } = require('./tuning');
 const { whyText } = require('./runtime');
-const { headlineLines } = require('./headline');
+const { headlineLines } = require('./questions');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {

@@ -1,9 +1,9 @@
 'use strict';
-// A quick run's terminal (perf/lib/text/headline.js): one line per headline question
+// A quick run's terminal (perf/lib/text/questions.js): one line per headline question
 // (perf/questions.json), from made-up trials whose answers are known, and what its budget left.
 
 const assert = require('node:assert/strict');
-const { headlineLines } = require('../../../perf/lib/text/headline');
+const { headlineLines } = require('../../../perf/lib/text/questions');
 const { terminalText } = require('../../../perf/lib/text/answers');
 const { headline } = require('../../../perf/lib/plan/questions');
 const { trialRun, decoded } = require('../../support/made_up_results');
