@@ -382,7 +382,7 @@ function indexHtml(doc, results) {
 <tbody>
 ${rows}
 </tbody></table>
-<p class="small">Files: <a href="${e(r.files.svg)}">${e(r.files.svg)}</a> (the flame graph alone) · <a href="${e(r.files.folded)}">${e(r.files.folded)}</a> (folded stacks: flamegraph.pl, speedscope, inferno read them) · <a href="${e(r.files.raw)}">${e(r.files.raw)}</a> (the raw profile${r.runtime === 'node' ? ': Chrome DevTools\' Performance panel and speedscope open it' : ': bundle exec stackprof FILE --text, --method NAME'}) · <a href="${e(r.files.log)}">${e(r.files.log)}</a></p>
+<p class="small">Files: <a href="${e(r.files.svg)}">${e(r.files.svg)}</a> (the flame graph alone) · <a href="${e(r.files.folded)}">${e(r.files.folded)}</a> (folded stacks: flamegraph.pl, speedscope, inferno read them) · <a href="${e(r.files.raw)}">${e(r.files.raw)}</a> (the raw profile${r.runtime === 'node' ? ': Chrome DevTools\' Performance panel and speedscope open it' : ': BUNDLE_WITHOUT=test bundle exec stackprof FILE --text, --method NAME'}) · <a href="${e(r.files.log)}">${e(r.files.log)}</a></p>
 </section>`;
   });
   const missing = [
