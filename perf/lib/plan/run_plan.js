@@ -249,7 +249,8 @@ function quickPlan(options, { servers, rampServers }) {
   const repeat = options.rampRepeat ?? QUICK_RAMP_REPEAT;
   const rampS = (name) => estimateRampS(allRamps.find((r) => r.name === name), { servers: rampServers, repeat });
   // --ramps names the ramps itself (none: none): the budget buys scenarios with what they leave.
-  const own = options.ramps ?? null;
+  // A server elsewhere (--target) has no ramps: this machine cannot restart it.
+  const own = options.target ? [] : options.ramps ?? null;
   const subjects = subjectsOf(questions, allRamps.map((r) => r.name)).filter((s) => own === null || s.kind === 'scenario');
   const scenarios = loadScenarios({ dir: options.scenariosDir, quick: true, names: subjects.filter((s) => s.kind === 'scenario').map((s) => s.name) });
   const ownS = own ? own.filter((name) => allRamps.some((r) => r.name === name)).reduce((t, name) => t + rampS(name), 0) : 0;

@@ -55,6 +55,8 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     const cheap = resolvePlan({ quick: true, budget: 60, decides: (q) => (sure.has(q.id) ? 0.01 : 1) });
     assert.ok(cheap.recorded.headline.left.some((s) => s.name === 'hello_keepalive'));
     assert.equal(resolvePlan({ quick: true, budget: 1 }).recorded.headline.chosen.length, 1, 'a budget too small for anything still measures the first');
+    const elsewhere = resolvePlan({ quick: true, budget: 600, servers: ['node'], target: 'http://127.0.0.1:21999' });
+    assert.deepEqual([elsewhere.ramps, elsewhere.recorded.headline.chosen.every((s) => s.kind === 'scenario')], [[], true], 'a server at --target: the headline scenarios, no ramps');
   });
 
   it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
