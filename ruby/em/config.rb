@@ -54,33 +54,35 @@ module EmVsNode
     Backend.new(match[1].delete_prefix('[').delete_suffix(']'), port)
   end
 
-  def self.parse_flags(argv)
+  def self.parse_flags(argv, usage = USAGE)
     flags = {}
     OptionParser.new do |o|
-      o.banner = USAGE
+      o.banner = usage
       o.on('--host HOST') { |v| flags[:host] = v }
       o.on('--port PORT') { |v| flags[:port] = v }
       o.on('--root DIR') { |v| flags[:root] = v }
       o.on('--upstream HOST:PORT') { |v| flags[:upstream] = v }
       o.on('--redis HOST:PORT') { |v| flags[:redis] = v }
       o.on('--help') do
-        puts USAGE
+        puts usage
         exit 0
       end
     end.parse!(argv.dup)
     flags
   rescue OptionParser::ParseError => e
-    raise ConfigError, "#{e.message}\n#{USAGE}"
+    raise ConfigError, "#{e.message}\n#{usage}"
   end
 
-  def self.read_config(argv = ARGV, env = ENV)
-    flags = parse_flags(argv)
+  # default_port and usage: the server's own (the fiber-scheduler server, ruby/async/, reads the
+  # same settings with its own).
+  def self.read_config(argv = ARGV, env = ENV, default_port: DEFAULT_PORT, usage: USAGE)
+    flags = parse_flags(argv, usage)
     limits = CONTRACT['limits'].to_h do |name, fallback|
       [name, env[name] ? positive_integer(name, env[name], zero_allowed: fallback.zero?) : fallback]
     end
     check_limits(limits)
 
-    port = positive_integer('port', flags[:port] || env['PORT'] || DEFAULT_PORT)
+    port = positive_integer('port', flags[:port] || env['PORT'] || default_port)
     raise ConfigError, "port must be at most 65535, got #{port}" if port > 65_535
 
     Config.new(

@@ -12,7 +12,9 @@ module EmVsNode
 
     attr_reader :limit
 
-    def initialize(configured)
+    # who: the server's name in its one line on stderr.
+    def initialize(configured, who = 'em server')
+      @who = who
       raise_descriptor_limit
       @limit = configured.positive? ? configured : [Process.getrlimit(:NOFILE)[0] - CONTRACT['fd_reserve'], 1].max
       @open = 0
@@ -49,7 +51,7 @@ module EmVsNode
       return if @warned_at && now - @warned_at < WARN_INTERVAL_S
 
       @warned_at = now
-      warn "em server: #{@limit} connections open, the limit; new connections are closed (raise ulimit -n or MAX_CONNECTIONS)"
+      warn "#{@who}: #{@limit} connections open, the limit; new connections are closed (raise ulimit -n or MAX_CONNECTIONS)"
     end
   end
 end

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 require 'time'
-require 'eventmachine'
+# EventMachine itself (ReplyQueue's timers) is required by its users (connection.rb, server.rb):
+# the fiber-scheduler server (ruby/async/) shares ReplyTemplate and HttpDate without loading it.
 
 module EmVsNode
   # The HTTP date of the current second, formatted once per second rather than per reply.

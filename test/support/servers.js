@@ -1,9 +1,9 @@
 'use strict';
-// Starts both project servers once per test file, the way the README runs them.
+// Starts the project servers once per test file, the way the README runs them.
 
 const { startServer } = require('../../perf/lib/hosts/server_process');
 
-const SERVER_NAMES = ['node', 'em'];
+const SERVER_NAMES = ['node', 'em', 'async'];
 
 /** Mocha hooks that start every server in SERVER_NAMES; returns a map filled in before(). */
 function useServers(options = {}) {

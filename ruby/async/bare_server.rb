@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+# Reference: the bare runtime. async-http's own server (Async::HTTP::Server, protocol-http1's
+# parser) on the fiber scheduler, answering /hello and nothing else: no gate, no router, no
+# files, no limits beyond the library's. The project server's ratio to this one is what its
+# gate, routing and file layer cost (and what its own connection code costs against the
+# library's). HTTP/1.1 connections stay open as the library keeps them; every reply has Date,
+# Content-Length and Content-Type.
+#
+# Why the project server (server.rb) does not run on this server (measured here, protocol-http1
+# 0.34.0 with async-http 0.88.0): it reads chunked request bodies (the contract refuses them:
+# 411), answers a request it cannot parse with a bare 400 (no Date, no Content-Type, and a
+# warning on stderr for each), and has no header, body or request deadline of its own (the
+# contract: 408 and close); the application sees a request only after the library's own
+# checks, so the contract's checks could not be made in Node's order. The project server reads
+# the socket itself, behind the same request gate as the EventMachine server.
+
+# The Gemfile's default group and its own (async): the set-up of a run installs no other.
+ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
+begin
+  require 'bundler'
+  Bundler.setup(:default, :async)
+rescue LoadError, StandardError => e
+  warn "async bare server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh --async"
+  exit 1
+end
+require_relative 'ruby31'
+require 'async'
+require 'async/http/server'
+require 'async/http/endpoint'
+require 'protocol/http/response'
+require_relative 'config'
+require_relative 'listener'
+require_relative '../em/reply' # HttpDate: the Date value formatted once per second, as Node does
+require_relative 'runtime_events'
+
+module EmVsNode
+  module AsyncServer
+    HELLO = CONTRACT['hello_body']
+
+    def self.bare_reply(request)
+      found = request.path == '/hello'
+      headers = [['content-type', 'text/plain'], ['date', HttpDate.now]]
+      Protocol::HTTP::Response[found ? 200 : 404, headers, [found ? HELLO : "Not Found\n"]]
+    end
+  end
+end
+
+begin
+  config = EmVsNode::AsyncServer.read_config(ARGV)
+rescue EmVsNode::ConfigError => e
+  warn "async bare server: #{e.message}"
+  exit 2
+end
+$stdout.sync = true
+Signal.trap('TERM') { raise Interrupt }
+events = nil
+begin
+  Async do |task|
+    events = EmVsNode::AsyncServer::RuntimeEvents.start('async bare server', task)
+    # The same listening socket, with the same backlog, as the project servers (listener.rb).
+    socket = EmVsNode.listening_socket(config, 'async bare server')
+    endpoint = Async::HTTP::Endpoint.parse("http://#{config.host}:#{config.port}")
+    server = Async::HTTP::Server.for(IO::Endpoint::BoundEndpoint.new(endpoint, [socket]), protocol: endpoint.protocol,
+                                                                                           scheme: endpoint.scheme) do |request|
+      EmVsNode::AsyncServer.bare_reply(request)
+    end
+    task.async { server.run }
+    puts "async bare server listening on http://#{config.host}:#{config.port}"
+  end
+rescue Interrupt
+  nil
+ensure
+  events&.stop
+end

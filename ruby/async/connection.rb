@@ -1,0 +1,247 @@
+# frozen_string_literal: true
+
+require 'digest'
+require 'socket'
+require_relative '../em/request_gate'
+require_relative 'request_reader'
+require_relative 'reply'
+
+module EmVsNode
+  module AsyncServer
+    # One client connection on the fiber scheduler: a reading task (this one's #run) and a
+    # writing task. Every byte passes the RequestGate that the EventMachine server uses (Node's
+    # checks and the contract's limits, the same Ruby code), then the RequestReader; requests go
+    # to the App (the EventMachine server's routes, through #deliver, #delay, #await_backend),
+    # and replies out through a ReplyQueue in request order. It gets the parts the entry point
+    # (server.rb) built: the limits, the routes (App), the ConnectionCap and the Deadlines.
+    class Connection
+      READ_BYTES = 64 * 1024
+      CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
+      # What a connection's end looks like from a read or a write: the client left.
+      GONE = [EOFError, IOError, Errno::ECONNRESET, Errno::EPIPE, Errno::ETIMEDOUT, Errno::ENOTCONN].freeze
+
+      def initialize(socket, server_task, limits, app, cap, deadlines)
+        @socket = socket
+        @server_task = server_task # the parent of this connection's other tasks (writer, timers)
+        @limits = limits
+        @app = app
+        @cap = cap
+        @deadlines = deadlines
+        @gate = RequestGate.new(limits, app.allow_for_path)
+        @reader = RequestReader.new
+        @replies = ReplyQueue.new(limits['MAX_UNSENT_BYTES'])
+        @upload = nil # the head of the upload whose body is arriving
+        @timers = nil # /delay tasks pending, made on the first
+        @calls = nil  # backend calls pending (/upstream, /db), made on the first
+        @closed = false
+        @replied = false # whether a reply has been given (the idle timeout applies from then on)
+        @idle = false
+      end
+
+      # The reading task: reads until the client's end or the connection's.
+      def run
+        @reading = Async::Task.current
+        @socket.setsockopt(:TCP, :NODELAY, true) # as Node's server: replies go out as written
+        @writing = @server_task.async { write_replies }
+        @deadline = :header # the first request's headers are due from the connection start
+        @deadlines.awaiting_header(self)
+        read_requests
+      rescue *GONE
+        shut
+      end
+
+      # Every reply is out: the connection is idle unless a body is still arriving.
+      def replies_sent
+        idle(true) unless @gate.awaiting_body?
+      end
+
+      # A header section or body took longer than the contract allows (see Deadlines): 408, or,
+      # when the late body's request was answered already, a close once the replies are out.
+      def timed_out
+        return if @closed
+
+        answered = @gate.discarding?
+        @gate.stop
+        answered ? @replies.close_when_sent : deliver(@app.error(408), keep_alive: false)
+      end
+
+      # Idle for KEEPALIVE_TIMEOUT_MS: closed without a reply.
+      def idle_out
+        shut
+      end
+
+      # The reply to a request, in its turn (App#route decides which).
+      def deliver(template, keep_alive:, head_only: false, slot: nil)
+        @replied = true
+        keep_alive = template.keep_alive?(keep_alive)
+        head = template.head(keep_alive, head_only)
+        body = template.body_apart(head_only)
+        slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
+      end
+
+      # Waits on the scheduler's timer in a task of its own (the reply queue holds its place, so
+      # the idle timeout is off until it is sent).
+      def delay(delay_ms, keep_alive, head_only)
+        return deliver(@app.error(400), keep_alive: false, head_only: head_only) if delay_ms.nil?
+
+        slot = @replies.reserve
+        timers = (@timers ||= [])
+        timer = @server_task.async do |task|
+          sleep(delay_ms / 1000.0)
+          timers.delete(task)
+          deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
+        rescue StandardError => e
+          internal_error(e)
+        end
+        timers << timer unless timer.finished?
+      end
+
+      # A reply that waits on a backend call: the block starts the call with a reply callable
+      # (given the template, once) and returns the call (#cancel). As /delay's, the reply holds
+      # its place in the queue.
+      def await_backend(keep_alive, head_only)
+        slot = @replies.reserve
+        call = nil
+        answered = false
+        call = yield(proc do |template|
+          answered = true
+          @calls&.delete(call)
+          deliver(template, keep_alive: keep_alive, head_only: head_only, slot: slot)
+        rescue StandardError => e
+          internal_error(e)
+        end)
+        (@calls ||= []) << call unless answered
+      end
+
+      private
+
+      def read_requests
+        until @closed
+          @replies.wait_for_room
+          return if @closed
+
+          data = @socket.readpartial(READ_BYTES)
+          received(data)
+        end
+      rescue EOFError
+        end_of_input
+      end
+
+      # The client's end: nothing more will come. The replies already due go out (a client
+      # that half-closes after its request gets its whole reply, as from Node), then the close.
+      # A request cut off in its body is never answered.
+      def end_of_input
+        return shut if @gate.awaiting_body? && !@gate.discarding?
+
+        @gate.stop
+        @replies.close_when_sent
+      end
+
+      def received(data)
+        steps = @gate.scan(data)
+        if steps == :pass
+          read(data)
+        else
+          steps.each do |(kind, value)|
+            case kind
+            when :feed then read(value)
+            when :continue then @replies.deliver(CONTINUE, nil, true)
+            when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false, head_only: value.head_only)
+            end
+          end
+        end
+        watch_deadlines
+      rescue StandardError => e
+        internal_error(e)
+      end
+
+      # Bytes the gate let through: requests, and an upload's body.
+      def read(bytes)
+        @reader.read(bytes) do |kind, method, query, length|
+          case kind
+          when :request
+            @request = [method, query]
+            dispatch if length.zero?
+          when :body
+            (@gate.heads.first.digest ||= Digest::SHA256.new).update(method)
+            @gate.heads.first.upload_bytes += method.bytesize
+          when :body_end then dispatch
+          end
+        end
+      end
+
+      def dispatch
+        method, query = @request
+        @app.route(self, method, @gate.heads.shift, query)
+      end
+
+      def write_replies
+        @replies.each_ready(method(:replies_sent)) do |entry|
+          idle(false)
+          @socket.write(entry.head)
+          @socket.write(entry.body) if entry.body
+        end
+        shut
+      rescue *GONE
+        shut
+      end
+
+      # Keeps the Deadlines in step with the gate, as the EventMachine server does. Between
+      # requests the idle (keep-alive) timeout applies, as in Node: from the moment every reply
+      # is out until the next request's header section is complete, any byte restarting it
+      # (a new connection's first header section has only its header deadline).
+      def watch_deadlines
+        return if @closed
+
+        if @gate.awaiting_header?
+          @deadlines.awaiting_header(self) unless @deadline == :header
+          @deadline = :header
+          idle(true, again: true) if @replied && @replies.empty?
+        elsif @gate.awaiting_body?
+          @deadlines.awaiting_body(self)
+          @deadline = :body
+          idle(false)
+        else
+          @deadlines.done(self) unless @deadline == :none
+          @deadline = :none
+          idle(@replies.empty?, again: true)
+        end
+      end
+
+      # The idle timeout on (from now) or off; again: a byte arrived, so it starts over.
+      def idle(on, again: false)
+        return if on == @idle && !(on && again)
+
+        @idle = on
+        @deadlines.idle(self, on)
+      end
+
+      # The connection ends: its tasks stop, its socket closes, its place under the cap is freed.
+      # Backend calls under way run on (bounded by their deadline) and their results are dropped.
+      def shut
+        return if @closed
+
+        @closed = true
+        @gate.stop
+        @replies.close
+        @deadlines.forget(self)
+        @cap.release
+        current = Async::Task.current
+        [*@timers, @writing, @reading].each { |task| task.stop if task && !task.equal?(current) && !task.finished? }
+        @timers = nil
+        @socket.close
+      rescue IOError
+        nil
+      end
+
+      # A bug of ours must cost one connection, never the server: 500, close, and one line.
+      def internal_error(error)
+        warn "async server: internal error, connection closed: #{error.class}: #{error.message} (#{error.backtrace&.first})"
+        @gate.stop
+        deliver(@app.error(500), keep_alive: false)
+      rescue StandardError
+        shut
+      end
+    end
+  end
+end

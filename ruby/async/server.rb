@@ -1,0 +1,96 @@
+# frozen_string_literal: true
+
+# The fiber-scheduler server: Ruby's Fiber::Scheduler through the async gem (io-event's epoll
+# selector), one process, one event loop, a task (fiber) per connection. Behaviour is defined by
+# contract.json and CONTRACT.md; where it differs from the other two, CONTRACT.md
+# "Known differences" says so.
+#   ruby ruby/async/server.rb           (from the project root)
+#
+# It shares with the EventMachine server the Ruby code that is no event loop's: the settings
+# (ruby/em/config.rb), the document root (static_site.rb), the request gate (request_gate.rb,
+# header_reading.rb: Node's checks), the routes (app.rb) and the reply templates (reply.rb), so
+# that em against async compares the runtimes, not two implementations of the contract. Its own:
+# the connection and its reply queue on fibers, the deadlines' sweep, the backends on async-http
+# and async-redis, the runtime's events. Why not async-http's server (protocol-http1): bare_server.rb.
+
+# The Gemfile's default group and its own (async): the set-up of a run installs no other.
+ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
+begin
+  require 'bundler'
+  Bundler.setup(:default, :async)
+rescue LoadError, StandardError => e
+  warn "async server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh --async"
+  exit 1
+end
+require_relative 'ruby31'
+require 'async'
+require_relative 'config'
+require_relative '../em/static_site'
+require_relative '../em/app'
+require_relative '../em/connection_cap'
+require_relative 'deadlines'
+require_relative 'connection'
+require_relative 'listener'
+require_relative 'runtime_events'
+
+module EmVsNode
+  module AsyncServer
+    # Builds the same parts in the same order as the other two servers: the settings (config),
+    # the document root (StaticSite), the backends (Upstream, Database: each only when
+    # configured, and its client library loaded only then), the routes (App), the
+    # ConnectionCap, the Deadlines, the connections that use them, and the listener; with
+    # RUNTIME_EVENTS_FILE set, the runtime's events for the benchmark runner (RuntimeEvents).
+    def self.backends(config)
+      timeout_ms = config.limits['BACKEND_TIMEOUT_MS']
+      upstream = config.upstream && begin
+        require_relative 'upstream'
+        Upstream.new(config.upstream.host, config.upstream.port,
+                     size: CONTRACT['backends']['upstream_pool'], timeout_ms: timeout_ms)
+      end
+      database = config.redis && begin
+        require_relative 'database'
+        Database.new(config.redis.host, config.redis.port,
+                     key_prefix: CONTRACT['backends']['db_key_prefix'], timeout_ms: timeout_ms)
+      end
+      [upstream, database]
+    end
+
+    def self.run(argv)
+      config = read_config(argv)
+      site = StaticSite.new(config.root, CONTRACT)
+      upstream, database = backends(config)
+      app = App.new(site, config.limits, CONTRACT, upstream: upstream, database: database)
+      cap = ConnectionCap.new(config.limits['MAX_CONNECTIONS'], 'async server')
+      deadlines = Deadlines.new(config.limits)
+      $stdout.sync = true
+      serve(config, app, cap, deadlines, [upstream, database].compact)
+    rescue ConfigError => e
+      warn "async server: #{e.message}"
+      exit 2
+    rescue SystemCallError => e
+      warn "async server: cannot load the document root: #{e.message}"
+      exit 1
+    end
+
+    def self.serve(config, app, cap, deadlines, backends)
+      # A signal stops the loop (Interrupt: the reactor ends its tasks and returns).
+      Signal.trap('TERM') { raise Interrupt }
+      events = nil
+      Async do |task|
+        events = RuntimeEvents.start('async server', task)
+        backends.each { |backend| backend.start(task) }
+        deadlines.start(task)
+        listen(config, cap, task, 'async server') do |socket|
+          Connection.new(socket, task, config.limits, app, cap, deadlines).run
+        end
+        puts "async server listening on http://#{config.host}:#{config.port} (root #{config.root})"
+      end
+    rescue Interrupt
+      nil
+    ensure
+      events&.stop
+    end
+  end
+end
+
+EmVsNode::AsyncServer.run(ARGV) if $PROGRAM_NAME == __FILE__
