@@ -38,9 +38,13 @@ module EmVsNode
   module AsyncServer
     HELLO = CONTRACT['hello_body']
 
+    # Says Connection: close when the library will close after it (HTTP/1.0 without keep-alive;
+    # it does not say so itself), so that load generators do not send on a closing connection.
     def self.bare_reply(request)
       found = request.path == '/hello'
       headers = [['content-type', 'text/plain'], ['date', HttpDate.now]]
+      connection = request.headers['connection'].to_s.downcase
+      headers << %w[connection close] if request.version == 'HTTP/1.0' && !connection.include?('keep-alive')
       Protocol::HTTP::Response[found ? 200 : 404, headers, [found ? HELLO : "Not Found\n"]]
     end
   end

@@ -1,5 +1,6 @@
 'use strict';
-// The bare-runtime references (node/bare_server.js, ruby/em/bare_server.rb) speak correct
+// The bare-runtime references (node/bare_server.js, ruby/em/bare_server.rb,
+// ruby/async/bare_server.rb) speak correct
 // HTTP/1.1: Date, Content-Length and Content-Type on every reply, and Connection: close when
 // they close, so that load generators (wrk) do not count a read error on every closed connection.
 
@@ -9,7 +10,7 @@ const { startServer } = require('../../perf/lib/hosts/server_process');
 const { parseWrk } = require('../../perf/lib/engines/wrk');
 const { exchange } = require('../support/raw_http');
 
-const BARE = ['node_bare', 'em_bare'];
+const BARE = ['node_bare', 'em_bare', 'async_bare'];
 
 function get(version, headers = []) {
   return [`GET /hello HTTP/${version}`, 'Host: 127.0.0.1', ...headers, '', ''].join('\r\n');

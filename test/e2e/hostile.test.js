@@ -148,7 +148,7 @@ describe('slow readers and stalled uploads, on both servers', function () {
 
 describe('settings the servers cannot honour alike are refused at start', function () {
   this.timeout(20000);
-  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']] };
+  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']], async: ['ruby', ['ruby/async/server.rb']] };
   const refusals = [
     [{ MAX_HEADER_LINE_BYTES: '10000' }, /MAX_HEADER_LINE_BYTES=10000 is above 8000/],
     [{ MAX_URL_BYTES: '10000' }, /MAX_URL_BYTES=10000 is above 8000/],

@@ -1,6 +1,7 @@
 'use strict';
 // The project's servers and their bare references write their runtime's events for the runner
-// (contract.json runtime_events; node/runtime_events.js, ruby/em/runtime_events.rb): a run
+// (contract.json runtime_events; node/runtime_events.js, ruby/em/runtime_events.rb,
+// ruby/async/runtime_events.rb): a run
 // against each, started as the runner starts it, carries its GC, loop and allocation figures
 // for exactly the run's window; a file a server cannot write ends its start in one line.
 
@@ -14,7 +15,7 @@ const contract = require('../../contract.json');
 
 // 4,000 requests over 10 keep-alive connections, a closed loop: enough garbage for both GCs.
 const LOAD = normalizeScenario({ description: 'events', kind: 'closed', concurrency: 10, requests: 4000, warmup_s: 0 }, 'events', 'events');
-const RUNTIMES = { node: ['node', 'bytes', 'exact'], node_bare: ['node', 'bytes', 'exact'], em: ['ruby', 'objects', 'heartbeat'], em_bare: ['ruby', 'objects', 'heartbeat'] };
+const RUNTIMES = { node: ['node', 'bytes', 'exact'], node_bare: ['node', 'bytes', 'exact'], em: ['ruby', 'objects', 'heartbeat'], em_bare: ['ruby', 'objects', 'heartbeat'], async: ['ruby', 'objects', 'heartbeat'], async_bare: ['ruby', 'objects', 'heartbeat'] };
 
 for (const [name, [runtime, unit, position]] of Object.entries(RUNTIMES)) {
   describe(`${name}: its runtime's events in a run`, function () {
@@ -66,6 +67,8 @@ describe('runtime events: a file a server cannot write', function () {
     ['em server', ['ruby', 'ruby/em/server.rb', '--port', '1']],
     ['node bare server', ['node', 'node/bare_server.js', '--port', '1']],
     ['em bare server', ['ruby', 'ruby/em/bare_server.rb', '--port', '1']],
+    ['async server', ['ruby', 'ruby/async/server.rb', '--port', '1']],
+    ['async bare server', ['ruby', 'ruby/async/bare_server.rb', '--port', '1']],
   ]) {
     it(`${who}: one line naming the file and the variable, exit 1`, async () => {
       const { code, stderr } = await runServer(args, { [contract.runtime_events.env]: missing });
