@@ -3,7 +3,7 @@
 # linter and the Ruby tests, and StackProf for the profilers' tests), lints, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --browser --engines --references --backends --test --profile
+bash scripts/setup.sh --browser --engines --references --backends --async --test --profile
 echo "== lint: eslint, rubocop"
 npx --no-install eslint --max-warnings 0 .
 bundle exec rubocop --format quiet ruby Gemfile

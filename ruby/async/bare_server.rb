@@ -65,8 +65,8 @@ begin
     # The same listening socket, with the same backlog, as the project servers (listener.rb).
     socket = EmVsNode.listening_socket(config, 'async bare server')
     endpoint = Async::HTTP::Endpoint.parse("http://#{config.host}:#{config.port}")
-    server = Async::HTTP::Server.for(IO::Endpoint::BoundEndpoint.new(endpoint, [socket]), protocol: endpoint.protocol,
-                                                                                           scheme: endpoint.scheme) do |request|
+    bound = IO::Endpoint::BoundEndpoint.new(endpoint, [socket])
+    server = Async::HTTP::Server.for(bound, protocol: endpoint.protocol, scheme: endpoint.scheme) do |request|
       EmVsNode::AsyncServer.bare_reply(request)
     end
     task.async { server.run }

@@ -20,9 +20,12 @@ module EmVsNode
       # What a connection's end looks like from a read or a write: the client left.
       GONE = [EOFError, IOError, Errno::ECONNRESET, Errno::EPIPE, Errno::ETIMEDOUT, Errno::ENOTCONN].freeze
 
-      def initialize(socket, server_task, limits, app, cap, deadlines)
+      # Made in the connection's own task, a child of the server's (listener.rb).
+      def initialize(socket, limits, app, cap, deadlines)
         @socket = socket
-        @server_task = server_task # the parent of this connection's other tasks (writer, timers)
+        # The parent of this connection's other tasks (writer, timers): the server's task, so that
+        # none is stopped with another (Task#stop stops a task's children first).
+        @server_task = Async::Task.current.parent
         @limits = limits
         @app = app
         @cap = cap

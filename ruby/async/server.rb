@@ -81,7 +81,7 @@ module EmVsNode
         backends.each { |backend| backend.start(task) }
         deadlines.start(task)
         listen(config, cap, task, 'async server') do |socket|
-          Connection.new(socket, task, config.limits, app, cap, deadlines).run
+          Connection.new(socket, config.limits, app, cap, deadlines).run
         end
         puts "async server listening on http://#{config.host}:#{config.port} (root #{config.root})"
       end

@@ -9,13 +9,9 @@ module EmVsNode
     # The upstream of /upstream through async-http's client (Async::HTTP::Client), HTTP/1.1
     # over its own keep-alive pool (async-pool): at most `size` connections, an idle one reused,
     # the one used last first (the pool hands out its last available: Node's Agent's 'lifo');
-    # requests beyond them wait for one. What differs from the pool of the other two servers
-    # (CONTRACT.md, "Backends"; contract.json known_differences `upstream-retry`):
-    # - async-http retries an idempotent request that fails on any connection, fresh or reused;
-    #   retries: 2 (its count of attempts) sends it once more, as the others do after a stale
-    #   connection, but also after a failure on a fresh one;
-    # - a call waiting for a pool connection stays in line when its client leaves: it runs,
-    #   bounded by its deadline, and its result is dropped.
+    # requests beyond them wait for one. The retry is the contract's (CONTRACT.md, "Backends"),
+    # not async-http's (Client below). A call waiting for a pool connection stays in line when
+    # its client leaves: it runs, bounded by its deadline, and its result is dropped.
     # A call past BACKEND_TIMEOUT_MS (from the request's arrival, the wait for a connection
     # included) is stopped; async-http closes its connection (an interrupted HTTP/1.1 exchange
     # is never reused). Its result is the body of the upstream's 200, else nil.
@@ -26,11 +22,44 @@ module EmVsNode
         def cancel = nil
       end
 
+      # Async::HTTP::Client's call with the contract's retry instead of async-http's (which
+      # sends an idempotent request again after a failure on any connection, fresh ones too, up
+      # to `retries` attempts): a request that fails before any reply on a connection that had
+      # served one before (a keep-alive connection the upstream closed while idle) is sent once
+      # more, after the pool's other idle connections are dropped too (an upstream restart
+      # closes them all); one that fails on a fresh connection is not. As the other two servers.
+      class Client < Async::HTTP::Client
+        STALE = [SocketError, IOError, EOFError, Errno::ECONNRESET, Errno::EPIPE, ::Async::HTTP::Protocol::RequestFailed].freeze
+
+        def call(request)
+          request.scheme ||= scheme
+          request.authority ||= authority
+          retried = false
+          begin
+            connection = @pool.acquire
+            reused = connection.count >= 1 # the responses it has read
+            response = make_response(request, connection, 1)
+            connection = nil # the response holds it now, and releases it
+            response
+          rescue *STALE
+            @pool.release(connection) if connection
+            connection = nil
+            raise if retried || !reused
+
+            retried = true
+            @pool.prune
+            retry
+          ensure
+            @pool.release(connection) if connection
+          end
+        end
+      end
+
       def initialize(host, port, size:, timeout_ms:)
         authority = host.include?(':') ? "[#{host}]:#{port}" : "#{host}:#{port}"
         protocol = Async::HTTP::Protocol::HTTP11
         endpoint = Async::HTTP::Endpoint.parse("http://#{authority}", protocol: protocol)
-        @client = Async::HTTP::Client.new(endpoint, protocol: protocol, limit: size, retries: 2)
+        @client = Client.new(endpoint, protocol: protocol, limit: size)
         @timeout_s = timeout_ms / 1000.0
       end
 

@@ -535,7 +535,7 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
 
 describe('backend addresses the servers cannot read are refused at start, alike', function () {
   this.timeout(20000);
-  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']] };
+  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']], async: ['ruby', ['ruby/async/server.rb']] };
   const refusals = [
     [{ UPSTREAM: 'nope' }, [], "upstream must be HOST:PORT with a port 1..65535, got 'nope'"],
     [{ UPSTREAM: '127.0.0.1:0' }, [], "upstream must be HOST:PORT with a port 1..65535, got '127.0.0.1:0'"],
@@ -566,7 +566,7 @@ describe('backend addresses the servers cannot read are refused at start, alike'
         assert.equal(stderr.trim().split('\n').length, 1, stderr);
         assert.equal(stderr.trim(), `${name} server: ${message}`);
         said[name] = stderr.trim().replace(/^\w+ server: /, '');
-        if (Object.keys(said).length === SERVER_NAMES.length) assert.equal(said.em, said.node);
+        if (Object.keys(said).length === SERVER_NAMES.length) for (const other of SERVER_NAMES) assert.equal(said[other], said.node);
       });
     }
   }
