@@ -51,11 +51,15 @@ module EmVsNode
         read_requests
       rescue *GONE
         shut
+      rescue StandardError => e # a bug of ours outside a request (those are #internal_error's)
+        warn "async server: internal error, connection closed: #{e.class}: #{e.message} (#{e.backtrace&.first})"
+        shut
       end
 
-      # Every reply is out: the connection is idle unless a body is still arriving.
+      # Every reply is out: the connection is idle unless a body is still arriving (or no reply
+      # has been given yet: a new connection's first request has only its header deadline).
       def replies_sent
-        idle(true) unless @gate.awaiting_body?
+        idle(true) if @replied && !@gate.awaiting_body?
       end
 
       # A header section or body took longer than the contract allows (see Deadlines): 408, or,
@@ -185,7 +189,7 @@ module EmVsNode
           @socket.write(entry.body) if entry.body
         end
         shut
-      rescue *GONE
+      rescue *GONE, StandardError
         shut
       end
 
@@ -207,7 +211,7 @@ module EmVsNode
         else
           @deadlines.done(self) unless @deadline == :none
           @deadline = :none
-          idle(@replies.empty?, again: true)
+          idle(@replied && @replies.empty?, again: true)
         end
       end
 

@@ -12,15 +12,25 @@ module EmVsNode
     def self.listen(config, cap, task, name, &connection)
       server = EmVsNode.listening_socket(config, name)
       task.async do
-        loop do
-          socket, = server.accept
-          next socket.close unless cap.room?
-
-          cap.opened
-          task.async { connection.call(socket) }
-        end
+        loop { accept_one(server, cap, task, name, connection) }
       end
       server
+    end
+
+    # A connection gone before it was accepted is skipped; out of descriptors or memory (the
+    # cap keeps the server below the limit, so only what else runs can cause it), the loop says
+    # so and tries again a little later rather than at once, in a busy loop.
+    def self.accept_one(server, cap, task, name, connection)
+      socket, = server.accept
+      return socket.close unless cap.room?
+
+      cap.opened
+      task.async { connection.call(socket) }
+    rescue Errno::ECONNABORTED, Errno::EPROTO
+      nil
+    rescue Errno::EMFILE, Errno::ENFILE, Errno::ENOBUFS, Errno::ENOMEM => e
+      warn "#{name}: cannot accept: #{e.message}; trying again in 100 ms"
+      sleep(0.1)
     end
   end
 end
