@@ -13,8 +13,11 @@ module EmVsNode
     # - between requests (every reply out, the next header section not complete) no byte for
     #   KEEPALIVE_TIMEOUT_MS closes the connection without a reply (Connection#idle_out).
     #   EventMachine has this timer built in; the fiber scheduler has none per connection, so it
-    #   is in the same sweep, which runs at least every half of the shortest timeout: a
-    #   connection is closed between one and one and a half of its timeout after its last byte.
+    #   is in the same sweep: a connection is closed between one timeout and one timeout and a
+    #   sweep interval after its last byte.
+    # The sweep runs as Node's (node/deadlines.js: connectionsCheckingInterval) and the EM
+    # server's: every half of the shorter of the header and body timeouts, at most every second,
+    # so that a request that ends near its deadline meets the same odds on all three.
     class Deadlines
       def initialize(limits)
         @header_s = limits['HEADERS_TIMEOUT_MS'] / 1000.0
@@ -27,7 +30,7 @@ module EmVsNode
       end
 
       def start(task)
-        interval = [1.0, [@header_s, @body_s, @idle_s].min / 2].min
+        interval = [1.0, [@header_s, @body_s].min / 2].min
         task.async do
           loop do
             sleep(interval)

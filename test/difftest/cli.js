@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// The differential tester on demand: starts both servers (with the tester's short limits),
+// The differential tester on demand: starts a pair of servers (node and em unless --pair names
+// another pair of the project servers; with the tester's short limits),
 // sends them cases of the grammar and prints every disagreement the contract does not document
 // as a case anyone can send again. scripts/difftest.sh runs setup, then this.
 //   exit 0 no undocumented disagreement   exit 1 some   exit 2 bad option   130 / 143 stopped
@@ -11,7 +12,16 @@ const { startServer } = require('../../perf/lib/hosts/server_process');
 const { runCases, runCase, describeDisagreement, describeObservation, TESTER_LIMITS } = require('./run');
 
 const NAME = 'difftest.sh';
-const USAGE_LINE = 'usage: scripts/difftest.sh [--cases N] [--seed S] [--from I] [--concurrency C] | --seed S --case I';
+const USAGE_LINE = 'usage: scripts/difftest.sh [--pair A,B] [--cases N] [--seed S] [--from I] [--concurrency C] | [--pair A,B] --seed S --case I';
+const PROJECT_SERVERS = ['node', 'em', 'async'];
+
+const serverPair = (v) => {
+  const pair = v.split(',');
+  if (pair.length !== 2 || pair[0] === pair[1] || !pair.every((name) => PROJECT_SERVERS.includes(name))) {
+    throw new InvalidArgumentError(`must be two of ${PROJECT_SERVERS.join(', ')}, joined by a comma.`);
+  }
+  return pair;
+};
 
 const wholeNumber = (most) => (v) => {
   if (!/^\d+$/.test(v) || Number(v) > most) throw new InvalidArgumentError(`must be a whole number up to ${most}.`);
@@ -20,7 +30,8 @@ const wholeNumber = (most) => (v) => {
 
 function buildProgram() {
   return oneLineErrors(new Command(NAME))
-    .description('Sends the same generated requests to the Node and EM servers and reports where they answer differently and the contract does not say they may.')
+    .description('Sends the same generated requests to two servers (Node and EM unless --pair) and reports where they answer differently and the contract does not say they may.')
+    .option('--pair <a,b>', `the two servers (of ${PROJECT_SERVERS.join(', ')}; default node,em)`, serverPair, ['node', 'em'])
     .option('--cases <n>', 'how many cases (default 1000)', wholeNumber(10_000_000), 1000)
     .option('--seed <s>', 'the seed every case is made from (default 1)', wholeNumber(2 ** 32 - 1), 1)
     .option('--from <i>', 'the number of the first case (default 0)', wholeNumber(2 ** 31), 0)
@@ -28,7 +39,7 @@ function buildProgram() {
     .option('--case <i>', 'send one case and show what each server did', wholeNumber(2 ** 31));
 }
 
-function printSummary(summary, seconds, { seed, from }) {
+function printSummary(summary, seconds, { seed, from, pair }) {
   const out = process.stdout;
   const documented = Object.entries(summary.documented).map(([id, n]) => `${id} ${n}`).join(', ');
   out.write(`\ndifftest: ${summary.cases} cases of seed ${seed} from ${from} in ${seconds.toFixed(0)} s: ${summary.agreed} alike, ` +
@@ -42,7 +53,7 @@ function printSummary(summary, seconds, { seed, from }) {
   out.write('\nundocumented disagreements by class (cases):\n');
   for (const [key, n] of Object.entries(summary.classes).sort((a, b) => b[1] - a[1])) out.write(`  ${String(n).padStart(6)}  ${key}\n`);
   out.write('\nevery undocumented disagreement:\n');
-  for (const result of summary.disagreements) out.write(`${describeDisagreement(result)}\n`);
+  for (const result of summary.disagreements) out.write(`${describeDisagreement(result, pair)}\n`);
 }
 
 async function main(argv) {
@@ -55,17 +66,18 @@ async function main(argv) {
   const start = async (name) => {
     servers[name] = await startServer(name, { env: TESTER_LIMITS });
   };
+  const [a, b] = opts.pair;
   const running = {
-    ports: () => ({ node: servers.node.port, em: servers.em.port }),
+    ports: () => ({ node: servers[a].port, em: servers[b].port }),
     exited: () => Object.keys(servers).filter((name) => servers[name].child.exitCode !== null || servers[name].child.signalCode !== null),
     output: (name) => servers[name].output().split('\n').slice(-20).join('\n'),
     restart: start,
   };
   try {
-    await Promise.all(['node', 'em'].map(start));
+    await Promise.all([a, b].map(start));
     if (opts.case !== undefined) {
       const result = await runCase(running.ports(), opts.seed, opts.case);
-      process.stdout.write(`${result.diffs.length ? describeDisagreement(result) : `case ${opts.case} of seed ${opts.seed}: alike\n  both: ${describeObservation(result.node)}`}\n`);
+      process.stdout.write(`${result.diffs.length ? describeDisagreement(result, [a, b]) : `case ${opts.case} of seed ${opts.seed}: alike\n  both: ${describeObservation(result.node)}`}\n`);
       if (result.documented) process.stdout.write(`  documented: ${result.documented}\n`);
       return result.diffs.length && !result.documented ? 1 : 0;
     }
@@ -81,7 +93,7 @@ async function main(argv) {
         if (done % step === 0) process.stderr.write(`difftest: ${done}/${opts.cases} cases, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
       },
     });
-    printSummary(summary, (performance.now() - started) / 1000, { seed: opts.seed, from: opts.from });
+    printSummary(summary, (performance.now() - started) / 1000, { seed: opts.seed, from: opts.from, pair: [a, b] });
     return stop.exitCode() ?? (summary.disagreements.length || summary.crashes.length ? 1 : 0);
   } catch (err) {
     return exitOnError(err, { name: NAME, usageLine: USAGE_LINE, isUsage: () => false, stop });

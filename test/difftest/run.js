@@ -103,18 +103,22 @@ function describeObservation(obs) {
   return `${interim}${replies.join(', ') || 'no reply'}${rest}; ${closing(obs)}`;
 }
 
-/** A disagreement as lines anyone can act on: how to send it again, the bytes, what each server did. */
-function describeDisagreement({ testCase, node, em, diffs }) {
+/**
+ * A disagreement as lines anyone can act on: how to send it again, the bytes, what each server
+ * did. names: the two servers' names, when the pair is not node's and em's (the result keeps
+ * the first as `node`, the second as `em`).
+ */
+function describeDisagreement({ testCase, node, em, diffs }, [a, b] = ['node', 'em']) {
   const { seed, index, writes, labels } = testCase;
   const sends = writes.length === 1 ? [`  sends: ${shown(writes[0].bytes)}`] : writes.length > 12
     ? [`  sends, a byte per write: ${shown(Buffer.concat(writes.map((w) => w.bytes)))}`]
     : writes.map((w, i) => `  write ${i + 1}${w.pauseMs ? ` after ${w.pauseMs} ms` : ''}: ${shown(w.bytes, 300)}`);
   return [
-    `case ${index} of seed ${seed} (again: scripts/difftest.sh --seed ${seed} --case ${index}): ${labels.join(' | ')}`,
+    `case ${index} of seed ${seed} (again: scripts/difftest.sh ${a === 'node' && b === 'em' ? '' : `--pair ${a},${b} `}--seed ${seed} --case ${index}): ${labels.join(' | ')}`,
     ...sends,
-    `  node: ${describeObservation(node)}`,
-    `  em:   ${describeObservation(em)}`,
-    ...diffs.map((d) => `  differs: ${d.aspect}: node ${d.node}, em ${d.em}`),
+    `  ${`${a}:`.padEnd(Math.max(a.length, b.length) + 2)}${describeObservation(node)}`,
+    `  ${`${b}:`.padEnd(Math.max(a.length, b.length) + 2)}${describeObservation(em)}`,
+    ...diffs.map((d) => `  differs: ${d.aspect}: ${a} ${d.node}, ${b} ${d.em}`),
   ].join('\n');
 }
 
