@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const Ajv2020 = require('ajv/dist/2020');
+const { compiledSchema } = require('../store/compiled_schema');
 
 const SCENARIOS_DIR = path.resolve(__dirname, '..', '..', 'scenarios');
 const QUICK_FACTOR = 20;
@@ -50,10 +50,7 @@ function atMost(value, max, what, where, advice) {
 // strictRequired off: each kind's required fields (allOf / then) are defined once, at the top.
 /** A data file's schema compiled for schemaFailure (scenarios here, ramps in ./ramps.js). */
 function compileSchema(schema) {
-  return new Ajv2020({ allErrors: false, strict: true, strictRequired: false, verbose: true })
-    .addKeyword({ keyword: 'unit', schemaType: 'string' })
-    .addKeyword({ keyword: 'mustBe', schemaType: 'string' })
-    .compile(schema);
+  return compiledSchema(schema, { options: { allErrors: false, strict: true, strictRequired: false, verbose: true }, keywords: ['unit', 'mustBe'] });
 }
 const validate = compileSchema(SCHEMA);
 
