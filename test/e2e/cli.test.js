@@ -54,10 +54,16 @@ describe('perf cli', function () {
     });
   }
 
+  it('--scenarios-dir naming no folder: one line naming it, exit 2', () => {
+    const res = cli(['--quick', '--scenarios-dir', '/nonexistent/x']);
+    assert.equal(res.status, 2, res.stderr);
+    assert.deepEqual(res.stderr.trim().split('\n'), ['run_scenarios.sh: cannot read the scenarios directory /nonexistent/x: ENOENT']);
+  });
+
   it('--help prints the options and exits 0', () => {
     const res = cli(['--help']);
     assert.equal(res.status, 0);
-    for (const opt of ['--quick', '--servers', '--scenarios', '--out', '--list', '--help']) assert.ok(res.stdout.includes(opt), opt);
+    for (const opt of ['--quick', '--servers', '--scenarios', '--scenarios-dir', '--out', '--list', '--help']) assert.ok(res.stdout.includes(opt), opt);
   });
 
   it('--list names every scenario with its engine, the ramps with their rates, and the servers', () => {
