@@ -184,7 +184,6 @@ async function warmUp({ handle, scenario, seconds, signal }) {
     const [a, b] = rates.slice(-2);
     // No longer rising (a fall is noise, not warming); unknown after a single slice.
     steady = rates.length < 2 ? null : b <= a * (1 + WARMUP_STEADY);
-    if (process.env.TMP_WARMLOG) console.error('WARMLOG', round3(elapsedS()), Math.round(b ?? a), steady, samples.length);
     if ((elapsedS() >= seconds && steady) || elapsedS() >= WARMUP_CAP * seconds) break;
   }
   return { seconds: round3(elapsedS()), requests: samples.length + counted, engine, steady };
