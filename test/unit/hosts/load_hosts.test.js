@@ -175,6 +175,22 @@ describe('load hosts: processes by network namespace (root)', function () {
   });
 });
 
+/** Runs COMMAND on HOST through a remote shell; resolves { status, stdout, stderr }. */
+function remoteShellRun(remoteShell, host, command) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(remoteShell, [host, command], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15000 });
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk) => {
+      out.stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      out.stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, ...out }));
+  });
+}
+
 describe('load hosts: netns hosts made for a run (root)', function () {
   this.timeout(60000);
   before(function () {
@@ -186,9 +202,11 @@ describe('load hosts: netns hosts made for a run (root)', function () {
     let removed = false;
     try {
       assert.equal(hosts.hosts.length, 2);
-      for (const host of hosts.hosts) {
+      // Both hosts asked at once (an ssh session costs about half a second to set up).
+      const answers = await Promise.all(hosts.hosts.map((host) => remoteShellRun(hosts.remoteShell, host.name, "sh -c 'echo $ERL_INETRC; ip -o -4 addr show'")));
+      for (const [i, host] of hosts.hosts.entries()) {
         assert.ok(namespaceExists(host.namespace));
-        const res = spawnSync(hosts.remoteShell, [host.name, "sh -c 'echo $ERL_INETRC; ip -o -4 addr show'"], { encoding: 'utf8', timeout: 15000 });
+        const res = answers[i];
         assert.equal(res.status, 0, res.stderr);
         assert.match(res.stdout, /inetrc\n/);
         assert.ok(hosts.env.ERL_EPMD_PORT > 0);
