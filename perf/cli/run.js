@@ -119,7 +119,7 @@ function usageLine() {
 }
 
 function printList(opts, definitions) {
-  const all = loadScenarios({ dir: opts.scenariosDir || undefined, quick: !!opts.quick });
+  const all = loadScenarios({ dir: opts.scenariosDir ?? null, quick: !!opts.quick });
   const { scenarios, skipped } = selectEngine(all, opts.engine);
   const out = [`scenarios${opts.quick ? ' (with --quick)' : ''}:`];
   for (const s of all) {

@@ -261,7 +261,8 @@ function readScenarioFiles(dir = SCENARIOS_DIR) {
  * Loads, validates and (with quick) scales scenarios. Returns them in the canonical order
  * (ORDER first, then any others by name), or only `names` in the given order.
  */
-function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, factor = QUICK_FACTOR } = {}) {
+function loadScenarios({ dir: asked = null, quick = false, names = null, factor = QUICK_FACTOR } = {}) {
+  const dir = asked ?? SCENARIOS_DIR; // null or absent: the project's own
   // A quick run leaves out what is marked in_quick: false, unless it is asked for by name.
   const files = readScenarioFiles(dir).filter(({ raw }) => !(quick && !names && raw && raw.in_quick === false));
   const scenarios = files.map(({ name, file, raw }) => {

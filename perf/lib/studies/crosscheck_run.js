@@ -81,7 +81,7 @@ async function runCrosscheck(options = {}) {
   const definitions = options.serversFile ? loadServerDefinitions(options.serversFile) : undefined;
   const loadHosts = options.loadHosts || DEFAULT_LOAD_HOSTS;
 
-  const loaded = loadScenarios({ dir: options.scenariosDir || undefined, quick, names: options.scenarios || null });
+  const loaded = loadScenarios({ dir: options.scenariosDir ?? null, quick, names: options.scenarios || null });
   const { scenarios, skipped } = commonScenarios(loaded, engines);
   for (const k of skipped) log(`crosscheck: skips ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`);
   if (!scenarios.length) throw usageError(`${engines.join(' and ')} have no scenario in common among ${loaded.map((s) => s.name).join(', ')}`);
