@@ -27,5 +27,17 @@ fi
 bundle exec rubocop --format quiet ruby Gemfile
 echo "== ruby unit tests"
 for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
-echo "== mocha"
-npx --no-install mocha "$@"
+if [ "$#" -gt 0 ]; then
+  echo "== mocha $*"
+  npx --no-install mocha "$@"
+  exit 0
+fi
+# Two lanes (test/lanes/lanes.js): the files that share the machine well two at a time, then
+# the others alone. Both run whatever the first gives; either failing fails the command.
+echo "== mocha: the tests that share the machine, two files at a time"
+together_status=0
+npx --no-install mocha --config test/lanes/together.js || together_status=$?
+echo "== mocha: the tests that need the machine to themselves, one at a time"
+alone_status=0
+npx --no-install mocha --config test/lanes/alone.js || alone_status=$?
+[ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]

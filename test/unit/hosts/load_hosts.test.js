@@ -61,8 +61,31 @@ describe('load hosts: ports in use', () => {
     server.once('error', reject).listen(0, address, () => resolve(server));
   });
 
+  /** Closes a server; resolves once it is closed. */
+  const closed = (server) => new Promise((resolve) => server.close(resolve));
+
+  /**
+   * Listens on 127.0.0.2 on a port that nothing holds on 127.0.0.1 (any process of the machine
+   * may hold the same number there, which would rightly count it in use).
+   */
+  async function listeningElsewhereOnly() {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const server = await listening('127.0.0.2');
+      const probe = await new Promise((resolve) => {
+        const p = net.createServer().once('error', () => resolve(null));
+        p.listen(server.address().port, '127.0.0.1', () => resolve(p));
+      });
+      if (probe) {
+        await closed(probe);
+        return server;
+      }
+      await closed(server);
+    }
+    throw new Error('no port free on 127.0.0.1 among 20 that 127.0.0.2 was given');
+  }
+
   it('a port held on one of the addresses, or on every address, is in use; one held elsewhere is not', async () => {
-    const [loopback, other, any] = await Promise.all([listening('127.0.0.1'), listening('127.0.0.2'), listening('0.0.0.0')]);
+    const [loopback, other, any] = await Promise.all([listening('127.0.0.1'), listeningElsewhereOnly(), listening('0.0.0.0')]);
     try {
       const used = portsInUse(['127.0.0.1']);
       assert.ok(used.has(loopback.address().port) && used.has(any.address().port));
