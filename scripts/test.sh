@@ -14,7 +14,7 @@ if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modu
   eslint_pid=$!
 fi
 bash scripts/setup.sh --browser --engines --references --backends --test --profile
-echo "== lint: eslint, rubocop"
+echo "== lint: eslint"
 if [ -n "$eslint_pid" ]; then
   eslint_status=0
   wait "$eslint_pid" || eslint_status=$?
@@ -24,20 +24,33 @@ if [ -n "$eslint_pid" ]; then
 else
   npx --no-install eslint --max-warnings 0 .
 fi
-bundle exec rubocop --format quiet ruby Gemfile
-echo "== ruby unit tests"
-for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
+ruby_checks() {
+  echo "== lint: rubocop"
+  bundle exec rubocop --format quiet ruby Gemfile
+  echo "== ruby unit tests"
+  for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
+}
 if [ "$#" -gt 0 ]; then
+  ruby_checks
   echo "== mocha $*"
   npx --no-install mocha "$@"
   exit 0
 fi
-# Two lanes (test/lanes/lanes.js): the files that share the machine well two at a time, then
-# the others alone. Both run whatever the first gives; either failing fails the command.
+# Two lanes (test/lanes/lanes.js): the files that share the machine well two at a time (and
+# rubocop and the Ruby unit tests beside them), then the others alone. Each runs whatever the
+# one before gives; any failing fails the command.
+ruby_log=$(mktemp)
+trap 'rm -f "$eslint_log" "$ruby_log"' EXIT
+ruby_checks >"$ruby_log" 2>&1 &
+ruby_pid=$!
 echo "== mocha: the tests that share the machine, two files at a time"
 together_status=0
 npx --no-install mocha --config test/lanes/together.js || together_status=$?
+ruby_status=0
+wait "$ruby_pid" || ruby_status=$?
+cat "$ruby_log"
+[ "$ruby_status" -eq 0 ] || echo "== rubocop or the Ruby unit tests failed (above)"
 echo "== mocha: the tests that need the machine to themselves, one at a time"
 alone_status=0
 npx --no-install mocha --config test/lanes/alone.js || alone_status=$?
-[ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]
+[ "$ruby_status" -eq 0 ] && [ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]

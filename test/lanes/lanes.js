@@ -10,13 +10,14 @@
 // Folders whose every file shares the machine well, and single files elsewhere (mocha splits its
 // spec patterns at commas, so no {a,b} patterns here).
 const files = (folder, names) => names.map((name) => `test/${folder}/${name}.test.js`);
+// The longest first (the end-to-end files), so that the two workers finish near each other.
 const TOGETHER = [
-  ...['judge', 'report', 'text', 'plan', 'measure', 'store', 'difftest'].map((folder) => `test/unit/${folder}/*.test.js`),
-  ...files('unit/studies', ['archive', 'flame', 'overhead', 'profile']),
+  ...files('e2e', ['backend_routes', 'hostile', 'cli', 'report_browser', 'soak', 'overhead', 'hardening', 'run', 'backends', 'references', 'faults', 'report_build', 'disk', 'deadlines', 'trials', 'servers', 'runner', 'runtime_events', 'archive_cli', 'contract', 'bare_servers', 'seed_references']),
+  ...files('unit/studies', ['profile', 'archive', 'flame', 'overhead']),
   ...files('unit/hosts', ['fd_limits', 'pinning', 'server_process']),
   ...files('unit/engines', ['external', 'httperf', 'index', 'tsung_output', 'wrk']),
   ...files('unit/run', ['contract_check', 'environment', 'lighter_engines', 'ramp', 'rounds']),
-  ...files('e2e', ['archive_cli', 'backend_routes', 'backends', 'bare_servers', 'cli', 'contract', 'deadlines', 'disk', 'faults', 'hardening', 'hostile', 'overhead', 'references', 'report_browser', 'report_build', 'run', 'runner', 'runtime_events', 'seed_references', 'servers', 'soak', 'trials']),
+  ...['judge', 'report', 'text', 'plan', 'measure', 'store', 'difftest'].map((folder) => `test/unit/${folder}/*.test.js`),
 ];
 
 const ALL = 'test/**/*.test.js';
