@@ -9,15 +9,14 @@
 // hosts, with the same per-host checks, is test/unit/engines/tsung.test.js's.
 
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { netnsHostsUnavailableReason } = require('../../perf/lib/hosts/load_hosts');
 const { namespaceExists } = require('../../perf/lib/hosts/netns');
 const { whyNotInstalled } = require('../../perf/lib/engines');
 const { readResultsFile, schemaProblem } = require('../../perf/lib/store/results_doc');
-const { mergeLatencyHistograms, histogramPercentiles } = require('../../perf/lib/measure/stats');
 const { makeTmpDir, watchCommand } = require('../support/runner_helpers');
+const { assertRunFromTwoHosts } = require('../support/tsung_runs');
 
 const CLI = 'perf/cli/run.js';
 
@@ -50,21 +49,8 @@ describe('runner: --engine tsung --load-hosts netns:2', function () {
     assert.deepEqual(doc.runs.map((r) => r.server), ['node', 'em']);
     for (const r of doc.runs) {
       assert.equal(r.ok, true, r.failure);
-      assert.equal(r.engine, 'tsung');
       assert.equal(r.replies, 10000, r.server); // the quick size: 400 users × 25 requests
-      assert.equal(r.load_hosts.length, 2);
-      assert.equal(r.load_hosts.reduce((a, h) => a + h.requests, 0), r.replies);
-      for (const h of r.load_hosts) {
-        assert.ok(h.requests > 0 && h.share_pct > 20, `${h.name} sent ${h.requests} (${h.share_pct} %)`);
-        assert.ok(h.client_cpu_pct > 0, `${h.name}: agent CPU ${h.client_cpu_pct}`);
-        assert.ok(Math.abs(h.clock.offset_ms) < 50);
-      }
-      const merged = mergeLatencyHistograms(r.load_hosts.map((h) => h.latency_histogram));
-      const whole = mergeLatencyHistograms([r.latency_histogram]);
-      assert.equal(merged.totalCount, r.replies);
-      assert.deepEqual(histogramPercentiles(merged), histogramPercentiles(whole));
-      assert.deepEqual(r.load_problems, []);
-      assert.ok(fs.existsSync(path.join(out, r.tsung_log, 'tsung.log')), r.tsung_log);
+      assertRunFromTwoHosts(r, out);
     }
     assert.match(result.stdout, /keepalive_400x100 +10000\/10000 replies .* hosts \d+\/\d+ %/);
     const namespaces = namespacesIn(result.stdout);
