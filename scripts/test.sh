@@ -3,11 +3,54 @@
 # linter and the Ruby tests, and StackProf for the profilers' tests), lints, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# ESLint needs the npm packages only: when they are installed and current (setup.sh would not
+# reinstall them), it lints while set-up installs the rest (a minute on a fresh machine).
+eslint_log=$(mktemp)
+eslint_pid=
+trap 'rm -f "$eslint_log"; if [ -n "$eslint_pid" ]; then kill "$eslint_pid" 2>/dev/null || true; fi' EXIT
+if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
+  npx --no-install eslint --max-warnings 0 . >"$eslint_log" 2>&1 &
+  eslint_pid=$!
+fi
 bash scripts/setup.sh --browser --engines --references --backends --async --test --profile
-echo "== lint: eslint, rubocop"
-npx --no-install eslint --max-warnings 0 .
-bundle exec rubocop --format quiet ruby Gemfile
-echo "== ruby unit tests"
-for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
-echo "== mocha"
-npx --no-install mocha "$@"
+echo "== lint: eslint"
+if [ -n "$eslint_pid" ]; then
+  eslint_status=0
+  wait "$eslint_pid" || eslint_status=$?
+  eslint_pid=
+  cat "$eslint_log"
+  [ "$eslint_status" -eq 0 ] || exit "$eslint_status"
+else
+  npx --no-install eslint --max-warnings 0 .
+fi
+ruby_checks() {
+  echo "== lint: rubocop"
+  bundle exec rubocop --format quiet ruby Gemfile
+  echo "== ruby unit tests"
+  for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
+}
+if [ "$#" -gt 0 ]; then
+  ruby_checks
+  echo "== mocha $*"
+  npx --no-install mocha "$@"
+  exit 0
+fi
+# Two lanes (test/lanes/lanes.js): the files that share the machine well two at a time (and
+# rubocop and the Ruby unit tests beside them), then the others alone. Each runs whatever the
+# one before gives; any failing fails the command.
+ruby_log=$(mktemp)
+trap 'rm -f "$eslint_log" "$ruby_log"' EXIT
+ruby_checks >"$ruby_log" 2>&1 &
+ruby_pid=$!
+echo "== mocha: the tests that share the machine, two files at a time"
+together_status=0
+npx --no-install mocha --config test/lanes/together.js || together_status=$?
+ruby_status=0
+wait "$ruby_pid" || ruby_status=$?
+cat "$ruby_log"
+[ "$ruby_status" -eq 0 ] || echo "== rubocop or the Ruby unit tests failed (above)"
+echo "== mocha: the tests that need the machine to themselves, one at a time"
+alone_status=0
+npx --no-install mocha --config test/lanes/alone.js || alone_status=$?
+[ "$ruby_status" -eq 0 ] && [ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]

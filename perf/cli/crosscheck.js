@@ -24,13 +24,14 @@ function repeatCount(value) {
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--scenarios a,b] [--engines autocannon,httperf] [--load-hosts netns:N] [--servers node,em] [--repeat N] [--quick] [--out DIR] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--scenarios a,b] [--scenarios-dir DIR] [--engines autocannon,httperf] [--load-hosts netns:N] [--servers node,em] [--repeat N] [--quick] [--out DIR] [--no-pin] [--help]`;
 }
 
 function buildProgram() {
   return oneLineErrors(new Command(NAME))
     .description('Runs scenarios with two load generators on each server and reports where they agree and where they differ, beyond the spread of the trials.')
     .option('--scenarios <list>', 'comma-separated scenarios (default: every scenario both engines can run faithfully)', commaList)
+    .option('--scenarios-dir <dir>', 'read the scenarios from this folder\'s JSON files instead of perf/scenarios/ (the runner\'s --scenarios-dir)')
     .option('--engines <list>', 'the two engines: autocannon (built-in engines), httperf, wrk, tsung (default: autocannon,httperf)', commaList)
     .option('--load-hosts <list>', 'where tsung runs its load (the runner\'s --load-hosts; default netns:2, two hosts made on this machine)')
     .option('--servers <list>', 'comma-separated servers (default: node,em)', commaList)
@@ -65,6 +66,7 @@ async function main(argv) {
       engines: opts.engines,
       servers: opts.servers,
       scenarios: opts.scenarios || null,
+      scenariosDir: opts.scenariosDir ? path.resolve(opts.scenariosDir) : null,
       repeat: opts.repeat,
       quick: !!opts.quick,
       outDir: opts.out || null,

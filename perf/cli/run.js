@@ -73,6 +73,7 @@ function buildProgram() {
     .option('--tuned', 'also the tuned configurations of the servers named (perf/servers.json tuned_of; the default when no servers are named)')
     .option('--no-tuned', 'no tuned configurations: each runtime with its defaults only')
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
+    .option('--scenarios-dir <dir>', 'read the scenarios from this folder\'s JSON files instead of perf/scenarios/ (your own, in the same format: perf/README.md)')
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min; with --quick the ramps' time too (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
     .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick those of the headline questions its budget buys, at their quick values; none with --scenarios or --seeds; not with --target)', commaList)
@@ -114,11 +115,11 @@ Exit status: 0 all runs ok, 1 a run failed or an error, 2 bad usage, 130/143 int
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--quick] [--servers node,em] [--tuned | --no-tuned] [--scenarios a,b] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--held | --no-held] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--quick] [--servers node,em] [--tuned | --no-tuned] [--scenarios a,b] [--scenarios-dir DIR] [--budget TIME | --repeat N] [--ramps a,b|none] [--slo p99=10ms] [--ramp-repeat N] [--held | --no-held] [--margin PERCENT] [--warmup SECONDS] [--references | --seeds] [--engine autocannon|httperf|wrk|tsung] [--load-hosts netns:N|HOST,…] [--no-lighter-engines] [--target URL | --link RATE] [--out DIR] [--list] [--no-pin] [--help]`;
 }
 
 function printList(opts, definitions) {
-  const all = loadScenarios({ quick: !!opts.quick });
+  const all = loadScenarios({ dir: opts.scenariosDir ?? null, quick: !!opts.quick });
   const { scenarios, skipped } = selectEngine(all, opts.engine);
   const out = [`scenarios${opts.quick ? ' (with --quick)' : ''}:`];
   for (const s of all) {
@@ -193,6 +194,7 @@ async function main(argv) {
       references: !!opts.references,
       seeds: !!opts.seeds,
       scenarios: opts.scenarios || null,
+      scenariosDir: opts.scenariosDir ? path.resolve(opts.scenariosDir) : null,
       ramps: opts.ramps ? (opts.ramps.length === 1 && opts.ramps[0] === 'none' ? [] : opts.ramps) : null,
       slo: opts.slo ?? null,
       rampRepeat: opts.rampRepeat ?? null,

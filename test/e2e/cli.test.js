@@ -54,10 +54,16 @@ describe('perf cli', function () {
     });
   }
 
+  it('--scenarios-dir naming no folder: one line naming it, exit 2', () => {
+    const res = cli(['--quick', '--scenarios-dir', '/nonexistent/x']);
+    assert.equal(res.status, 2, res.stderr);
+    assert.deepEqual(res.stderr.trim().split('\n'), ['run_scenarios.sh: cannot read the scenarios directory /nonexistent/x: ENOENT']);
+  });
+
   it('--help prints the options and exits 0', () => {
     const res = cli(['--help']);
     assert.equal(res.status, 0);
-    for (const opt of ['--quick', '--servers', '--scenarios', '--out', '--list', '--help']) assert.ok(res.stdout.includes(opt), opt);
+    for (const opt of ['--quick', '--servers', '--scenarios', '--scenarios-dir', '--out', '--list', '--help']) assert.ok(res.stdout.includes(opt), opt);
   });
 
   it('--list names every scenario with its engine, the ramps with their rates, and the servers', () => {
@@ -76,7 +82,7 @@ describe('perf cli', function () {
     const pidfile = path.join(out, 'standin.pid');
     const serversFile = path.join(out, 'servers.json');
     fs.writeFileSync(serversFile, JSON.stringify(standinDefinitions({ standin: { STANDIN_PIDFILE: pidfile } })));
-    const child = spawn(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000,concurrent_2000_20', '--out', out], { cwd: PROJECT_ROOT });
+    const child = spawn(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--servers-file', serversFile, '--servers', 'standin', '--warmup', '0', '--scenarios', 'concurrent_2000_100,concurrent_2000_20', '--out', out], { cwd: PROJECT_ROOT });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
@@ -95,9 +101,9 @@ describe('perf cli', function () {
     assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
     const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
     assert.equal(doc.interrupted, true);
-    assert.deepEqual(doc.runs.map((r) => r.scenario), ['sequential_6000']);
+    assert.deepEqual(doc.runs.map((r) => r.scenario), ['concurrent_2000_100']);
     assert.ok(fs.existsSync(path.join(out, 'summary.md')) && fs.existsSync(path.join(out, 'summary.csv')));
-    assert.match(stdout, /sequential_6000/);
+    assert.match(stdout, /concurrent_2000_100/);
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false, 'the server is still running');
   });
 

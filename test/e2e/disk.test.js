@@ -47,7 +47,7 @@ describe('perf runner: a full or read-only disk', function () {
   it('the disk fills while the report is written: the results are complete, one line says so, exit 1', async function () {
     // Room for the results (about 100 KiB with the reserve), not for the report (about 500 KiB).
     const out = path.join(mount(this, 256), 'out');
-    const r = await runCli(['--scenarios', 'sequential_6000', '--out', out]);
+    const r = await runCli(['--scenarios', 'concurrent_2000_100', '--out', out]);
     assert.equal(r.code, 1, r.stderr);
     const lines = stderrLines(r);
     assert.equal(lines.length, 1, r.stderr);
@@ -63,12 +63,12 @@ describe('perf runner: a full or read-only disk', function () {
     const dir = mount(this, 2048);
     const out = path.join(dir, 'out');
     const pidfile = path.join(makeTmpDir(), 'standin.pid');
-    // The stand-in fills the disk on its 20th GET /hello: inside sequential_6000 (its warm-up),
-    // after the contract check, so that run's samples are the first write to fail.
+    // The stand-in fills the disk on its 20th GET /hello: inside concurrent_2000_100 (its
+    // warm-up), after the contract check, so that run's samples are the first write to fail.
     const env = { STANDIN_FILL_AT: '20', STANDIN_FILL_FILE: path.join(dir, 'filler'), STANDIN_PIDFILE: pidfile };
-    const r = await runCli(['--scenarios', 'sequential_6000,concurrent_2000_100', '--out', out], env);
+    const r = await runCli(['--scenarios', 'concurrent_2000_100,sequential_6000', '--out', out], env);
     assert.equal(r.code, 1, r.stderr);
-    const samples = path.join(out, 'samples', 'standin__sequential_6000__t1.csv.gz');
+    const samples = path.join(out, 'samples', 'standin__concurrent_2000_100__t1.csv.gz');
     const lines = stderrLines(r);
     assert.equal(lines.length, 1, r.stderr);
     assert.equal(lines[0], `run_scenarios.sh: stopped: cannot write ${samples}: ENOSPC (no space left on device); free some space or choose another --out; report.html not built`);
@@ -77,9 +77,9 @@ describe('perf runner: a full or read-only disk', function () {
     assert.equal(doc.error, `cannot write ${samples}: ENOSPC (no space left on device); free some space or choose another --out`);
     assert.ok(doc.environment.finished_at);
     // The measured run is kept (without its samples); the next scenario never ran.
-    assert.deepEqual(doc.runs.map((run) => [run.scenario, run.ok, run.samples_file]), [['sequential_6000', true, null]]);
-    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /\| sequential_6000 \|/);
-    assert.match(r.stdout, /^sequential_6000 /m, 'the summary is printed');
+    assert.deepEqual(doc.runs.map((run) => [run.scenario, run.ok, run.samples_file]), [['concurrent_2000_100', true, null]]);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /\| concurrent_2000_100 \|/);
+    assert.match(r.stdout, /^concurrent_2000_100 /m, 'the summary is printed');
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false);
   });
 
@@ -91,7 +91,7 @@ describe('perf runner: a full or read-only disk', function () {
       [['--results-root', path.join(dir, 'results')], `create ${path.join(dir, 'results')}`], // the default folder's parent
     ];
     for (const [args, what] of cases) {
-      const r = await runCli(['--scenarios', 'sequential_6000', ...args]);
+      const r = await runCli(['--scenarios', 'concurrent_2000_100', ...args]);
       assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(stderrLines(r), [`run_scenarios.sh: error: cannot ${what}: EROFS (read-only file system); choose a writable folder with --out`]);
     }

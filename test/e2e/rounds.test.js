@@ -153,7 +153,9 @@ describe('rounds: a lighter engine that takes over warms the servers up with its
   it('switches after the first built-in run that shows it, warms the first wrk round with wrk, and no other', async function () {
     if (require('node:child_process').spawnSync('sh', ['-c', 'command -v wrk']).status !== 0) this.skip(); // scripts/setup.sh installs it
     // Two clients whose every reply waits 25 ms: the built-in engine's run is not server-bound, so wrk takes over.
-    const scenariosDir = writeScenarioDir({ held_1s: { description: 'held back', kind: 'closed', concurrency: 2, duration_s: 1, warmup_s: 0.5, request: { path: '/delay?ms=25' } } });
+    // A warm-up of 0.25 s: wrk's slices are whole seconds, so each of its warm-ups is one slice,
+    // the cap (4 × 0.25 s) reached after it (at 0.5 s, two: 2 s before each of its first runs).
+    const scenariosDir = writeScenarioDir({ held_1s: { description: 'held back', kind: 'closed', concurrency: 2, duration_s: 1, warmup_s: 0.25, request: { path: '/delay?ms=25' } } });
     const out = makeTmpDir('rounds-lighter-');
     const lines = [];
     await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, budget: 5, log: (l) => lines.push(l) });

@@ -176,7 +176,7 @@ describe('trials: the command line', function () {
     defs.own_bare.reference_role = 'bare runtime';
     defs.own_bare.serves = ['hello'];
     fs.writeFileSync(serversFile, JSON.stringify(defs));
-    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--margin', '20', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'sequential_6000', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
+    const res = spawnSync(process.execPath, [CLI, '--quick', '--repeat', '2', '--margin', '20', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'own,other', '--references', '--scenarios', 'concurrent_2000_100', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 50000 });
     assert.equal(res.status, 0, res.stdout + res.stderr);
     const doc = readJson(path.join(out, 'results.json'));
     assert.deepEqual(doc.environment.options.servers, ['own', 'other', 'own_bare']);
@@ -185,9 +185,9 @@ describe('trials: the command line', function () {
     assert.deepEqual(doc.runs.map((r) => `${r.trial}${r.server}`), ['1own', '1other', '1own_bare', '2own', '2other', '2own_bare']);
     const table = fs.readFileSync(path.join(out, 'summary.txt'), 'utf8');
     assert.match(table, /^Verdicts, own vs other: ratio = own ÷ other, 95 % confidence intervals over the trials/m);
-    assert.match(table, /^sequential_6000\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(undecided|same within|own|other)/m);
+    assert.match(table, /^concurrent_2000_100\s+mean ms(\s+[\d.]+){3}\s+\[[\d.]+–[\d.]+\]\s+(undecided|same within|own|other)/m);
     assert.match(res.stdout, /^Answers, own vs other/m);
     assert.match(res.stdout, /^Overhead against references/m);
-    assert.match(res.stdout, /^sequential_6000\s+own\s+own_bare\s+[\d.]+× \[[\d.]+–[\d.]+\]/m);
+    assert.match(res.stdout, /^concurrent_2000_100\s+own\s+own_bare\s+[\d.]+× \[[\d.]+–[\d.]+\]/m);
   });
 });

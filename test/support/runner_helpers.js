@@ -61,6 +61,18 @@ function writeScenarioDir(scenarios) {
 }
 
 /**
+ * A scenarios folder (--scenarios-dir) holding the project's own scenarios by name, each with
+ * its --quick values overridden ({ sequential_6000: { requests: 200 } }): the same scenario,
+ * smaller, for a test whose subject is what the runner does with it, not its size.
+ */
+function smallerScenarioDir(quickOverrides) {
+  return writeScenarioDir(Object.fromEntries(Object.entries(quickOverrides).map(([name, quick]) => {
+    const raw = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'perf', 'scenarios', `${name}.json`), 'utf8'));
+    return [name, { ...raw, quick: { ...raw.quick, ...quick } }];
+  })));
+}
+
+/**
  * Starts a command from the project root and watches its output: waitFor('stdout' | 'stderr',
  * regex) resolves once the output so far matches (rejects if it exits first); exited resolves
  * { code, signal, stdout, stderr }.
@@ -154,4 +166,4 @@ function runCommand(command, args, { env = {}, timeoutMs = 150000 } = {}) {
   });
 }
 
-module.exports = { runCommand, watchCommand, standinDefinitions, startStandin, useStandin, HELLO, rowsOf, makeTmpDir, writeScenarioDir, alive, mountTmpfs, STANDIN };
+module.exports = { runCommand, watchCommand, standinDefinitions, startStandin, useStandin, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };

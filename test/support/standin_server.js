@@ -10,6 +10,9 @@
 //   STANDIN_BUSY_MS      spend this many ms of CPU on each request to /hello (a heavy server)
 //   STANDIN_COLD_FOR     spend up to STANDIN_COLD_MS of CPU on each of the first N requests to
 //                        /hello, less and less (a server that speeds up under load, as a JIT)
+//   STANDIN_COLD_FOR_MS  likewise, but over the first N ms after its first /hello rather than its
+//                        first N requests: a cold phase that ends at a known time, however fast
+//                        the machine serves it
 //   STANDIN_FILL_AT      on the Nth request to /hello, fill the disk holding STANDIN_FILL_FILE
 //                        (writes it until ENOSPC) before answering: a disk that fills mid-run
 //   STANDIN_PIDFILE      write the pid here (tests check that no server is left running)
@@ -41,12 +44,23 @@ const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
 const busyMs = Number(process.env.STANDIN_BUSY_MS || 0);
 const coldFor = Number(process.env.STANDIN_COLD_FOR || 0);
 const coldMs = Number(process.env.STANDIN_COLD_MS || 0);
+const coldForMs = Number(process.env.STANDIN_COLD_FOR_MS || 0);
 const index = Buffer.from('<!doctype html><title>stand-in</title><p>stand-in server</p>\n');
 const files = {
   '/lipsum100k.txt': Buffer.alloc(102400, 'lorem ipsum '),
   '/data/random-1m.bin': crypto.randomBytes(1048576),
 };
 let hellos = 0;
+let firstHelloAt = null;
+
+/** The ms of CPU a cold server spends on this /hello (STANDIN_COLD_FOR, STANDIN_COLD_FOR_MS). */
+function coldCost() {
+  if (coldForMs) {
+    firstHelloAt ??= performance.now();
+    return coldMs * Math.max(0, 1 - (performance.now() - firstHelloAt) / coldForMs);
+  }
+  return hellos <= coldFor ? coldMs * (1 - hellos / coldFor) : 0;
+}
 
 function fillDisk(file) {
   const fd = fs.openSync(file, 'a');
@@ -82,7 +96,7 @@ const server = http.createServer((req, res) => {
     if (exitAfter && hellos >= exitAfter) process.exit(3);
     if ((stallAt && hellos === stallAt) || (stallEvery && hellos % stallEvery === 0)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
     if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
-    for (const until = performance.now() + busyMs + (hellos <= coldFor ? coldMs * (1 - hellos / coldFor) : 0); performance.now() < until; );
+    for (const until = performance.now() + busyMs + coldCost(); performance.now() < until; );
     if (holdAt && hellos === holdAt) setTimeout(() => reply(res, 200, 'text/plain', helloBody), holdMs);
     else reply(res, 200, 'text/plain', helloBody);
     return;

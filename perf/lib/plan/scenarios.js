@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const Ajv2020 = require('ajv/dist/2020');
+const { compiledSchema } = require('../store/compiled_schema');
 
 const SCENARIOS_DIR = path.resolve(__dirname, '..', '..', 'scenarios');
 const QUICK_FACTOR = 20;
@@ -50,10 +50,7 @@ function atMost(value, max, what, where, advice) {
 // strictRequired off: each kind's required fields (allOf / then) are defined once, at the top.
 /** A data file's schema compiled for schemaFailure (scenarios here, ramps in ./ramps.js). */
 function compileSchema(schema) {
-  return new Ajv2020({ allErrors: false, strict: true, strictRequired: false, verbose: true })
-    .addKeyword({ keyword: 'unit', schemaType: 'string' })
-    .addKeyword({ keyword: 'mustBe', schemaType: 'string' })
-    .compile(schema);
+  return compiledSchema(schema, { options: { allErrors: false, strict: true, strictRequired: false, verbose: true }, keywords: ['unit', 'mustBe'] });
 }
 const validate = compileSchema(SCHEMA);
 
@@ -264,7 +261,8 @@ function readScenarioFiles(dir = SCENARIOS_DIR) {
  * Loads, validates and (with quick) scales scenarios. Returns them in the canonical order
  * (ORDER first, then any others by name), or only `names` in the given order.
  */
-function loadScenarios({ dir = SCENARIOS_DIR, quick = false, names = null, factor = QUICK_FACTOR } = {}) {
+function loadScenarios({ dir: asked = null, quick = false, names = null, factor = QUICK_FACTOR } = {}) {
+  const dir = asked ?? SCENARIOS_DIR; // null or absent: the project's own
   // A quick run leaves out what is marked in_quick: false, unless it is asked for by name.
   const files = readScenarioFiles(dir).filter(({ raw }) => !(quick && !names && raw && raw.in_quick === false));
   const scenarios = files.map(({ name, file, raw }) => {

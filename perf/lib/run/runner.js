@@ -374,7 +374,8 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
   if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
   const bringDown = async ({ quiet = false } = {}) => {
     if (signal) signal.removeEventListener('abort', onInterrupt);
-    await handle.stop(3000);
+    // A server found hung cannot act on SIGTERM (its loop is what hung): SIGKILL it at once.
+    await handle.stop(state.hung ? 0 : 3000);
     if (!quiet) io.log(`${server}: stopped`);
   };
   let contract = { ok: false, failure: 'interrupted' };

@@ -10,7 +10,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const Ajv2020 = require('ajv/dist/2020');
+const { compiledSchema } = require('./compiled_schema');
 
 const RESULTS_FILE = 'results.json';
 const SCHEMA_VERSION = 1;
@@ -18,7 +18,7 @@ const SCHEMA_FILE = path.join(__dirname, '..', '..', 'schemas', 'results.schema.
 
 let validate = null;
 function validator() {
-  if (!validate) validate = new Ajv2020({ allErrors: false, strict: true }).compile(JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')));
+  if (!validate) validate = compiledSchema(JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')), { options: { allErrors: false, strict: true } });
   return validate;
 }
 

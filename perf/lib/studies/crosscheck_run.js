@@ -40,9 +40,9 @@ function commonScenarios(scenarios, engines) {
  * trial, no lighter engines (the cross-check compares the engines it is asked to). Its lines
  * go to log. Resolves { doc (the results.json it wrote, or null), interrupted, why }.
  */
-async function runTrial({ engine, servers, names, quick, outDir, pin, definitions, loadHosts, signal, log }) {
+async function runTrial({ engine, servers, names, scenariosDir, quick, outDir, pin, definitions, loadHosts, signal, log }) {
   try {
-    const ended = await runScenarios({ engine, servers, scenarios: names, quick, repeat: 1, outDir, pin, definitions, loadHosts: engine === 'tsung' ? loadHosts : null, lighterEngines: false, signal, log });
+    const ended = await runScenarios({ engine, servers, scenarios: names, scenariosDir, quick, repeat: 1, outDir, pin, definitions, loadHosts: engine === 'tsung' ? loadHosts : null, lighterEngines: false, signal, log });
     const doc = ended.unwritten.some((u) => u.name === RESULTS_FILE) ? null : readResultsFile(ended.resultsFile);
     return { doc, interrupted: ended.interrupted, why: ended.error || (ended.unwritten[0] && ended.unwritten[0].message) || null };
   } catch (err) {
@@ -62,7 +62,7 @@ function stamp(now = new Date()) {
 
 /**
  * Runs the cross-check. options: { engines: [A, B], servers, scenarios (names or null: all
- * both can run), repeat (default 3, 2 with quick), quick, outDir, pin, serversFile (server
+ * both can run), scenariosDir (default perf/scenarios), repeat (default 3, 2 with quick), quick, outDir, pin, serversFile (server
  * definitions for the runner, default perf/servers.json), loadHosts (tsung's, default netns:2),
  * signal, log }.
  * Resolves { dir, report, text, markdown, interrupted, failures }.
@@ -81,7 +81,7 @@ async function runCrosscheck(options = {}) {
   const definitions = options.serversFile ? loadServerDefinitions(options.serversFile) : undefined;
   const loadHosts = options.loadHosts || DEFAULT_LOAD_HOSTS;
 
-  const loaded = loadScenarios({ quick, names: options.scenarios || null });
+  const loaded = loadScenarios({ dir: options.scenariosDir ?? null, quick, names: options.scenarios || null });
   const { scenarios, skipped } = commonScenarios(loaded, engines);
   for (const k of skipped) log(`crosscheck: skips ${k.scenario}: ${k.engine} cannot run it faithfully (${k.reason})`);
   if (!scenarios.length) throw usageError(`${engines.join(' and ')} have no scenario in common among ${loaded.map((s) => s.name).join(', ')}`);
@@ -105,7 +105,7 @@ async function runCrosscheck(options = {}) {
         break;
       }
       const outDir = path.join(dir, 'runs', `${engine}-t${t}`);
-      const result = await runTrial({ engine, servers, names, quick, outDir, pin: options.pin !== false, definitions, loadHosts, signal, log: (line) => log(`[t${t} ${engine}] ${line}`) });
+      const result = await runTrial({ engine, servers, names, scenariosDir: options.scenariosDir || null, quick, outDir, pin: options.pin !== false, definitions, loadHosts, signal, log: (line) => log(`[t${t} ${engine}] ${line}`) });
       if (result.interrupted) interrupted = true;
       if (!result.doc) {
         failures.push(`${engine} trial ${t}: no results (${result.why})`);

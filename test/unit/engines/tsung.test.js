@@ -1,9 +1,11 @@
 'use strict';
 // The Tsung engine: the configuration it writes for each kind of scenario, how the hosts'
 // requests become one run (one time line, each host's share and histogram, the merge exact),
-// what keeps a distributed run from being judged, and real runs from two netns load hosts (as
-// root, with Tsung installed): a planted server stall shows in Tsung's tail as in the built-in
-// open-loop engine's, and the server sees both hosts' addresses.
+// what keeps a distributed run from being judged, and a real open-loop run from two netns load
+// hosts (as root, with Tsung installed): each host's share, CPU, clock and histogram, the merge
+// exact, nothing that keeps it from being judged; a planted server stall shows in Tsung's tail
+// as in the built-in open-loop engine's; the server sees both hosts' addresses. (The closed
+// loop's real runs, on both servers through the CLI: test/e2e/load_hosts.test.js.)
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -16,6 +18,7 @@ const { netnsHostsUnavailableReason } = require('../../../perf/lib/hosts/load_ho
 const { whyNotInstalled } = require('../../../perf/lib/engines');
 const { runScenarios } = require('../../../perf/lib/run/runner');
 const { standinDefinitions, writeScenarioDir, makeTmpDir } = require('../../support/runner_helpers');
+const { assertRunFromTwoHosts } = require('../../support/tsung_runs');
 const zlib = require('node:zlib');
 
 const HOSTS = [{ name: 'evn-h1-x' }, { name: 'evn-h2-x' }];
@@ -160,7 +163,7 @@ describe('tsung engine: real runs from two netns load hosts', function () {
     if (netnsHostsUnavailableReason() || whyNotInstalled('tsung')) this.skip();
   });
 
-  it('a planted server stall shows in Tsung\'s tail as it does in the built-in open-loop engine\'s; the server sees both hosts', async () => {
+  it('an open loop from two hosts: each host\'s share, CPU, clock and histogram, the merge exact; a planted server stall shows in Tsung\'s tail as it does in the built-in open-loop engine\'s; the server sees both hosts', async () => {
     const peers = path.join(makeTmpDir('tsung-peers-'), 'peers');
     const definitions = standinDefinitions({ stalls: { STANDIN_STALL_AT: '20', STANDIN_STALL_MS: '800', STANDIN_PEERS_FILE: peers } });
     const scenariosDir = writeScenarioDir({ stall_open: { description: 'open loop over a stall', kind: 'open', connections: 150, rate: 100, request: { path: '/hello' } } });
@@ -182,6 +185,7 @@ describe('tsung engine: real runs from two netns load hosts', function () {
       assert.ok(run.latency_ms.p99 >= 600, `${name}: p99 ${run.latency_ms.p99} ms`);
     }
     const [run] = tsung.runs;
+    assertRunFromTwoHosts(run, outTsung);
     const addresses = run.load_hosts.map((h) => h.address);
     assert.deepEqual([...tsungPeers].filter((a) => addresses.includes(a)).sort(), [...addresses].sort(), `the server saw ${[...tsungPeers].join(', ')}`);
     assert.ok(lines.some((l) => /^load hosts: clocks evn-h1-\S+ [+-][\d.]+ ms/.test(l)), lines.join('\n'));

@@ -61,8 +61,31 @@ describe('load hosts: ports in use', () => {
     server.once('error', reject).listen(0, address, () => resolve(server));
   });
 
+  /** Closes a server; resolves once it is closed. */
+  const closed = (server) => new Promise((resolve) => server.close(resolve));
+
+  /**
+   * Listens on 127.0.0.2 on a port that nothing holds on 127.0.0.1 (any process of the machine
+   * may hold the same number there, which would rightly count it in use).
+   */
+  async function listeningElsewhereOnly() {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const server = await listening('127.0.0.2');
+      const probe = await new Promise((resolve) => {
+        const p = net.createServer().once('error', () => resolve(null));
+        p.listen(server.address().port, '127.0.0.1', () => resolve(p));
+      });
+      if (probe) {
+        await closed(probe);
+        return server;
+      }
+      await closed(server);
+    }
+    throw new Error('no port free on 127.0.0.1 among 20 that 127.0.0.2 was given');
+  }
+
   it('a port held on one of the addresses, or on every address, is in use; one held elsewhere is not', async () => {
-    const [loopback, other, any] = await Promise.all([listening('127.0.0.1'), listening('127.0.0.2'), listening('0.0.0.0')]);
+    const [loopback, other, any] = await Promise.all([listening('127.0.0.1'), listeningElsewhereOnly(), listening('0.0.0.0')]);
     try {
       const used = portsInUse(['127.0.0.1']);
       assert.ok(used.has(loopback.address().port) && used.has(any.address().port));
@@ -175,6 +198,22 @@ describe('load hosts: processes by network namespace (root)', function () {
   });
 });
 
+/** Runs COMMAND on HOST through a remote shell; resolves { status, stdout, stderr }. */
+function remoteShellRun(remoteShell, host, command) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(remoteShell, [host, command], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15000 });
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk) => {
+      out.stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      out.stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, ...out }));
+  });
+}
+
 describe('load hosts: netns hosts made for a run (root)', function () {
   this.timeout(60000);
   before(function () {
@@ -186,9 +225,11 @@ describe('load hosts: netns hosts made for a run (root)', function () {
     let removed = false;
     try {
       assert.equal(hosts.hosts.length, 2);
-      for (const host of hosts.hosts) {
+      // Both hosts asked at once (an ssh session costs about half a second to set up).
+      const answers = await Promise.all(hosts.hosts.map((host) => remoteShellRun(hosts.remoteShell, host.name, "sh -c 'echo $ERL_INETRC; ip -o -4 addr show'")));
+      for (const [i, host] of hosts.hosts.entries()) {
         assert.ok(namespaceExists(host.namespace));
-        const res = spawnSync(hosts.remoteShell, [host.name, "sh -c 'echo $ERL_INETRC; ip -o -4 addr show'"], { encoding: 'utf8', timeout: 15000 });
+        const res = answers[i];
         assert.equal(res.status, 0, res.stderr);
         assert.match(res.stdout, /inetrc\n/);
         assert.ok(hosts.env.ERL_EPMD_PORT > 0);

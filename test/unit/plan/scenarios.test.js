@@ -25,6 +25,8 @@ describe('perf scenarios: the shipped files', () => {
   it('has every scenario of the issue, in its order', () => {
     // user-added scenarios follow the issue's, by name
     assert.deepEqual(loadScenarios().map((s) => s.name).slice(0, ORDER.length), ORDER);
+    // No folder named (null, as the command line passes it without --scenarios-dir): the same.
+    assert.deepEqual(loadScenarios({ dir: null }).map((s) => s.name), loadScenarios().map((s) => s.name));
   });
 
   it('describes seed 002 tests 1-4, 000, 003 and 004 faithfully', () => {

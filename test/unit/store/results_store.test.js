@@ -49,7 +49,7 @@ describe('perf results store', function () {
     const root = path.join(tmp, 'results');
     const serversFile = path.join(tmp, 'servers.json');
     fs.writeFileSync(serversFile, JSON.stringify(standinDefinitions({ standin: {} })));
-    const args = [CLI, '--quick', '--repeat', '1', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'sequential_6000', '--results-root', root];
+    const args = [CLI, '--quick', '--repeat', '1', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--no-report', '--servers-file', serversFile, '--servers', 'standin', '--scenarios', 'concurrent_2000_100', '--results-root', root];
     const runs = await Promise.all([runCommand(process.execPath, args), runCommand(process.execPath, args)]);
     const dirs = runs.map((r) => {
       assert.equal(r.code, 0, r.stderr);
@@ -60,7 +60,7 @@ describe('perf results store', function () {
       assert.equal(path.dirname(dir), root);
       const doc = readJson(path.join(dir, 'results.json'));
       assert.equal(doc.environment.options.out, dir);
-      assert.deepEqual(doc.runs.map((r) => [r.scenario, r.ok]), [['sequential_6000', true]]);
+      assert.deepEqual(doc.runs.map((r) => [r.scenario, r.ok]), [['concurrent_2000_100', true]]);
       assert.equal(doc.interrupted, false);
       assert.ok(doc.environment.finished_at);
       assert.ok(fs.statSync(path.join(dir, doc.runs[0].samples_file)).size > 0);
