@@ -72,21 +72,22 @@ describe('run_one: a run against a stand-in server', function () {
     // rising from the JIT, 1,100 to 13,000/s over 1.5 s more, and 2 of 6 runs reached the cap
     // still rising.)
     const coldS = 1.2;
+    const coldMs = 6;
     const busyMs = 1;
-    handle = await startStandin({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: '6', STANDIN_BUSY_MS: String(busyMs) });
+    handle = await startStandin({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: String(coldMs), STANDIN_BUSY_MS: String(busyMs) });
     const { run } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 1 }, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.warmup.steady, true, JSON.stringify(run.warmup));
     // Its last slice (0.5 s) began after the cold phase, and was no faster than the one before.
     assert.ok(run.warmup.seconds >= coldS + 0.5, `a slice past the cold phase, one more as fast: ${JSON.stringify(run.warmup)}`);
     // The requests measured were warm: each cost what the same server's cost again right after
-    // (no warm-up, long past its cold phase), within an eighth of a cold request's 6 ms more.
+    // (no warm-up, long past its cold phase), within an eighth of a cold request's coldMs more.
     // Measured against that run, not a fixed figure: the stand-in's own work per request
     // (0.5-0.8 ms beside the 1 ms) is the host's, and a slow moment of a shared host took it past
     // 1 ms (2.22 ms a request, warm); back to back, the two runs differed by 0.86-1.17x.
     const { run: warm } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 0 }, outerSignal: null, serverState: watch(handle) });
     const [measured, reference] = [run.server_cpu.ms_per_request, warm.server_cpu.ms_per_request];
-    assert.ok(measured - reference < 6 / 8, `measured ${measured} ms of CPU per request, the same server warm ${reference} ms`);
+    assert.ok(measured - reference < coldMs / 8, `measured ${measured} ms of CPU per request, the same server warm ${reference} ms`);
   });
 
   it('warms up, then measures only the scenario\'s requests; the server\'s CPU to the nanosecond (schedstat)', async () => {
