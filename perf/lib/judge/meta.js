@@ -256,6 +256,9 @@ function hostsDiffer(pools) {
   return 1 - jStat.chisquare.cdf(qBetween, pools.length - 1) < 1 - LEVEL;
 }
 
+/** Whether a run's answer has an interval to pool. */
+const measuredRun = (r) => r.answer.log_se !== null && r.answer.ratio > 0;
+
 /**
  * Pools one comparison over the runs that measured it. runs: [{ record (id, started_at, host…),
  * answer (a run's answer: ratio a/b, ci95, log_se, decision…), stale }]. Returns
@@ -264,7 +267,7 @@ function hostsDiffer(pools) {
  * different answers) | null when no run has an interval), winner, factor, tau2, i2, method }.
  */
 function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
-  const measured = runs.filter((r) => r.answer.log_se !== null && r.answer.ratio > 0);
+  const measured = runs.filter(measuredRun);
   const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, ci: r.answer.ci95 ? r.answer.ci95.map(Math.log) : null });
   const side = { a, b, better };
   const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: hostPool(list.map(estimate)) }));
@@ -316,7 +319,7 @@ function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false, o
   }
   return [...byKey.values()].map(({ answer, runs }) => {
     const { key, kind, subject, metric, a, b, better } = answer;
-    return { key, kind, subject, metric, a, b, better, stale_runs: runs.filter((r) => r.stale).length, ...poolComparison(runs, { a, b, better }, margin) };
+    return { key, kind, subject, metric, a, b, better, stale_runs: runs.filter((r) => r.stale && measuredRun(r)).length, ...poolComparison(runs, { a, b, better }, margin) };
   });
 }
 

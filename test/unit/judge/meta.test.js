@@ -126,6 +126,9 @@ describe('meta: answers across runs', () => {
     assert.deepEqual(Object.keys(records[2].stale), ['short_conn_256 throughput_rps node:em']);
     assert.deepEqual(meta.staleAnswers(records[0], { node: 'new' }), {}, 'a record without digests is current');
     assert.equal(meta.poolArchive(records)[0].stale_runs, 1);
+    // Counted among the runs pooled only: a stale run that judged nothing is no part of the answer.
+    records[2].answers[0] = { ...records[2].answers[0], ratio: null, ci95: null, log_se: null };
+    assert.equal(meta.poolArchive(records)[0].stale_runs, 0);
     const fresh = meta.poolArchive(records, { withoutStale: true })[0];
     assert.equal(fresh.k, 2);
     assert.equal(fresh.decision, 'winner');
