@@ -38,13 +38,16 @@ describe('difftest compare', () => {
     assert.deepEqual(closing({ closeMs: 2000 }, { closed: false }), ['closed after 2.0 s / open']);
   });
 
-  it('takes a close right after a reply that was still arriving as at once, and a close after a silence as later, whatever came after the silence', () => {
-    const closing = (a, b) => differences(seen([reply(200)], a), seen([reply(200)], b)).map((d) => `${d.node} / ${d.em}`);
-    // A large reply still arriving 2 s after the last write, the close right after its last byte.
-    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 2000, quietMs: AT_ONCE_MS - 1 }), []);
-    // A reply sent when a timeout fired, the close right after it: a wait like a silent close's.
-    assert.deepEqual(closing({ closeMs: 3000, quietMs: 2990 }, { closeMs: 3010 }), []);
-    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 3000, quietMs: 2990 }), ['closed at once / closed after 3.0 s']);
+  it('times a close its last reply announced from the last silence, any other close from the last write', () => {
+    const closing = (a, b, replyA = reply(200), replyB = replyA) => differences(seen([replyA], a), seen([replyB], b)).map((d) => `${d.node} / ${d.em}`);
+    // A large reply announcing the close, still arriving 2 s after the last write, the close right after its last byte.
+    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 2000, quietMs: AT_ONCE_MS - 1 }, reply(200, 'close')), []);
+    // A 408 announcing the close, sent when a timeout fired: a wait like a silent close's.
+    assert.deepEqual(closing({ closeMs: 3000, quietMs: 2990 }, { closeMs: 3010 }, reply(408, 'close'), reply(408, 'close')), []);
+    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 3000, quietMs: 2990 }, reply(408, 'close')), ['closed at once / closed after 3.0 s']);
+    // A kept connection closed 0.5 s after a large reply's last byte arrived: an idle timeout all the same.
+    assert.deepEqual(closing({ closeMs: 2200, quietMs: 2200 }, { closeMs: 1500, quietMs: 500 }), []);
+    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 1500, quietMs: 500 }), ['closed at once / closed after 1.5 s']);
   });
 
   it('parses a HEAD reply without a body, and sees a body a server wrongly sends with one', () => {
