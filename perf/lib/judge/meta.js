@@ -27,6 +27,7 @@ const { jStat } = require('jstat');
 const { decide, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('./answer');
 const { lookLevel } = require('./sequential');
 const { LEVEL } = require('./confidence');
+const { median } = require('../measure/stats');
 
 // How each kind of answer is measured and judged, by version: bumped when a rule that moves the
 // answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
@@ -282,6 +283,34 @@ function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
 }
 
 /**
+ * The chance that one more run decides a pooled comparison (a winner, or the same within the
+ * margin), or null where no run measured it: the random-effects model's predictive distribution
+ * of a new run's log ratio (Higgins, Thompson & Spiegelhalter 2009), y ~ N(μ, se(μ)² + τ² + s²),
+ * s a run's own standard error (the median of the pooled runs'), the new run judged by the
+ * project's rule on an interval y ± h as wide as theirs (h the median of their half-widths: it
+ * carries each run's own quantile, a t on three searches as much as a normal). A question whose
+ * runs agree on a wide gap is likely decided again; one whose runs sit on 1 with no spread
+ * between them hardly ever. It assumes the new run as precise as the pooled ones: it ranks
+ * questions, it does not promise odds for a run measured another way (a quick run's fewer
+ * rounds). test/unit/judge/meta.test.js checks it against simulated next runs.
+ */
+function nextRunDecides(pooled, margin = DEFAULT_MARGIN) {
+  const runs = pooled.runs.filter((r) => measuredRun(r) && r.answer.ci95);
+  if (!runs.length || !pooled.ci95) return null;
+  const s = median(runs.map((r) => r.answer.log_se));
+  const reach = median(runs.map((r) => Math.log(r.answer.ci95[1] / r.answer.ci95[0]) / 2));
+  const k = runs.length;
+  // The pooled centre's own standard error, from its interval and the quantile that built it.
+  const seMu = k > 1 ? Math.log(pooled.ci95[1] / pooled.ci95[0]) / (2 * tQuantile(LEVEL, k - 1)) : s;
+  const sd = Math.sqrt(seMu ** 2 + (pooled.tau2 ?? 0) + s ** 2);
+  const mu = Math.log(pooled.ratio);
+  const below = (x) => jStat.normal.cdf(x, mu, sd);
+  const winner = below(-reach) + 1 - below(reach);
+  const edge = Math.log(1 + margin) - reach; // |y| within it: the new interval inside the margin
+  return winner + (edge > 0 ? below(edge) - below(-edge) : 0);
+}
+
+/**
  * An answer the way round the servers' order gives (perf/servers.json: node before em), so that
  * a run made with --servers em,node pools with the others: a and b swapped, the ratio and its
  * interval inverted.
@@ -336,4 +365,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, answerKey, runAnswers, againstPool, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };
+module.exports = { METHOD_VERSIONS, answerKey, runAnswers, againstPool, nextRunDecides, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };

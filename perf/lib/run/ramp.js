@@ -66,6 +66,8 @@ function stepOf(run, rate, loadS, schedule = null) {
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     // A keep-alive step's connections opened and answered once before its time zero ({ connections, ms }), or null.
     warmed: run.warmed ?? null,
+    // The server warmed up before the step (the ramp's warmup_s, on a server's first step after a start): { seconds, requests }, or null.
+    warmed_up: run.warmup && run.warmup.seconds > 0 ? { seconds: run.warmup.seconds, requests: run.warmup.requests } : null,
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
     // The hypervisor's steal over the step past the disturbed threshold, as a run's
@@ -150,7 +152,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
       const failed = Object.fromEntries(servers.map((s) => [s, 0]));
       const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
       const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep });
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmPass: true, repeatDisturbed: true }).then((r) => [server, r])));
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));
@@ -219,6 +221,7 @@ function measureStep(ramp, server, up, context) {
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
     status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`,
     fresh: false,
+    warmupS: ramp.warmup_s,
     read: (run, rate, scenario, samples) => stepOf(run, rate, round3(stepSeconds(ramp, rate)), { samples, scenario, graceMs: rateGraceMs(context.objective) }),
   });
 }
@@ -230,18 +233,23 @@ function measureStep(ramp, server, up, context) {
  * step the harness may explain marked suspect (harnessSuspect). how: { scenarioAt(level),
  * current(level) (what the server was doing, for its exit line), status(level), fresh (the
  * server started afresh for every step; else only after it exited or hung, and settled after
- * each step), read(run, level, scenario, samples) (the step) }.
+ * each step), warmupS (seconds of warm-up before a server's first step after each start, at
+ * that step's level; none where 0 or absent), read(run, level, scenario, samples) (the step) }.
  */
 function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null, keepSamples = null }, how) {
   const stopped = (level, why) => ({ offered_rps: level, achieved_rps: 0, errors: 0, stop: why });
   return (level) =>
     turn(async () => {
       if (out.interrupted) return stopped(level, 'interrupted');
-      const scenario = how.scenarioAt(level);
+      let scenario = how.scenarioAt(level);
       // A fresh server each step: none may be up before the first.
       if (how.fresh || up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
       const u = up.get(server);
       if (u.state.notStarted) return stopped(level, `the server did not start again: ${u.state.notStarted}`);
+      if (how.warmupS > 0 && !u.state.warmed) {
+        scenario = { ...scenario, warmup_s: how.warmupS };
+        u.state.warmed = true;
+      }
       u.state.current = how.current(level);
       io.status(how.status(level));
       const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true, loadHosts, link });

@@ -161,6 +161,50 @@ describe('meta: answers across runs', () => {
     assert.equal(meta.pooledClaim(p, { winner: 'em', factor: 1.25 }), 'confirmed');
   });
 
+  describe('the chance one more run decides (the predictive distribution), against simulated next runs', () => {
+    // Three runs pooled, then a fourth: each run's log ratio the truth, its own offset (tau) and
+    // its noise (s), judged on ±1.96 s by the project's rule (a winner, the same within 10 %).
+    const { decide } = require('../../../perf/lib/judge/answer');
+    function simulate(truth, tau, s, reps, seed) {
+      const z = seededNormals(seed);
+      const draw = () => truth + tau * z() + s * z();
+      const interval = (y) => [Math.exp(y - Z95 * s), Math.exp(y + Z95 * s)];
+      let predicted = 0;
+      let decided = 0;
+      for (let i = 0; i < reps; i++) {
+        const records = [0, 1, 2].map((j) => {
+          const y = draw();
+          return record(`r${j}`, 'EPYC', Math.exp(y), interval(y));
+        });
+        predicted += meta.nextRunDecides(meta.poolArchive(records)[0]);
+        if (decide(interval(draw())) !== 'undecided') decided++;
+      }
+      return { predicted: predicted / reps, decided: decided / reps };
+    }
+    const Z95 = 1.959964;
+
+    for (const [ratio, tau, s] of [
+      [1.0, 0.02, 0.03],
+      [1.1, 0.05, 0.05],
+      [1.3, 0.1, 0.1],
+      [2.5, 0.2, 0.15],
+      [1.05, 0.2, 0.05],
+    ]) {
+      it(`predicts on average how often a next run decides: true ratio ${ratio}, between-run sd ${tau}, a run's own sd ${s}`, () => {
+        const { predicted, decided } = simulate(Math.log(ratio), tau, s, 1500, Math.round(ratio * 100 + tau * 1000 + s * 10));
+        assert.ok(Math.abs(predicted - decided) <= 0.08, `predicted ${predicted.toFixed(3)}, decided ${decided.toFixed(3)}`);
+      });
+    }
+
+    it('ranks a wide gap the runs agree on far above a ratio the runs leave near 1, and says nothing of an unmeasured comparison', () => {
+      const wide = meta.poolArchive(around('EPYC', [2.6, 2.9, 2.4], 0.3))[0];
+      const near = meta.poolArchive(around('EPYC', [1.02, 0.97, 1.05], 0.12))[0];
+      assert.ok(meta.nextRunDecides(wide) > 0.9, `wide ${meta.nextRunDecides(wide)}`);
+      assert.ok(meta.nextRunDecides(near) < 0.3, `near ${meta.nextRunDecides(near)}`);
+      assert.equal(meta.nextRunDecides(meta.poolArchive([record('x', 'EPYC', null, null)])[0]), null);
+    });
+  });
+
   describe('coverage by simulation (runs that differ by more than their own noise)', () => {
     // Each run: 5 paired rounds of log differences (sd 0.15, as this machine's one-second
     // slices), its own Student-t interval as the runner stores it, and an offset of its own

@@ -287,7 +287,7 @@ describe('the run\'s plan: ramps', () => {
     assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_keepalive', 'hello_per_connection'], { percentile: 'p99', ms: 10 }]);
     const quick = resolvePlan({ quick: true });
     const keepalive = quick.ramps.find((r) => r.name === 'hello_keepalive');
-    assert.deepEqual([rampNames(quick).sort(), keepalive.from_rps, keepalive.step_s, quick.rampOptions.repeat], [['hello_keepalive', 'hello_per_connection'], 2000, 0.5, 3]);
+    assert.deepEqual([rampNames(quick).sort(), keepalive.from_rps, keepalive.step_s, quick.rampOptions.repeat], [['hello_keepalive', 'hello_per_connection'], 1000, 0.5, 3]);
     assert.equal(full.ramps[1].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
     assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
     assert.deepEqual(rampNames(asked({})), []);
