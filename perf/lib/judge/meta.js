@@ -31,9 +31,12 @@ const { median } = require('../measure/stats');
 
 // How each kind of answer is measured and judged, by version: bumped when a rule that moves the
 // answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
-// each answer confirmed: version 2). A run records the versions it measured with (environment.js);
-// an archived answer of another version is marked, like one of a server changed since.
-const METHOD_VERSIONS = { scenario: 1, ramp: 2 };
+// each answer confirmed: version 2). A metric whose rule changed alone has its own entry, "kind
+// metric", which its answers are held to instead of their kind's (memory from the runs left out
+// only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly: version 2). A run records the
+// versions it measured with (environment.js); an archived answer of another version is marked,
+// like one of a server changed since.
+const METHOD_VERSIONS = { scenario: 1, ramp: 2, 'scenario peak_rss_mb': 2 };
 // Paired rounds short of the first look (5 rounds: 4 degrees of freedom) carry a spread known to
 // no precision: one such run could outweigh several full ones. They are kept in the record, not pooled.
 const MIN_POOLED_DF = 4;
@@ -133,8 +136,12 @@ function runAnswers(results) {
 function staleAnswers(record, current) {
   const changed = (server) => Boolean(record.sources && record.sources[server] && current[server] && record.sources[server] !== current[server]);
   const methods = record.methods || {};
-  const oldMethod = (kind) => (methods[kind] || 1) !== METHOD_VERSIONS[kind];
-  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b) || oldMethod(x.kind)).map((x) => [x.key, true]));
+  const oldMethod = ({ kind, metric }) => {
+    const key = METHOD_VERSIONS[`${kind} ${metric}`] === undefined ? kind : `${kind} ${metric}`;
+    // A record from before the metric had its own entry measured it by its kind's rule then.
+    return (methods[key] || methods[kind] || 1) !== METHOD_VERSIONS[key];
+  };
+  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b) || oldMethod(x)).map((x) => [x.key, true]));
 }
 
 /**

@@ -84,6 +84,12 @@ describe('meta: answers across runs', () => {
     assert.deepEqual(meta.staleAnswers({ ...r, methods: { ...meta.METHOD_VERSIONS, ramp: 1 } }, {}), { 'hello_keepalive sustainable_rps node:em': true });
     assert.deepEqual(meta.staleAnswers({ ...r, methods: meta.METHOD_VERSIONS }, {}), {});
     assert.deepEqual(meta.staleAnswers({ ...record('s', 'EPYC', 1.4, [1.2, 1.6]), methods: meta.METHOD_VERSIONS }, {}), {});
+    // A metric whose rule changed alone (memory): its answers of a record from before, not the kind's others.
+    const before = { scenario: 1, ramp: 2 };
+    const memory = record('m', 'EPYC', 2.4, [2.3, 2.5], { subject: 'keepalive_400x100', metric: 'peak_rss_mb' });
+    assert.deepEqual(meta.staleAnswers({ ...memory, methods: before }, {}), { 'keepalive_400x100 peak_rss_mb node:em': true });
+    assert.deepEqual(meta.staleAnswers({ ...memory, methods: meta.METHOD_VERSIONS }, {}), {});
+    assert.deepEqual(meta.staleAnswers({ ...record('t', 'EPYC', 1.4, [1.2, 1.6]), methods: before }, {}), {}, 'the kind\'s other metrics as they were');
   });
 
   it('pools hosts that agree as one answer, and hosts whose difference is within their noise', () => {
