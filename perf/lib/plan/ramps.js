@@ -108,11 +108,13 @@ function rateUnit(ramp) {
 }
 
 /**
- * Seconds a step takes beyond its load: the run's start (its connections opened and warmed) and
- * end, the server settling after it (91 steps of 0.5 s in 56 s, a quick run's keep-alive ramp on
- * node and em, 2026-11-27, AMD EPYC).
+ * Seconds a step takes beyond its load, on average: the run's start (its connections opened
+ * and warmed) and end, the server settling after it, and a failing step of new connections
+ * waiting for the replies to the SYNs its full accept queue dropped (retransmitted after 1 s:
+ * 1.5-1.75 s for a 0.5 s step). Five quick runs of both ramps on node and em, 2026-11-28 (AMD
+ * EPYC): 102-132 steps of 0.5 s in 84-108 s, warm-ups included.
  */
-const STEP_OVERHEAD_S = 0.15;
+const STEP_OVERHEAD_S = 0.35;
 
 /**
  * Steps a search should take: every doubling step from from_rps to to_rps (a server failing
