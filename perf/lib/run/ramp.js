@@ -30,8 +30,39 @@ const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
 const { comparedPairs } = require('../judge/tuning');
-const { rampStepSamplesFileName } = require('../measure/samples');
+const { rampStepSamplesFileName, ERROR_CODES } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
+
+const TIMEOUT = ERROR_CODES.indexOf('timeout');
+
+/** The step's requests that timed out (perf/lib/measure/samples.js: error 'timeout'). */
+function timeoutsOnSchedule(samples) {
+  let n = 0;
+  for (let i = 0; i < samples.length; i++) if (samples.error[i] === TIMEOUT && samples.roleName(i) === 'main') n += 1;
+  return n;
+}
+
+/**
+ * A step's percentiles (ms) over its replies and its timed-out requests, each of those a latency
+ * of at least timeoutMs: the exact order statistic of the replies where it falls among them,
+ * else timeoutMs (a lower bound: the percentile is past the timeout). Other errors are left out,
+ * as they are of the percentiles of every run.
+ */
+function censoredPercentiles(samples, timeoutMs) {
+  const latencies = [];
+  for (let i = 0; i < samples.length; i++) {
+    if (samples.roleName(i) !== 'main') continue;
+    if (samples.error[i] === 0) latencies.push(samples.latency[i]);
+    else if (samples.error[i] === TIMEOUT) latencies.push(Infinity);
+  }
+  latencies.sort((a, b) => a - b);
+  const out = {};
+  for (const [p, pct] of Object.entries(PERCENTILES)) {
+    const x = latencies[Math.max(0, Math.ceil((pct / 100) * latencies.length) - 1)];
+    out[p] = x === Infinity ? timeoutMs : round3(x);
+  }
+  return out;
+}
 
 /**
  * A measured step as the search reads it, from the run of one step of loadS seconds (results.json's
@@ -43,14 +74,20 @@ const { searchLine } = require('../text/ramps');
  * reply (replies_rps, kept beside it either way).
  */
 function stepOf(run, rate, loadS, schedule = null) {
-  const errors = errorCount(run);
+  const timedOut = schedule ? timeoutsOnSchedule(schedule.samples) : 0;
+  // A request unanswered past the step's timeout is late beyond any objective, not an error: in
+  // the percentiles as a latency of at least the timeout (censoredPercentiles), so that one
+  // reply a quick ramp stops waiting for fails nothing its percentile does not.
+  const errors = errorCount(run) - timedOut;
   const engine = schedule && ENGINES[run.engine];
   const onSchedule = engine && engine.samplesOnSchedule && engine.samplesOnSchedule(schedule.scenario) && schedule.samples.length > 0;
   // The requests due in the step's window: kind open's are its connections, one request each.
   const requests = onSchedule ? (schedule.scenario.kind === 'open' ? schedule.scenario.connections : schedule.scenario.requests) : 0;
   const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs }) : null;
   const step = { offered_rps: rate, achieved_rps: kept ? round3(kept.achieved_rps) : run.throughput_rps ?? 0, load_s: loadS };
-  for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = run.latency_ms ? run.latency_ms[p] ?? null : null;
+  const censored = timedOut > 0 ? censoredPercentiles(schedule.samples, schedule.scenario.timeout_s * 1000) : null;
+  for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = censored ? censored[p] : run.latency_ms ? run.latency_ms[p] ?? null : null;
+  if (timedOut > 0) step.timed_out = timedOut;
   Object.assign(step, {
     replies_rps: run.throughput_rps ?? null,
     late_replies: kept ? kept.late_replies : null,

@@ -60,12 +60,15 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 20 %, in steps of 0.5 s, a rate failed by two failing steps, a server warmed up first (it starts high)', () => {
+  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 20 %, in steps of 0.5 s, a server warmed up first (it starts high); new connections stop waiting at 250 ms and fail a rate on three failing steps, keep-alive on two', () => {
     for (const ramp of loadRamps({ quick: true })) {
-      assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations], [0.2, 0.5, 2], ramp.name);
+      assert.deepEqual([ramp.precision, ramp.step_s], [0.2, 0.5], ramp.name);
       assert.ok(ramp.warmup_s >= 1, ramp.name);
     }
-    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.warmup_s], [0.05, 2, 3, 0], ramp.name);
+    const [keepalive, perConnection] = loadRamps({ quick: true, names: ['hello_keepalive', 'hello_per_connection'] });
+    assert.deepEqual([keepalive.fail_confirmations, keepalive.timeout_s], [2, 10]);
+    assert.deepEqual([perConnection.fail_confirmations, perConnection.timeout_s], [3, 0.25]);
+    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.warmup_s, ramp.timeout_s], [0.05, 2, 3, 0, 10], ramp.name);
   });
 
   it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, the failing rate confirmed, the bisection to its precision, the answer confirmed), each its load and overhead', () => {

@@ -68,6 +68,30 @@ describe('ramps: the stage', () => {
     assert.equal(asked.limited, 'the link saturates first: the rate offered asks 110.9 % of its 54 Mbit/s toward the client (the replies), of which it carried 78.7 %, about 8,654 of these replies a second');
   });
 
+  it('a request past the step\'s timeout is latency of at least the timeout, not an error: a few pass the percentile, more than its share fail it', () => {
+    // 1,000 requests at 2,000/s (0.5 s), 1 ms each; `lost` of them timed out (250 ms), one refused.
+    const stepWith = (lost) => {
+      const samples = new Samples();
+      samples.start(0);
+      for (let i = 0; i < 1000; i++) {
+        const at = i / 2;
+        if (i < lost) samples.add({ startAt: at, endAt: at + 250, error: 'timeout' });
+        else if (i === 999) samples.add({ startAt: at, endAt: at + 1, error: 'refused' });
+        else samples.add({ startAt: at, endAt: at + 1, status: 200 });
+      }
+      const scenario = { kind: 'rate', rate: 2000, connections: 100, requests: 1000, timeout_s: 0.25 };
+      return stepOf(run({ engine: 'rate_client', errors: { refused: 1, reset: 0, timeout: lost, other: 0 } }), 2000, 0.5, { samples, scenario, graceMs: 10 });
+    };
+    const few = stepWith(5);
+    assert.deepEqual([few.errors, few.timed_out, few.p99_ms, few.p999_ms], [1, 5, 1, 250], 'the refused one is an error; 5 of 999 past the timeout: p99 a reply\'s, p99.9 past the timeout');
+    const none = stepWith(0);
+    assert.deepEqual([none.timed_out, none.p99_ms], [undefined, 4], 'without a timeout: the run\'s own percentiles');
+    const many = stepWith(20);
+    assert.deepEqual([many.timed_out, many.p99_ms], [20, 250]);
+    assert.equal(stepFailure({ ...many, errors: 0 }, P99_10MS), 'p99 250 ms over 10 ms');
+    assert.equal(stepFailure({ ...few, errors: 0 }, P99_10MS), null);
+  });
+
   it('Tsung\'s random arrivals: a step whose hosts started fewer requests than the schedule is theirs; otherwise the replies are judged against the rate they started', () => {
     // 1,280 arrivals measure their rate to ±2.8 %: short of 95 % by 3 of those, the hosts'.
     const short = stepOf(run({ throughput_rps: 1050, arrival_rps: 1070, requests: 1280 }), 1280, 1);
