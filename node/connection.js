@@ -5,7 +5,7 @@
 // route; and what happens to a request the parser refuses, or a CONNECT.
 
 const http = require('node:http');
-const { sendError, rawErrorReply, LAST_REPLY_DECIDED } = require('./reply');
+const { sendError, sendContinue, rawErrorReply, LAST_REPLY_DECIDED } = require('./reply');
 const { requestError, expectationError, asksToUpgrade } = require('./request_gate');
 
 // The newest request's reply on a socket: a parser error or timeout that comes after the
@@ -80,10 +80,10 @@ function createServer(limits, app, cap, deadlines) {
   // HTTP/1.0, as RFC 9110 asks of 100-continue): the request's own errors come first, then the
   // expectation, and 100 Continue goes only to the one request whose body is read before its
   // reply, an upload (any other is answered at once: RFC 9110 §10.1.1 lets a server that
-  // knows its final status skip the 100).
+  // knows its final status skip the 100), in its turn (sendContinue).
   const expecting = (req, res) => {
     const failure = requestError(req, limits) || expectationError(req);
-    if (!failure && !req.socket[LAST_REPLY_DECIDED] && app.readsBody(req)) res.writeContinue();
+    if (!failure && !req.socket[LAST_REPLY_DECIDED] && app.readsBody(req)) sendContinue(res);
     handleRequest(req, res, failure);
   };
   server.on('checkContinue', expecting);

@@ -12,6 +12,20 @@ const CLOSING_STATUSES = new Set(contract.closing_statuses);
 // Set on a socket once its last reply is decided: a closing status, or a Connection: close of
 // ours. Nothing the client sends after that is answered (connection.js).
 const LAST_REPLY_DECIDED = Symbol('lastReplyDecided');
+// Set on a response whose 100 Continue waits in its own buffer: its request was pipelined behind
+// a reply still going out.
+const CONTINUE_BUFFERED = Symbol('continueBuffered');
+
+/**
+ * An upload's 100 Continue, in its request's turn: at once, or, for a response waiting behind a
+ * reply still going out, first in its buffer. Its reply's header then goes out behind it
+ * (sendReply): Node's end(body) would put a header not yet sent ahead of what is buffered,
+ * sending the 100 inside the reply.
+ */
+function sendContinue(res) {
+  res.writeContinue();
+  if (!res.socket) res[CONTINUE_BUFFERED] = true;
+}
 
 function sendReply(res, status, type, body, extraHeaders = {}) {
   res.statusCode = status;
@@ -22,6 +36,7 @@ function sendReply(res, status, type, body, extraHeaders = {}) {
     res.setHeader('Connection', 'close');
     res.req.socket[LAST_REPLY_DECIDED] = true;
   }
+  if (res[CONTINUE_BUFFERED]) res.flushHeaders();
   res.end(body);
 }
 
@@ -39,4 +54,4 @@ function rawErrorReply(status) {
   );
 }
 
-module.exports = { sendReply, sendError, rawErrorReply, LAST_REPLY_DECIDED };
+module.exports = { sendReply, sendError, sendContinue, rawErrorReply, LAST_REPLY_DECIDED };

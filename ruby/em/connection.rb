@@ -15,6 +15,7 @@ module EmVsNode
     include EM::HttpServer
 
     HELD_INPUT_FACTOR = 8
+    CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
 
     def initialize(limits, app, cap, deadlines)
       super()
@@ -54,7 +55,7 @@ module EmVsNode
         steps.each do |(kind, value)|
           case kind
           when :feed then super(value)
-          when :continue then send_data("HTTP/1.1 100 Continue\r\n\r\n")
+          when :continue then @replies.deliver(CONTINUE, nil, true) # in its turn, behind replies pending
           when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false, head_only: value.head_only)
           end
         end

@@ -1,24 +1,32 @@
 'use strict';
 // Compares what the two servers did with one case: the replies (count, status, framing
 // headers, body), the 1xx replies, stray bytes, and whether and roughly when the connection was
-// closed. Timing is compared in two bands: closed at once (within AT_ONCE_MS of the last
-// write) or later, and two later closes within CLOSE_TOLERANCE_MS of each other (EventMachine's
+// closed. Timing is compared in two bands: closed at once or later (a timeout), and two later
+// closes within CLOSE_TOLERANCE_MS of each other, counted from the last write (EventMachine's
 // inactivity timeout fires on a heartbeat, up to one timeout late; Node adds 1 s to its own).
+// A close the last reply announced (Connection: close) is at once when the connection was never
+// silent for more than AT_ONCE_MS between the last write and the close, however long that reply
+// took to arrive; any other close is at once within AT_ONCE_MS of the last write: a server that
+// closes a kept connection waited for a timeout, whose timer may start before the client has
+// the reply's last byte (the kernel holds what the server wrote), so the last byte says nothing.
 
 const AT_ONCE_MS = 600;
 const CLOSE_TOLERANCE_MS = 1600;
 
+const announcedClose = (obs) => /close/i.test(obs.replies[obs.replies.length - 1]?.headers.connection ?? '');
+const closedAtOnce = (obs) => (announcedClose(obs) ? obs.quietMs : obs.closeMs) <= AT_ONCE_MS;
+
 /** How an observation's connection ended, in words for a report: open, closed at once, closed after N ms. */
 function closing(obs) {
   if (!obs.closed) return 'open';
-  return obs.closeMs <= AT_ONCE_MS ? 'closed at once' : `closed after ${(obs.closeMs / 1000).toFixed(1)} s`;
+  return closedAtOnce(obs) ? 'closed at once' : `closed after ${(obs.closeMs / 1000).toFixed(1)} s`;
 }
 
 function sameClosing(a, b) {
   if (a.closed !== b.closed) return false;
   if (!a.closed) return true;
-  const aAtOnce = a.closeMs <= AT_ONCE_MS;
-  if (aAtOnce !== b.closeMs <= AT_ONCE_MS) return false;
+  const aAtOnce = closedAtOnce(a);
+  if (aAtOnce !== closedAtOnce(b)) return false;
   return aAtOnce || Math.abs(a.closeMs - b.closeMs) <= CLOSE_TOLERANCE_MS;
 }
 

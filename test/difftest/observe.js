@@ -51,9 +51,11 @@ function parseReplies(buffer, heads) {
 }
 
 /**
- * Sends the case to host:port; resolves { replies, interim, rest, closed, closeMs, lastReplyMs,
+ * Sends the case to host:port; resolves { replies, interim, rest, closed, closeMs, quietMs,
  * reset }: closed, whether the server closed within openCapMs of the last write; closeMs, when
- * (ms after the last write); lastReplyMs, when the last byte arrived; reset, whether the
+ * (ms after the last write); quietMs, the longest the connection was silent between the last
+ * write and the close (or the cap): a server that waits for a timeout leaves a silence that
+ * long, one still sending a reply when the close comes late does not; reset, whether the
  * connection was reset.
  */
 function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
@@ -62,7 +64,12 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
     socket.setNoDelay(true);
     const chunks = [];
     let lastWriteAt = performance.now();
-    let lastByteAt = null;
+    let quietFrom = lastWriteAt;
+    let quietMs = 0;
+    const heard = (now) => {
+      quietMs = Math.max(quietMs, now - quietFrom);
+      quietFrom = now;
+    };
     let closedAt = null;
     let cap = null;
     let settled = false;
@@ -73,12 +80,13 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
       socket.destroy();
       const parsed = parseReplies(Buffer.concat(chunks), testCase.heads);
       const since = (t) => (t === null ? null : Math.max(0, Math.round(t - lastWriteAt)));
-      resolve({ ...parsed, closed: closedAt !== null, closeMs: since(closedAt), lastReplyMs: since(lastByteAt), reset });
+      heard(closedAt ?? performance.now());
+      resolve({ ...parsed, closed: closedAt !== null, closeMs: since(closedAt), quietMs: Math.round(quietMs), reset });
     };
     const closingAnnounced = () => chunks.some((chunk) => chunk.includes('\r\nConnection: close\r\n'));
     socket.on('data', (chunk) => {
       chunks.push(chunk);
-      lastByteAt = performance.now();
+      heard(performance.now());
     });
     // The server's close is when its end arrives; the observation ends at the socket's close,
     // which a reset (an error) comes before.
@@ -103,6 +111,8 @@ function observe(port, testCase, { openCapMs, host = '127.0.0.1' }) {
         if (settled || socket.destroyed || socket.readableEnded || closingAnnounced()) break;
         socket.write(bytes);
         lastWriteAt = performance.now();
+        quietFrom = lastWriteAt;
+        quietMs = 0; // only the silences after the last write
       }
       if (!settled) cap = setTimeout(finish, openCapMs);
     });

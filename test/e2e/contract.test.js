@@ -403,6 +403,17 @@ const CASES = [
       assert.equal(result.replies[2].headers['content-length'], '102400');
     },
   },
+  ...['/delay?ms=50', '/hello'].map((first) => ({
+    name: `an upload expecting 100-continue pipelined behind GET ${first}: its 100 Continue in its turn, after that reply and before its own, and the connection kept`,
+    send: request('GET', first) + request('POST', '/upload', { 'Content-Length': 5, Expect: '100-continue' }) + 'hello',
+    options: { count: 2 },
+    expect: (reply, result) => {
+      assert.deepEqual(result.replies.map((r) => r.status), [200, 100, 200]);
+      assert.deepEqual(JSON.parse(result.replies[2].body), { bytes: 5, sha256: sha256(Buffer.from('hello')) });
+      assert.equal(result.replies[2].headers.connection, 'keep-alive');
+      assert.equal(result.extra.length, 0, 'bytes after the last reply');
+    },
+  })),
 ];
 
 describe('the contract, on both servers', function () {

@@ -2,7 +2,7 @@
 // Which runs a verdict may use (perf/lib/judge/bottleneck.js), and the warm-up before every run:
 // the /proc/stat accounting on a synthetic pair of snapshots; a closed loop that cannot
 // saturate its server (a stand-in whose replies wait 25 ms) flagged not server-bound and left
-// out of the verdicts; the warm-up on the same server, not counted, and --warmup.
+// out of the verdicts on times, rates and CPU (its memory still compared); the warm-up on the same server, not counted, and --warmup.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -42,13 +42,16 @@ describe('judging runs: a closed loop that cannot saturate its server', function
     }
   });
 
-  it('is not used for a verdict: every comparison is excluded, with the reason', () => {
-    for (const a of doc.aggregates) assert.deepEqual([a.basis, a.used_trials], ['not-judged', []]);
+  it('is not used for a verdict on a time, a rate or CPU: those comparisons are excluded, with the reason; its memory, which the pace does not set, is compared', () => {
+    for (const a of doc.aggregates) assert.deepEqual([a.basis, a.used_trials, a.metrics.peak_rss_mb.n], ['not-judged', [], 1]);
     assert.equal(doc.comparisons.length, 6);
-    for (const c of doc.comparisons) {
+    for (const c of doc.comparisons.filter((x) => x.metric !== 'peak_rss_mb')) {
       assert.equal(c.excluded, 'not-judged');
       assert.match(c.note, /^a not judged \((.*, )?not server-bound(, .*)?\)/);
     }
+    const memory = doc.comparisons.find((x) => x.metric === 'peak_rss_mb');
+    assert.deepEqual([memory.excluded, memory.n_a, memory.n_b], [null, 1, 1]);
+    assert.ok(memory.value_a > 0 && memory.value_b > 0);
   });
 });
 

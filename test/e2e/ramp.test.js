@@ -152,8 +152,9 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-ka-');
     // From 200/s (its first step 100 requests in 0.5 s, not in a second at 100/s): its edge lies
-    // above 300/s.
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15 }));
+    // above 300/s. The server warmed up 0.3 s before its first step, as a quick run's ramps
+    // (they start high), and a rate failed by two failing steps in a row, as theirs.
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15, warmup_s: 0.3, fail_confirmations: 2 }));
     // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
     // above the few milliseconds a busy machine adds to a tail.
     await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
@@ -169,6 +170,22 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     assert.ok(search.sustainable_rps >= 300 && search.sustainable_rps < 500, `heavy sustained ${search.sustainable_rps}/s`);
     assert.ok(search.steps.every((st) => typeof st.p99_ms === 'number' && st.load_s > 0));
     assert.ok(lines.some((l) => /^ka {2}heavy {1}sustains [\d,]+\/s at p99 ≤ 50 ms; fails at/.test(l)), lines.join('\n'));
+  });
+
+  it('warms the server up before its first step only, and fails a rate on its second failing step in a row', () => {
+    const [search] = doc.ramps.ramps[0].servers.heavy.searches;
+    const [first, ...rest] = search.steps;
+    assert.ok(first.warmed_up && first.warmed_up.seconds >= 0.3 && first.warmed_up.requests >= 50, `first step: ${JSON.stringify(first.warmed_up)}`);
+    assert.ok(rest.every((st) => st.warmed_up === null), 'no other step warmed up');
+    const runs = [];
+    for (const st of search.steps) {
+      const last = runs[runs.length - 1];
+      if (last && last.rate === st.rate && last.failing && st.failure) last.n += 1;
+      else runs.push({ rate: st.rate, failing: Boolean(st.failure), n: st.failure ? 1 : 0 });
+    }
+    const failed = runs.filter((r) => r.failing);
+    assert.ok(failed.length > 0 && failed.every((r) => r.n <= 2), `failing steps in a row: ${JSON.stringify(failed)}`);
+    assert.ok(failed.some((r) => r.n === 2), 'a rate failed on its second failing step');
   });
 });
 

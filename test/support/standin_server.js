@@ -7,6 +7,7 @@
 //   STANDIN_STALL_EVERY  on every Nth request to /hello, likewise (a loop that stalls again and again)
 //   STANDIN_HOLD_AT      hold the reply to the Nth request to /hello for STANDIN_HOLD_MS, the event
 //                        loop free meanwhile (one reply late, the others answered at once)
+//   STANDIN_HOLD_EVERY   likewise every Nth request to /hello (a tail of waiting, not of pauses)
 //   STANDIN_BUSY_MS      spend this many ms of CPU on each request to /hello (a heavy server)
 //   STANDIN_COLD_FOR     spend up to STANDIN_COLD_MS of CPU on each of the first N requests to
 //                        /hello, less and less (a server that speeds up under load, as a JIT)
@@ -39,6 +40,7 @@ const stallAt = Number(process.env.STANDIN_STALL_AT || 0);
 const stallEvery = Number(process.env.STANDIN_STALL_EVERY || 0);
 const stallMs = Number(process.env.STANDIN_STALL_MS || 0);
 const holdAt = Number(process.env.STANDIN_HOLD_AT || 0);
+const holdEvery = Number(process.env.STANDIN_HOLD_EVERY || 0);
 const holdMs = Number(process.env.STANDIN_HOLD_MS || 0);
 const fillAt = Number(process.env.STANDIN_FILL_AT || 0);
 const busyMs = Number(process.env.STANDIN_BUSY_MS || 0);
@@ -97,7 +99,7 @@ const server = http.createServer((req, res) => {
     if ((stallAt && hellos === stallAt) || (stallEvery && hellos % stallEvery === 0)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
     if (fillAt && hellos === fillAt) fillDisk(process.env.STANDIN_FILL_FILE);
     for (const until = performance.now() + busyMs + coldCost(); performance.now() < until; );
-    if (holdAt && hellos === holdAt) setTimeout(() => reply(res, 200, 'text/plain', helloBody), holdMs);
+    if ((holdAt && hellos === holdAt) || (holdEvery && hellos % holdEvery === 0)) setTimeout(() => reply(res, 200, 'text/plain', helloBody), holdMs);
     else reply(res, 200, 'text/plain', helloBody);
     return;
   }

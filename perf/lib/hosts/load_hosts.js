@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { run, freeAddressBlock, linkUnavailableReason } = require('./netns');
+const { run, withFreeAddressBlock, linkUnavailableReason } = require('./netns');
 const { allowedCpus } = require('./pinning');
 
 const MAX_NETNS_HOSTS = 8;
@@ -141,10 +141,12 @@ function createNetnsHosts(count, { tag = String(process.pid), cpus = null } = {}
   liveHosts.add(state);
   installExitHook();
   try {
-    const { addresses, prefix } = freeAddressBlock(count + 2);
     run(['ip', 'link', 'add', state.bridge, 'type', 'bridge']);
     state.devices.push(state.bridge);
-    run(['ip', 'addr', 'add', `${addresses[0]}/${prefix}`, 'dev', state.bridge]);
+    const { addresses, prefix } = withFreeAddressBlock(count + 2, (block) => {
+      run(['ip', 'addr', 'add', `${block.addresses[0]}/${block.prefix}`, 'dev', state.bridge]);
+      return block;
+    });
     run(['ip', 'link', 'set', state.bridge, 'up']);
     const join = (role, address) => {
       const namespace = `evn-${role}-${suffix}`;

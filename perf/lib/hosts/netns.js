@@ -9,6 +9,8 @@
 
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 // RFC 2544's range for benchmarking network devices; a /30 of it that no interface here overlaps.
@@ -82,6 +84,66 @@ function freeAddressBlock(hosts) {
   throw new LinkError(`no free block of ${size} addresses left in ${BENCHMARK_NET}.0/24: remove stale namespaces (ip netns list; ip netns del evn-…)`);
 }
 
+// Choosing a free block and putting its first address on a device are one step for every
+// process of this project: two runs starting at once (two --link runs, npm test's parallel lane)
+// would otherwise both see the same block free. The lock is a directory (mkdir is atomic) holding
+// its owner's pid; one whose owner has exited is taken over. Written here rather than taken from
+// a lock library: the callers are synchronous (execFileSync throughout), and proper-lockfile's
+// synchronous lock does not wait.
+const ADDRESS_LOCK = path.join(os.tmpdir(), 'em-vs-node-addresses.lock');
+const ADDRESS_LOCK_WAIT_MS = 15000;
+
+function lockOwnerGone() {
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(path.join(ADDRESS_LOCK, 'pid'), 'utf8'));
+  } catch {
+    // Made, its pid not yet written: gone only if it stayed so (its maker died in between).
+    try {
+      return Date.now() - fs.statSync(ADDRESS_LOCK).mtimeMs > 2000;
+    } catch {
+      return true;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === 'ESRCH';
+  }
+}
+
+/**
+ * Runs assign(block), block being freeAddressBlock(hosts), while no other process chooses one;
+ * assign must put an address of the block on a device here (what makes the next choice skip it).
+ * Returns what assign returns.
+ */
+function withFreeAddressBlock(hosts, assign) {
+  const deadline = Date.now() + ADDRESS_LOCK_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fs.mkdirSync(ADDRESS_LOCK);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw new LinkError(`cannot make ${ADDRESS_LOCK}: ${err.message}`);
+    }
+    if (lockOwnerGone()) {
+      fs.rmSync(ADDRESS_LOCK, { recursive: true, force: true });
+    } else if (Date.now() > deadline) {
+      throw new LinkError(`another process has held ${ADDRESS_LOCK} for ${ADDRESS_LOCK_WAIT_MS / 1000} s while choosing its network addresses; if no run is starting, remove it`);
+    } else {
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
+  try {
+    fs.writeFileSync(path.join(ADDRESS_LOCK, 'pid'), String(process.pid));
+    return assign(freeAddressBlock(hosts));
+  } finally {
+    fs.rmSync(ADDRESS_LOCK, { recursive: true, force: true });
+  }
+}
+
 /** tbf on one device: the rate, a burst of 10 ms at that rate (at least one jumbo frame), a 50 ms queue. */
 function shape(namespaceArgs, device, rateBits) {
   const burstBytes = Math.max(Math.ceil(rateBits / 8 / 100), 16 * 1024);
@@ -111,11 +173,13 @@ function createLink(rateText, { tag = String(process.pid) } = {}) {
   let hostAddress;
   let serverAddress;
   try {
-    [hostAddress, serverAddress] = freeAddressBlock(2).addresses;
     run(['ip', 'netns', 'add', link.namespace]);
     run(['ip', 'link', 'add', link.hostDevice, 'type', 'veth', 'peer', 'name', link.serverDevice]);
     run(['ip', 'link', 'set', link.serverDevice, 'netns', link.namespace]);
-    run(['ip', 'addr', 'add', `${hostAddress}/30`, 'dev', link.hostDevice]);
+    [hostAddress, serverAddress] = withFreeAddressBlock(2, ({ addresses }) => {
+      run(['ip', 'addr', 'add', `${addresses[0]}/30`, 'dev', link.hostDevice]);
+      return addresses;
+    });
     run(['ip', 'link', 'set', link.hostDevice, 'up']);
     run([...inNamespace, 'ip', 'addr', 'add', `${serverAddress}/30`, 'dev', link.serverDevice]);
     run([...inNamespace, 'ip', 'link', 'set', link.serverDevice, 'up']);
@@ -182,4 +246,4 @@ function namespaceExists(name) {
   return list.split('\n').some((line) => line.split(' ')[0] === name);
 }
 
-module.exports = { createLink, removeLink, linkBytes, linkUsage, parseRate, linkUnavailableReason, namespaceExists, freeAddressBlock, run, LinkError };
+module.exports = { createLink, removeLink, linkBytes, linkUsage, parseRate, linkUnavailableReason, namespaceExists, freeAddressBlock, withFreeAddressBlock, ADDRESS_LOCK, run, LinkError };

@@ -27,12 +27,16 @@ const { jStat } = require('jstat');
 const { decide, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('./answer');
 const { lookLevel } = require('./sequential');
 const { LEVEL } = require('./confidence');
+const { median } = require('../measure/stats');
 
 // How each kind of answer is measured and judged, by version: bumped when a rule that moves the
 // answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
-// each answer confirmed: version 2). A run records the versions it measured with (environment.js);
-// an archived answer of another version is marked, like one of a server changed since.
-const METHOD_VERSIONS = { scenario: 1, ramp: 2 };
+// each answer confirmed: version 2). A metric whose rule changed alone has its own entry, "kind
+// metric", which its answers are held to instead of their kind's (memory from the runs left out
+// only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly: version 2). A run records the
+// versions it measured with (environment.js); an archived answer of another version is marked,
+// like one of a server changed since.
+const METHOD_VERSIONS = { scenario: 1, ramp: 2, 'scenario peak_rss_mb': 2 };
 // Paired rounds short of the first look (5 rounds: 4 degrees of freedom) carry a spread known to
 // no precision: one such run could outweigh several full ones. They are kept in the record, not pooled.
 const MIN_POOLED_DF = 4;
@@ -132,8 +136,12 @@ function runAnswers(results) {
 function staleAnswers(record, current) {
   const changed = (server) => Boolean(record.sources && record.sources[server] && current[server] && record.sources[server] !== current[server]);
   const methods = record.methods || {};
-  const oldMethod = (kind) => (methods[kind] || 1) !== METHOD_VERSIONS[kind];
-  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b) || oldMethod(x.kind)).map((x) => [x.key, true]));
+  const oldMethod = ({ kind, metric }) => {
+    const key = METHOD_VERSIONS[`${kind} ${metric}`] === undefined ? kind : `${kind} ${metric}`;
+    // A record from before the metric had its own entry measured it by its kind's rule then.
+    return (methods[key] || methods[kind] || 1) !== METHOD_VERSIONS[key];
+  };
+  return Object.fromEntries(record.answers.filter((x) => changed(x.a) || changed(x.b) || oldMethod(x)).map((x) => [x.key, true]));
 }
 
 /**
@@ -256,6 +264,9 @@ function hostsDiffer(pools) {
   return 1 - jStat.chisquare.cdf(qBetween, pools.length - 1) < 1 - LEVEL;
 }
 
+/** Whether a run's answer has an interval to pool. */
+const measuredRun = (r) => r.answer.log_se !== null && r.answer.ratio > 0;
+
 /**
  * Pools one comparison over the runs that measured it. runs: [{ record (id, started_at, host…),
  * answer (a run's answer: ratio a/b, ci95, log_se, decision…), stale }]. Returns
@@ -264,7 +275,7 @@ function hostsDiffer(pools) {
  * different answers) | null when no run has an interval), winner, factor, tau2, i2, method }.
  */
 function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
-  const measured = runs.filter((r) => r.answer.log_se !== null && r.answer.ratio > 0);
+  const measured = runs.filter(measuredRun);
   const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, ci: r.answer.ci95 ? r.answer.ci95.map(Math.log) : null });
   const side = { a, b, better };
   const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: hostPool(list.map(estimate)) }));
@@ -276,6 +287,34 @@ function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
   const overall = answerOfPool(pool, side, margin);
   const split = hostsDiffer(groups.map((g) => g.pool)) && hosts.some((x, i) => hosts.slice(i + 1).some((y) => disagree(x, y)));
   return { ...base, ...overall, decision: split ? 'depends' : overall.decision, winner: split ? null : overall.winner, factor: split ? null : overall.factor, tau2: pool.tau2, i2: pool.i2, method: pool.method };
+}
+
+/**
+ * The chance that one more run decides a pooled comparison (a winner, or the same within the
+ * margin), or null where no run measured it: the random-effects model's predictive distribution
+ * of a new run's log ratio (Higgins, Thompson & Spiegelhalter 2009), y ~ N(μ, se(μ)² + τ² + s²),
+ * s a run's own standard error (the median of the pooled runs'), the new run judged by the
+ * project's rule on an interval y ± h as wide as theirs (h the median of their half-widths: it
+ * carries each run's own quantile, a t on three searches as much as a normal). A question whose
+ * runs agree on a wide gap is likely decided again; one whose runs sit on 1 with no spread
+ * between them hardly ever. It assumes the new run as precise as the pooled ones: it ranks
+ * questions, it does not promise odds for a run measured another way (a quick run's fewer
+ * rounds). test/unit/judge/meta.test.js checks it against simulated next runs.
+ */
+function nextRunDecides(pooled, margin = DEFAULT_MARGIN) {
+  const runs = pooled.runs.filter((r) => measuredRun(r) && r.answer.ci95);
+  if (!runs.length || !pooled.ci95) return null;
+  const s = median(runs.map((r) => r.answer.log_se));
+  const reach = median(runs.map((r) => Math.log(r.answer.ci95[1] / r.answer.ci95[0]) / 2));
+  const k = runs.length;
+  // The pooled centre's own standard error, from its interval and the quantile that built it.
+  const seMu = k > 1 ? Math.log(pooled.ci95[1] / pooled.ci95[0]) / (2 * tQuantile(LEVEL, k - 1)) : s;
+  const sd = Math.sqrt(seMu ** 2 + (pooled.tau2 ?? 0) + s ** 2);
+  const mu = Math.log(pooled.ratio);
+  const below = (x) => jStat.normal.cdf(x, mu, sd);
+  const winner = below(-reach) + 1 - below(reach);
+  const edge = Math.log(1 + margin) - reach; // |y| within it: the new interval inside the margin
+  return winner + (edge > 0 ? below(edge) - below(-edge) : 0);
 }
 
 /**
@@ -316,7 +355,7 @@ function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false, o
   }
   return [...byKey.values()].map(({ answer, runs }) => {
     const { key, kind, subject, metric, a, b, better } = answer;
-    return { key, kind, subject, metric, a, b, better, stale_runs: runs.filter((r) => r.stale).length, ...poolComparison(runs, { a, b, better }, margin) };
+    return { key, kind, subject, metric, a, b, better, stale_runs: runs.filter((r) => r.stale && measuredRun(r)).length, ...poolComparison(runs, { a, b, better }, margin) };
   });
 }
 
@@ -333,4 +372,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, answerKey, runAnswers, againstPool, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };
+module.exports = { METHOD_VERSIONS, answerKey, runAnswers, againstPool, nextRunDecides, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };

@@ -24,7 +24,9 @@ const latencyStep = (key) => (r) => {
  * value in a run. `latency`: a response time; `quantile`/`tail`: a percentile, `tail` when too
  * few requests above it leave it unresolved; `step`: the run's rounding step of the value
  * (verdicts below it are not judged); `rateSet`: a schedule can set it (never judged then);
- * `sizeSet`: the load's size sets it (not judged when a quick run shrank the clients held at once).
+ * `sizeSet`: the load's size sets it (not judged when a quick run shrank the clients held at once);
+ * `paceFree`: the load's pace does not set it, so a run left out only for its pace
+ * (perf/lib/judge/reasons.js doubtsPaceOnly) still measures it.
  */
 // A request that waits on the server's timer (GET /delay?ms=N: run.above_wait_ms) is judged on
 // its latency above the wait, what the server adds: with the N ms inside, every ratio is squeezed
@@ -39,7 +41,7 @@ const METRICS = {
   p99_ms: { long: 'p99 response time', label: 'p99 ms', short: 'p99', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('p99'), quantile: 0.99, tail: true, get: latencyOf('p99') },
   throughput_rps: { long: 'throughput', label: 'req/s', short: 'req/s', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
   cpu_ms_per_request: { long: 'server CPU per request', label: 'CPU ms/req', short: 'CPU/req', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
-  peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', sizeSet: true, get: (r) => r.server_peak_rss_mb },
+  peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', sizeSet: true, paceFree: true, get: (r) => r.server_peak_rss_mb },
 };
 const METRIC_NAMES = Object.keys(METRICS);
 

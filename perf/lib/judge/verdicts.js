@@ -13,7 +13,7 @@
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
-const { reasonCode, reasonLabel } = require('./reasons');
+const { reasonCode, reasonLabel, doubtsPaceOnly } = require('./reasons');
 const { DEFAULT_MARGIN, decide, moreMeasuring } = require('./answer');
 const { status, pairedInterval, moreRounds } = require('./sequential');
 
@@ -188,17 +188,28 @@ function usableForVerdict(r) {
 }
 
 /**
- * The trials of one server in one scenario, sorted into those a verdict may use and those it
- * may not. Runs without a trial number (older results) count as one trial each.
+ * Whether a run may be used for a verdict on one metric: usableForVerdict, or, for a metric the
+ * load's pace does not set (perf/lib/judge/metrics.js paceFree: memory), a finished run left out
+ * only for its pace (perf/lib/judge/reasons.js doubtsPaceOnly). Without a metric: usableForVerdict.
  */
-function classify(runs) {
+function usableFor(r, metric = null) {
+  if (usableForVerdict(r)) return true;
+  return Boolean(metric && METRICS[metric].paceFree && r.ok && notJudgedBecause(r).every(doubtsPaceOnly));
+}
+
+/**
+ * The trials of one server in one scenario, sorted into those a verdict (on metric, where one is
+ * named: usableFor) may use and those it may not. Runs without a trial number (older results)
+ * count as one trial each.
+ */
+function classify(runs, metric = null) {
   const trialOf = (r, i) => (Number.isInteger(r.trial) ? r.trial : i + 1);
   const ok = runs.filter((r) => r.ok);
   return {
     all: runs,
-    usable: runs.filter(usableForVerdict),
-    clientBound: ok.filter((r) => r.client_bound),
-    notJudged: ok.filter((r) => notJudgedBecause(r).length > 0),
+    usable: runs.filter((r) => usableFor(r, metric)),
+    clientBound: ok.filter((r) => r.client_bound && !usableFor(r, metric)),
+    notJudged: ok.filter((r) => !usableFor(r, metric)),
     failed: runs.filter((r) => !r.ok),
     trials: runs.map(trialOf),
   };
@@ -219,10 +230,16 @@ function summarize(values) {
   return s;
 }
 
-function metricSummaries(runs) {
+/**
+ * Each metric summarized over the basis runs, or, for one the pace does not set, over the runs
+ * of all that it may use (usableFor) where there are any.
+ */
+function metricSummaries(basisRuns, allRuns) {
   const out = {};
   for (const m of METRIC_NAMES) {
-    const s = summarize(runs.map((r) => metricValue(r, m)));
+    const free = METRICS[m].paceFree ? allRuns.filter((r) => usableFor(r, m)) : [];
+    const over = free.length ? free : basisRuns;
+    const s = summarize(over.map((r) => metricValue(r, m)));
     out[m] = { n: s.n, centre: s.centre, ci95: s.ci95 };
   }
   return out;
@@ -259,7 +276,7 @@ function aggregateOne(server, scenario, runs) {
     basis,
     // The requests behind each trial's percentiles (for percentileResolved).
     fewest_replies: fewestReplies(basisRuns),
-    metrics: metricSummaries(basisRuns),
+    metrics: metricSummaries(basisRuns, runs),
   };
 }
 
@@ -290,8 +307,10 @@ const aLooksBetterAt = (m) => (ratio) => (m.better === 'lower' ? ratio < 1 : rat
  * the answer (perf/lib/judge/answer.js: winner, same within the margin, undecided) wherever
  * there is an interval, with more_measuring for an undecided one.
  */
-function compareOne(scenario, metric, a, b, ca, cb, margin = DEFAULT_MARGIN, looks = null) {
+function compareOne(scenario, metric, a, b, sideA, sideB, margin = DEFAULT_MARGIN, looks = null) {
   const m = METRICS[metric];
+  // The runs this metric may use (a run left out for its pace still gives its memory).
+  const [ca, cb] = m.paceFree ? [classify(sideA.all, metric), classify(sideB.all, metric)] : [sideA, sideB];
   const base = { scenario, metric, a, b, better: m.better, value_a: null, value_b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, winner: null, factor: null, decision: null, margin, more_measuring: null, method: looks ? 'paired' : 'welch', rounds: null, excluded: null, no_verdict: null, note: null };
   const unit = looks ? 'round' : 'trial';
   const ex = [exclusion(a, ca, unit), exclusion(b, cb, unit)].filter(Boolean).sort((x, y) => EXCLUSION_RANK[x.reason] - EXCLUSION_RANK[y.reason]);

@@ -12,6 +12,8 @@
 
 const { jStat } = require('jstat');
 const { waitMs, heldConnections } = require('../plan/scenarios');
+// The median: a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early).
+const { median } = require('../measure/stats');
 
 // The overhead a server may add to a waiting request before it no longer "holds" it: p99 more
 // than this above the wait (a timer of N ms answered within N + 10 ms).
@@ -77,14 +79,6 @@ function memoryResolved(held, waiting) {
     held: held && { ...held, servers: each(held.servers, (s) => ({ ...s, memory: withResolution(s.memory) })) },
     waiting: waiting && { ...waiting, memory: each(waiting.memory, (m) => ({ ...m, runs: withResolution(m.runs), search: withResolution(m.search) })) },
   };
-}
-
-/** The median of numbers (null for none): a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early). */
-function median(values) {
-  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (!v.length) return null;
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 const errorsOf = (r) => (r.errors ? Object.values(r.errors).reduce((t, n) => t + n, 0) : 0);

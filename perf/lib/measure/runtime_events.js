@@ -17,6 +17,7 @@
 
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
+const { median } = require('./stats');
 
 // performance.now() and CLOCK_MONOTONIC (the servers' clock) differ by a constant: the
 // servers' time of a performance.now() time is it plus MONO_OFFSET.
@@ -213,14 +214,6 @@ function summarizeRuntime(window, { start, end, replies }) {
     },
   };
 }
-
-/** The median of the finite numbers of xs, or null. */
-const median = (xs) => {
-  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (!v.length) return null;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-};
 
 /**
  * One server's runtime figures over several runs of a scenario (those with runtime): the

@@ -174,4 +174,12 @@ function summarizeSamples(samples, { role = null, rows = null } = {}) {
   };
 }
 
-module.exports = { latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs, selectRows, round3, PERCENTILES };
+/** The median of the finite numbers of xs (the mean of the middle two of an even count), or null for none. */
+function median(xs) {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+module.exports = { median, latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs, selectRows, round3, PERCENTILES };

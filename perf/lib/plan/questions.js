@@ -31,29 +31,36 @@ function subjectsOf(questions, rampNames) {
   return subjects;
 }
 
+// Subjects a quick run chooses among at most: every subset is weighed (2^n of them).
+const MAX_SUBJECTS = 16;
+
 /**
- * What a quick run measures within budgetS seconds: the subjects ranked by the questions they
- * likely decide per second (decides(question): the chance one run decides it, PRIOR_DECIDES
- * where nothing says; costS(subject): its estimated seconds), then taken greedily while they
- * fit, the first always (nothing measured is no answer). { chosen, left, spentS }, each subject
- * with its costS and decides.
+ * What a quick run measures within budgetS seconds: of every set of subjects that fits, the one
+ * that likely decides the most questions (decides(question): the chance one run decides it,
+ * PRIOR_DECIDES where nothing says; costS(subject): its estimated seconds), the cheaper where
+ * two decide as much; a knapsack solved whole, since taking the most per second first can fill
+ * the budget with cheap long shots and leave out a question nearly sure to be decided. Where
+ * nothing fits, the one that decides the most per second (nothing measured is no answer). The
+ * chosen run in the order that decides the most per second. { chosen, left, spentS }, each
+ * subject with its costS and decides.
  */
 function quickSelection(subjects, { budgetS, costS, decides = () => PRIOR_DECIDES }) {
+  if (subjects.length > MAX_SUBJECTS) throw new Error(`quickSelection: ${subjects.length} subjects, more than the ${MAX_SUBJECTS} it weighs every set of`);
   const ranked = subjects
     .map((s) => ({ ...s, costS: costS(s), decides: s.questions.reduce((t, q) => t + decides(q), 0) }))
     .sort((x, y) => y.decides / y.costS - x.decides / x.costS);
-  const chosen = [];
-  const left = [];
-  let spentS = 0;
-  for (const s of ranked) {
-    if (!chosen.length || spentS + s.costS <= budgetS) {
-      chosen.push(s);
-      spentS += s.costS;
-    } else {
-      left.push(s);
-    }
+  let best = { mask: 0, decides: -1, costS: 0 };
+  for (let mask = 1; mask < 1 << ranked.length; mask++) {
+    const set = ranked.filter((_, i) => mask & (1 << i));
+    const cost = set.reduce((t, s) => t + s.costS, 0);
+    if (cost > budgetS) continue;
+    const sum = set.reduce((t, s) => t + s.decides, 0);
+    if (sum > best.decides + 1e-9 || (Math.abs(sum - best.decides) <= 1e-9 && cost < best.costS)) best = { mask, decides: sum, costS: cost };
   }
-  return { chosen, left, spentS };
+  if (best.decides < 0 && ranked.length) best = { mask: 1 };
+  const chosen = ranked.filter((_, i) => best.mask & (1 << i));
+  const left = ranked.filter((_, i) => !(best.mask & (1 << i)));
+  return { chosen, left, spentS: chosen.reduce((t, s) => t + s.costS, 0) };
 }
 
 module.exports = { headline, subjectsOf, quickSelection, PRIOR_DECIDES };

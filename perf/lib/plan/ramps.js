@@ -12,7 +12,7 @@ const { compileSchema, schemaFailure, normalizeRequest, ScenarioError } = requir
 const { RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS } = require('../judge/capacity');
 
 const RAMPS_DIR = path.resolve(__dirname, '..', '..', 'ramps');
-const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10 };
+const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_s: 0, fail_confirmations: FAIL_CONFIRMATIONS };
 const validate = compileSchema(SCHEMA);
 
 /** One raw ramp checked (the schema, then from ≤ to) and with its defaults: the ramp as run. */
@@ -37,6 +37,8 @@ function normalizeRamp(raw, where, fileName) {
     max_steps: raw.max_steps ?? DEFAULTS.max_steps,
     precision: raw.precision ?? DEFAULTS.precision,
     timeout_s: raw.timeout_s ?? DEFAULTS.timeout_s,
+    warmup_s: raw.warmup_s ?? DEFAULTS.warmup_s,
+    fail_confirmations: raw.fail_confirmations ?? DEFAULTS.fail_confirmations,
   };
 }
 
@@ -83,7 +85,8 @@ function stepSeconds(ramp, rate) {
 
 /**
  * One step of a ramp as a scenario (ramp_step: the C rate_client sends it wherever it is built,
- * perf/lib/engines/index.js), no warm-up of the server (the steps below warmed it): of kind
+ * perf/lib/engines/index.js), no warm-up of the server (the steps below warmed it, or the ramp's
+ * warmup_s before a server's first step: perf/lib/run/ramp.js): of kind
  * open, `rate` new connections a second, one request each; or with keep-alive of kind rate,
  * `rate` requests a second over the ramp's connections, opened and each sent one request
  * (warm_connections, not counted) before the step's time zero, so that its schedule starts on
@@ -105,11 +108,13 @@ function rateUnit(ramp) {
 }
 
 /**
- * Seconds a step takes beyond its load: the run's start (its connections opened and warmed) and
- * end, the server settling after it (91 steps of 0.5 s in 56 s, a quick run's keep-alive ramp on
- * node and em, 2026-11-27, AMD EPYC).
+ * Seconds a step takes beyond its load, on average: the run's start (its connections opened
+ * and warmed) and end, the server settling after it, and a failing step of new connections
+ * waiting for the replies to the SYNs its full accept queue dropped (retransmitted after 1 s:
+ * 1.5-1.75 s for a 0.5 s step). Five quick runs of both ramps on node and em, 2026-11-28 (AMD
+ * EPYC): 102-132 steps of 0.5 s in 84-108 s, warm-ups included.
  */
-const STEP_OVERHEAD_S = 0.15;
+const STEP_OVERHEAD_S = 0.35;
 
 /**
  * Steps a search should take: every doubling step from from_rps to to_rps (a server failing
@@ -124,16 +129,17 @@ function stepsPerSearch(ramp) {
     if (rate >= ramp.to_rps) break;
   }
   const bisections = Math.ceil(Math.log2(Math.log(RAMP_FACTOR) / Math.log(1 + ramp.precision)));
-  return Math.min(ramp.max_steps, doubling + FAIL_CONFIRMATIONS + bisections * (1 + FAIL_CONFIRMATIONS) / 2 + CONFIRM_ATTEMPTS);
+  return Math.min(ramp.max_steps, doubling + ramp.fail_confirmations + (bisections * (1 + ramp.fail_confirmations)) / 2 + CONFIRM_ATTEMPTS);
 }
 
 /**
  * Seconds a ramp should take for `servers` servers and `repeat` searches each (stepsPerSearch,
- * each step its load at the rates the search passes through, and its overhead).
+ * each step its load at the rates the search passes through, and its overhead), and each
+ * server's warm-up once.
  */
 function estimateRampS(ramp, { servers, repeat }) {
   const typical = Math.sqrt(ramp.from_rps * ramp.to_rps);
-  return servers * repeat * stepsPerSearch(ramp) * (stepSeconds(ramp, typical) + STEP_OVERHEAD_S);
+  return servers * (repeat * stepsPerSearch(ramp) * (stepSeconds(ramp, typical) + STEP_OVERHEAD_S) + ramp.warmup_s);
 }
 
 module.exports = { loadRamps, normalizeRamp, stepScenario, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR };

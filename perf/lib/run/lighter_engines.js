@@ -9,6 +9,7 @@
 const { ENGINES, DEFAULT_ENGINE, whyNotInstalled } = require('../engines');
 const { reasonText } = require('../judge/reasons');
 const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
+const { median } = require('../measure/stats');
 
 /**
  * The engine each scenario's verdict should come from, where another than the built-in one is
@@ -80,11 +81,6 @@ function foreseenAgainS(plan) {
 function oneClientAtATime(s) {
   return s.kind === 'closed' && s.concurrency === 1;
 }
-
-const median = (xs) => {
-  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  return v.length ? (v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2) : null;
-};
 
 /**
  * Of the built-in engine's runs and `engine`'s runs of a one-client-at-a-time scenario, the

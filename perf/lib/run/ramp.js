@@ -30,8 +30,39 @@ const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
 const { comparedPairs } = require('../judge/tuning');
-const { rampStepSamplesFileName } = require('../measure/samples');
+const { rampStepSamplesFileName, ERROR_CODES } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
+
+const TIMEOUT = ERROR_CODES.indexOf('timeout');
+
+/** The step's requests that timed out (perf/lib/measure/samples.js: error 'timeout'). */
+function timeoutsOnSchedule(samples) {
+  let n = 0;
+  for (let i = 0; i < samples.length; i++) if (samples.error[i] === TIMEOUT && samples.roleName(i) === 'main') n += 1;
+  return n;
+}
+
+/**
+ * A step's percentiles (ms) over its replies and its timed-out requests, each of those a latency
+ * of at least timeoutMs: the exact order statistic of the replies where it falls among them,
+ * else timeoutMs (a lower bound: the percentile is past the timeout). Other errors are left out,
+ * as they are of the percentiles of every run.
+ */
+function censoredPercentiles(samples, timeoutMs) {
+  const latencies = [];
+  for (let i = 0; i < samples.length; i++) {
+    if (samples.roleName(i) !== 'main') continue;
+    if (samples.error[i] === 0) latencies.push(samples.latency[i]);
+    else if (samples.error[i] === TIMEOUT) latencies.push(Infinity);
+  }
+  latencies.sort((a, b) => a - b);
+  const out = {};
+  for (const [p, pct] of Object.entries(PERCENTILES)) {
+    const x = latencies[Math.max(0, Math.ceil((pct / 100) * latencies.length) - 1)];
+    out[p] = x === Infinity ? timeoutMs : round3(x);
+  }
+  return out;
+}
 
 /**
  * A measured step as the search reads it, from the run of one step of loadS seconds (results.json's
@@ -43,14 +74,20 @@ const { searchLine } = require('../text/ramps');
  * reply (replies_rps, kept beside it either way).
  */
 function stepOf(run, rate, loadS, schedule = null) {
-  const errors = errorCount(run);
+  const timedOut = schedule ? timeoutsOnSchedule(schedule.samples) : 0;
+  // A request unanswered past the step's timeout is late beyond any objective, not an error: in
+  // the percentiles as a latency of at least the timeout (censoredPercentiles), so that one
+  // reply a quick ramp stops waiting for fails nothing its percentile does not.
+  const errors = errorCount(run) - timedOut;
   const engine = schedule && ENGINES[run.engine];
   const onSchedule = engine && engine.samplesOnSchedule && engine.samplesOnSchedule(schedule.scenario) && schedule.samples.length > 0;
   // The requests due in the step's window: kind open's are its connections, one request each.
   const requests = onSchedule ? (schedule.scenario.kind === 'open' ? schedule.scenario.connections : schedule.scenario.requests) : 0;
   const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs }) : null;
   const step = { offered_rps: rate, achieved_rps: kept ? round3(kept.achieved_rps) : run.throughput_rps ?? 0, load_s: loadS };
-  for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = run.latency_ms ? run.latency_ms[p] ?? null : null;
+  const censored = timedOut > 0 ? censoredPercentiles(schedule.samples, schedule.scenario.timeout_s * 1000) : null;
+  for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = censored ? censored[p] : run.latency_ms ? run.latency_ms[p] ?? null : null;
+  if (timedOut > 0) step.timed_out = timedOut;
   Object.assign(step, {
     replies_rps: run.throughput_rps ?? null,
     late_replies: kept ? kept.late_replies : null,
@@ -66,6 +103,8 @@ function stepOf(run, rate, loadS, schedule = null) {
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     // A keep-alive step's connections opened and answered once before its time zero ({ connections, ms }), or null.
     warmed: run.warmed ?? null,
+    // The server warmed up before the step (the ramp's warmup_s, on a server's first step after a start): { seconds, requests }, or null.
+    warmed_up: run.warmup && run.warmup.seconds > 0 ? { seconds: run.warmup.seconds, requests: run.warmup.requests } : null,
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
     // The hypervisor's steal over the step past the disturbed threshold, as a run's
@@ -150,7 +189,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
       const failed = Object.fromEntries(servers.map((s) => [s, 0]));
       const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
       const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep });
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmPass: true, repeatDisturbed: true }).then((r) => [server, r])));
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));
@@ -219,6 +258,7 @@ function measureStep(ramp, server, up, context) {
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
     status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`,
     fresh: false,
+    warmupS: ramp.warmup_s,
     read: (run, rate, scenario, samples) => stepOf(run, rate, round3(stepSeconds(ramp, rate)), { samples, scenario, graceMs: rateGraceMs(context.objective) }),
   });
 }
@@ -230,18 +270,23 @@ function measureStep(ramp, server, up, context) {
  * step the harness may explain marked suspect (harnessSuspect). how: { scenarioAt(level),
  * current(level) (what the server was doing, for its exit line), status(level), fresh (the
  * server started afresh for every step; else only after it exited or hung, and settled after
- * each step), read(run, level, scenario, samples) (the step) }.
+ * each step), warmupS (seconds of warm-up before a server's first step after each start, at
+ * that step's level; none where 0 or absent), read(run, level, scenario, samples) (the step) }.
  */
 function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null, keepSamples = null }, how) {
   const stopped = (level, why) => ({ offered_rps: level, achieved_rps: 0, errors: 0, stop: why });
   return (level) =>
     turn(async () => {
       if (out.interrupted) return stopped(level, 'interrupted');
-      const scenario = how.scenarioAt(level);
+      let scenario = how.scenarioAt(level);
       // A fresh server each step: none may be up before the first.
       if (how.fresh || up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
       const u = up.get(server);
       if (u.state.notStarted) return stopped(level, `the server did not start again: ${u.state.notStarted}`);
+      if (how.warmupS > 0 && !u.state.warmed) {
+        scenario = { ...scenario, warmup_s: how.warmupS };
+        u.state.warmed = true;
+      }
       u.state.current = how.current(level);
       io.status(how.status(level));
       const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true, loadHosts, link });

@@ -362,7 +362,7 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
     for (const s of scenarios) addFailed(s, `the server did not start: ${err.message}`);
     return null;
   }
-  const state = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
+  const state = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null, warmed: false };
   const fdLimits = store.environment.fd_limits;
   if (handle.pid !== null && !fdLimits.servers[server]) fdLimits.servers[server] = readLimits(handle.pid);
   handle.exited.then((info) => {

@@ -21,6 +21,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { writeFileAtomic } = require('./results_store');
+const { median } = require('../measure/stats');
 
 const ARCHIVE_VERSION = 1;
 const ARCHIVE_DIR = path.join(PROJECT_ROOT, 'results', 'archive');
@@ -56,12 +57,6 @@ function compactRamps(ramps) {
 function compactHeld(held) {
   if (!held || !held.servers) return held || null;
   return { ...held, servers: Object.fromEntries(Object.entries(held.servers).map(([name, s]) => [name, compactSearch(s)])) };
-}
-
-function median(values) {
-  const v = values.filter(Number.isFinite).sort((x, y) => x - y);
-  if (!v.length) return null;
-  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 }
 
 /** The steal and foreign CPU the runs saw: median and largest of their machine_cpu, or nulls. */

@@ -9,7 +9,7 @@ const path = require('node:path');
 const { loadResults } = require('../store/results_doc');
 const { judgeResults } = require('../judge/judged');
 const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord } = require('../store/archive');
-const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool } = require('../judge/meta');
+const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides } = require('../judge/meta');
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
@@ -82,19 +82,18 @@ function documentsWithAnswers(answers, { image = null, readme = README, results 
 
 /**
  * The chance one run decides each headline question, for a quick run's order: (question) => the
- * share of the archive's runs whose answer for the first pair of perf/questions.json (each
- * runtime's defaults) was decided (a winner, or the same within the margin), with PRIOR_DECIDES
- * counted as one run more (so that one run on a busy machine does not put a question last for
- * good); PRIOR_DECIDES where no run answered it. A full run's rounds decide more than a quick
- * run's: the shares rank the questions, they do not promise a quick run's odds.
+ * chance one more run decides the archive's pooled answer for the first pair of
+ * perf/questions.json (each runtime's defaults), from its predictive distribution
+ * (perf/lib/judge/meta.js nextRunDecides): a gap the runs agree on is cheap to confirm, a
+ * question the runs leave on 1 unlikely to be settled in seconds; PRIOR_DECIDES where no run
+ * answered it. A full run's rounds decide more than a quick run's: the chances rank the
+ * questions, they do not promise a quick run's odds.
  */
 function decidingOdds({ archiveDir = ARCHIVE_DIR } = {}) {
-  const records = readArchive(archiveDir);
-  const [{ a, b }] = headline().pairs;
+  const { pooledOf, pairs } = archiveAnswers({ archiveDir });
   return (q) => {
-    const answers = records.flatMap((r) => r.answers.filter((x) => x.subject === q.subject && x.metric === q.metric && [x.a, x.b].sort().join() === [a, b].sort().join()));
-    const decided = answers.filter((x) => x.decision === 'winner' || x.decision === 'same').length;
-    return (decided + PRIOR_DECIDES) / (answers.length + 1);
+    const pooled = pooledOf(q, pairs[0]);
+    return (pooled && nextRunDecides(pooled)) ?? PRIOR_DECIDES;
   };
 }
 

@@ -11,7 +11,7 @@ const { parseReplies } = require('../../difftest/observe');
 const contract = require('../../../contract.json');
 
 const reply = (status, connection = 'keep-alive', body = 'x') => ({ status, headers: { 'content-length': String(body.length), connection }, keepAliveHeader: connection === 'keep-alive', bodyBytes: body.length, body, bodyText: body });
-const seen = (replies, { closed = true, closeMs = 10, interim = 0, rest = 0, reset = false } = {}) => ({ replies, interim, rest, closed, closeMs, lastReplyMs: 5, reset });
+const seen = (replies, { closed = true, closeMs = 10, quietMs = closeMs, interim = 0, rest = 0, reset = false } = {}) => ({ replies, interim, rest, closed, closeMs, quietMs, reset });
 
 describe('difftest compare', () => {
   it('finds nothing between two alike answers', () => {
@@ -36,6 +36,18 @@ describe('difftest compare', () => {
     assert.deepEqual(closing({ closeMs: 1000 }, { closeMs: 1000 + CLOSE_TOLERANCE_MS }), []);
     assert.deepEqual(closing({ closeMs: 1000 }, { closeMs: 1001 + CLOSE_TOLERANCE_MS }), ['closed after 1.0 s / closed after 2.6 s']);
     assert.deepEqual(closing({ closeMs: 2000 }, { closed: false }), ['closed after 2.0 s / open']);
+  });
+
+  it('times a close its last reply announced from the last silence, any other close from the last write', () => {
+    const closing = (a, b, replyA = reply(200), replyB = replyA) => differences(seen([replyA], a), seen([replyB], b)).map((d) => `${d.node} / ${d.em}`);
+    // A large reply announcing the close, still arriving 2 s after the last write, the close right after its last byte.
+    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 2000, quietMs: AT_ONCE_MS - 1 }, reply(200, 'close')), []);
+    // A 408 announcing the close, sent when a timeout fired: a wait like a silent close's.
+    assert.deepEqual(closing({ closeMs: 3000, quietMs: 2990 }, { closeMs: 3010 }, reply(408, 'close'), reply(408, 'close')), []);
+    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 3000, quietMs: 2990 }, reply(408, 'close')), ['closed at once / closed after 3.0 s']);
+    // A kept connection closed 0.5 s after a large reply's last byte arrived: an idle timeout all the same.
+    assert.deepEqual(closing({ closeMs: 2200, quietMs: 2200 }, { closeMs: 1500, quietMs: 500 }), []);
+    assert.deepEqual(closing({ closeMs: 20 }, { closeMs: 1500, quietMs: 500 }), ['closed at once / closed after 1.5 s']);
   });
 
   it('parses a HEAD reply without a body, and sees a body a server wrongly sends with one', () => {

@@ -8,7 +8,7 @@ const http = require('node:http');
 const fs = require('node:fs');
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { createLink, removeLink, linkBytes, linkUsage, parseRate, namespaceExists, linkUnavailableReason, run, LinkError } = require('../../../perf/lib/hosts/netns');
+const { createLink, removeLink, linkBytes, linkUsage, parseRate, namespaceExists, linkUnavailableReason, run, LinkError, ADDRESS_LOCK } = require('../../../perf/lib/hosts/netns');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const NETNS = path.join(__dirname, '..', '..', '..', 'perf', 'lib', 'hosts', 'netns.js');
@@ -139,6 +139,34 @@ describe('--link: a rate-limited network namespace', function () {
       assert.deepEqual(inProcess('n.freeAddressBlock(3)', { netns: true, setup: used }), { addresses: ['198.18.0.9', '198.18.0.10', '198.18.0.11', '198.18.0.12', '198.18.0.13', '198.18.0.14'], prefix: 29 });
       // One address used at the very end of the first block is enough to skip it.
       assert.deepEqual(inProcess('n.freeAddressBlock(2)', { netns: true, setup: 'ip link set lo up && ip addr add 198.18.0.3/32 dev lo' }), { addresses: ['198.18.0.5', '198.18.0.6'], prefix: 30 });
+    });
+
+    it('chosen by one process at a time: processes starting at once each get a block of their own; a lock whose owner exited is taken over', async () => {
+      const namespace = `evn-lk${process.pid}`.slice(0, 15);
+      run(['ip', 'netns', 'add', namespace]);
+      try {
+        run(['ip', 'netns', 'exec', namespace, 'ip', 'link', 'set', 'lo', 'up']);
+        // Each waits 200 ms between choosing its block and taking it: without the lock, all four
+        // would choose the first.
+        const script = `const n = require(${JSON.stringify(NETNS)}); const b = n.withFreeAddressBlock(2, (block) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); n.run(['ip', 'addr', 'add', block.addresses[0] + '/30', 'dev', 'lo']); return block; }); console.log(b.addresses[0]);`;
+        const choose = () => new Promise((resolve, reject) => {
+          const child = spawn('ip', ['netns', 'exec', namespace, process.execPath, '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+          let out = '';
+          child.stdout.on('data', (c) => { out += c; });
+          child.on('error', reject);
+          child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}`))));
+        });
+        const chosen = await Promise.all([choose(), choose(), choose(), choose()]);
+        assert.deepEqual(chosen.slice().sort(), ['198.18.0.1', '198.18.0.13', '198.18.0.5', '198.18.0.9']);
+        // A lock left by a process that has exited (its pid no longer runs) does not stop the next.
+        const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+        fs.mkdirSync(ADDRESS_LOCK);
+        fs.writeFileSync(path.join(ADDRESS_LOCK, 'pid'), gone);
+        assert.equal(await choose(), '198.18.0.17');
+        assert.equal(fs.existsSync(ADDRESS_LOCK), false, 'released');
+      } finally {
+        run(['ip', 'netns', 'del', namespace], { quiet: true });
+      }
     });
 
     it('none left: one line saying how to free some', () => {

@@ -84,6 +84,12 @@ describe('meta: answers across runs', () => {
     assert.deepEqual(meta.staleAnswers({ ...r, methods: { ...meta.METHOD_VERSIONS, ramp: 1 } }, {}), { 'hello_keepalive sustainable_rps node:em': true });
     assert.deepEqual(meta.staleAnswers({ ...r, methods: meta.METHOD_VERSIONS }, {}), {});
     assert.deepEqual(meta.staleAnswers({ ...record('s', 'EPYC', 1.4, [1.2, 1.6]), methods: meta.METHOD_VERSIONS }, {}), {});
+    // A metric whose rule changed alone (memory): its answers of a record from before, not the kind's others.
+    const before = { scenario: 1, ramp: 2 };
+    const memory = record('m', 'EPYC', 2.4, [2.3, 2.5], { subject: 'keepalive_400x100', metric: 'peak_rss_mb' });
+    assert.deepEqual(meta.staleAnswers({ ...memory, methods: before }, {}), { 'keepalive_400x100 peak_rss_mb node:em': true });
+    assert.deepEqual(meta.staleAnswers({ ...memory, methods: meta.METHOD_VERSIONS }, {}), {});
+    assert.deepEqual(meta.staleAnswers({ ...record('t', 'EPYC', 1.4, [1.2, 1.6]), methods: before }, {}), {}, 'the kind\'s other metrics as they were');
   });
 
   it('pools hosts that agree as one answer, and hosts whose difference is within their noise', () => {
@@ -126,6 +132,9 @@ describe('meta: answers across runs', () => {
     assert.deepEqual(Object.keys(records[2].stale), ['short_conn_256 throughput_rps node:em']);
     assert.deepEqual(meta.staleAnswers(records[0], { node: 'new' }), {}, 'a record without digests is current');
     assert.equal(meta.poolArchive(records)[0].stale_runs, 1);
+    // Counted among the runs pooled only: a stale run that judged nothing is no part of the answer.
+    records[2].answers[0] = { ...records[2].answers[0], ratio: null, ci95: null, log_se: null };
+    assert.equal(meta.poolArchive(records)[0].stale_runs, 0);
     const fresh = meta.poolArchive(records, { withoutStale: true })[0];
     assert.equal(fresh.k, 2);
     assert.equal(fresh.decision, 'winner');
@@ -156,6 +165,50 @@ describe('meta: answers across runs', () => {
     const [p] = meta.poolArchive(around('EPYC', [0.8, 0.82, 0.79]));
     assert.equal(meta.pooledClaim(p, { winner: 'node', factor: 4.86 }), 'reversed');
     assert.equal(meta.pooledClaim(p, { winner: 'em', factor: 1.25 }), 'confirmed');
+  });
+
+  describe('the chance one more run decides (the predictive distribution), against simulated next runs', () => {
+    // Three runs pooled, then a fourth: each run's log ratio the truth, its own offset (tau) and
+    // its noise (s), judged on ±1.96 s by the project's rule (a winner, the same within 10 %).
+    const { decide } = require('../../../perf/lib/judge/answer');
+    function simulate(truth, tau, s, reps, seed) {
+      const z = seededNormals(seed);
+      const draw = () => truth + tau * z() + s * z();
+      const interval = (y) => [Math.exp(y - Z95 * s), Math.exp(y + Z95 * s)];
+      let predicted = 0;
+      let decided = 0;
+      for (let i = 0; i < reps; i++) {
+        const records = [0, 1, 2].map((j) => {
+          const y = draw();
+          return record(`r${j}`, 'EPYC', Math.exp(y), interval(y));
+        });
+        predicted += meta.nextRunDecides(meta.poolArchive(records)[0]);
+        if (decide(interval(draw())) !== 'undecided') decided++;
+      }
+      return { predicted: predicted / reps, decided: decided / reps };
+    }
+    const Z95 = 1.959964;
+
+    for (const [ratio, tau, s] of [
+      [1.0, 0.02, 0.03],
+      [1.1, 0.05, 0.05],
+      [1.3, 0.1, 0.1],
+      [2.5, 0.2, 0.15],
+      [1.05, 0.2, 0.05],
+    ]) {
+      it(`predicts on average how often a next run decides: true ratio ${ratio}, between-run sd ${tau}, a run's own sd ${s}`, () => {
+        const { predicted, decided } = simulate(Math.log(ratio), tau, s, 1500, Math.round(ratio * 100 + tau * 1000 + s * 10));
+        assert.ok(Math.abs(predicted - decided) <= 0.08, `predicted ${predicted.toFixed(3)}, decided ${decided.toFixed(3)}`);
+      });
+    }
+
+    it('ranks a wide gap the runs agree on far above a ratio the runs leave near 1, and says nothing of an unmeasured comparison', () => {
+      const wide = meta.poolArchive(around('EPYC', [2.6, 2.9, 2.4], 0.3))[0];
+      const near = meta.poolArchive(around('EPYC', [1.02, 0.97, 1.05], 0.12))[0];
+      assert.ok(meta.nextRunDecides(wide) > 0.9, `wide ${meta.nextRunDecides(wide)}`);
+      assert.ok(meta.nextRunDecides(near) < 0.3, `near ${meta.nextRunDecides(near)}`);
+      assert.equal(meta.nextRunDecides(meta.poolArchive([record('x', 'EPYC', null, null)])[0]), null);
+    });
   });
 
   describe('coverage by simulation (runs that differ by more than their own noise)', () => {

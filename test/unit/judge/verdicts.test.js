@@ -271,6 +271,36 @@ describe('paired rounds: comparisons from the rounds both servers ran (looks)', 
     assert.ok(c.more_measuring > 0);
   });
 
+  it('memory from every round a side was left out of only for its pace (not server-bound, disturbed); never from a failed run', () => {
+    // node ~110 MB, em ~45 MB; every em round and node's rounds 2-5 not server-bound (the pace
+    // set elsewhere), node's round 4 also disturbed, em's round 5 failed.
+    const rss = (r) => (r.server === 'node' ? 110 + r.trial : 45 - r.trial / 10);
+    const paced = (r) => {
+      const base = { ...r, server_peak_rss_mb: rss(r) };
+      if (r.server === 'em' && r.trial === 5) return { ...base, ok: false, failure: 'made up', not_judged_because: ['failed: made up'] };
+      if (r.server === 'node' && r.trial === 1) return base;
+      const why = ['not server-bound: made up', ...(r.server === 'node' && r.trial === 4 ? ['disturbed: made up'] : [])];
+      return { ...base, server_bound: false, not_judged_because: why };
+    };
+    const { comparisons, aggregates } = analyzeRuns(rounds(5, 1.5).map(paced), { looks: DEFAULT_LOOKS });
+    const memory = findComparison(comparisons, 's', 'peak_rss_mb', 'node', 'em');
+    assert.equal(memory.rounds, 4, 'rounds 1-4: em\'s failed fifth is no pair');
+    assert.deepEqual([memory.n_a, memory.n_b], [5, 4]);
+    assert.equal(memory.decision, 'undecided', 'four pairs: short of the first look');
+    assert.match(memory.note, /4 paired rounds, short of the first look/);
+    // Time and CPU: no round both sides could use.
+    const p50 = findComparison(comparisons, 's', 'p50_ms', 'node', 'em');
+    assert.equal(p50.excluded, 'not-judged');
+    const em = aggregates.find((a) => a.server === 'em');
+    assert.deepEqual([em.basis, em.used_trials, em.metrics.peak_rss_mb.n, em.metrics.p50_ms.n], ['not-judged', [], 4, 4]);
+  });
+
+  it('memory decided from rounds left out for their pace, at the first look', () => {
+    const paced = (r) => ({ ...r, server_peak_rss_mb: r.server === 'node' ? 110 + r.trial : 45 - r.trial / 10, server_bound: false, not_judged_because: ['not server-bound: made up'] });
+    const memory = findComparison(analyzeRuns(rounds(5, 1.5).map(paced), { looks: DEFAULT_LOOKS }).comparisons, 's', 'peak_rss_mb', 'node', 'em');
+    assert.deepEqual([memory.rounds, memory.decision, memory.winner], [5, 'winner', 'em']);
+  });
+
   it('one usable round or none: no interval, and what made the other rounds unusable', () => {
     const unusable = (r) => (r.trial === 1 ? r : r.server === 'em' ? { ...r, client_bound: true, not_judged_because: ['client-bound: made up'] } : { ...r, server_bound: false, not_judged_because: ['not server-bound: made up'] });
     const c = findComparison(analyzeRuns(rounds(5, 1.5).map(unusable), { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');

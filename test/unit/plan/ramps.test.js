@@ -24,7 +24,7 @@ describe('ramps as data', () => {
   it('fills in the defaults and merges the quick values', () => {
     const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5, precision: 0.1 } } });
     const [full] = loadRamps({ dir });
-    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10 });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_s: 0, fail_confirmations: 3 });
     const [quick] = loadRamps({ dir, quick: true });
     assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps, quick.precision], [100, 0.5, 1000, 0.1]);
   });
@@ -60,18 +60,27 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 10 %, in steps of 0.5 s', () => {
-    for (const ramp of loadRamps({ quick: true })) assert.deepEqual([ramp.precision, ramp.step_s], [0.1, 0.5], ramp.name);
-    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s], [0.05, 2], ramp.name);
+  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 20 %, in steps of 0.5 s, a server warmed up first (it starts high); new connections stop waiting at 250 ms and fail a rate on three failing steps, keep-alive on two', () => {
+    for (const ramp of loadRamps({ quick: true })) {
+      assert.deepEqual([ramp.precision, ramp.step_s], [0.2, 0.5], ramp.name);
+      assert.ok(ramp.warmup_s >= 1, ramp.name);
+    }
+    const [keepalive, perConnection] = loadRamps({ quick: true, names: ['hello_keepalive', 'hello_per_connection'] });
+    assert.deepEqual([keepalive.fail_confirmations, keepalive.timeout_s], [2, 10]);
+    assert.deepEqual([perConnection.fail_confirmations, perConnection.timeout_s], [3, 0.25]);
+    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.warmup_s, ramp.timeout_s], [0.05, 2, 3, 0, 10], ramp.name);
   });
 
   it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, the failing rate confirmed, the bisection to its precision, the answer confirmed), each its load and overhead', () => {
     const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1 } });
     const [ramp] = loadRamps({ dir });
     // 1000, 2000, 4000, 8000; 3 to fail the top; 3 bisections (2 → 1.1) at 2 steps each; 2 to confirm.
-    assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - (4 + 3 + 3 * 2 + 2) * (1 + 0.15)) < 1e-9);
+    assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - (4 + 3 + 3 * 2 + 2) * (1 + 0.35)) < 1e-9);
     assert.ok(Math.abs(estimateRampS(ramp, { servers: 2, repeat: 3 }) - 6 * estimateRampS(ramp, { servers: 1, repeat: 1 })) < 1e-9);
     const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1 } }) })[0];
     assert.ok(estimateRampS(finer, { servers: 1, repeat: 1 }) > estimateRampS(ramp, { servers: 1, repeat: 1 }), 'a finer precision takes more steps');
+    // Two failing steps a rate instead of three (1 + 3 × 1.5 bisection steps), and each server's warm-up once.
+    const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, fail_confirmations: 2, warmup_s: 3 } }) })[0];
+    assert.ok(Math.abs(estimateRampS(quick, { servers: 2, repeat: 3 }) - 2 * (3 * (4 + 2 + 3 * 1.5 + 2) * (1 + 0.35) + 3)) < 1e-9);
   });
 });

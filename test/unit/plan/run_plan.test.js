@@ -41,7 +41,7 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
 
   it('a quick run\'s budget is the whole run\'s: the subjects ranked by the questions they likely decide per second, taken while they fit; the ramps\' share kept from the rounds\'; what was left recorded', () => {
     const sure = new Set(['keepalive_sustainable']);
-    const plan = resolvePlan({ quick: true, budget: 120, decides: (q) => (sure.has(q.id) ? 1 : 0.1) });
+    const plan = resolvePlan({ quick: true, budget: 120, decides: (q) => (sure.has(q.id) ? 1 : 0.05) });
     const { chosen, left, budget_s: budgetS } = plan.recorded.headline;
     assert.equal(budgetS, 120);
     assert.equal(chosen[0].name, 'hello_keepalive', 'the question it surely decides, per second, first');
@@ -280,14 +280,14 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
 describe('the run\'s plan: ramps', () => {
   const rampNames = (plan) => plan.ramps.map((r) => r.name);
 
-  it('every ramp in a run of the default scenarios (quick: the headline questions\', at their quick values, three searches each); none with --scenarios, another scenarios folder or --ramps none', () => {
+  it('every ramp in a run of the default scenarios (quick: the headline questions\', at their quick values, four searches each); none with --scenarios, another scenarios folder or --ramps none', () => {
     const full = resolvePlan({});
     assert.deepEqual(rampNames(full), ['hello_keepalive', 'hello_per_connection']);
     assert.deepEqual(full.rampOptions, { objective: { percentile: 'p99', ms: 10 }, repeat: 3 });
     assert.deepEqual([full.recorded.ramps, full.recorded.slo], [['hello_keepalive', 'hello_per_connection'], { percentile: 'p99', ms: 10 }]);
     const quick = resolvePlan({ quick: true });
     const keepalive = quick.ramps.find((r) => r.name === 'hello_keepalive');
-    assert.deepEqual([rampNames(quick).sort(), keepalive.from_rps, keepalive.step_s, quick.rampOptions.repeat], [['hello_keepalive', 'hello_per_connection'], 2000, 0.5, 3]);
+    assert.deepEqual([rampNames(quick).sort(), keepalive.from_rps, keepalive.step_s, quick.rampOptions.repeat], [['hello_keepalive', 'hello_per_connection'], 1000, 0.5, 4]);
     assert.equal(full.ramps[1].from_rps, 20, 'the full ramp from the seed\'s 20 a second');
     assert.deepEqual(rampNames(resolvePlan({ scenarios: ['sequential_6000'] })), []);
     assert.deepEqual(rampNames(asked({})), []);
@@ -300,7 +300,7 @@ describe('the run\'s plan: ramps', () => {
     assert.equal(plan.ramps[0].step_s, 0.5);
     const own = resolvePlan({ quick: true, ramps: ['hello_per_connection'] });
     assert.deepEqual([rampNames(own), own.recorded.headline.chosen.every((s) => s.kind === 'scenario')], [['hello_per_connection'], true], 'a quick run with --ramps: those, and the headline scenarios');
-    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 3 });
+    assert.deepEqual(plan.rampOptions, { objective: { percentile: 'p999', ms: 25 }, repeat: 4 });
     assert.deepEqual(asked({ ramps: ['hello_per_connection'], slo: 'p90=5ms' }).rampOptions.objective, { percentile: 'p90', ms: 5 });
     assert.equal(asked({ quick: true, ramps: ['hello_per_connection'], rampRepeat: 1 }).rampOptions.repeat, 1, '--ramp-repeat');
   });

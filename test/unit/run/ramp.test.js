@@ -15,7 +15,7 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, warmed_up: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, limited: null });
   });
 
   it('a step the hypervisor stole from past the disturbed threshold is disturbed; other processes\' CPU is recorded, not counted', () => {
@@ -32,6 +32,8 @@ describe('ramps: the stage', () => {
       else process.env.PERF_DISTURBED_PCT = saved;
     }
     assert.equal(stepOf(run({ runtime: { gc: {} } }), 1000).runtime.gc !== undefined, true, 'the step keeps its run\'s runtime events');
+    assert.deepEqual(stepOf(run({ warmup: { seconds: 1.002, requests: 1000, engine: 'rate_client', steady: null } }), 1000).warmed_up, { seconds: 1.002, requests: 1000 }, 'the server warmed up before the step');
+    assert.equal(stepOf(run({ warmup: { seconds: 0, requests: 0 } }), 1000).warmed_up, null, 'no warm-up');
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     assert.match(stepOf(run({ load_problems: ['Tsung started 900 of 1000 users'] }), 1000).limited, /^the load hosts did not offer the load as planned: Tsung started 900 of 1000 users$/);
     const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);
@@ -64,6 +66,30 @@ describe('ramps: the stage', () => {
     const asked = stepOf(run({ throughput_rps: 7000, link_usage: { ...usage, busiest_pct: 78.7 }, link_bound: false }), 9600, 1);
     assert.equal(asked.link_demand_pct, 110.9);
     assert.equal(asked.limited, 'the link saturates first: the rate offered asks 110.9 % of its 54 Mbit/s toward the client (the replies), of which it carried 78.7 %, about 8,654 of these replies a second');
+  });
+
+  it('a request past the step\'s timeout is latency of at least the timeout, not an error: a few pass the percentile, more than its share fail it', () => {
+    // 1,000 requests at 2,000/s (0.5 s), 1 ms each; `lost` of them timed out (250 ms), one refused.
+    const stepWith = (lost) => {
+      const samples = new Samples();
+      samples.start(0);
+      for (let i = 0; i < 1000; i++) {
+        const at = i / 2;
+        if (i < lost) samples.add({ startAt: at, endAt: at + 250, error: 'timeout' });
+        else if (i === 999) samples.add({ startAt: at, endAt: at + 1, error: 'refused' });
+        else samples.add({ startAt: at, endAt: at + 1, status: 200 });
+      }
+      const scenario = { kind: 'rate', rate: 2000, connections: 100, requests: 1000, timeout_s: 0.25 };
+      return stepOf(run({ engine: 'rate_client', errors: { refused: 1, reset: 0, timeout: lost, other: 0 } }), 2000, 0.5, { samples, scenario, graceMs: 10 });
+    };
+    const few = stepWith(5);
+    assert.deepEqual([few.errors, few.timed_out, few.p99_ms, few.p999_ms], [1, 5, 1, 250], 'the refused one is an error; 5 of 999 past the timeout: p99 a reply\'s, p99.9 past the timeout');
+    const none = stepWith(0);
+    assert.deepEqual([none.timed_out, none.p99_ms], [undefined, 4], 'without a timeout: the run\'s own percentiles');
+    const many = stepWith(20);
+    assert.deepEqual([many.timed_out, many.p99_ms], [20, 250]);
+    assert.equal(stepFailure({ ...many, errors: 0 }, P99_10MS), 'p99 250 ms over 10 ms');
+    assert.equal(stepFailure({ ...few, errors: 0 }, P99_10MS), null);
   });
 
   it('Tsung\'s random arrivals: a step whose hosts started fewer requests than the schedule is theirs; otherwise the replies are judged against the rate they started', () => {

@@ -72,16 +72,22 @@ describe('run_one: a run against a stand-in server', function () {
     // rising from the JIT, 1,100 to 13,000/s over 1.5 s more, and 2 of 6 runs reached the cap
     // still rising.)
     const coldS = 1.2;
+    const coldMs = 6;
     const busyMs = 1;
-    handle = await startStandin({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: '6', STANDIN_BUSY_MS: String(busyMs) });
+    handle = await startStandin({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: String(coldMs), STANDIN_BUSY_MS: String(busyMs) });
     const { run } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 1 }, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.warmup.steady, true, JSON.stringify(run.warmup));
     // Its last slice (0.5 s) began after the cold phase, and was no faster than the one before.
     assert.ok(run.warmup.seconds >= coldS + 0.5, `a slice past the cold phase, one more as fast: ${JSON.stringify(run.warmup)}`);
-    // Warm, a request costs the 1 ms and under 1 ms of the stand-in's own work (as it did
-    // without the 1 ms); a cold one up to 6 ms more.
-    assert.ok(run.server_cpu.ms_per_request < busyMs + 1, `measured warm: ${run.server_cpu.ms_per_request} ms of CPU per request`);
+    // The requests measured were warm: each cost what the same server's cost again right after
+    // (no warm-up, long past its cold phase), within an eighth of a cold request's coldMs more.
+    // Measured against that run, not a fixed figure: the stand-in's own work per request
+    // (0.5-0.8 ms beside the 1 ms) is the host's, and a slow moment of a shared host took it past
+    // 1 ms (2.22 ms a request, warm); back to back, the two runs differed by 0.86-1.17x.
+    const { run: warm } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 0 }, outerSignal: null, serverState: watch(handle) });
+    const [measured, reference] = [run.server_cpu.ms_per_request, warm.server_cpu.ms_per_request];
+    assert.ok(measured - reference < coldMs / 8, `measured ${measured} ms of CPU per request, the same server warm ${reference} ms`);
   });
 
   it('warms up, then measures only the scenario\'s requests; the server\'s CPU to the nanosecond (schedstat)', async () => {
@@ -119,15 +125,17 @@ describe('run_one: a run against a stand-in server', function () {
   // slowest requests, and a busy machine's won: "neither", the stalls explaining 38 %, the p99
   // 13.9 ms without them.)
   const STALL_MS = 30;
+  // A planted stall is seen by a heartbeat (due every 10 ms) at least this late.
+  const STALL_SEEN_MS = 20;
   it('the server\'s runtime events over the run: a loop stalled 30 ms every 50 requests is found, and the tail put down to it', async () => {
     handle = await startStandin({ STANDIN_STALL_EVERY: '50', STANDIN_STALL_MS: String(STALL_MS) });
     const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.runtime.runtime, 'node');
     assert.equal(run.runtime.complete, true);
-    // 20 stalls of 30 ms, each seen by a heartbeat at least 20 ms late (it is due every 10 ms).
+    // 20 stalls of 30 ms, each seen STALL_SEEN_MS late or more.
     assert.ok(run.runtime.loop.stalls >= 16, JSON.stringify(run.runtime.loop));
-    assert.ok(run.runtime.loop.longest_stall_ms >= 20 && run.runtime.loop.longest_stall_ms < 60, JSON.stringify(run.runtime.loop));
+    assert.ok(run.runtime.loop.longest_stall_ms >= STALL_SEEN_MS && run.runtime.loop.longest_stall_ms < 60, JSON.stringify(run.runtime.loop));
     const { p99 } = run.runtime.tail;
     assert.equal(p99.coincided, 'stalls', JSON.stringify(p99));
     // With them the p99 is past half a stall, without them under it (as it was at 20 ms and 10 ms).
@@ -135,13 +143,21 @@ describe('run_one: a run against a stand-in server', function () {
     assert.ok(run.runtime.allocations.per_request > 0 && run.runtime.allocations.unit === 'bytes', JSON.stringify(run.runtime.allocations));
   });
 
-  it('the same server without stalls: no stall of 10 ms, and its tail is put down to nothing', async () => {
-    handle = await startStandin();
+  // The negative control: a tail of waiting, not of pauses. Every 40th reply is held 30 ms by a
+  // timer, the loop free meanwhile: 25 of the 1,000 requests wait, so the p99 (the 10th slowest)
+  // is one of them and no pause made it. A busy host's own hiccups do not change that: they
+  // deschedule the stand-in for 5-10 ms now and then, real stalls the monitor rightly records
+  // (and rightly blames for a p99 of 3 ms when nothing else makes the tail), but taking one out of
+  // the few held requests it overlapped leaves the 10th slowest where the holds put it.
+  const HOLD_EVERY = 40;
+  it('a tail of waiting (every 40th reply held 30 ms, the loop free): no stall as long as the planted ones, and the tail is put down to neither', async () => {
+    handle = await startStandin({ STANDIN_HOLD_EVERY: String(HOLD_EVERY), STANDIN_HOLD_MS: String(STALL_MS) });
     const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
-    assert.ok(run.runtime.loop.longest_stall_ms < 10, JSON.stringify(run.runtime.loop));
-    assert.equal(run.runtime.tail.p99.coincided, 'neither', JSON.stringify(run.runtime.tail.p99));
-    assert.ok(run.latency_ms.p99 < 10, `no stall in the tail: p99 ${run.latency_ms.p99} ms`);
+    assert.ok(run.runtime.loop.longest_stall_ms < STALL_SEEN_MS, `a held reply is no stall: ${JSON.stringify(run.runtime.loop)}`);
+    const { p99 } = run.runtime.tail;
+    assert.ok(p99.at_ms > STALL_MS / 2, `the held replies make the p99: ${JSON.stringify(p99)}`);
+    assert.equal(p99.coincided, 'neither', JSON.stringify(p99));
   });
 
   it('a server already running elsewhere (--target): its CPU and memory are not measured', async () => {
