@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing; quick when everything is already there.
-# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references] [--backends] [--async] [--test] [--profile]
+# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references] [--backends] [--test] [--profile]
 # Always: the npm packages (npm ci) and the gems the servers run on (the Gemfile's default group,
 # into vendor/bundle), and, as root, Debian's fonts-liberation (the report's charts). The npm
 # packages, the gems and Debian's packages are installed side by side, each with one line saying
@@ -20,8 +20,6 @@
 #   --backends    also the backends of the /upstream and /db routes: Debian's redis-server and
 #                 the upstream service of perf/c/ built on libevent-dev; without root, one line
 #                 says how to install them and the set-up goes on (runs skip their scenarios)
-#   --async       also the gems of the Gemfile's async group (the fiber-scheduler server,
-#                 ruby/async/: async, io-event, async-http, async-redis)
 #   --test        also the gems of the Gemfile's test group (rubocop, minitest: npm test)
 #   --profile     also the gems of the Gemfile's profile group (StackProf: scripts/profile.sh,
 #                 scripts/profile_em.sh)
@@ -33,7 +31,6 @@ want_lighter=0
 want_engines=0
 want_references=0
 want_backends=0
-want_async=0
 want_test=0
 want_profile=0
 for arg in "$@"; do
@@ -43,10 +40,9 @@ for arg in "$@"; do
     --engines) want_engines=1 ;;
     --references) want_references=1 ;;
     --backends) want_backends=1 ;;
-    --async) want_async=1 ;;
     --test) want_test=1 ;;
     --profile) want_profile=1 ;;
-    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references, --backends, --async, --test, --profile)" >&2; exit 2 ;;
+    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references, --backends, --test, --profile)" >&2; exit 2 ;;
   esac
 done
 
@@ -195,14 +191,12 @@ fi
 # for, so the servers' own gems (the default group) are all a run waits for. The groups and the
 # parallel build are given in the environment, which bundler does not write to .bundle/config.
 without=()
-[ "$want_async" -eq 1 ] || without+=(async)
 [ "$want_test" -eq 1 ] || without+=(test)
 [ "$want_profile" -eq 1 ] || without+=(profile)
 bundle_without="$(IFS=:; echo "${without[*]}")"
 gems_failed=0
 if ! BUNDLE_WITHOUT="$bundle_without" bundle check >/dev/null 2>&1; then
   groups="default"
-  [ "$want_async" -eq 1 ] && groups+=", async"
   [ "$want_test" -eq 1 ] && groups+=", test"
   [ "$want_profile" -eq 1 ] && groups+=", profile"
   echo "setup: installing gems (bundle install: $groups)…"

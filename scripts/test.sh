@@ -13,7 +13,7 @@ if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modu
   npx --no-install eslint --max-warnings 0 . >"$eslint_log" 2>&1 &
   eslint_pid=$!
 fi
-bash scripts/setup.sh --browser --engines --references --backends --async --test --profile
+bash scripts/setup.sh --browser --engines --references --backends --test --profile
 echo "== lint: eslint"
 if [ -n "$eslint_pid" ]; then
   eslint_status=0

@@ -22,7 +22,7 @@ function pairList(value) {
 }
 
 function usageLine() {
-  return `usage: ${NAME} [--rounds N] [--seconds N] [--pairs node:node_bare,em:em_bare] [--connections N] [--out DIR] [--no-pin] [--help]`;
+  return `usage: ${NAME} [--rounds N] [--seconds N] [--pairs node:node_bare,em:em_bare,async:async_bare] [--connections N] [--out DIR] [--no-pin] [--help]`;
 }
 
 function buildProgram() {

@@ -69,7 +69,7 @@ function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
     .option('--quick', `the headline questions (perf/questions.json) only, at smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's and ramp's own quick values), rates kept: as many as its budget buys, in the order that likely decides the most per second, on each runtime's defaults; about three minutes`)
-    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em, and in a full run each runtime tuned as its users would tune it too, node_tuned,em_tuned)', commaList)
+    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em,async, and in a full run each runtime tuned as its users would tune it too, node_tuned,em_tuned,async_tuned)', commaList)
     .option('--tuned', 'also the tuned configurations of the servers named (perf/servers.json tuned_of; the default when no servers are named)')
     .option('--no-tuned', 'no tuned configurations: each runtime with its defaults only')
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
@@ -211,8 +211,8 @@ async function main(argv) {
       engine: opts.engine,
       lighterEngines: opts.lighterEngines,
       quick: !!opts.quick,
-      // A quick run's order: the chance one run decides each headline question, from the archive.
-      decides: opts.quick ? decidingOdds() : null,
+      // A quick run's order: how many answers one run likely decides of each headline question, from the archive.
+      decides: opts.quick ? decidingOdds({ servers: opts.servers || null, definitions }) : null,
       outDir: opts.out || null,
       resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,
       pin: opts.pin,

@@ -15,13 +15,13 @@
 # checks, so the contract's checks could not be made in Node's order. The project server reads
 # the socket itself, behind the same request gate as the EventMachine server.
 
-# The Gemfile's default group and its own (async): the set-up of a run installs no other.
+# The Gemfile's default group: the set-up of a run installs no other.
 ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
 begin
   require 'bundler'
-  Bundler.setup(:default, :async)
+  Bundler.setup(:default)
 rescue LoadError, StandardError => e
-  warn "async bare server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh --async"
+  warn "async bare server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
   exit 1
 end
 require_relative 'ruby31'

@@ -13,13 +13,13 @@
 # the connection and its reply queue on fibers, the deadlines' sweep, the backends on async-http
 # and async-redis, the runtime's events. Why not async-http's server (protocol-http1): bare_server.rb.
 
-# The Gemfile's default group and its own (async): the set-up of a run installs no other.
+# The Gemfile's default group: the set-up of a run installs no other.
 ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
 begin
   require 'bundler'
-  Bundler.setup(:default, :async)
+  Bundler.setup(:default)
 rescue LoadError, StandardError => e
-  warn "async server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh --async"
+  warn "async server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
   exit 1
 end
 require_relative 'ruby31'

@@ -75,18 +75,24 @@ module EmVsNode
         counted += name.to_s.bytesize + value.to_s.sub(LEADING_WHITE_SPACE, '').bytesize
         return 431 if counted >= @max_header_bytes
         return 400 unless (incomplete ? PARTIAL_HEADER_LINE : HEADER_LINE).match?(line)
-        return 400 if value && framing_fault?(framing, name, value, incomplete)
+        return 400 if value && framing_fault?(framing, name, value, complete ? nil : incomplete)
       end
       nil
     end
 
-    # Node's parser's framing rules, line by line: one Content-Length of digits, after no
-    # Transfer-Encoding with a coding; no Transfer-Encoding after a Content-Length; nothing
-    # after chunked. framing: what the lines so far had.
+    # Node's parser's framing rules, line by line: one Content-Length of digits, at most
+    # 2^64 - 1 (refused at the digit past it), after no Transfer-Encoding with a coding; no
+    # Transfer-Encoding after a Content-Length; nothing after chunked. framing: what the lines
+    # so far had; incomplete: nil for a complete section, else whether this is its last line,
+    # still arriving. An empty Content-Length is refused only when the section is complete:
+    # Node's parser reads on to its end (CONTRACT.md, "One moment to refuse").
     def framing_fault?(framing, name, value, incomplete)
       if name.casecmp?('content-length')
         framing[:lengths] += 1
-        return framing[:lengths] > 1 || framing[:codings] || !(incomplete ? PARTIAL_CONTENT_LENGTH : CONTENT_LENGTH).match?(value)
+        return true if framing[:lengths] > 1 || framing[:codings]
+        return true unless (incomplete.nil? ? CONTENT_LENGTH : PARTIAL_CONTENT_LENGTH).match?(value)
+
+        return value.strip.to_i > CONTENT_LENGTH_MAX
       end
       return false if incomplete || !name.casecmp?('transfer-encoding')
       return true if framing[:lengths].positive?

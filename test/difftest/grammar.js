@@ -263,11 +263,26 @@ function request(c) {
   return { bytes: Buffer.from(head + body, 'latin1'), head: m === 'HEAD' };
 }
 
+// Header sections at the moment of refusal (CONTRACT.md, "One moment to refuse"): a start line
+// that names another protocol, no version or HTTP/2's preface, an empty Content-Length, one past
+// 2^64 - 1 (each from llhttp's own request tests), and a bad byte for contrast; each complete,
+// or cut before its end so that only the moment of refusal tells the servers apart.
+const MOMENT_SECTIONS = [
+  'OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n', 'SOURCE /music ICE/1.0\r\nHost: x\r\n', 'GET /hello\r\nHost: x\r\n',
+  'PRI * HTTP/1.1\r\n', 'POST /upload HTTP/1.1\r\nContent-Length: \r\nHost: x\r\n',
+  'POST /upload HTTP/1.1\r\nContent-Length: 18446744073709551616\r\n', 'POST /upload HTTP/1.1\r\nContent-Length: 99999999999999999999999',
+  'GET /hello HTTP/1.1\r\nFo@: x\r\n',
+];
+
 /** What follows the last request on the connection. */
 function tail(c) {
   return c.weighted([
     [30, ''], [3, 'x'], [1, '\r\n'], [1, 'GARBAGE\r\n\r\n'], [1, '\u0016\u0003\u0001\u0002\u0000'],
     [2, 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'], [1, 'GET /hel'],
+    [2, () => {
+      const section = c.pick(MOMENT_SECTIONS);
+      return c.chance(0.5) || section.endsWith('9') ? section : `${section}\r\n`;
+    }],
   ]);
 }
 

@@ -9,8 +9,8 @@
 // what tuning does, what a larger budget would buy, the seed study's claims) is data here too,
 // so that text and the report only read and render.
 
-const { analyzeRuns, withLimits, overheads, primaryPair, verdictEngines, usableForVerdict, isSuperseded, percentileResolved, pairComparisons, tailsOf } = require('./verdicts');
-const { tunedPair, tuningEffects, rampTuning } = require('./tuning');
+const { analyzeRuns, withLimits, overheads, primaryPair, runtimePairs, verdictEngines, usableForVerdict, isSuperseded, percentileResolved, pairComparisons, tailsOf } = require('./verdicts');
+const { tunedPair, tunedOfPair, tuningEffects, rampTuning } = require('./tuning');
 const { budgetOutlook } = require('./sequential');
 const { analyzeWaiting, memoryResolved } = require('./waiting');
 const { analyzeBackends } = require('./backends');
@@ -36,8 +36,11 @@ function judgedRun(r) {
  * comparisons (every pair of servers, each with its answer), pair (the pair the verdicts are
  * about), pairComparisons (the pair's comparisons, each oriented pair[0] vs pair[1]),
  * tunedPair, tunedComparisons (the tuned pair's, oriented so), tuning (what tuning both does to
- * each answer a winner was named in: tuning.js tuningEffects), budget (with paired rounds and a
- * budget, what a larger one would likely decide: sequential.js budgetOutlook; else null),
+ * each answer a winner was named in: tuning.js tuningEffects), pairs (each pair of runtimes the
+ * run compares, the primary pair first: verdicts.js runtimePairs, each { pair, comparisons,
+ * tunedPair, tunedComparisons, tuning } as above), budget (with paired rounds and a
+ * budget, what a larger one would likely decide of every pair's: sequential.js budgetOutlook;
+ * else null),
  * overheads (servers against their references), seeds (the seed studies' rows whose pair ran),
  * study (the 2011 study's tests and their claims judged here: seeds.js studyTests), engines (the
  * engine each verdict came from, where not the built-in one), warnings, ramps (each ramp with
@@ -58,6 +61,10 @@ function judgeResults(decoded) {
   const pair = primaryPair(servers, definitions);
   const tuned = tunedPair(servers, definitions);
   const ofPair = pairComparisons(comparisons, pair);
+  const pairs = runtimePairs(servers, definitions).map((p) => {
+    const t = tunedOfPair(p, servers, definitions);
+    return { pair: p, comparisons: pairComparisons(comparisons, p), tunedPair: t, tunedComparisons: pairComparisons(comparisons, t), tuning: tuningEffects(comparisons, { tunedPair: t, definitions, scenarios }) };
+  });
   return {
     dir: decoded.dir,
     file: decoded.file,
@@ -77,7 +84,8 @@ function judgeResults(decoded) {
     tunedPair: tuned,
     tunedComparisons: pairComparisons(comparisons, tuned),
     tuning: tuningEffects(comparisons, { tunedPair: tuned, definitions, scenarios }),
-    budget: options.design === 'rounds' && decoded.doc.rounds_budget && pair ? budgetOutlook({ comparisons: ofPair, runs, scenarios, looks: options.looks }) : null,
+    pairs,
+    budget: options.design === 'rounds' && decoded.doc.rounds_budget && pair ? budgetOutlook({ comparisons: pairs.flatMap((p) => p.comparisons), runs, scenarios, looks: options.looks }) : null,
     overheads: overheads(comparisons, definitions, servers, scenarios),
     seeds: seedsRun({ runs, comparisons, margin }),
     study: studyTests(comparisons),

@@ -3,7 +3,7 @@
 // tuned configuration): which servers a run compares, and what tuning both sides does to an
 // answer, defaults against both tuned. The one home of both rules; text and report render them.
 
-const { primaryPair, findComparison } = require('./verdicts');
+const { primaryPair, runtimePairs, findComparison } = require('./verdicts');
 const { METRIC_NAMES } = require('./metrics');
 
 /** The tuned configuration of a server among the definitions (tuned_of), or null. */
@@ -16,27 +16,37 @@ function baseOf(server, definitions = {}) {
   return (definitions[server] && definitions[server].tuned_of) || server;
 }
 
+/** A pair with both sides tuned ([node, em] → [node_tuned, em_tuned]) when both ran, else null. */
+function tunedOfPair(pair, servers, definitions = {}) {
+  if (!pair) return null;
+  const tuned = pair.map((s) => tunedOf(s, definitions));
+  return tuned.every((t) => t && servers.includes(t)) ? tuned : null;
+}
+
 /**
  * The primary pair with both sides tuned ([node_tuned, em_tuned]) when both ran, else null.
  * (primaryPair: node vs em, or the first two servers that are no reference.)
  */
 function tunedPair(servers, definitions = {}) {
-  const defaults = primaryPair(servers.filter((s) => !(definitions[s] && definitions[s].tuned_of)), definitions);
-  if (!defaults) return null;
-  const tuned = defaults.map((s) => tunedOf(s, definitions));
-  return tuned.every((t) => t && servers.includes(t)) ? tuned : null;
+  return tunedOfPair(primaryPair(untuned(servers, definitions), definitions), servers, definitions);
+}
+
+/** The servers that are no tuned configuration of another. */
+function untuned(servers, definitions) {
+  return servers.filter((s) => !(definitions[s] && definitions[s].tuned_of));
 }
 
 /**
- * The pairs a comparison of many servers answers: where tuned configurations ran, the defaults'
- * pair, the tuned pair and each server against its tuned self (what tuning buys it); else every
- * pair, in order.
+ * The pairs a comparison of many servers answers: where tuned configurations ran, each pair of
+ * runtimes with their defaults (runtimePairs), each such pair both tuned, and each server against
+ * its tuned self (what tuning buys it); else every pair, in order.
  */
 function comparedPairs(servers, definitions = {}) {
-  const tuned = tunedPair(servers, definitions);
-  if (!tuned) return servers.flatMap((a, i) => servers.slice(i + 1).map((b) => [a, b]));
-  const defaults = tuned.map((t) => definitions[t].tuned_of);
-  return [defaults, tuned, ...defaults.map((s, i) => [s, tuned[i]])];
+  if (!tunedPair(servers, definitions)) return servers.flatMap((a, i) => servers.slice(i + 1).map((b) => [a, b]));
+  const defaults = runtimePairs(untuned(servers, definitions), definitions);
+  const tuned = defaults.map((p) => tunedOfPair(p, servers, definitions)).filter(Boolean);
+  const selves = untuned(servers, definitions).filter((s) => tunedOf(s, definitions) && servers.includes(tunedOf(s, definitions)));
+  return [...defaults, ...tuned, ...selves.map((s) => [s, tunedOf(s, definitions)])];
 }
 
 /**
@@ -104,4 +114,4 @@ function rampTuning(ramp, definitions = {}) {
   return { effect: tuningEffect(defaults, both), defaults, tuned: both };
 }
 
-module.exports = { tunedOf, baseOf, tunedPair, comparedPairs, tuningEffect, tuningEffects, rampTuning };
+module.exports = { tunedOf, baseOf, tunedPair, tunedOfPair, comparedPairs, tuningEffect, tuningEffects, rampTuning };

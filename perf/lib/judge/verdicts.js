@@ -549,6 +549,19 @@ function primaryPair(servers, definitions = {}) {
 }
 
 /**
+ * Every pair of runtimes a run compares: the primary pair first, then each other pair of the
+ * servers that are neither a reference nor a tuned configuration, in the order they ran
+ * ([node, em], [node, async], [em, async]); [] without a primary pair.
+ */
+function runtimePairs(servers, definitions = {}) {
+  const primary = primaryPair(servers, definitions);
+  if (!primary) return [];
+  const own = servers.filter((s) => !(definitions[s] && (definitions[s].reference_for || definitions[s].tuned_of)));
+  const others = own.flatMap((a, i) => own.slice(i + 1).map((b) => [a, b])).filter(([a, b]) => !(primary.includes(a) && primary.includes(b)));
+  return [primary, ...others];
+}
+
+/**
  * The engine whose runs gave each scenario's verdict, where the reader must be told:
  * { short_conn_256: 'wrk' }. Where two engines ran a scenario the runs of one are superseded by
  * the other's (superseded_by, as results.json's verdict_engines records; older results say so
@@ -588,6 +601,7 @@ module.exports = {
   tailsOf,
   overheads,
   primaryPair,
+  runtimePairs,
   verdictEngines,
   notJudgedBecause,
 };

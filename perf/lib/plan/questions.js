@@ -17,6 +17,21 @@ function headline() {
 }
 
 /**
+ * The pairs of perf/questions.json that compare each runtime with its defaults (neither side a
+ * tuned configuration: perf/servers.json tuned_of), in order; of them only those whose both
+ * sides are among servers, where given.
+ */
+function defaultPairs(definitions, servers = null) {
+  const tuned = (s) => Boolean(definitions[s] && definitions[s].tuned_of);
+  return QUESTIONS_FILE.pairs.filter((p) => !tuned(p.a) && !tuned(p.b) && (!servers || (servers.includes(p.a) && servers.includes(p.b))));
+}
+
+/** The servers a run compares unless told others: each side of the default pairs, in order (node, em, async). */
+function headlineServers(definitions) {
+  return [...new Set(defaultPairs(definitions).flatMap((p) => [p.a, p.b]))];
+}
+
+/**
  * The subjects the questions name, each once, in the order they first appear: [{ name, kind
  * ('scenario' | 'ramp'), questions }]. rampNames: the names of perf/ramps/ (a subject not
  * among them is a scenario).
@@ -63,4 +78,4 @@ function quickSelection(subjects, { budgetS, costS, decides = () => PRIOR_DECIDE
   return { chosen, left, spentS: chosen.reduce((t, s) => t + s.costS, 0) };
 }
 
-module.exports = { headline, subjectsOf, quickSelection, PRIOR_DECIDES };
+module.exports = { headline, defaultPairs, headlineServers, subjectsOf, quickSelection, PRIOR_DECIDES };

@@ -34,7 +34,7 @@ const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, scenarioNeeds, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
 const { tunedOf } = require('../judge/tuning');
-const { headline, subjectsOf, quickSelection } = require('./questions');
+const { headline, headlineServers, subjectsOf, quickSelection } = require('./questions');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -104,7 +104,7 @@ function resolvePlan(options) {
   // on each runtime's defaults unless --tuned: what its budget buys of them (quickPlan).
   const headlineQuick = Boolean(options.quick && !seeds && !options.scenarios && !options.scenariosDir);
   const withTuned = options.tuned ?? !(options.servers || seeds || options.target || options.link || options.loadHosts || headlineQuick);
-  const asked = seeds ? seeds.servers : options.servers || ['node', 'em'];
+  const asked = seeds ? seeds.servers : options.servers || headlineServers(definitions);
   const tuned = withTuned ? asked.map((s) => tunedOf(s, definitions)).filter((t) => t && !asked.includes(t)) : [];
   const quickChoice = headlineQuick ? quickPlan(options, { servers: asked.length, rampServers: asked.length + tuned.length }) : null;
   const servers = seeds ? seeds.servers : withReferences(options.quick ? asked : [...asked, ...tuned], definitions, options.references);

@@ -24,7 +24,7 @@ const { measureWithoutFont, wrapText } = require('./text_metrics');
 const { METRICS } = require('../judge/metrics');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { marginText, fmtFactor, fmtInterval } = require('../text/format');
-const { primaryPair } = require('../judge/verdicts');
+const { runtimePairs } = require('../judge/verdicts');
 const { tunedPair, comparedPairs } = require('../judge/tuning');
 
 const KINDS = ['pooled', 'run'];
@@ -355,15 +355,15 @@ function runLabel(results) {
 }
 
 /**
- * One run's forests, one per pair it answers (perf/lib/judge/tuning.js): node vs em first, then,
- * where tuned configurations ran (in the scenarios or only in the ramps), the tuned pair and
- * each runtime against its tuned self. A pair with no comparison that has an interval has none.
+ * One run's forests, one per pair it answers (perf/lib/judge/tuning.js): each pair of runtimes
+ * (node vs em first), then, where tuned configurations ran (in the scenarios or only in the
+ * ramps), each such pair both tuned and each runtime against its tuned self. A pair with no comparison that has an interval has none.
  */
 function runForests(results) {
   const rampServers = ((results.ramps && results.ramps.ramps) || []).flatMap((r) => Object.keys(r.servers));
   const servers = orderServers([...results.servers, ...rampServers]);
   const definitions = results.definitions || {};
-  const pairs = tunedPair(servers, definitions) ? comparedPairs(servers, definitions) : [primaryPair(servers, definitions)].filter(Boolean);
+  const pairs = tunedPair(servers, definitions) ? comparedPairs(servers, definitions) : runtimePairs(servers, definitions);
   const stored = results.comparisons.find((c) => Number.isFinite(c.margin));
   const margin = stored ? stored.margin : DEFAULT_MARGIN;
   const run = runLabel(results);

@@ -279,9 +279,14 @@ function answersSection(results, { headline = null, forests = [] } = {}) {
   const [a, b] = results.pair;
   const t = decidedShare(results);
   const advice = budgetAdvice(results);
+  // Another pair of runtimes (node vs async, em vs async) has its lines under its forest.
+  const linesOf = (f) => {
+    const p = results.pairs.slice(1).find((x) => x.pair[0] === f.a && x.pair[1] === f.b);
+    return p ? `\n<ul class="answers">${results.scenarios.map((scenario) => `<li><b>${esc(scenario)}</b> ${esc(scenarioLine(results, scenario, p.pair, p.comparisons))}</li>`).join('\n')}</ul>` : '';
+  };
   const others = forests.map((f) => `<h3>${esc(f.a)} vs ${esc(f.b)}</h3>
 <p class="muted">${esc(forestLine(f))}</p>
-<div class="figs">${f.figures.map(figure).join('\n')}</div>`).join('\n');
+<div class="figs">${f.figures.map(figure).join('\n')}</div>${linesOf(f)}`).join('\n');
   return `<section id="answers">
 <h2>Answers, ${esc(a)} vs ${esc(b)}</h2>
 ${headline ? `<p class="headline">${esc(headline)}</p>` : ''}

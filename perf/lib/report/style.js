@@ -1,19 +1,22 @@
 'use strict';
 // One place for how servers look: colour, dash and point shape per server name, stable across
-// runs and reports. Colours are Okabe–Ito (colour-blind safe); the two main servers differ
-// strongly in lightness (dark blue vs light orange) and in dash and shape, so they stay apart
+// runs and reports. Colours are Okabe–Ito (colour-blind safe); the main servers differ
+// in hue and lightness (dark blue, light orange, green) and in dash and shape, so they stay apart
 // in greyscale prints too. Unknown server names get a colour from their name's hash, so adding
 // a server never re-colours the others.
 
 const KNOWN = {
   node: { colour: '#0072B2', dash: [], shape: 'circle' },
   em: { colour: '#E69F00', dash: [7, 3], shape: 'square' },
+  async: { colour: '#009E73', dash: [3, 2], shape: 'diamond' },
   // Each runtime as its users tune it (servers.json tuned_of): its own colour, no grey.
   node_tuned: { colour: '#332288', dash: [5, 2], shape: 'triangle-down' },
   em_tuned: { colour: '#CC79A7', dash: [2, 3, 6, 3], shape: 'triangle-right' },
+  async_tuned: { colour: '#44AA99', dash: [6, 2, 1, 2], shape: 'triangle-left' },
   node_bare: { colour: '#56B4E9', dash: [2, 2], shape: 'triangle-up' },
   em_bare: { colour: '#D55E00', dash: [9, 3, 2, 3], shape: 'diamond' },
-  nginx: { colour: '#009E73', dash: [1, 3], shape: 'cross' },
+  async_bare: { colour: '#117733', dash: [1, 2], shape: 'wedge' },
+  nginx: { colour: '#999933', dash: [1, 3], shape: 'cross' },
 };
 
 // No greys or black: a grey point in a forest plot is an answer that names no server (DECISION_COLOURS).

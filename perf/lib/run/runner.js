@@ -64,7 +64,7 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
 
 /**
  * options: what to run, resolved into the plan (perf/lib/plan/run_plan.js) {
- *   servers: ['node','em'], references: false (adds the servers that are references for
+ *   servers (default: perf/questions.json's, node, em, async), references: false (adds the servers that are references for
  *   them), seeds: false (every seed study's servers, each on its seeds' scenarios),
  *   scenarios: names or null (all), quick: false,
  *   repeat: trials per server and scenario (default 1), run interleaved: trial 1 of every

@@ -15,7 +15,7 @@ const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
-const { headline, PRIOR_DECIDES } = require('../plan/questions');
+const { headline, defaultPairs, PRIOR_DECIDES } = require('../plan/questions');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
 const RESULTS = path.join(PROJECT_ROOT, 'RESULTS.md');
@@ -81,20 +81,22 @@ function documentsWithAnswers(answers, { image = null, readme = README, results 
 }
 
 /**
- * The chance one run decides each headline question, for a quick run's order: (question) => the
- * chance one more run decides the archive's pooled answer for the first pair of
- * perf/questions.json (each runtime's defaults), from its predictive distribution
- * (perf/lib/judge/meta.js nextRunDecides): a gap the runs agree on is cheap to confirm, a
- * question the runs leave on 1 unlikely to be settled in seconds; PRIOR_DECIDES where no run
- * answered it. A full run's rounds decide more than a quick run's: the chances rank the
- * questions, they do not promise a quick run's odds.
+ * How many answers one run likely decides of each headline question, for a quick run's order:
+ * (question) => the sum, over the pairs of perf/questions.json that compare each runtime's
+ * defaults among servers (default: all of them), of the chance one more run decides the
+ * archive's pooled answer, from its predictive distribution (perf/lib/judge/meta.js
+ * nextRunDecides): a gap the runs agree on is cheap to confirm, a question the runs leave on 1
+ * unlikely to be settled in seconds; PRIOR_DECIDES where no run answered it. A full run's rounds
+ * decide more than a quick run's: the chances rank the questions, they do not promise a quick
+ * run's odds.
  */
-function decidingOdds({ archiveDir = ARCHIVE_DIR } = {}) {
-  const { pooledOf, pairs } = archiveAnswers({ archiveDir });
-  return (q) => {
-    const pooled = pooledOf(q, pairs[0]);
-    return (pooled && nextRunDecides(pooled)) ?? PRIOR_DECIDES;
-  };
+function decidingOdds({ archiveDir = ARCHIVE_DIR, servers = null, definitions = require('../../servers.json') } = {}) {
+  const { pooledOf } = archiveAnswers({ archiveDir, definitions });
+  const pairs = defaultPairs(definitions, servers);
+  return (q) => pairs.reduce((t, pair) => {
+    const pooled = pooledOf(q, pair);
+    return t + ((pooled && nextRunDecides(pooled)) ?? PRIOR_DECIDES);
+  }, 0);
 }
 
 /**

@@ -28,6 +28,7 @@ const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('../judge/bottleneck');
 const DEFAULT_PAIRS = [
   { project: 'node', bare: 'node_bare' },
   { project: 'em', bare: 'em_bare' },
+  { project: 'async', bare: 'async_bare' },
 ];
 const MODES = [
   { name: 'keep-alive', keep_alive: true },

@@ -102,25 +102,31 @@ function pairBlock(results, pair, comparisons, title) {
 
 /**
  * What tuning both runtimes does to each answer a winner was named in (the defaults' or the
- * tuned pair's: the judged results' tuning): a line per scenario and metric; [] without the
- * tuned pair.
+ * tuned pair's: a judged pair's tuning): a line per scenario and metric; [] without the tuned
+ * pair.
  */
-function tuningLines(results) {
-  if (!results.tuning.length) return [];
+function tuningLines(results, { tunedPair, tuning }) {
+  if (!tuning.length) return [];
   const defs = results.definitions;
-  const [ta, tb] = results.tunedPair;
+  const [ta, tb] = tunedPair;
   const [a, b] = [defs[ta].tuned_of, defs[tb].tuned_of];
   const width = Math.max(...results.scenarios.map((s) => s.length));
-  const lines = results.tuning.map((t) => `  ${t.scenario.padEnd(width)}  ${METRICS[t.metric].short.padEnd(7)} ${tuningText(t.effect, t.defaults, t.tuned)}`);
+  const lines = tuning.map((t) => `  ${t.scenario.padEnd(width)}  ${METRICS[t.metric].short.padEnd(7)} ${tuningText(t.effect, t.defaults, t.tuned)}`);
   return [`What tuning both does to each winner named (${a} and ${b} with their defaults against ${ta} and ${tb}):`, ...lines];
 }
 
-/** The answer block: a block per pair (the defaults', and both tuned where they ran), what tuning does, the budget's advice; [] without a pair. */
+/**
+ * The answer block: for each pair of runtimes (judged results' pairs), a block of its defaults,
+ * and of both tuned where they ran, with what tuning does; then the budget's advice; [] without
+ * a pair.
+ */
 function answerLines(results) {
   if (!results.pair) return [];
-  const [a, b] = results.pair;
-  const lines = pairBlock(results, results.pair, results.pairComparisons, `Answers, ${a} vs ${b}`);
-  if (results.tunedPair) lines.push(...pairBlock(results, results.tunedPair, results.tunedComparisons, `Answers, both tuned, ${results.tunedPair.join(' vs ')}`), ...tuningLines(results));
+  const lines = [];
+  for (const p of results.pairs) {
+    lines.push(...pairBlock(results, p.pair, p.comparisons, `Answers, ${p.pair.join(' vs ')}`));
+    if (p.tunedPair) lines.push(...pairBlock(results, p.tunedPair, p.tunedComparisons, `Answers, both tuned, ${p.tunedPair.join(' vs ')}`), ...tuningLines(results, p));
+  }
   const advice = budgetAdvice(results);
   if (advice) lines.push(advice);
   return lines;

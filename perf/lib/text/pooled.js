@@ -88,27 +88,36 @@ function archiveWords(records, hostOf) {
   return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'} (${[...hosts].map(([h, n]) => `${h}: ${n}`).join(', ')})`;
 }
 
+// More pairs than this in the README's table, and it is split into a table per label.
+const MAX_README_COLUMNS = 3;
+
 /**
- * The README's block: one row per headline question (perf/questions.json), a column per pair.
+ * The README's block: one row per headline question (perf/questions.json), a column per pair
+ * some archived run measured (a table per label where there are more than MAX_README_COLUMNS).
  * pooledOf(question, pair) gives the pooled answer or null; claimOf(question, pooled) the seed's
  * claim outcome or null.
  */
 function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, image }) {
   if (!records.length) return ['No full run is in the archive yet: `scripts/run_scenarios.sh` adds its own to results/archive/, then `npm run answers -- --write` writes them here.'];
-  const head = ['question', ...pairs.map((x) => `${x.label}: ${x.a} vs ${x.b}`)];
-  const body = questions.map((q) => {
-    const cells = pairs.map((pair) => {
-      const p = pooledOf(q, pair);
-      if (!p) return 'not measured';
-      const claim = claimOf(q, p);
-      return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${basisWords(p, { why: false })}`;
+  const measured = pairs.filter((pair) => questions.some((q) => pooledOf(q, pair)));
+  const labels = [...new Set(measured.map((x) => x.label))];
+  const tables = measured.length > MAX_README_COLUMNS ? labels.map((label) => measured.filter((x) => x.label === label)) : [measured];
+  const table = (columns) => {
+    const head = ['question', ...columns.map((x) => `${x.label}: ${x.a} vs ${x.b}`)];
+    const body = questions.map((q) => {
+      const cells = columns.map((pair) => {
+        const p = pooledOf(q, pair);
+        if (!p) return 'not measured';
+        const claim = claimOf(q, p);
+        return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${basisWords(p, { why: false })}`;
+      });
+      return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells];
     });
-    return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells];
-  });
+    return markdownTable(head, body, head.map(() => 'l'));
+  };
   return [
     `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
-    '',
-    ...markdownTable(head, body, head.map(() => 'l')),
+    ...tables.flatMap((columns) => ['', ...table(columns)]),
     ...(image ? ['', image] : []),
   ];
 }

@@ -1,8 +1,8 @@
 'use strict';
-// A quick run's terminal: one line per headline question (perf/questions.json, the pair of
-// each runtime's defaults) with the run's answer, then what its budget left open and what
-// would answer it, then where the rest is. Formats the judged results' answers (judge/meta.js
-// runAnswers, the shape the archive pools); decides nothing.
+// A quick run's terminal: for each pair of runtimes, one line per headline question
+// (perf/questions.json, each runtime's defaults) with the run's answer, then what its budget
+// left open and what would answer it, then where the rest is. Formats the judged results'
+// answers (judge/meta.js runAnswers, the shape the archive pools); decides nothing.
 
 const { headline } = require('../plan/questions');
 const { runAnswers } = require('../judge/meta');
@@ -23,11 +23,12 @@ function questionAnswer(answer, { measured, leftOut }) {
 }
 
 /**
- * The lines: "Keep-alive requests, the highest rate held at p99 ≤ 10 ms: node 1.2× the
- * sustainable rate [1.1–1.4]" for each question, then what stayed open; [] for a run that was
- * not a quick run of the headline questions (environment.options.headline) or had no pair.
- * advice: what a larger budget would likely decide (answers.js budgetAdvice), said when a
- * question stayed undecided.
+ * The lines: for each pair of runtimes the run compares with their defaults (judged results'
+ * pairs), "Keep-alive requests, the highest rate held at p99 ≤ 10 ms: node 1.2× the sustainable
+ * rate [1.1–1.4]" for each question; then what stayed open; [] for a run that was not a quick
+ * run of the headline questions (environment.options.headline) or had no pair. advice: what a
+ * larger budget would likely decide (answers.js budgetAdvice), said when a question stayed
+ * undecided.
  */
 function headlineLines(results, advice = '') {
   const chosen = (results.environment.options || {}).headline;
@@ -36,12 +37,17 @@ function headlineLines(results, advice = '') {
   const { questions } = headline();
   const measured = new Set([...results.scenarios, ...(results.ramps ? results.ramps.ramps.map((r) => r.name) : [])]);
   const width = Math.max(...questions.map((q) => `${q.topic}, ${q.question}`.length));
-  const lines = [`The headline questions, ${results.pair.join(' vs ')} (each runtime's defaults; 95 % intervals of the factor):`];
-  for (const q of questions) {
-    const leftOut = chosen.left.find((s) => s.name === q.subject) || null;
-    lines.push(`  ${`${q.topic}, ${q.question}`.padEnd(width)}  ${questionAnswer(answerTo(answers, q, results.pair), { measured: measured.has(q.subject), leftOut })}`);
+  const lines = [];
+  let open = 0;
+  for (const { pair } of results.pairs) {
+    if (lines.length) lines.push('');
+    lines.push(`The headline questions, ${pair.join(' vs ')} (each runtime's defaults; 95 % intervals of the factor):`);
+    for (const q of questions) {
+      const leftOut = chosen.left.find((s) => s.name === q.subject) || null;
+      lines.push(`  ${`${q.topic}, ${q.question}`.padEnd(width)}  ${questionAnswer(answerTo(answers, q, pair), { measured: measured.has(q.subject), leftOut })}`);
+    }
+    open += answers.filter((x) => x.decision === 'undecided' && questions.some((q) => answerTo([x], q, pair))).length;
   }
-  const open = answers.filter((x) => x.decision === 'undecided' && questions.some((q) => answerTo([x], q, results.pair))).length;
   if (open && advice) lines.push(advice);
   if (chosen.left.length) lines.push(`Not measured in this budget: ${chosen.left.map((s) => s.name).join(', ')}; scripts/run_scenarios.sh --quick --budget ${Math.ceil((chosen.budget_s + chosen.left.reduce((t, s) => t + s.cost_s, 0)) / 60)}min measures them too, a full run (no --quick) everything.`);
   return lines;

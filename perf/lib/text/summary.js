@@ -32,8 +32,9 @@ const fmtMetric = (metric, v) => fmtNumber(v, METRICS[metric].unit);
 
 /**
  * The tables' content: { servers, scenarios, rows: [{ scenario, cells: { server: { ok, mean,
- * p99, rps, cpu, errors, trials, used, basis, replies, p99Resolved } } }], notes, and the
- * judged results' pairComparisons, overheads, pair, trials, engines, seeds, looks }.
+ * p99, rps, cpu, errors, trials, used, basis, replies, p99Resolved } } }], notes, pairs (each
+ * pair of runtimes: { pair, comparisons }), and the judged results' overheads, pair, trials,
+ * engines, seeds, looks }.
  */
 function summarize(results) {
   const { runs, servers, scenarios } = results;
@@ -76,13 +77,15 @@ function summarize(results) {
   }
   const smallP99 = rows.flatMap((row) => Object.entries(row.cells).filter(([, c]) => c.ok && !c.p99Resolved).map(([server]) => `${server} ${row.scenario}`));
   if (smallP99.length) notes.push(`p99 needs ${fmtNumber(MIN_TAIL_SAMPLES / 0.01, 'count')} requests (${MIN_TAIL_SAMPLES} above it); with fewer it is the slowest few, not a p99 (n too small, not judged): ${smallP99.join(', ')}.`);
-  const { pairComparisons, overheads, pair, trials, engines, seeds, looks } = results;
-  return { servers, scenarios, rows, notes, pairComparisons, overheads, pair, trials, engines, seeds, looks };
+  const { overheads, pair, trials, engines, seeds, looks } = results;
+  // Each pair of runtimes the run compares (node vs em first), with its comparisons.
+  const pairs = results.pairs.map((p) => ({ pair: p.pair, comparisons: p.comparisons }));
+  return { servers, scenarios, rows, notes, pairs, overheads, pair, trials, engines, seeds, looks };
 }
 
-/** The pair's comparison of a scenario and metric (the judged pairComparisons), or null. */
-function pairComparison(s, scenario, metric) {
-  return s.pairComparisons.find((c) => c.scenario === scenario && c.metric === metric) || null;
+/** A pair's comparison of a scenario and metric (a judged pair's comparisons), or null. */
+function pairComparison(p, scenario, metric) {
+  return p.comparisons.find((c) => c.scenario === scenario && c.metric === metric) || null;
 }
 
 /** A scenario's name in the tables: "short_conn_256 (verdict from wrk)" where another engine gave its verdict. */
@@ -103,13 +106,12 @@ function trialsLine(s) {
   return `Each cell is the centre (geometric mean) of up to ${s.trials} ${unit}; failed ${unit} and ${unit} not judged (client-bound, not server-bound, ${s.looks ? 'shared core' : 'disturbed'}, superseded) left out.`;
 }
 
-/** Rows of the verdict table: [{ scenario, metric, a value, b value, ratio, ci, verdict }]. */
-function verdictRows(s) {
-  if (!s.pair) return [];
+/** Rows of a pair's verdict table (p: one of summarize's pairs): [{ scenario, metric, a value, b value, ratio, ci, verdict }]. */
+function verdictRows(s, p) {
   const rows = [];
   for (const scenario of s.scenarios) {
     for (const metric of VERDICT_METRICS) {
-      const c = pairComparison(s, scenario, metric);
+      const c = pairComparison(p, scenario, metric);
       if (!c) continue;
       const value = (v) => (c.no_verdict === TOO_FEW ? TOO_FEW : fmtMetric(metric, v));
       rows.push({
@@ -128,8 +130,7 @@ function verdictRows(s) {
   return rows;
 }
 
-function verdictTitle(s) {
-  const [a, b] = s.pair;
+function verdictTitle(s, [a, b]) {
   const how = s.trials > 1 ? `, ${intervalMethodText(s.looks)}; the answer: a winner where the interval excludes 1, "same" where it lies wholly within the margin, else undecided` : '';
   return `Verdicts, ${a} vs ${b}: ratio = ${a} ÷ ${b}${how}; the factor says who is better: lower times, CPU and memory, higher req/s.`;
 }
@@ -164,10 +165,11 @@ function toMarkdown(results) {
   const lines = rows.length
     ? [...markdownTable(header, rows.map((row) => [scenarioLabel(s, row.scenario), ...servers.flatMap((sv) => cellTexts(row.cells[sv]))]), header.map((_, i) => (i === 0 ? 'l' : 'r'))), '', trialsLine(s)]
     : [NO_RUNS];
-  const vrows = verdictRows(s);
-  if (vrows.length) {
-    const [a, b] = s.pair;
-    lines.push('', verdictTitle(s), '', ...markdownTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], vrows.map((r) => [scenarioLabel(s, r.scenario), r.label, r.va, r.vb, r.ratio, r.ci, r.verdict]), ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
+  for (const p of s.pairs) {
+    const vrows = verdictRows(s, p);
+    if (!vrows.length) continue;
+    const [a, b] = p.pair;
+    lines.push('', verdictTitle(s, p.pair), '', ...markdownTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], vrows.map((r) => [scenarioLabel(s, r.scenario), r.label, r.va, r.vb, r.ratio, r.ci, r.verdict]), ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
   if (s.overheads.length) {
     const head = ['scenario', 'server', 'reference', ...OVERHEAD_METRICS.map(overheadHead)];
@@ -205,8 +207,8 @@ function toCsv(results) {
     ...servers.map((sv) => `${sv}_p99_note`),
     'verdict_engine',
   ];
-  const pairKey = s.pair ? `${s.pair[0]}_over_${s.pair[1]}` : null;
-  if (pairKey) for (const m of VERDICT_METRICS) header.push(`${pairKey}_${m}`, `${pairKey}_${m}_lo`, `${pairKey}_${m}_hi`, `${pairKey}_${m}_verdict`);
+  const pairKey = (p) => `${p.pair[0]}_over_${p.pair[1]}`;
+  for (const p of s.pairs) for (const m of VERDICT_METRICS) header.push(`${pairKey(p)}_${m}`, `${pairKey(p)}_${m}_lo`, `${pairKey(p)}_${m}_hi`, `${pairKey(p)}_${m}_verdict`);
   const body = rows.map((row) => {
     const fields = [row.scenario];
     for (const sv of servers) {
@@ -220,9 +222,9 @@ function toCsv(results) {
       fields.push(c && c.ok && !c.p99Resolved ? tooFewText(c.replies, 0.99) : null);
     }
     fields.push(s.engines[row.scenario] || null);
-    if (pairKey) {
+    for (const p of s.pairs) {
       for (const m of VERDICT_METRICS) {
-        const c = pairComparison(s, row.scenario, m);
+        const c = pairComparison(p, row.scenario, m);
         fields.push(c ? round6(c.ratio) : null, c && c.ci95 ? round6(c.ci95[0]) : null, c && c.ci95 ? round6(c.ci95[1]) : null, c ? verdictWords(c) : null);
       }
     }
@@ -247,16 +249,17 @@ function toText(results) {
     names[r].padEnd(nameWidth) + servers.map((sv, k) => '   ' + texts[r][k].map((t, i) => pad(t, colWidths[i])).join('  ')).join(''),
   );
   const out = rows.length ? [groupLine, headLine, ...body, '', trialsLine(s)] : [NO_RUNS];
-  const vrows = verdictRows(s);
-  if (vrows.length) {
-    const [a, b] = s.pair;
+  for (const p of s.pairs) {
+    const vrows = verdictRows(s, p);
+    if (!vrows.length) continue;
+    const [a, b] = p.pair;
     let last = null;
     const tableRows = vrows.map((r) => {
       const name = r.scenario === last ? '' : scenarioLabel(s, r.scenario);
       last = r.scenario;
       return [name, r.label, r.va, r.vb, r.ratio, r.ci, r.verdict];
     });
-    out.push('', verdictTitle(s), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
+    out.push('', verdictTitle(s, p.pair), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
   out.push(...runtimeLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results));
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));

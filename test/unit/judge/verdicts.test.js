@@ -181,6 +181,15 @@ describe('report: verdicts', () => {
     // One server and its references: the overhead table says it all, as in summary.md.
     assert.equal(pair(['node', 'node_bare'], { node_bare: { reference_for: ['node'] } }), null);
   });
+
+  it('every pair of runtimes: the primary pair first, then the others in the order they ran, no references or tuned configurations', () => {
+    const defs = { node_bare: { reference_for: ['node'] }, em_tuned: { tuned_of: 'em' } };
+    assert.deepEqual(trials.runtimePairs(['node', 'em', 'async', 'node_bare', 'em_tuned'], defs), [['node', 'em'], ['node', 'async'], ['em', 'async']]);
+    // Asked in another order: node vs em still first, the others as they ran.
+    assert.deepEqual(trials.runtimePairs(['async', 'em', 'node'], defs), [['node', 'em'], ['async', 'em'], ['async', 'node']]);
+    assert.deepEqual(trials.runtimePairs(['node', 'em'], defs), [['node', 'em']]);
+    assert.deepEqual(trials.runtimePairs(['node', 'node_bare'], defs), []);
+  });
 });
 
 describe('report: metrics the schedule sets are not judged', () => {

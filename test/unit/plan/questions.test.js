@@ -3,7 +3,8 @@
 // subjects its budget buys, weighed as a whole.
 
 const assert = require('node:assert/strict');
-const { subjectsOf, quickSelection, PRIOR_DECIDES } = require('../../../perf/lib/plan/questions');
+const { subjectsOf, quickSelection, defaultPairs, headlineServers, PRIOR_DECIDES } = require('../../../perf/lib/plan/questions');
+const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 
 // Four subjects, one question each: what it costs (s) and the chance one run decides it.
 const SUBJECTS = { sure: [60, 0.9], likely: [50, 0.8], longShot: [10, 0.2], some: [30, 0.3] };
@@ -34,5 +35,14 @@ describe('quick selection: the set of subjects that likely decides the most with
     assert.deepEqual(shared.map((s) => [s.name, s.kind, s.questions.length]), [['s', 'scenario', 2], ['t', 'ramp', 1]]);
     const { chosen } = quickSelection(shared, { budgetS: 100, costS: () => 10 });
     assert.deepEqual(chosen.map((s) => s.decides), [2 * PRIOR_DECIDES, PRIOR_DECIDES]);
+  });
+});
+
+describe('the pairs the headline questions are asked of', () => {
+  const defs = loadServerDefinitions();
+  it('each runtime with its defaults: node vs em, node vs async, em vs async; their sides the servers a run compares unless told others', () => {
+    assert.deepEqual(defaultPairs(defs).map((p) => `${p.a}:${p.b}`), ['node:em', 'node:async', 'em:async']);
+    assert.deepEqual(defaultPairs(defs, ['em', 'async']).map((p) => `${p.a}:${p.b}`), ['em:async']);
+    assert.deepEqual(headlineServers(defs), ['node', 'em', 'async']);
   });
 });

@@ -27,16 +27,16 @@ const names = (list) => list.map((s) => s.name);
 const usage = (options, message) => assert.throws(() => asked(options), (err) => err instanceof UsageError && message.test(err.message));
 
 describe('the run\'s plan: servers, scenarios, trials', () => {
-  it('a quick run: node and em with their defaults, the headline questions\' subjects only (perf/questions.json); --tuned adds the tuned configurations to its ramps', () => {
+  it('a quick run: node, em and async with their defaults (the sides of perf/questions.json\'s pairs), the headline questions\' subjects only; --tuned adds the tuned configurations to its ramps', () => {
     const plan = resolvePlan({ quick: true });
-    assert.deepEqual(plan.servers, ['node', 'em']);
-    assert.deepEqual(plan.runnable, ['node', 'em']);
-    assert.deepEqual(plan.rampServers, ['node', 'em']);
+    assert.deepEqual(plan.servers, ['node', 'em', 'async']);
+    assert.deepEqual(plan.runnable, ['node', 'em', 'async']);
+    assert.deepEqual(plan.rampServers, ['node', 'em', 'async']);
     const subjects = [...new Set(headline().questions.map((q) => q.subject))];
     assert.deepEqual([...names(plan.scenarios), ...plan.ramps.map((r) => r.name)].sort(), subjects.sort(), 'without a budget: every subject, nothing else');
     assert.equal(plan.held, null, 'the held count is no headline question');
     const tuned = resolvePlan({ quick: true, tuned: true });
-    assert.deepEqual([tuned.servers, tuned.rampServers], [['node', 'em'], ['node', 'em', 'node_tuned', 'em_tuned']]);
+    assert.deepEqual([tuned.servers, tuned.rampServers], [['node', 'em', 'async'], ['node', 'em', 'async', 'node_tuned', 'em_tuned', 'async_tuned']]);
   });
 
   it('a quick run\'s budget is the whole run\'s: the subjects ranked by the questions they likely decide per second, taken while they fit; the ramps\' share kept from the rounds\'; what was left recorded', () => {
@@ -61,16 +61,17 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
 
   it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
     assert.deepEqual(resolvePlan({ servers: ['node', 'em'] }).servers, ['node', 'em']);
-    assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em']);
+    assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em', 'async']);
     assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true }).servers, ['em', 'em_tuned']);
     assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true, quick: true }).rampServers, ['em', 'em_tuned']);
   });
 
-  it('by default: node and em with defaults and tuned, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
+  it('by default: node, em and async with defaults and tuned, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
     const plan = resolvePlan({});
-    assert.deepEqual(plan.servers, ['node', 'em', 'node_tuned', 'em_tuned']);
-    assert.deepEqual(Object.keys(plan.definitions), ['node', 'em', 'node_tuned', 'em_tuned']);
-    assert.deepEqual(plan.rampServers, ['node', 'em', 'node_tuned', 'em_tuned']);
+    const all = ['node', 'em', 'async', 'node_tuned', 'em_tuned', 'async_tuned'];
+    assert.deepEqual(plan.servers, all);
+    assert.deepEqual(Object.keys(plan.definitions), all);
+    assert.deepEqual(plan.rampServers, all);
     assert.deepEqual(plan.definitions.node, loadServerDefinitions().node);
     assert.equal(plan.trials, 1);
     assert.deepEqual(plan.engine, { name: 'autocannon', skipped: [], lighter: true });

@@ -131,7 +131,7 @@ describe('report page: the summary table\'s frame', () => {
 
   it('servers measured beside the pair are named under the table', () => {
     const html = page([...pairOf('s'), run('nginx', 's', 0.5, 400)], null);
-    assert.match(html, /<p class="muted">Also measured \(in the charts and the table of all runs\): <span class="server"><span class="chip" style="--c:#009E73" aria-hidden="true"><\/span>nginx<\/span><\/p>/);
+    assert.match(html, /<p class="muted">Also measured \(in the charts and the table of all runs\): <span class="server"><span class="chip" style="--c:#999933" aria-hidden="true"><\/span>nginx<\/span><\/p>/);
   });
 });
 

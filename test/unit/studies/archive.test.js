@@ -10,6 +10,7 @@ const studies = require('../../../perf/lib/studies/archive');
 const { readArchive, writeRecord, ArchiveError } = require('../../../perf/lib/store/archive');
 const { answersFigure, ANSWERS_IMAGE } = require('../../../perf/lib/report/answers_figure');
 const { around, resultsDir } = require('../../support/made_up_archive');
+const { PRIOR_DECIDES } = require('../../../perf/lib/plan/questions');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 describe('archive: adding runs and pooling them', () => {
@@ -59,6 +60,18 @@ describe('archive: adding runs and pooling them', () => {
     assert.match(r1.text, /!\[x\]\(docs\/answers\.svg\)\n<!-- answers:end -->\nend\n$/);
     assert.match(r2.text, /### node vs em/);
     assert.ok(!r2.text.includes('old'));
+  });
+
+  it('a quick run\'s odds: per question, the chances one more run decides each default pair among the servers, summed; the prior where no run answered', () => {
+    const archiveDir = path.join(root, 'odds');
+    // node vs em on a new connection per request: three runs agree, em 1.79×; nothing else archived.
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, id: `${r.id}`, sources: {} }, archiveDir);
+    const q = { subject: 'short_conn_256', metric: 'throughput_rps' };
+    const nodeEm = studies.decidingOdds({ archiveDir, servers: ['node', 'em'] })(q);
+    assert.ok(nodeEm > 0.9 && nodeEm <= 1, `a gap three runs agree on is nearly sure to be decided again (${nodeEm})`);
+    // With async: node vs async and em vs async have no archived run, each the prior.
+    assert.ok(Math.abs(studies.decidingOdds({ archiveDir })(q) - (nodeEm + 2 * PRIOR_DECIDES)) < 1e-12);
+    assert.equal(studies.decidingOdds({ archiveDir, servers: ['em', 'async'] })(q), PRIOR_DECIDES);
   });
 
   it('README.md, RESULTS.md and docs/answers.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {

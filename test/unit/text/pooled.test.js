@@ -46,7 +46,7 @@ describe('pooled answers in words', () => {
     assert.match(pooled.basisWords(one(records)), /, 1 measured before a change to its server or method$/);
   });
 
-  it('writes the README\'s block: a row per headline question, a column per pair, each answer with what it rests on', () => {
+  it('writes the README\'s block: a row per headline question, a column per pair some run measured, each answer with what it rests on', () => {
     const records = [...around('AMD EPYC', [0.56, 0.56], 0.05, { day: '2026-11-27' }), ...around('Intel Xeon', [0.6], 0.05, { day: '2026-11-28' })];
     const answers = poolArchive(records);
     const questions = [
@@ -57,11 +57,30 @@ describe('pooled answers in words', () => {
     const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
     const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null, image: '![answers](docs/answers.svg)' });
     assert.match(lines[0], /^Pooled over 3 full runs \(2026-11-27 to 2026-11-28\) on 2 hosts \(AMD EPYC: 2, Intel Xeon: 1\)/);
-    assert.equal(lines[2], '| question | defaults: node vs em | both tuned: node_tuned vs em_tuned |');
-    assert.match(lines[4], /^\| A new connection per request: throughput \| em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 2 hosts, I² \d+ % \| not measured \|$/);
-    assert.equal(lines[5], '| Never measured | not measured | not measured |');
+    // No run measured the tuned pair: no column for it.
+    assert.equal(lines[2], '| question | defaults: node vs em |');
+    assert.match(lines[4], /^\| A new connection per request: throughput \| em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 2 hosts, I² \d+ % \|$/);
+    assert.equal(lines[5], '| Never measured | not measured |');
     assert.equal(lines[lines.length - 1], '![answers](docs/answers.svg)');
     assert.match(pooled.readmeBlock({ questions, pairs, records: [], hostOf, pooledOf, claimOf: () => null })[0], /^No full run is in the archive yet/);
+  });
+
+  it('splits the README\'s block into a table per label where more than three pairs were measured', () => {
+    const sides = [['node', 'em'], ['node', 'async'], ['em', 'async'], ['node_tuned', 'em_tuned'], ['node_tuned', 'async_tuned'], ['em_tuned', 'async_tuned']];
+    const records = sides.flatMap(([a, b]) => around('AMD EPYC', [0.56, 0.56], 0.05, { a, b }));
+    const answers = poolArchive(records);
+    const questions = [{ id: 'q1', topic: 'A new connection per request', question: 'throughput', subject: 'short_conn_256', metric: 'throughput_rps' }];
+    const pairs = sides.map(([a, b]) => ({ a, b, label: a.endsWith('_tuned') ? 'both tuned' : 'defaults' }));
+    const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
+    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null });
+    const heads = lines.filter((l) => l.startsWith('| question'));
+    assert.deepEqual(heads, [
+      '| question | defaults: node vs em | defaults: node vs async | defaults: em vs async |',
+      '| question | both tuned: node_tuned vs em_tuned | both tuned: node_tuned vs async_tuned | both tuned: em_tuned vs async_tuned |',
+    ]);
+    // Two pairs measured: one table, as a reader of two columns expects.
+    const two = pooled.readmeBlock({ questions, pairs: [pairs[0], pairs[3]], records, hostOf, pooledOf, claimOf: () => null });
+    assert.deepEqual(two.filter((l) => l.startsWith('| question')), ['| question | defaults: node vs em | both tuned: node_tuned vs em_tuned |']);
   });
 
   it('writes RESULTS\' block: a table per pair with every comparison', () => {

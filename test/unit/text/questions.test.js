@@ -48,4 +48,17 @@ describe('text: a quick run answers the headline questions, a line each', () => 
     assert.deepEqual(headlineLines(decoded(runs)), []);
     assert.ok(terminalText(decoded(runs)).startsWith('Answers, node vs em'));
   });
+
+  it('three runtimes: a block per pair, node vs em first, each answered from its own two sides', () => {
+    // async as fast as em on a new connection per request, so node vs async reads as node vs em.
+    const three = [...runs, ...[1, 2, 3].map((t) => trialRun('async', 'short_conn_256', t, 1 + t / 100, 2000 + t))];
+    const lines = headlineLines(decoded(three, { environment: { options } }));
+    const titles = lines.filter((l) => l.startsWith('The headline questions'));
+    assert.deepEqual(titles, ['node vs em', 'node vs async', 'em vs async'].map((p) => `The headline questions, ${p} (each runtime's defaults; 95 % intervals of the factor):`));
+    const block = (title) => lines.slice(lines.indexOf(titles.find((x) => x.includes(title))) + 1).find((l) => l.includes('throughput of 256 clients'));
+    assert.match(block('node vs async'), /async 2\.01× more req\/s \[2\.00–2\.01\]$/);
+    assert.match(block('em vs async'), /the same within ±10 % /);
+    // keepalive_400x100 has no async run: its questions say so for async's pairs.
+    assert.match(lines.slice(lines.indexOf(titles[1])).find((l) => l.includes('throughput of 400 sessions')), /no comparison \(a side did not run it\)$/);
+  });
 });
