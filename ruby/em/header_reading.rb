@@ -21,7 +21,16 @@ module EmVsNode
     # The methods Node knows (contract.json http_methods), as a table made once for every gate.
     KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
     # What the start of a header section may look like before all of it has arrived.
-    REQUEST_LINE_PREFIX = %r{\A[A-Z-]{1,20}(?: +[!-~]*(?: +(?:H(?:T(?:T(?:P(?:/(?:[012](?:\.[019]?)?)?)?)?)?)?)?)?)?\z}
+    # (HTTP's versions as Node's parser reads them; RTSP's and ICE's, which it holds.)
+    VERSION_PREFIX = Regexp.union(
+      %r{H(?:T(?:T(?:P(?:/(?:[012](?:\.[019]?)?)?)?)?)?)?},
+      %r{R(?:T(?:S(?:P(?:/(?:\d(?:\.\d?)?)?)?)?)?)?}, %r{I(?:C(?:E(?:/(?:\d(?:\.\d?)?)?)?)?)?}
+    )
+    REQUEST_LINE_PREFIX = /\A[A-Z-]{1,20}(?: +[!-~]*(?: +(?:#{VERSION_PREFIX})?)?)?\z/
+    # Request lines Node's parser reads on to the end of their header section before the
+    # request is refused: another protocol's (RTSP/1.0, ICE/1.0), or none at all (CONTRACT.md,
+    # "One moment to refuse").
+    HELD_REQUEST_LINE = %r{\A[!-~]+ +[!-~]+(?: +(?:RTSP|ICE)/\d\.\d)?\z}
     # The last line of a header section still arriving: a name so far, or a name, a colon and a value so far.
     PARTIAL_HEADER_LINE = /\A[!#$%&'*+.^_`|~0-9A-Za-z-]*(?::[^\x00-\x08\x0a-\x1f\x7f]*)?\z/n
     # A Content-Length still arriving: spaces, digits, spaces (a digit after a space is refused at once).
@@ -61,11 +70,8 @@ module EmVsNode
       request_line = lines.shift
       return request_line_prefix_fault(request_line) if lines.empty? && !complete
 
-      request = REQUEST_LINE.match(request_line)
-      return 400 unless request && KNOWN_METHODS[request[1]]
-
-      counted = request[2].bytesize
-      return 431 if counted >= @max_header_bytes
+      counted = start_line_count(request_line, complete)
+      return counted if [400, 431].include?(counted)
 
       framing = { lengths: 0, codings: false, chunked: false }
       lines.each_with_index do |line, i|
@@ -75,22 +81,37 @@ module EmVsNode
         counted += name.to_s.bytesize + value.to_s.sub(LEADING_WHITE_SPACE, '').bytesize
         return 431 if counted >= @max_header_bytes
         return 400 unless (incomplete ? PARTIAL_HEADER_LINE : HEADER_LINE).match?(line)
-        return 400 if value && framing_fault?(framing, name, value, complete ? nil : incomplete)
+
+        # A value Node's parser has not yet seen end: its line still arriving, or the last one
+        # whose CRLF came with no byte of the next line after it (the parser waits for that
+        # byte, which may fold the value on, before it judges the value).
+        pending = !complete && (incomplete || (i == lines.size - 2 && lines.last.empty?))
+        return 400 if value && framing_fault?(framing, name, value, incomplete, pending)
       end
       nil
+    end
+
+    # What a complete request line counts towards MAX_HEADER_BYTES (its target), or its fault
+    # (400, 431). A held line counts nothing yet: it waits for its section's end, and its
+    # header lines are still read as they come.
+    def start_line_count(request_line, complete)
+      request = REQUEST_LINE.match(request_line)
+      return 0 if !request && !complete && HELD_REQUEST_LINE.match?(request_line)
+      return 400 unless request && KNOWN_METHODS[request[1]]
+
+      request[2].bytesize >= @max_header_bytes ? 431 : request[2].bytesize
     end
 
     # Node's parser's framing rules, line by line: one Content-Length of digits, at most
     # 2^64 - 1 (refused at the digit past it), after no Transfer-Encoding with a coding; no
     # Transfer-Encoding after a Content-Length; nothing after chunked. framing: what the lines
-    # so far had; incomplete: nil for a complete section, else whether this is its last line,
-    # still arriving. An empty Content-Length is refused only when the section is complete:
-    # Node's parser reads on to its end (CONTRACT.md, "One moment to refuse").
-    def framing_fault?(framing, name, value, incomplete)
+    # so far had; incomplete: the line is still arriving; pending: its value's end is not yet
+    # known to the parser, so an empty Content-Length waits (CONTRACT.md, "One moment to refuse").
+    def framing_fault?(framing, name, value, incomplete, pending)
       if name.casecmp?('content-length')
         framing[:lengths] += 1
         return true if framing[:lengths] > 1 || framing[:codings]
-        return true unless (incomplete.nil? ? CONTENT_LENGTH : PARTIAL_CONTENT_LENGTH).match?(value)
+        return true unless (pending ? PARTIAL_CONTENT_LENGTH : CONTENT_LENGTH).match?(value)
 
         return value.strip.to_i > CONTENT_LENGTH_MAX
       end
@@ -111,6 +132,8 @@ module EmVsNode
     def request_line_prefix_fault(line)
       if line.end_with?("\r")
         request = REQUEST_LINE.match(line.chop)
+        return nil if !request && HELD_REQUEST_LINE.match?(line.chop)
+
         return 400 unless request && KNOWN_METHODS[request[1]]
       elsif !REQUEST_LINE_PREFIX.match?(line)
         return 400

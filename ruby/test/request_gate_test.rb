@@ -105,6 +105,27 @@ class RequestGateTest < Minitest::Test
     end
   end
 
+  # One moment to refuse (CONTRACT.md): where Node's parser reads on to the end of the header
+  # section, the gate waits too; where it refuses at a byte, the gate refuses at that byte.
+  def test_the_moment_of_refusal_is_nodes_parsers
+    ["OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n", 'OPTIONS * RTS', "GET /hello\r\nHost: x\r\n",
+     "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n",
+     "POST /upload HTTP/1.1\r\nContent-Length: 18446744073709551615\r\n"].each do |start|
+      _, answers, = run_chunks(gate, [start])
+      assert_empty answers, "waits: #{start.inspect}"
+    end
+    ["OPTIONS * RTSP/1.0\r\nFo@", "POST /upload HTTP/1.1\r\nContent-Length: \r\nH",
+     "POST /upload HTTP/1.1\r\nContent-Length: 18446744073709551616",
+     "POST /upload HTTP/1.1\r\nContent-Length: 99999999999999999999999"].each do |start|
+      _, answers, = run_chunks(gate, [start])
+      assert_equal [400], answers, "at once: #{start.inspect}"
+    end
+    ["OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n\r\n", "GET /hello\r\nHost: x\r\n\r\n"].each do |whole|
+      _, answers, = run_chunks(gate, [whole])
+      assert_equal [400], answers, "at its end: #{whole.inspect}"
+    end
+  end
+
   def test_limits_and_framing_errors
     {
       "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" => 411,

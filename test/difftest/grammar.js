@@ -264,12 +264,12 @@ function request(c) {
 }
 
 // Header sections at the moment of refusal (CONTRACT.md, "One moment to refuse"): a start line
-// that names another protocol, no version or HTTP/2's preface, an empty Content-Length, one past
-// 2^64 - 1 (each from llhttp's own request tests), and a bad byte for contrast; each complete,
-// or cut before its end so that only the moment of refusal tells the servers apart.
+// that names another protocol or no version, an empty Content-Length, one past 2^64 - 1 (each
+// after llhttp's own request tests), and bad bytes for contrast; each complete, or cut before
+// its end so that only the moment of refusal tells the servers apart.
 const MOMENT_SECTIONS = [
-  'OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n', 'SOURCE /music ICE/1.0\r\nHost: x\r\n', 'GET /hello\r\nHost: x\r\n',
-  'PRI * HTTP/1.1\r\n', 'POST /upload HTTP/1.1\r\nContent-Length: \r\nHost: x\r\n',
+  'OPTIONS * RTSP/1.0\r\nCSeq: 1\r\n', 'OPTIONS * RTSP/1.0\r\nFo@: x\r\n', 'GET /hello\r\nHost: x\r\n',
+  'POST /upload HTTP/1.1\r\nContent-Length: \r\nHost: x\r\n', 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n',
   'POST /upload HTTP/1.1\r\nContent-Length: 18446744073709551616\r\n', 'POST /upload HTTP/1.1\r\nContent-Length: 99999999999999999999999',
   'GET /hello HTTP/1.1\r\nFo@: x\r\n',
 ];
