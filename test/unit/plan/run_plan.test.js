@@ -41,16 +41,16 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
 
   it('a quick run\'s budget is the whole run\'s: the subjects ranked by the questions they likely decide per second, taken while they fit; the ramps\' share kept from the rounds\'; what was left recorded', () => {
     const sure = new Set(['keepalive_sustainable']);
-    const plan = resolvePlan({ quick: true, budget: 120, decides: (q) => (sure.has(q.id) ? 1 : 0.05) });
+    const plan = resolvePlan({ quick: true, budget: 200, decides: (q) => (sure.has(q.id) ? 1 : 0.05) });
     const { chosen, left, budget_s: budgetS } = plan.recorded.headline;
-    assert.equal(budgetS, 120);
+    assert.equal(budgetS, 200);
     assert.equal(chosen[0].name, 'hello_keepalive', 'the question it surely decides, per second, first');
-    assert.ok(chosen.reduce((t, s) => t + s.cost_s, 0) <= 120 + chosen.length, 'what was chosen fits');
+    assert.ok(chosen.reduce((t, s) => t + s.cost_s, 0) <= 200 + chosen.length, 'what was chosen fits');
     assert.ok(left.length >= 1 && left.every((s) => s.cost_s > 0 && s.questions.length >= 1), 'what the budget left is named with its cost and questions');
     assert.deepEqual(plan.ramps.map((r) => r.name), chosen.filter((s) => s.kind === 'ramp').map((s) => s.name));
     assert.deepEqual(names(plan.scenarios), chosen.filter((s) => s.kind === 'scenario').map((s) => s.name), 'the scenarios in the order chosen');
     const rampsS = chosen.filter((s) => s.kind === 'ramp').reduce((t, s) => t + s.cost_s, 0);
-    assert.ok(Math.abs(plan.rounds.budgetS - (120 - rampsS)) <= 1, 'the rounds get what the ramps leave');
+    assert.ok(Math.abs(plan.rounds.budgetS - (200 - rampsS)) <= 1, 'the rounds get what the ramps leave');
     // The other way round: where the cheap scenarios decide and the ramp likely does not, they come first.
     const cheap = resolvePlan({ quick: true, budget: 60, decides: (q) => (sure.has(q.id) ? 0.01 : 1) });
     assert.ok(cheap.recorded.headline.left.some((s) => s.name === 'hello_keepalive'));

@@ -39,7 +39,7 @@ describe('report: built from results.json alone', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('draws what the runs hold: the pair\'s forest plot, the seed study, the pair\'s ratios, a bar chart per metric, a percentile curve where there are percentiles; no timeline without samples', () => {
-    assert.deepEqual(built.charts.map((c) => c.name), ['forest_node_vs_em', 'seed_002', 'overview_ratio', 'overview_mean_ms', 'overview_p99_ms', 'overview_throughput_rps', 'overview_cpu_ms_per_request', 'overview_peak_rss_mb', 'sequential_6000_percentiles']);
+    assert.deepEqual(built.charts.map((c) => c.name), ['forest_node_vs_em', 'forest_node_vs_nginx', 'forest_em_vs_nginx', 'seed_002', 'overview_ratio', 'overview_mean_ms', 'overview_p99_ms', 'overview_throughput_rps', 'overview_cpu_ms_per_request', 'overview_peak_rss_mb', 'sequential_6000_percentiles']);
     const curve = built.charts.find((c) => c.kind === 'percentiles');
     assert.deepEqual([curve.servers, curve.missing], [['node', 'em'], ['nginx']]);
     assert.deepEqual(built.warnings, []);
