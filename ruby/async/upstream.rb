@@ -59,7 +59,10 @@ module EmVsNode
         authority = host.include?(':') ? "[#{host}]:#{port}" : "#{host}:#{port}"
         protocol = Async::HTTP::Protocol::HTTP11
         endpoint = Async::HTTP::Endpoint.parse("http://#{authority}", protocol: protocol)
-        @client = Client.new(endpoint, protocol: protocol, limit: size)
+        # concurrency 1: one task at a time may open a connection. With async-pool's default
+        # (as many as the limit) each of 64 tasks saw fewer than 64 connections while the others'
+        # connects were under way, and a busy machine's npm test saw 86 open at once.
+        @client = Client.new(endpoint, protocol: protocol, limit: size, concurrency: 1)
         @timeout_s = timeout_ms / 1000.0
       end
 
