@@ -38,14 +38,18 @@ if [ "$#" -gt 0 ]; then
 fi
 # Two lanes (test/lanes/lanes.js): the files that share the machine well two at a time (and
 # rubocop and the Ruby unit tests beside them), then the others alone. Each runs whatever the
-# one before gives; any failing fails the command.
+# one before gives; any failing fails the command. What failed is said again at the very end,
+# where a reader of the last lines (CI keeps only the tail) finds it.
 ruby_log=$(mktemp)
-trap 'rm -f "$eslint_log" "$ruby_log"' EXIT
+together_log=$(mktemp)
+trap 'rm -f "$eslint_log" "$ruby_log" "$together_log"' EXIT
 ruby_checks >"$ruby_log" 2>&1 &
 ruby_pid=$!
 echo "== mocha: the tests that share the machine, two files at a time"
 together_status=0
-npx --no-install mocha --config test/lanes/together.js || together_status=$?
+color=()
+[ -t 1 ] && color=(--color) # through tee, as on a terminal
+npx --no-install mocha --config test/lanes/together.js "${color[@]}" 2>&1 | tee "$together_log" || together_status=$?
 ruby_status=0
 wait "$ruby_pid" || ruby_status=$?
 cat "$ruby_log"
@@ -53,4 +57,12 @@ cat "$ruby_log"
 echo "== mocha: the tests that need the machine to themselves, one at a time"
 alone_status=0
 npx --no-install mocha --config test/lanes/alone.js || alone_status=$?
+if [ "$together_status" -ne 0 ]; then
+  echo "== failed in the lane of tests two at a time (again, from its report above)"
+  sed -n '/[0-9][0-9]* failing/,$p' "$together_log"
+fi
+if [ "$ruby_status" -ne 0 ]; then
+  echo "== failed: rubocop or the Ruby unit tests (again, their last lines)"
+  tail -n 40 "$ruby_log"
+fi
 [ "$ruby_status" -eq 0 ] && [ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]

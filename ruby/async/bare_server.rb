@@ -33,6 +33,7 @@ require_relative 'config'
 require_relative 'listener'
 require_relative '../em/reply' # HttpDate: the Date value formatted once per second, as Node does
 require_relative 'runtime_events'
+require_relative 'stop_signals'
 
 module EmVsNode
   module AsyncServer
@@ -57,10 +58,10 @@ rescue EmVsNode::ConfigError => e
   exit 2
 end
 $stdout.sync = true
-Signal.trap('TERM') { raise Interrupt }
 events = nil
 begin
   Async do |task|
+    EmVsNode::AsyncServer.stop_on_signals(task)
     events = EmVsNode::AsyncServer::RuntimeEvents.start('async bare server', task)
     # The same listening socket, with the same backlog, as the project servers (listener.rb).
     socket = EmVsNode.listening_socket(config, 'async bare server')
@@ -72,8 +73,6 @@ begin
     task.async { server.run }
     puts "async bare server listening on http://#{config.host}:#{config.port}"
   end
-rescue Interrupt
-  nil
 ensure
   events&.stop
 end

@@ -32,6 +32,7 @@ require_relative 'deadlines'
 require_relative 'connection'
 require_relative 'listener'
 require_relative 'runtime_events'
+require_relative 'stop_signals'
 
 module EmVsNode
   module AsyncServer
@@ -73,10 +74,9 @@ module EmVsNode
     end
 
     def self.serve(config, app, cap, deadlines, backends)
-      # A signal stops the loop (Interrupt: the reactor ends its tasks and returns).
-      Signal.trap('TERM') { raise Interrupt }
       events = nil
       Async do |task|
+        stop_on_signals(task)
         events = RuntimeEvents.start('async server', task)
         backends.each { |backend| backend.start(task) }
         deadlines.start(task)
@@ -85,8 +85,6 @@ module EmVsNode
         end
         puts "async server listening on http://#{config.host}:#{config.port} (root #{config.root})"
       end
-    rescue Interrupt
-      nil
     ensure
       events&.stop
     end

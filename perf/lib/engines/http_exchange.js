@@ -8,11 +8,10 @@
 const net = require('node:net');
 const { performance } = require('node:perf_hooks');
 
-const ERROR_KINDS = ['refused', 'reset', 'timeout', 'other'];
 const MAX_HEADER_BYTES = 64 * 1024;
 const WRITE_CHUNK = 64 * 1024;
 
-/** Maps a socket error to one of ERROR_KINDS (or keeps an explicit kind such as 'cut'). */
+/** Maps a socket error to one of the error kinds (measure/samples.js ERROR_KINDS; or keeps an explicit kind such as 'cut'). */
 function classifyError(err) {
   if (!err) return null;
   if (err.kind) return err.kind;
@@ -385,5 +384,4 @@ module.exports = {
   kindError,
   outOfDescriptors,
   payloadSource,
-  ERROR_KINDS,
 };

@@ -10,7 +10,10 @@ const zlib = require('node:zlib');
 const readline = require('node:readline');
 const { performance } = require('node:perf_hooks');
 
-const ERROR_CODES = ['', 'refused', 'reset', 'timeout', 'other', 'cut'];
+/** The kinds of error a request ends in (engines/http_exchange.js classifyError), counted per run. */
+const ERROR_KINDS = ['refused', 'reset', 'timeout', 'other'];
+/** A sample's error column, by code: none, each kind, and a slow transfer cut short. */
+const ERROR_CODES = ['', ...ERROR_KINDS, 'cut'];
 const ROLES = ['main', 'probe', 'slow'];
 /** Role codes of readSamples' `role` column: ROLE.main, ROLE.probe, ROLE.slow. */
 const ROLE = Object.fromEntries(ROLES.map((name, code) => [name, code]));
@@ -229,4 +232,4 @@ async function readSamples(file) {
   return { ...cols.trimmed(), skipped, file };
 }
 
-module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, rampStepSamplesFileName, CSV_HEADER, ROLE, ERROR_CODES };
+module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, rampStepSamplesFileName, CSV_HEADER, ROLE, ERROR_KINDS, ERROR_CODES };

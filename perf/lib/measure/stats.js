@@ -5,7 +5,7 @@
 // exact maximum). Count, min, max and mean are exact.
 
 const hdr = require('hdr-histogram-js');
-const { ERROR_KINDS } = require('../engines/http_exchange');
+const { ERROR_KINDS } = require('./samples');
 
 const PERCENTILES = { p50: 50, p90: 90, p99: 99, p999: 99.9 };
 

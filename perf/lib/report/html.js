@@ -769,6 +769,8 @@ ${loadHostsTable(runs)}
 ${probePhases(runs)}
 </section>`;
   }).join('\n');
+  // The runtimes the run compares, in its pairs' order (node vs em vs async), not every server it ran.
+  const compared = [...new Set((results.pairs || []).flatMap((p) => p.pair))];
   const fontNote = fonts && fonts.family ? `PNG text in ${esc(fonts.family)}.` : 'PNG text in the first system font found.';
   return `<!doctype html>
 <html lang="en">
@@ -782,7 +784,7 @@ ${probePhases(runs)}
 <body>
 <main>
 <header>
-<h1>em-vs-node: response times, Node.js http vs EventMachine</h1>
+<h1>em-vs-node: response times${compared.length ? `, ${esc(compared.join(' vs '))}` : ''}</h1>
 <p class="meta">${metaBits}</p>
 <p class="servers">${results.servers.map((name) => {
     // One line, so the verdicts stay on the first screen: what each server is, on hover and under Environment.

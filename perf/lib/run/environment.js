@@ -56,16 +56,21 @@ function cpuMitigations(dir = '/sys/devices/system/cpu/vulnerabilities') {
 // What every server serves alike: a change to either changes what each server is measured on.
 const SHARED_SOURCES = ['shared_www', 'contract.json'];
 
-/** The folder a server's code lives in: that of the first script its definition runs, else none. */
-function sourceFolder(definition) {
+/**
+ * The folders a server's code lives in: those its definition names (`sources`: a server whose
+ * code loads another's, as the async server loads the EM server's request gate and routes),
+ * else that of the first script its definition runs, else none.
+ */
+function sourceFolders(definition) {
+  if (definition.sources) return definition.sources;
   const script = [definition.command, ...(definition.args || [])].find((x) => typeof x === 'string' && (/\.(js|rb|sh)$/.test(x) || x.startsWith('perf/c/build/')));
-  if (!script) return null;
-  return script.startsWith('perf/c/build/') ? 'perf/c' : path.dirname(script);
+  if (!script) return [];
+  return [script.startsWith('perf/c/build/') ? 'perf/c' : path.dirname(script)];
 }
 
 /**
  * A digest per server of what makes it at a commit (HEAD when not given): git's tree (or blob)
- * ids of its folder and the shared files, and its definition (command, arguments, environment),
+ * ids of its folders and the shared files, and its definition (command, arguments, environment),
  * so that a later run can tell whether a record measured the server it would measure. null for
  * a server git cannot tell (no such commit, not a git checkout).
  */
@@ -77,8 +82,7 @@ function serverSources(definitions, { commit = 'HEAD', root = PROJECT_ROOT } = {
   };
   const out = {};
   for (const [name, def] of Object.entries(definitions)) {
-    const folder = sourceFolder(def);
-    const parts = [...(folder ? [folder] : []), ...SHARED_SOURCES].map((p) => [p, idOf(p)]);
+    const parts = [...sourceFolders(def), ...SHARED_SOURCES].map((p) => [p, idOf(p)]);
     out[name] = parts.some(([, id]) => !id) ? null : crypto.createHash('sha256').update(JSON.stringify({ parts, command: def.command, args: def.args || [], env: def.env || {} })).digest('hex').slice(0, 16);
   }
   return out;

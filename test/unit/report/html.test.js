@@ -129,6 +129,13 @@ describe('report page: the summary table\'s frame', () => {
     assert.match(three, /Values are the centres \(geometric means\) of up to 3 trials\. Each comparison ends in one of three answers from the 95 % confidence interval of the ratio over the trials \(Student t on log values; Welch for ratios\)/);
   });
 
+  it('the title names the runtimes the run compares, in its pairs\' order, not a reference beside them', () => {
+    const environment = { servers: { nginx: { reference_for: '*' } } };
+    const three = page([...pairOf('s'), run('async', 's', 3, 80), run('nginx', 's', 0.5, 400)], null, { environment });
+    assert.match(three, /<h1>em-vs-node: response times, node vs em vs async<\/h1>/);
+    assert.match(page([run('node', 's', 1, 100)], null), /<h1>em-vs-node: response times<\/h1>/, 'one server: nothing compared');
+  });
+
   it('servers measured beside the pair are named under the table', () => {
     const html = page([...pairOf('s'), run('nginx', 's', 0.5, 400)], null);
     assert.match(html, /<p class="muted">Also measured \(in the charts and the table of all runs\): <span class="server"><span class="chip" style="--c:#999933" aria-hidden="true"><\/span>nginx<\/span><\/p>/);

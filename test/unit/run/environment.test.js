@@ -75,4 +75,25 @@ describe('environment: where the results were measured', () => {
     assert.deepEqual(serverSources(defs, { root: dir, commit: first }), before);
     assert.equal(serverSources(defs, { root: dir, commit: 'f'.repeat(40) }).node, null, 'a commit git does not know');
   });
+
+  it('a server that names its folders (sources): changed by a change in any of them, not only its script\'s', () => {
+    const dir = makeTmpDir('environment-git-');
+    const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' }).toString().trim();
+    git('init', '-q');
+    for (const f of ['ruby/em/request_gate.rb', 'ruby/async/server.rb', 'shared_www/index.html', 'contract.json']) {
+      fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), f);
+    }
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    const args = ['ruby/async/server.rb'];
+    const defs = { async: { command: 'ruby', args, sources: ['ruby/async', 'ruby/em'] }, alone: { command: 'ruby', args } };
+    const before = serverSources(defs, { root: dir });
+    fs.writeFileSync(path.join(dir, 'ruby/em/request_gate.rb'), 'changed');
+    git('commit', '-qam', 'two');
+    const after = serverSources(defs, { root: dir });
+    assert.notEqual(after.async, before.async, 'a change in a folder it names');
+    assert.equal(after.alone, before.alone, 'the same script without sources: its own folder only');
+    assert.equal(serverSources({ async: { ...defs.async, sources: ['ruby/none'] } }, { root: dir }).async, null, 'a folder git does not have');
+  });
 });
