@@ -5,5 +5,5 @@
 # Usage: scripts/difftest.sh [--pair A,B] [--cases N] [--seed S] [--from I] [--concurrency C] | [--pair A,B] --seed S --case I
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case " $* " in *" --help "* | *" -h "*) ;; *) bash scripts/setup.sh --async ;; esac
+case " $* " in *" --help "* | *" -h "*) ;; *) bash scripts/setup.sh ;; esac
 exec node test/difftest/cli.js "$@"

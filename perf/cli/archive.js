@@ -5,7 +5,7 @@
 //                             of scripts/run_scenarios.sh adds its own)
 //   archive.js answers        prints every comparison pooled over the archive
 //     --write                 and writes README.md's and RESULTS.md's answer blocks and the
-//                             forest plot they show (docs/answers.svg)
+//                             forest plots they show (docs/answers_<a>_vs_<b>.svg)
 //     --check                 exits 1 when those differ from what the archive gives
 //   archive.js against DIR…   each headline question's pooled answer, and each run's in DIR…
 //                             beside it (quick runs against the full runs): exit 1 when one
@@ -20,7 +20,7 @@ const { archiveRun, archiveAnswers, documentsWithAnswers, runsAgainstArchive } =
 const { ArchiveError, ARCHIVE_DIR } = require('../lib/store/archive');
 const { ResultsError } = require('../lib/store/results_doc');
 const { pooledLine, againstLines } = require('../lib/text/pooled');
-const { answersFigure, ANSWERS_IMAGE } = require('../lib/report/answers_figure');
+const { answersFigures } = require('../lib/report/answers_figure');
 
 const NAME = 'archive';
 
@@ -43,14 +43,14 @@ function buildProgram(io) {
   program
     .command('answers')
     .description('every comparison pooled over the archive (random effects); --write puts them in README.md and RESULTS.md')
-    .option('--write', "write README.md's and RESULTS.md's answer blocks and docs/answers.svg")
-    .option('--check', 'exit 1 when README.md, RESULTS.md or docs/answers.svg differ from what the archive gives')
+    .option('--write', "write README.md's and RESULTS.md's answer blocks and docs/answers_*.svg (a forest plot per pair of runtimes on their defaults)")
+    .option('--check', 'exit 1 when README.md, RESULTS.md or docs/answers_*.svg differ from what the archive gives')
     .option('--without-stale', 'leave out the runs of servers changed since they ran')
     .option('--archive <dir>', 'the archive folder', ARCHIVE_DIR)
     .action(async (opts) => {
       const answers = archiveAnswers({ archiveDir: opts.archive, withoutStale: !!opts.withoutStale });
-      const figure = await answersFigure(answers);
-      const files = [...documentsWithAnswers(answers, { image: figure.markdown }), ...(figure.svg ? [{ file: ANSWERS_IMAGE, text: figure.svg }] : [])];
+      const figures = await answersFigures(answers);
+      const files = [...documentsWithAnswers(answers, { images: figures.map((f) => f.markdown) }), ...figures.map(({ file, svg }) => ({ file, text: svg }))];
       if (opts.check) {
         const stale = files.filter(({ file, text }) => !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text);
         for (const { file } of stale) io.err(`${NAME}: ${shownPath(file)} differs from what results/archive/ gives: npm run answers -- --write`);

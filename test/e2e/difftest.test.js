@@ -4,6 +4,8 @@
 // document fails the test and is printed as a case to send again (scripts/difftest.sh).
 
 const assert = require('node:assert/strict');
+const { execFile } = require('node:child_process');
+const path = require('node:path');
 const { SERVER_NAMES, useServers } = require('../support/servers');
 const { runCases, describeDisagreement, TESTER_LIMITS } = require('../difftest/run');
 
@@ -37,4 +39,17 @@ describe('the differential tester, a seeded slice, on each pair of servers', fun
       assert.ok(summary.agreed > CASES * 0.95, `only ${summary.agreed} of ${CASES} cases alike`);
     });
   }
+});
+
+describe('the differential tester\'s command (scripts/difftest.sh), as its users run it', function () {
+  this.timeout(120000);
+
+  it('a few cases of a pair with async: its set-up, its servers and its summary, exit 0', async () => {
+    const root = path.join(__dirname, '..', '..');
+    const { code, stdout, stderr } = await new Promise((resolve) => {
+      execFile('bash', ['scripts/difftest.sh', '--pair', 'em,async', '--cases', '30', '--seed', '3'], { cwd: root }, (err, out, errOut) => resolve({ code: err ? err.code : 0, stdout: out, stderr: errOut }));
+    });
+    assert.equal(code, 0, `exit ${code}: ${stderr.slice(-400)}`);
+    assert.match(stdout, /difftest: 30 cases of seed 3 from 0 in \d+ s: \d+ alike/);
+  });
 });

@@ -13,7 +13,7 @@
 const autocannon = require('autocannon');
 const { performance } = require('node:perf_hooks');
 const { classifyError, payloadSource } = require('./http_exchange');
-const { closedLoopOptions } = require('../plan/scenarios');
+const { closedLoopOptions } = require('../store/scenario_doc');
 
 /**
  * options: { host, port, request, concurrency, requests | requestsPerConnection | durationMs,

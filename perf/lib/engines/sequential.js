@@ -9,7 +9,7 @@
 
 const { performance } = require('node:perf_hooks');
 const { HttpConnection } = require('./http_exchange');
-const { closedLoopOptions } = require('../plan/scenarios');
+const { closedLoopOptions } = require('../store/scenario_doc');
 
 /**
  * options: { host, port, request, concurrency, requests (total) | durationMs, timeoutMs,

@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startServer, findFreePort, PROJECT_ROOT } = require('./server_process');
-const { send } = require('../run/contract_check');
+const { send } = require('./one_request');
 const contract = require('../../../contract.json');
 
 const HOST = '127.0.0.1';

@@ -8,8 +8,7 @@
 // (./verdicts.js): this says where each one's cost comes from.
 
 const { summarizeTrials, compareTrials } = require('./confidence');
-const { waitMs } = require('../plan/scenarios');
-const { scenarioNeeds } = require('../plan/trial_plan');
+const { waitMs, scenarioNeeds } = require('../store/scenario_doc');
 const { backendsFor } = require('../hosts/backends');
 const { median } = require('./waiting');
 

@@ -29,7 +29,7 @@
 // short to tell, and nothing is flagged in it.
 
 const { clkTck } = require('../measure/proc_stats');
-const { waitMs } = require('../plan/scenarios');
+const { waitMs } = require('../store/scenario_doc');
 const { reasonText } = require('./reasons');
 const { CLIENT_LATE_MS, ABOVE_WAIT_BOUND_MS } = require('./waiting');
 

@@ -44,7 +44,7 @@ function judgedRun(r) {
  * overheads (servers against their references), seeds (the seed studies' rows whose pair ran),
  * study (the 2011 study's tests and their claims judged here: seeds.js studyTests), engines (the
  * engine each verdict came from, where not the built-in one), warnings, ramps (each ramp with
- * its tuning: what tuning both does to its answer, tuning.js rampTuning), held (the held-count
+ * its tuning: what tuning both does to its answer, per pair of runtimes, tuning.js rampTuning), held (the held-count
  * search, or null), waiting (what the runs that wait say: as stored, or analyzeWaiting of the
  * runs; in both, every memory slope with its at_most_kb: waiting.js memoryResolved), backends
  * (what a backend call costs each server: as stored, or analyzeBackends of the runs),

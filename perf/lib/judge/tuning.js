@@ -104,14 +104,21 @@ function rampSideOf(c, definitions) {
   return { kind: 'winner', lead: baseOf(c.winner, definitions), factor: c.factor, ci: c.winner === c.a ? c.ci95 : [1 / c.ci95[1], 1 / c.ci95[0]] };
 }
 
-/** What tuning both sides does to a ramp's answer: { effect, defaults, tuned }, or null where the tuned pair was not searched. */
+/**
+ * What tuning both sides does to a ramp's answer, per pair of runtimes whose tuned pair it
+ * searched (node vs em, node vs async, em vs async): [{ pair, tunedPair, effect, defaults,
+ * tuned }]; [] where none was.
+ */
 function rampTuning(ramp, definitions = {}) {
-  const tuned = tunedPair(Object.keys(ramp.servers), definitions);
-  if (!tuned) return null;
+  const servers = Object.keys(ramp.servers);
   const find = ([a, b]) => ramp.comparisons.find((c) => c.a === a && c.b === b);
-  const defaults = rampSideOf(find(tuned.map((t) => definitions[t].tuned_of)), definitions);
-  const both = rampSideOf(find(tuned), definitions);
-  return { effect: tuningEffect(defaults, both), defaults, tuned: both };
+  return runtimePairs(untuned(servers, definitions), definitions).flatMap((pair) => {
+    const tuned = tunedOfPair(pair, servers, definitions);
+    if (!tuned) return [];
+    const defaults = rampSideOf(find(pair), definitions);
+    const both = rampSideOf(find(tuned), definitions);
+    return [{ pair, tunedPair: tuned, effect: tuningEffect(defaults, both), defaults, tuned: both }];
+  });
 }
 
 module.exports = { tunedOf, baseOf, tunedPair, tunedOfPair, comparedPairs, tuningEffect, tuningEffects, rampTuning };

@@ -11,7 +11,7 @@
 // and the rule that keeps the load generator's own lateness out of them (CLIENT_LATE_MS).
 
 const { jStat } = require('jstat');
-const { waitMs, heldConnections } = require('../plan/scenarios');
+const { waitMs, heldConnections } = require('../store/scenario_doc');
 // The median: a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early).
 const { median } = require('../measure/stats');
 

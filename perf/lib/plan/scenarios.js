@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { compiledSchema } = require('../store/compiled_schema');
+const { waitMs } = require('../store/scenario_doc');
 
 const SCENARIOS_DIR = path.resolve(__dirname, '..', '..', 'scenarios');
 const QUICK_FACTOR = 20;
@@ -330,18 +331,6 @@ const ORDER = [
 ];
 
 /**
- * The wait a scenario's request asks for, in ms (GET /delay?ms=N: the server answers after N ms
- * on its timer; GET /upstream?ms=N: after the upstream service's N ms, CONTRACT.md), or null for
- * any other request. A scenario or a run's params alike. The one home of "latency above the
- * wait" (aboveWait) and of which runs have one.
- */
-function waitMs(s) {
-  const request = s && (s.request || (s.probe && s.probe.request));
-  const m = request && /^\/(?:delay|upstream)\?(?:.*&)?ms=(\d{1,5})(?:&|$)/.exec(request.path || '');
-  return m ? Number(m[1]) : null;
-}
-
-/**
  * A run's latency above its scenario's wait: { wait_ms, p50, p99 } (the percentile less N, ms;
  * below 0 where the timer fired early, as it may by a millisecond), or null for a run whose
  * request does not wait or that measured no latency. What the wait costs on top of the wait.
@@ -351,21 +340,6 @@ function aboveWait(params, latency) {
   if (wait === null || !latency || typeof latency.p50 !== 'number') return null;
   const less = (v) => (typeof v === 'number' ? Math.round((v - wait) * 1000) / 1000 : null);
   return { wait_ms: wait, p50: less(latency.p50), p99: less(latency.p99) };
-}
-
-/**
- * How many connections a scenario holds open at once, as planned: what the load generator and
- * the server need descriptors for, and the x of memory per connection. A closed loop's
- * clients; a constant rate's pool; an open loop's arrivals within one request's life (its
- * wait; a second otherwise, far longer than a reply from memory takes), never more than it
- * opens; slow clients and their probe likewise.
- */
-function heldConnections(s) {
-  const arrivals = (rate) => Math.ceil(rate * ((waitMs(s) ?? 1000) / 1000));
-  if (s.kind === 'closed') return s.concurrency;
-  if (s.kind === 'rate') return Math.min(s.connections, s.requests);
-  if (s.kind === 'open') return Math.min(s.connections, arrivals(s.rate));
-  return s.slow.clients + arrivals(s.probe.rate);
 }
 
 /** Rough length of the load phase in seconds (null when it depends on the server's speed). */
@@ -418,18 +392,6 @@ function expectedWarmupS(s) {
   return (Math.max(2, Math.ceil(s.warmup_s / warm.duration_s - 1e-9)) + 1) * warm.duration_s;
 }
 
-/** A closed-loop scenario as the options of a closed-loop engine (runAutocannon, runSequential). */
-function closedLoopOptions(s) {
-  return {
-    request: s.request,
-    concurrency: s.concurrency,
-    requests: s.requests,
-    requestsPerConnection: s.requests_per_connection,
-    durationMs: s.duration_s === null ? null : s.duration_s * 1000,
-    timeoutMs: s.timeout_s * 1000,
-  };
-}
-
 /** Serialisable copy of the effective parameters (what results.json records). */
 function scenarioParams(s) {
   const copy = JSON.parse(JSON.stringify(s));
@@ -438,10 +400,7 @@ function scenarioParams(s) {
 }
 
 module.exports = {
-  closedLoopOptions,
-  waitMs,
   aboveWait,
-  heldConnections,
   compileSchema,
   schemaFailure,
   normalizeRequest,

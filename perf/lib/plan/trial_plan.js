@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { expectedDurationS, expectedWarmupS } = require('./scenarios');
+const { scenarioNeeds } = require('../store/scenario_doc');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 
 /**
@@ -23,22 +24,6 @@ const ESTIMATE_START_S = { full: 0.8, short: 0.4 };
 const SETTLE_S = 0.1;
 /** Directories searched for a required command besides PATH (Debian keeps nginx in sbin). */
 const SBIN = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
-
-/** The capability one request needs. */
-function requestNeeds(req) {
-  if (!req) return null;
-  if (req.upload_bytes || req.method === 'POST' || req.method === 'PUT') return 'upload';
-  const p = req.path || '/hello';
-  if (p === '/hello') return 'hello';
-  for (const route of ['delay', 'upstream', 'db']) if (p === `/${route}` || p.startsWith(`/${route}?`)) return route;
-  return 'files';
-}
-
-/** Every capability a scenario needs, e.g. ['hello', 'files'] for slow_read. */
-function scenarioNeeds(s) {
-  const reqs = [s.request, s.probe && s.probe.request, s.slow && s.slow.request];
-  return [...new Set(reqs.map(requestNeeds).filter(Boolean))];
-}
 
 /** null when def can serve s, else what it lacks (['upload']). */
 function missingCapabilities(def, s) {
@@ -111,8 +96,6 @@ module.exports = {
   DEFAULT_TRIALS,
   ESTIMATE_RPS,
   SETTLE_S,
-  requestNeeds,
-  scenarioNeeds,
   missingCapabilities,
   missingRequirement,
   findCommand,

@@ -1,15 +1,17 @@
 'use strict';
-// The README's picture of the answers across runs: a forest plot (forest.js) of the headline
-// questions (perf/questions.json) for the first pair, each question's pooled line first and
-// every run's own line under it, as meta-analyses draw them. Written to docs/answers.svg by
-// `npm run answers -- --write`, and compared byte for byte by the test of the generated blocks.
+// The README's pictures of the answers across runs: a forest plot (forest.js) of the headline
+// questions (perf/questions.json) per pair of runtimes on their defaults, each question's
+// pooled line first and every run's own line under it, as meta-analyses draw them. Written to
+// docs/answers_<a>_vs_<b>.svg by `npm run answers -- --write`, and compared byte for byte by the
+// test of the generated blocks.
 
 const path = require('node:path');
 const { forestSvg } = require('./forest');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { basisWords, metricLabel } = require('../text/pooled');
 
-const ANSWERS_IMAGE = path.join(PROJECT_ROOT, 'docs', 'answers.svg');
+/** Where a pair's figure is written. */
+const answersImage = (pair) => path.join(PROJECT_ROOT, 'docs', `answers_${pair.a}_vs_${pair.b}.svg`);
 
 /** favours_b and its interval from a ratio a ÷ b and its interval, by the metric's direction. */
 function favoursB(better, ratio, ci) {
@@ -22,12 +24,10 @@ function runName(record) {
 }
 
 /**
- * The forest's input (forest.js) for the first pair of perf/questions.json: a pooled line per
- * headline question the archive answers, its runs' lines under it. null when none has an
- * interval.
+ * The forest's input (forest.js) for a pair of perf/questions.json: a pooled line per headline
+ * question the archive answers, its runs' lines under it. null when none has an interval.
  */
-function answersForest({ questions, pairs, pooledOf }) {
-  const [pair] = pairs;
+function answersForest({ questions, pooledOf }, pair) {
   const rows = [];
   for (const q of questions) {
     const p = pooledOf(q, pair);
@@ -46,15 +46,21 @@ function answersForest({ questions, pairs, pooledOf }) {
 }
 
 /**
- * The README's figure: { svg (the file's text), markdown (its image line, or null when the
- * archive answers no headline question) }.
+ * The README's figures, one per pair of the first pair's kind (each runtime on its defaults)
+ * that the archive answers with an interval: [{ file, svg (the file's text), markdown (its image
+ * line) }].
  */
-async function answersFigure(answers) {
-  const input = answersForest(answers);
-  if (!input) return { svg: null, markdown: null };
-  const svg = await forestSvg(input);
-  const alt = `Forest plot: ${input.a} against ${input.b} on each headline question, pooled across the archive's runs with each run's own interval under it`;
-  return { svg, markdown: `![${alt}](docs/answers.svg)` };
+async function answersFigures(answers) {
+  const [first] = answers.pairs;
+  const figures = [];
+  for (const pair of answers.pairs.filter((p) => p.label === first.label)) {
+    const input = answersForest(answers, pair);
+    if (!input) continue;
+    const file = answersImage(pair);
+    const alt = `Forest plot: ${input.a} against ${input.b} on each headline question, pooled across the archive's runs with each run's own interval under it`;
+    figures.push({ file, svg: await forestSvg(input), markdown: `![${alt}](docs/${path.basename(file)})` });
+  }
+  return figures;
 }
 
-module.exports = { answersFigure, answersForest, ANSWERS_IMAGE };
+module.exports = { answersFigures, answersForest, answersImage };

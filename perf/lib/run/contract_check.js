@@ -6,41 +6,13 @@
 const http = require('node:http');
 const crypto = require('node:crypto');
 const { payloadSource } = require('../engines/http_exchange');
+const { send } = require('../hosts/one_request');
 
 // The seed study's reply, as both servers read it from the contract.
 const HELLO_BODY = require('../../../contract.json').hello_body;
 const KNOWN_SIZES = { '/lipsum100k.txt': 102400, '/data/random-1m.bin': 1048576 };
-const CHECK_TIMEOUT_MS = 5000;
 
 class ContractError extends Error {}
-
-/** One request; resolves { status, headers, body (Buffer), socket, reusedSocket }. */
-function send(target, { method = 'GET', path = '/', headers = {}, body = null, agent = false, timeoutMs = CHECK_TIMEOUT_MS }) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: target.host, port: target.port, method, path, headers, agent });
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(new ContractError(`${method} ${path}: no complete reply within ${timeoutMs} ms`));
-    }, timeoutMs);
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new ContractError(`${method} ${path}: ${err.code || err.message}`));
-    });
-    req.on('response', (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('error', (err) => {
-        clearTimeout(timer);
-        reject(new ContractError(`${method} ${path}: reply cut short (${err.code || err.message})`));
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), socket: res.socket, reusedSocket: req.reusedSocket });
-      });
-    });
-    req.end(body);
-  });
-}
 
 function expect(condition, message) {
   if (!condition) throw new ContractError(message);
@@ -183,4 +155,4 @@ async function checkContract(target, scenarios = [], { serves = null, short = fa
   return { ok: true, checks, failure: null };
 }
 
-module.exports = { checkContract, send, HELLO_BODY };
+module.exports = { checkContract, HELLO_BODY };

@@ -6,11 +6,11 @@
 
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 const { expectedDurationS, scenarioParams, warmupScenario, aboveWait, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
-const { scenarioNeeds } = require('../plan/trial_plan');
+const { scenarioNeeds } = require('../store/scenario_doc');
 const { backendsFor } = require('../hosts/backends');
 const { outOfDescriptors } = require('../engines/http_exchange');
 const { readLimits, fdLimitText, outOfDescriptorsText } = require('../hosts/fd_limits');
-const { send } = require('./contract_check');
+const { send } = require('../hosts/one_request');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
 const { summarizeRuntime, gcPausesOf, stallsOf, pauseMarks, MONO_OFFSET } = require('../measure/runtime_events');

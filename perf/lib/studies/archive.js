@@ -71,8 +71,8 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
 }
 
 /** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */
-function documentsWithAnswers(answers, { image = null, readme = README, results = RESULTS } = {}) {
-  const readmeText = withBlock(fs.readFileSync(readme, 'utf8'), BLOCK, readmeBlock({ ...answers, hostOf, image }));
+function documentsWithAnswers(answers, { images = [], readme = README, results = RESULTS } = {}) {
+  const readmeText = withBlock(fs.readFileSync(readme, 'utf8'), BLOCK, readmeBlock({ ...answers, hostOf, images }));
   const resultsText = withBlock(fs.readFileSync(results, 'utf8'), BLOCK, resultsBlock({ ...answers, hostOf }));
   return [
     { file: readme, text: readmeText },

@@ -97,7 +97,7 @@ const MAX_README_COLUMNS = 3;
  * pooledOf(question, pair) gives the pooled answer or null; claimOf(question, pooled) the seed's
  * claim outcome or null.
  */
-function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, image }) {
+function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, images = [] }) {
   if (!records.length) return ['No full run is in the archive yet: `scripts/run_scenarios.sh` adds its own to results/archive/, then `npm run answers -- --write` writes them here.'];
   const measured = pairs.filter((pair) => questions.some((q) => pooledOf(q, pair)));
   const labels = [...new Set(measured.map((x) => x.label))];
@@ -118,7 +118,7 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, ima
   return [
     `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
     ...tables.flatMap((columns) => ['', ...table(columns)]),
-    ...(image ? ['', image] : []),
+    ...images.flatMap((image) => ['', image]),
   ];
 }
 

@@ -130,8 +130,8 @@ function rampLines(results) {
     const width = Math.max(5, ...Object.keys(ramp.servers).map((server) => server.length));
     for (const [server, s] of Object.entries(ramp.servers)) lines.push(`  ${ramp.name}  ${server.padEnd(width)} ${serverText(s)}`);
     for (const c of ramp.comparisons) lines.push(`  ${ramp.name}  ${comparisonText(c)}`);
-    // What tuning both does to the ramp's answer (judged: perf/lib/judge/tuning.js rampTuning).
-    if (ramp.tuning) lines.push(`  ${ramp.name}  ${tuningText(ramp.tuning.effect, ramp.tuning.defaults, ramp.tuning.tuned)}`);
+    // What tuning both does to the ramp's answer, per pair (judged: perf/lib/judge/tuning.js rampTuning).
+    for (const t of ramp.tuning || []) lines.push(`  ${ramp.name}  ${t.pair.join(' vs ')}: ${tuningText(t.effect, t.defaults, t.tuned)}`);
   }
   if (doc.interrupted) lines.push('  (interrupted: the searches above are those that finished)');
   return lines;

@@ -1,6 +1,6 @@
 'use strict';
-// What the runner will do before it does it (perf/lib/plan/trial_plan.js): what a scenario
-// needs of a server, what a server lacks to run here, the order of the runs, how long they take.
+// What the runner will do before it does it (perf/lib/plan/trial_plan.js): what a server lacks
+// to serve a scenario or to run here, the order of the runs, how long they take.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -18,21 +18,7 @@ describe('trials: what the runner plans', () => {
     assert.deepEqual(plan.trialPlan(['a', 'b'], 2).map((p) => `${p.trial}${p.server}`), ['1a', '1b', '2a', '2b']);
   });
 
-  it('the capability one request needs', () => {
-    assert.equal(plan.requestNeeds({ path: '/hello' }), 'hello');
-    assert.equal(plan.requestNeeds({}), 'hello', 'the default request is GET /hello');
-    assert.equal(plan.requestNeeds({ path: '/delay?ms=25' }), 'delay');
-    assert.equal(plan.requestNeeds({ path: '/lipsum100k.txt' }), 'files');
-    assert.equal(plan.requestNeeds({ method: 'POST', path: '/upload' }), 'upload');
-    assert.equal(plan.requestNeeds({ path: '/upload', upload_bytes: 10 }), 'upload');
-    assert.equal(plan.requestNeeds(null), null);
-  });
-
-  it('what each scenario needs, and what a server that serves less skips', () => {
-    assert.deepEqual(plan.scenarioNeeds(byName.sequential_6000), ['hello']);
-    assert.deepEqual(plan.scenarioNeeds(byName.bigfile_100k), ['files']);
-    assert.deepEqual(plan.scenarioNeeds(byName.slow_read), ['hello', 'files']);
-    assert.deepEqual(plan.scenarioNeeds(byName.slow_upload), ['hello', 'upload']);
+  it('what a server that serves less skips', () => {
     const nginx = { serves: ['hello', 'files'] };
     assert.equal(plan.missingCapabilities(nginx, byName.slow_read), null);
     assert.deepEqual(plan.missingCapabilities(nginx, byName.big_upload), ['upload']);

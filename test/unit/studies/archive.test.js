@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const studies = require('../../../perf/lib/studies/archive');
 const { readArchive, writeRecord, ArchiveError } = require('../../../perf/lib/store/archive');
-const { answersFigure, ANSWERS_IMAGE } = require('../../../perf/lib/report/answers_figure');
+const { answersFigures } = require('../../../perf/lib/report/answers_figure');
 const { around, resultsDir } = require('../../support/made_up_archive');
 const { PRIOR_DECIDES } = require('../../../perf/lib/plan/questions');
 const { makeTmpDir } = require('../../support/runner_helpers');
@@ -55,9 +55,9 @@ describe('archive: adding runs and pooling them', () => {
     const results = path.join(root, 'RESULTS.md');
     fs.writeFileSync(readme, '# x\n<!-- answers:begin: generated -->\n<!-- answers:end -->\nend\n');
     fs.writeFileSync(results, '# r\n<!-- answers:begin: generated -->\nold\n<!-- answers:end -->\n');
-    const [r1, r2] = studies.documentsWithAnswers(answers, { image: '![x](docs/answers.svg)', readme, results });
+    const [r1, r2] = studies.documentsWithAnswers(answers, { images: ['![x](docs/answers_node_vs_em.svg)'], readme, results });
     assert.match(r1.text, /\| A new connection per request: throughput of 256 clients \| em 1\.\d+× more req\/s/);
-    assert.match(r1.text, /!\[x\]\(docs\/answers\.svg\)\n<!-- answers:end -->\nend\n$/);
+    assert.match(r1.text, /!\[x\]\(docs\/answers_node_vs_em\.svg\)\n<!-- answers:end -->\nend\n$/);
     assert.match(r2.text, /### node vs em/);
     assert.ok(!r2.text.includes('old'));
   });
@@ -74,10 +74,10 @@ describe('archive: adding runs and pooling them', () => {
     assert.equal(studies.decidingOdds({ archiveDir, servers: ['em', 'async'] })(q), PRIOR_DECIDES);
   });
 
-  it('README.md, RESULTS.md and docs/answers.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {
+  it('README.md, RESULTS.md and docs/answers_*.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {
     const answers = studies.archiveAnswers();
-    const figure = await answersFigure(answers);
-    const expected = [...studies.documentsWithAnswers(answers, { image: figure.markdown }), ...(figure.svg ? [{ file: ANSWERS_IMAGE, text: figure.svg }] : [])];
+    const figures = await answersFigures(answers);
+    const expected = [...studies.documentsWithAnswers(answers, { images: figures.map((f) => f.markdown) }), ...figures.map(({ file, svg }) => ({ file, text: svg }))];
     for (const { file, text } of expected) {
       assert.ok(fs.existsSync(file), `${file} is missing: npm run answers -- --write`);
       assert.ok(fs.readFileSync(file, 'utf8') === text, `${path.relative(process.cwd(), file)} differs from what results/archive/ gives: npm run answers -- --write`);

@@ -55,13 +55,13 @@ describe('pooled answers in words', () => {
     ];
     const pairs = [{ a: 'node', b: 'em', label: 'defaults' }, { a: 'node_tuned', b: 'em_tuned', label: 'both tuned' }];
     const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
-    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null, image: '![answers](docs/answers.svg)' });
+    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null, images: ['![answers](docs/answers_node_vs_em.svg)'] });
     assert.match(lines[0], /^Pooled over 3 full runs \(2026-11-27 to 2026-11-28\) on 2 hosts \(AMD EPYC: 2, Intel Xeon: 1\)/);
     // No run measured the tuned pair: no column for it.
     assert.equal(lines[2], '| question | defaults: node vs em |');
     assert.match(lines[4], /^\| A new connection per request: throughput \| em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 2 hosts, I² \d+ % \|$/);
     assert.equal(lines[5], '| Never measured | not measured |');
-    assert.equal(lines[lines.length - 1], '![answers](docs/answers.svg)');
+    assert.equal(lines[lines.length - 1], '![answers](docs/answers_node_vs_em.svg)');
     assert.match(pooled.readmeBlock({ questions, pairs, records: [], hostOf, pooledOf, claimOf: () => null })[0], /^No full run is in the archive yet/);
   });
 

@@ -66,12 +66,30 @@ describe('ramps in words', () => {
     const ramp = (tunedCmp) => ({ name: 'hello', servers: { node: s(36000), em: s(14000), node_tuned: s(37000), em_tuned: s(35000) }, comparisons: [c('node', 'em', 'winner', 'node', 2.4, [1.6, 3.7]), tunedCmp] });
     const doc = (tunedCmp) => ({ objective: SLO, repeat: 3, interrupted: false, ramps: [ramp(tunedCmp)] });
     const last = (tunedCmp) => rampLines(judged(doc(tunedCmp), DEFS)).pop();
-    assert.equal(last(c('node_tuned', 'em_tuned', 'same', null, null, [0.95, 1.08])), "  hello  node's lead belongs to the defaults: gone once both are tuned (node 2.4× [1.60–3.70] with the defaults, the same within the margin tuned)");
-    assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'node_tuned', 1.3, [1.1, 1.5])), "  hello  node's lead remains once both are tuned (node 2.4× [1.60–3.70] with the defaults, node 1.3× [1.10–1.50] tuned)");
-    assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'em_tuned', 1.25, [0.7, 0.9])), '  hello  reversed once both are tuned: em leads (node 2.4× [1.60–3.70] with the defaults, em 1.25× [1.11–1.43] tuned)');
-    assert.equal(last(c('node_tuned', 'em_tuned', 'undecided', null, null, [0.8, 1.4])), '  hello  what tuning both does is undecided (node 2.4× [1.60–3.70] with the defaults, undecided tuned)');
+    assert.equal(last(c('node_tuned', 'em_tuned', 'same', null, null, [0.95, 1.08])), "  hello  node vs em: node's lead belongs to the defaults: gone once both are tuned (node 2.4× [1.60–3.70] with the defaults, the same within the margin tuned)");
+    assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'node_tuned', 1.3, [1.1, 1.5])), "  hello  node vs em: node's lead remains once both are tuned (node 2.4× [1.60–3.70] with the defaults, node 1.3× [1.10–1.50] tuned)");
+    assert.equal(last(c('node_tuned', 'em_tuned', 'winner', 'em_tuned', 1.25, [0.7, 0.9])), '  hello  node vs em: reversed once both are tuned: em leads (node 2.4× [1.60–3.70] with the defaults, em 1.25× [1.11–1.43] tuned)');
+    assert.equal(last(c('node_tuned', 'em_tuned', 'undecided', null, null, [0.8, 1.4])), '  hello  node vs em: what tuning both does is undecided (node 2.4× [1.60–3.70] with the defaults, undecided tuned)');
     // Without the tuned pair's searches, no such line.
     assert.equal(rampLines(judged({ ...doc(null), ramps: [{ ...ramp(null), servers: { node: s(1), em: s(1) }, comparisons: [] }] }, DEFS)).length, 4);
+  });
+
+  it('three runtimes: a line for each pair whose tuned pair was searched, named, in the pairs\' order', () => {
+    const DEFS = { node: {}, em: {}, async: {}, node_tuned: { tuned_of: 'node' }, em_tuned: { tuned_of: 'em' }, async_tuned: { tuned_of: 'async' } };
+    const s = (centre) => ({ searches: [], sustainable_rps: { n: 3, centre, ci95: [centre * 0.9, centre * 1.1] } });
+    const c = (a, b, decision, winner, factor, ci95) => ({ a, b, decision, winner, factor, ci95, ratio: 1, margin: 0.1 });
+    const servers = { node: s(36000), em: s(14000), async: s(9000), node_tuned: s(37000), em_tuned: s(35000), async_tuned: s(20000) };
+    const comparisons = [
+      c('node', 'em', 'winner', 'node', 2.4, [1.6, 3.7]), c('node', 'async', 'winner', 'node', 4, [3, 5]), c('em', 'async', 'winner', 'em', 1.5, [1.2, 1.9]),
+      c('node_tuned', 'em_tuned', 'same', null, null, [0.95, 1.08]), c('em_tuned', 'async_tuned', 'winner', 'em_tuned', 1.7, [1.4, 2.1]),
+    ];
+    const doc = { objective: SLO, repeat: 3, interrupted: false, ramps: [{ name: 'hello', servers, comparisons }] };
+    const lines = rampLines(judged(doc, DEFS)).filter((l) => / vs [a-z_]+: /.test(l));
+    assert.deepEqual(lines, [
+      "  hello  node vs em: node's lead belongs to the defaults: gone once both are tuned (node 2.4× [1.60–3.70] with the defaults, the same within the margin tuned)",
+      '  hello  node vs async: what tuning both does is undecided (node 4.0× [3.00–5.00] with the defaults, not judged tuned)',
+      "  hello  em vs async: em's lead remains once both are tuned (em 1.5× [1.20–1.90] with the defaults, em 1.7× [1.40–2.10] tuned)",
+    ]);
   });
 
   it('where a server saturated: the rate it served beside the utilization law\'s estimate', () => {
