@@ -12,6 +12,20 @@ const { execFileSync } = require('node:child_process');
 const { thresholds } = require('../../../perf/lib/judge/bottleneck');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
+/** A git repository of these files (each holding its own name), committed once: { dir, git }. */
+function repoOf(files) {
+  const dir = makeTmpDir('environment-git-');
+  const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' }).toString().trim();
+  git('init', '-q');
+  for (const f of files) {
+    fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), f);
+  }
+  git('add', '.');
+  git('commit', '-qm', 'one');
+  return { dir, git };
+}
+
 describe('environment: where the results were measured', () => {
   it('the locked gems: each gem of Gemfile.lock with its version, dependencies\' constraints left out', () => {
     const dir = makeTmpDir('environment-');
@@ -53,15 +67,7 @@ describe('environment: where the results were measured', () => {
   });
 
   it('a digest per server of its folder, the shared files and its definition at a commit, changed by a change to any', () => {
-    const dir = makeTmpDir('environment-git-');
-    const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' }).toString().trim();
-    git('init', '-q');
-    for (const f of ['node/server.js', 'ruby/em/server.rb', 'shared_www/index.html', 'contract.json']) {
-      fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f), f);
-    }
-    git('add', '.');
-    git('commit', '-qm', 'one');
+    const { dir, git } = repoOf(['node/server.js', 'ruby/em/server.rb', 'shared_www/index.html', 'contract.json']);
     const first = git('rev-parse', 'HEAD');
     const defs = { node: { command: 'node', args: ['node/server.js'] }, em: { command: 'ruby', args: ['ruby/em/server.rb'] }, em_tuned: { command: 'ruby', args: ['ruby/em/server.rb'], env: { RUBY_GC_HEAP_INIT_SLOTS: '600000' } } };
     const before = serverSources(defs, { root: dir });
@@ -77,15 +83,7 @@ describe('environment: where the results were measured', () => {
   });
 
   it('a server that names its folders (sources): changed by a change in any of them, not only its script\'s', () => {
-    const dir = makeTmpDir('environment-git-');
-    const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' }).toString().trim();
-    git('init', '-q');
-    for (const f of ['ruby/em/request_gate.rb', 'ruby/async/server.rb', 'shared_www/index.html', 'contract.json']) {
-      fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f), f);
-    }
-    git('add', '.');
-    git('commit', '-qm', 'one');
+    const { dir, git } = repoOf(['ruby/em/request_gate.rb', 'ruby/async/server.rb', 'shared_www/index.html', 'contract.json']);
     const args = ['ruby/async/server.rb'];
     const defs = { async: { command: 'ruby', args, sources: ['ruby/async', 'ruby/em'] }, alone: { command: 'ruby', args } };
     const before = serverSources(defs, { root: dir });
