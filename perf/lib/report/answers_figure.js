@@ -63,4 +63,4 @@ async function answersFigures(answers) {
   return figures;
 }
 
-module.exports = { answersFigures, answersForest, answersImage };
+module.exports = { answersFigures, answersForest };
