@@ -49,7 +49,7 @@ describe('runner: --engine tsung --load-hosts netns:2', function () {
     assert.deepEqual(doc.runs.map((r) => r.server), ['node', 'em']);
     for (const r of doc.runs) {
       assert.equal(r.ok, true, r.failure);
-      assert.equal(r.replies, 10000, r.server); // the quick size: 400 users × 25 requests
+      assert.equal(r.replies, 10000, `${r.server}: ${r.load_problems.join('; ')}`); // the quick size: 400 users × 25 requests
       assertRunFromTwoHosts(r, out);
     }
     assert.match(result.stdout, /keepalive_400x100 +10000\/10000 replies .* hosts \d+\/\d+ %/);

@@ -6,7 +6,8 @@
 // itself: what it asserts depends on the CPU being its own (a stand-in's capacity found by a
 // ramp, a schedule kept, a warm-up that stops rising, a client-bound verdict, the differential
 // tester's "closed at once", an open loop's hosts keeping its schedule, a backend route's cost
-// from runs that wait, left out when the load generator runs late). A new file runs alone
+// from runs that wait, left out when the load generator runs late, Tsung's agents writing every
+// reply they counted before their nodes halt). A new file runs alone
 // until it is listed here.
 
 // Folders whose every file shares the machine well, and single files elsewhere (mocha splits its
@@ -14,7 +15,7 @@
 const files = (folder, names) => names.map((name) => `test/${folder}/${name}.test.js`);
 // The longest first (the end-to-end files), so that the two workers finish near each other.
 const TOGETHER = [
-  ...files('e2e', ['backend_routes', 'hostile', 'load_hosts', 'cli', 'report_browser', 'soak', 'overhead', 'hardening', 'run', 'references', 'faults', 'report_build', 'disk', 'deadlines', 'trials', 'servers', 'runner', 'runtime_events', 'archive_cli', 'contract', 'bare_servers', 'seed_references']),
+  ...files('e2e', ['backend_routes', 'hostile', 'cli', 'report_browser', 'soak', 'overhead', 'hardening', 'run', 'references', 'faults', 'report_build', 'disk', 'deadlines', 'trials', 'servers', 'runner', 'runtime_events', 'archive_cli', 'contract', 'bare_servers', 'seed_references']),
   ...files('unit/studies', ['profile', 'archive', 'flame', 'overhead']),
   ...files('unit/hosts', ['fd_limits', 'load_hosts', 'netns', 'one_request', 'pinning', 'server_process']),
   ...files('unit/engines', ['external', 'httperf', 'index', 'tsung_output', 'wrk']),

@@ -54,6 +54,18 @@ function counterTotals(tsungLog) {
   return totals;
 }
 
+/**
+ * The replies the controller counted, whatever their status: the sum of the final totals of
+ * tsung.log's status counters ("stats: 200 <this interval> <total>"), or null when it has none.
+ * The agents send these counts to the controller as they go, apart from their dumps.
+ */
+function repliesCounted(tsungLog) {
+  const totals = {};
+  for (const m of tsungLog.matchAll(/^stats: (\d{3}) (\d+) (\d+)\s*$/gm)) totals[m[1]] = Number(m[3]);
+  const counts = Object.values(totals);
+  return counts.length ? counts.reduce((a, b) => a + b, 0) : null;
+}
+
 // Tsung's error counters, by the project's error kinds (perf/lib/engines/http_exchange.js).
 const ERROR_KIND_OF = [
   [/econnrefused/, 'refused'],
@@ -99,7 +111,7 @@ function readIfThere(file) {
 
 /**
  * Reads a finished run's log folder (the one Tsung made under -l). Returns { hosts: { host:
- * { rows, scheduleWarnings } }, totals, errors, failure, finished } where rows are the
+ * { rows, scheduleWarnings } }, totals, errors, counted, failure, finished } where rows are the
  * requests of that host's dump. `readRemote(host, file)` reads a file on a load host (for
  * hosts that do not share this machine's filesystem); by default the file is read here.
  */
@@ -114,7 +126,7 @@ function readTsungLog(logDir, { readRemote = null } = {}) {
     hosts[host] = { node: `tsung${id}@${host}`, rows: parseDump(read(`tsung-${id}.dump`)), scheduleWarnings: scheduleWarnings(read(`tsung${id}@${host}.log`)) };
   }
   const totals = counterTotals(tsungLog);
-  return { hosts, totals, errors: errorsOf(totals), failure: controllerFailure(controllerLog), finished: /EndMonitor/.test(tsungLog) };
+  return { hosts, totals, errors: errorsOf(totals), counted: repliesCounted(tsungLog), failure: controllerFailure(controllerLog), finished: /EndMonitor/.test(tsungLog) };
 }
 
-module.exports = { parseDumpLine, parseDump, nodesOfHosts, counterTotals, errorsOf, controllerFailure, scheduleWarnings, readTsungLog };
+module.exports = { parseDumpLine, parseDump, nodesOfHosts, counterTotals, repliesCounted, errorsOf, controllerFailure, scheduleWarnings, readTsungLog };

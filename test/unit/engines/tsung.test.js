@@ -141,12 +141,24 @@ describe('tsung engine: the hosts made one run', () => {
 
   it('does not judge a run whose hosts fell behind, started too few users or lost requests', () => {
     const plan = { users: 4, planned: 8 };
-    assert.deepEqual(loadProblems({ hosts, plan, launched: 3, completed: 6 }), [
+    assert.deepEqual(loadProblems({ hosts, plan, launched: 3, dumped: 6, counted: 6 }), [
       'load host b fell behind its arrival schedule (Tsung: Phase duration exceeded, but not all users were launched (3 users, 50.0% of phase))',
       'Tsung started 3 of 4 users',
       '6 of 8 planned requests completed',
     ]);
-    assert.deepEqual(loadProblems({ hosts: [hosts[0]], plan: { users: 2, planned: null }, launched: 2, completed: 2 }), []);
+    assert.deepEqual(loadProblems({ hosts: [hosts[0]], plan: { users: 2, planned: null }, launched: 2, dumped: 2, counted: 2 }), []);
+    // Without the controller's count, the dumps are all there is.
+    assert.deepEqual(loadProblems({ hosts: [hosts[0]], plan, launched: 4, dumped: 7, counted: null }), ['7 of 8 planned requests completed']);
+  });
+
+  it('does not judge a run whose dumps lost replies the controller counted, and says the load itself was complete', () => {
+    const plan = { users: 400, planned: 10000 };
+    assert.deepEqual(loadProblems({ hosts: [hosts[0]], plan, launched: 400, dumped: 9081, counted: 10000 }), [
+      "the agents' dumps hold 9081 of the 10000 replies Tsung's controller counted (an agent's node stopped before writing the rest)",
+    ]);
+    // Duration-bounded: nothing planned, the loss is still said.
+    assert.deepEqual(loadProblems({ hosts: [hosts[0]], plan: { users: 400, planned: null }, launched: 400, dumped: 90, counted: 100 }).length, 1);
+    assert.deepEqual(loadProblems({ hosts: [hosts[0]], plan, launched: 400, dumped: 10000, counted: 10000 }), []);
   });
 });
 

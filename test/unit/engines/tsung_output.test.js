@@ -6,7 +6,7 @@
 
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { parseDumpLine, parseDump, nodesOfHosts, counterTotals, errorsOf, controllerFailure, scheduleWarnings, readTsungLog } = require('../../../perf/lib/engines/tsung_output');
+const { parseDumpLine, parseDump, nodesOfHosts, counterTotals, repliesCounted, errorsOf, controllerFailure, scheduleWarnings, readTsungLog } = require('../../../perf/lib/engines/tsung_output');
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'tsung', 'stall_open');
 
@@ -40,6 +40,11 @@ describe('tsung output: the logs around the dumps', () => {
     assert.deepEqual(errorsOf(totals), { refused: 3, reset: 1, timeout: 5, other: 2 });
   });
 
+  it('counts the replies the controller saw, of every status, from the last totals of its status counters', () => {
+    assert.equal(repliesCounted('stats: 200 40 40\nstats: 404 1 1\nstats: request 41 3.1 0.2 4 1 0 0\nstats: 200 60 100\nstats: 404 0 1\n'), 101);
+    assert.equal(repliesCounted('stats: users_count 3 3\n'), null);
+  });
+
   it("takes the controller's first error report as the reason the run failed (Tsung exits 0 even so)", () => {
     const log = '=INFO REPORT==== 23-Nov-2026::03:26:39 ===\n    ts_mon: starting\n=ERROR REPORT==== 23-Nov-2026::03:26:40 ===\n    ts_config_server: Can\'t start newbeam on host evn-h1 (reason: timeout) ! Aborting!\n';
     assert.equal(controllerFailure(log), "ts_config_server: Can't start newbeam on host evn-h1 (reason: timeout) ! Aborting!");
@@ -61,6 +66,7 @@ describe('tsung output: a real run folder', () => {
     assert.equal(read.hosts['evn-h1-23097'].rows.length + read.hosts['evn-h2-23097'].rows.length, 150);
     assert.equal(read.hosts['evn-h2-23097'].node, 'tsung0@evn-h2-23097');
     assert.equal(read.totals.users_count, 150);
+    assert.equal(read.counted, 150);
     assert.deepEqual(read.errors, { refused: 0, reset: 0, timeout: 0, other: 0 });
     assert.equal(read.failure, null);
     assert.equal(read.finished, true);
