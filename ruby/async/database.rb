@@ -4,11 +4,15 @@ require 'async/redis'
 
 module EmVsNode
   module AsyncServer
-    # Redis for /db through async-redis (Async::Redis::Client): GET key_prefix + id, on one
-    # connection (its pool's limit), as the other two servers use one. What differs from them
-    # (CONTRACT.md, "Backends"; contract.json known_differences `redis-one-at-a-time`):
-    # - async-redis sends a command only when the connection is free: commands wait their turn
-    #   rather than being pipelined on it;
+    # Redis for /db through async-redis (Async::Redis::Client): GET key_prefix + id, over its
+    # pool of at most `size` connections (contract.json backends db_pool). What differs from the
+    # other two servers (CONTRACT.md, "Backends"):
+    # - async-redis sends a command only when a connection is free, one at a time on it, where
+    #   node-redis and em-hiredis pipeline every command on one connection: so it needs a pool.
+    #   Not one connection: async-pool wakes every waiting fiber when a connection is released,
+    #   and all but one wait again, so a queue of calls on one connection costs CPU in proportion
+    #   to its length (at 2,000 req/s: 819-1,056 served, 0.9-1.2 ms CPU a request; with the
+    #   pool, 1,997-2,000 and 0.39-0.43 ms);
     # - it connects when a command needs a connection, not on a 500 ms timer: while Redis is down
     #   each call fails at once (503), and the first one after it is back reconnects;
     # - a command past BACKEND_TIMEOUT_MS closes its connection (async-redis would hand the late
@@ -40,8 +44,10 @@ module EmVsNode
         end
       end
 
-      def initialize(host, port, key_prefix:, timeout_ms:)
-        @client = Client.new(Async::Redis::Endpoint.remote(host, port), limit: 1)
+      def initialize(host, port, size:, key_prefix:, timeout_ms:)
+        # concurrency 1, as upstream.rb's pool: with async-pool's default (as many as the limit)
+        # tasks opening connections at once each saw room below the limit: 127 opened for 64.
+        @client = Client.new(Async::Redis::Endpoint.remote(host, port), limit: size, concurrency: 1)
         @key_prefix = key_prefix
         @timeout_s = timeout_ms / 1000.0
       end

@@ -51,7 +51,7 @@ module EmVsNode
       database = config.redis && begin
         require_relative 'database'
         Database.new(config.redis.host, config.redis.port,
-                     key_prefix: CONTRACT['backends']['db_key_prefix'], timeout_ms: timeout_ms)
+                     size: CONTRACT['backends']['db_pool'], key_prefix: CONTRACT['backends']['db_key_prefix'], timeout_ms: timeout_ms)
       end
       [upstream, database]
     end

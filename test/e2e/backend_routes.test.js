@@ -1,6 +1,6 @@
 'use strict';
-// /upstream and /db (issue 23) on both servers, against real backends: a real redis-server and
-// a real upstream HTTP server, on real sockets. With both up the two servers give the same
+// /upstream and /db (issue 23) on every server (node, em, async), against real backends: a real redis-server and
+// a real upstream HTTP server, on real sockets. With both up the servers give the same
 // bytes; with a backend down, unconfigured, hung, or restarted, they give the same 502/503 and
 // come back; a client that leaves while its request waits on a backend costs nothing. Skipped,
 // saying why, where redis-server is not installed.
@@ -61,15 +61,26 @@ async function onBoth(servers, send, options) {
   return results;
 }
 
-/** The two servers gave the same statuses, header names and body bytes, and closed alike. */
+/** Every server gave the first one's statuses, header names and body bytes, and closed alike. */
 function assertSame(results) {
-  const [a, b] = SERVER_NAMES.map((name) => results[name]);
-  assert.deepEqual(b.replies.map((r) => r.status), a.replies.map((r) => r.status), 'the servers differ in status');
-  a.replies.forEach((reply, i) => {
-    assert.deepEqual(Object.keys(b.replies[i].headers).sort(), Object.keys(reply.headers).sort(), 'the servers differ in header names');
-    assert.ok(b.replies[i].body.equals(reply.body), `the servers differ in body: ${reply.body} / ${b.replies[i].body}`);
-  });
-  assert.equal(b.closed, a.closed, 'the servers differ in closing the connection');
+  const [first, ...others] = SERVER_NAMES;
+  const a = results[first];
+  for (const name of others) {
+    const b = results[name];
+    const which = `${first} and ${name}`;
+    assert.deepEqual(b.replies.map((r) => r.status), a.replies.map((r) => r.status), `${which} differ in status`);
+    a.replies.forEach((reply, i) => {
+      assert.deepEqual(Object.keys(b.replies[i].headers).sort(), Object.keys(reply.headers).sort(), `${which} differ in header names`);
+      assert.ok(b.replies[i].body.equals(reply.body), `${which} differ in body: ${reply.body} / ${b.replies[i].body}`);
+    });
+    assert.equal(b.closed, a.closed, `${which} differ in closing the connection`);
+  }
+}
+
+/** The connections established to a local port, from this machine's side of them (ss). */
+function connectionsTo(port) {
+  const out = spawnSync('ss', ['-Htn', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter((line) => line.trim()).length;
 }
 
 /** Each server's replies, checked by expect(replies, result, name). */
@@ -146,7 +157,7 @@ async function until(check, deadlineMs) {
   while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** Polls a request on both servers until each answers `status`, within deadlineMs; the last results. */
+/** Polls a request on every server until each answers `status`, within deadlineMs; the last results. */
 async function untilStatus(servers, target, status, deadlineMs = 5000) {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
@@ -156,7 +167,7 @@ async function untilStatus(servers, target, status, deadlineMs = 5000) {
   }
 }
 
-describe('the backend routes, /upstream and /db, on both servers', function () {
+describe('the backend routes, /upstream and /db, on every server', function () {
   this.timeout(60000);
   const skip = missingBackends();
   before(function () {
@@ -194,7 +205,7 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
       { target: '/db?id=-1', status: 400 },
     ];
     for (const row of TABLE) {
-      it(`GET ${row.target} is ${row.status}, alike on both`, async () => {
+      it(`GET ${row.target} is ${row.status}, alike on every server`, async () => {
         const results = await onBoth(servers, request('GET', row.target), { waitForClose: row.status === 400 });
         forEach(results, ([reply], result) => {
           assert.equal(reply.status, row.status);
@@ -407,6 +418,44 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
     });
   });
 
+  describe('the Redis connections a server opens', () => {
+    // CONTRACT.md, "Backends": node-redis and em-hiredis pipeline every command on one
+    // connection; async-redis sends one command at a time on a connection, over a pool of at most
+    // db_pool.
+    const REDIS_CONNECTIONS = { node: 1, em: 1, async: contract.backends.db_pool };
+    const BURST = 200;
+    let servers;
+    let redises;
+    afterEach(async () => {
+      for (const redis of Object.values(redises || {})) process.kill(redis.pid, 'SIGCONT');
+      if (servers) await stopAll(servers);
+      await Promise.all(Object.values(redises || {}).map((redis) => redis.stop()));
+      servers = null;
+      redises = null;
+    });
+
+    it(`${BURST} /db requests at once while Redis is stopped: node and em wait on their one connection, async opens its pool's ${contract.backends.db_pool}; all answered when Redis goes on`, async function () {
+      if (skip) this.skip();
+      redises = {};
+      for (const name of SERVER_NAMES) redises[name] = await startRedis(await findFreePort());
+      servers = await startBoth(Object.fromEntries(SERVER_NAMES.map((name) => [name, { REDIS: `127.0.0.1:${redises[name].port}` }])));
+      await untilStatus(servers, '/db?id=1', 200);
+      for (const name of SERVER_NAMES) process.kill(redises[name].pid, 'SIGSTOP');
+      // A stopped Redis still gets its connections (the kernel completes them into its accept
+      // queue), so a server opens what it will while its calls wait.
+      const bursts = SERVER_NAMES.map((name) => Promise.all(Array.from({ length: BURST }, (_, i) => exchange(servers[name].port, request('GET', `/db?id=${i + 1}`), { timeoutMs: 10000 }))));
+      const opened = () => Object.fromEntries(SERVER_NAMES.map((name) => [name, connectionsTo(redises[name].port)]));
+      await until(() => SERVER_NAMES.every((name) => opened()[name] >= REDIS_CONNECTIONS[name]), contract.limits.BACKEND_TIMEOUT_MS / 2);
+      const whileStopped = opened();
+      for (const name of SERVER_NAMES) process.kill(redises[name].pid, 'SIGCONT');
+      const results = await Promise.all(bursts);
+      SERVER_NAMES.forEach((name, i) => {
+        assert.deepEqual(results[i].map((r) => r.replies[0]?.status).filter((status) => status !== 200), [], `${name}: not every request was answered 200`);
+        assert.equal(whileStopped[name], REDIS_CONNECTIONS[name], `${name}: connections to Redis while its calls waited`);
+      });
+    });
+  });
+
   describe('with the backends down', () => {
     let servers;
     afterEach(async () => {
@@ -439,13 +488,13 @@ describe('the backend routes, /upstream and /db, on both servers', function () {
       }
     }
 
-    it('not configured: 502 and 503 at once, alike on both', async function () {
+    it('not configured: 502 and 503 at once, alike on every server', async function () {
       if (skip) this.skip();
       servers = await startBoth({ UPSTREAM: '', REDIS: '' });
       await checkDown();
     });
 
-    it('configured where nothing listens: 502 and 503 at once, alike on both', async function () {
+    it('configured where nothing listens: 502 and 503 at once, alike on every server', async function () {
       if (skip) this.skip();
       const [upstreamPort, redisPort] = [await findFreePort(), await findFreePort()];
       servers = await startBoth({ UPSTREAM: `127.0.0.1:${upstreamPort}`, REDIS: `127.0.0.1:${redisPort}` });
