@@ -17,7 +17,6 @@ const { spawn, execFileSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { readCpu, clkTck } = require('../measure/proc_stats');
 const { allowedCpus } = require('../hosts/pinning');
-const { isClientBound } = require('../judge/bottleneck');
 const { round3 } = require('../measure/stats');
 
 const MAX_OUTPUT = 1 << 20; // engines print a few KiB; keep at most 1 MiB of each stream
@@ -209,11 +208,13 @@ function runEngineProcess({ bin, args, signal = null, cpus = engineCpus(), useTa
   });
 }
 
-/** client_cpu_pct and client_bound from the engine's own CPU over its wall time. */
-function clientCpuFields(cpu, wallMs) {
-  if (!cpu || !(wallMs > 0)) return { client_cpu_pct: null, client_bound: false };
-  const pct = round3((((cpu.user_s + cpu.system_s) * 1000) / wallMs) * 100);
-  return { client_cpu_pct: pct, client_bound: isClientBound(pct) };
+/**
+ * The engine's own CPU over its wall time, % of a core (null when unknown): its client_cpu_pct,
+ * from which the runner judges whether it was the bottleneck.
+ */
+function clientCpuPct(cpu, wallMs) {
+  if (!cpu || !(wallMs > 0)) return null;
+  return round3((((cpu.user_s + cpu.system_s) * 1000) / wallMs) * 100);
 }
 
 /** The first line of a tool's complaint (stderr, else stdout), for a one-line failure. */
@@ -230,6 +231,6 @@ module.exports = {
   debianVersion,
   shellQuote,
   runEngineProcess,
-  clientCpuFields,
+  clientCpuPct,
   firstComplaint,
 };

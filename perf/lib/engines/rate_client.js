@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { EngineUnavailable, isExecutable, runEngineProcess, clientCpuFields, firstComplaint, shellQuote } = require('./external');
+const { EngineUnavailable, isExecutable, runEngineProcess, clientCpuPct, firstComplaint, shellQuote } = require('./external');
 const { buildRequestHead } = require('./http_exchange');
 const { ERROR_CODES } = require('../measure/samples');
 const { outOfDescriptorsText } = require('../hosts/fd_limits');
@@ -128,7 +128,6 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
     if (!totals) throw new Error(`${NAME} failed (exit ${result.code ?? result.signal}): ${firstComplaint(result.stderr, result.stdout) || 'no output'} (${command})`);
     if (totals.fd_failures > 0) throw new Error(outOfDescriptorsText(totals.fd_failures));
     addRecords(fs.readFileSync(path.join(dir, 'records.bin')), { rate: s.rate, samples, t0Ms: typeof totals.t0_ms === 'number' ? totals.t0_ms : null });
-    const cpu = clientCpuFields(result.cpu, result.wallMs);
     return {
       launched: totals.launched,
       reconnects: totals.reconnects,
@@ -136,8 +135,7 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
       // it was read, so no event-loop delay is in any latency (null), only this lag.
       schedule_lag_ms: { mean: totals.lag_mean_ms, p99: totals.lag_p99_ms, max: totals.lag_max_ms },
       client_loop_delay_ms: null,
-      client_cpu_pct: cpu.client_cpu_pct,
-      client_bound: cpu.client_bound,
+      client_cpu_pct: clientCpuPct(result.cpu, result.wallMs),
       client_cpu: result.cpu,
       engine_command: command,
       engine_cpus: result.cpus,

@@ -25,7 +25,6 @@ const { readTsungLog } = require('./tsung_output');
 const { processTable } = require('../measure/proc_stats');
 const { namespaceId } = require('../hosts/load_hosts');
 const { encodeLatencies, latencySummary, round3 } = require('../measure/stats');
-const { isClientBound } = require('../judge/bottleneck');
 
 const NAME = 'tsung';
 const ENV_VAR = 'TSUNG_BIN';
@@ -272,7 +271,6 @@ function recordHosts({ read, loadHosts, samples, cpuSeries, offsets }) {
       latency_ms: { p50: summary.p50, p99: summary.p99, max: summary.max },
       latency_histogram: encodeLatencies(latencies),
       client_cpu_pct: cpuPct,
-      client_bound: cpuPct !== null && isClientBound(cpuPct),
       behind_schedule: entry.scheduleWarnings.length ? entry.scheduleWarnings[0] : null,
       clock: offsets[host.name] || null,
     };
@@ -285,7 +283,7 @@ function recordHosts({ read, loadHosts, samples, cpuSeries, offsets }) {
 
 /**
  * Why the hosts' load must not be judged, beyond a host at its core's limit (client_bound, which
- * the runner judges for every engine): a launcher behind its schedule, users or requests missing,
+ * the runner judges for every engine, each host's too): a launcher behind its schedule, users or requests missing,
  * or dumps holding fewer replies than the controller counted (`counted`, null when unknown). The
  * last happens on a busy machine: an agent writes its dump through Erlang's delayed_write, from
  * one process every row is sent to, and its node halts itself once its last user has ended
@@ -380,7 +378,6 @@ async function run({ host, port, scenario, samples, signal, loadHosts, env = pro
     tsung_users: { planned: plan.users, launched, finished: read.totals.finish_users_count ?? null },
     tsung_log: loadHosts.logRoot ? path.relative(path.dirname(loadHosts.logRoot), logDirs[0]) : logDirs[0],
     client_cpu_pct: clientPct,
-    client_bound: recorded.hosts.some((h) => h.client_bound) || (clientPct !== null && isClientBound(clientPct)),
     // user + system together: the processes are read whole from /proc.
     client_cpu: { user_s: round3(controllerCpu + agentCpu), system_s: 0, controller_s: round3(controllerCpu), agents_s: round3(agentCpu), source: 'the Tsung controller\'s process tree, and every process of each netns host (/proc)' },
     client_loop_delay_ms: null,

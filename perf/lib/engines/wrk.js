@@ -16,7 +16,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { findBinary, debianVersion, shellQuote, runEngineProcess, clientCpuFields, firstComplaint } = require('./external');
+const { findBinary, debianVersion, shellQuote, runEngineProcess, clientCpuPct, firstComplaint } = require('./external');
 
 const NAME = 'wrk';
 const ENV_VAR = 'WRK_BIN';
@@ -226,7 +226,6 @@ async function run({ host, port, scenario, signal, env = process.env }) {
     throw new Error(`${err.message}${why && !err.message.includes(why) ? `: ${why}` : ''} (exit ${result.code}; ${command})`, { cause: err });
   }
   const { summary, fields } = toRunFields(parsed, p);
-  const cpuFields = clientCpuFields(result.cpu, result.wallMs);
   return {
     summary,
     engine_command: command,
@@ -236,8 +235,7 @@ async function run({ host, port, scenario, signal, env = process.env }) {
     ...fields,
     samples: null,
     samples_note: 'wrk reports aggregates only: no per-request samples',
-    client_cpu_pct: cpuFields.client_cpu_pct,
-    client_bound: cpuFields.client_bound,
+    client_cpu_pct: clientCpuPct(result.cpu, result.wallMs),
     client_cpu: result.cpu,
     client_loop_delay_ms: null,
   };

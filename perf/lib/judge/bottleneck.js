@@ -79,6 +79,18 @@ function isClientBound(clientCpuPct) {
 }
 
 /**
+ * Whether a run's load generator was the bottleneck, whatever the engine, from the CPU the engine
+ * measured: its own share of a core (client_cpu_pct), or any load host's (each host judged too).
+ * An engine whose CPU cannot tell says client_bound null (httperf busy-polls), which stays.
+ * Returns { client_bound } and, for a run from load hosts, its load_hosts with their verdicts.
+ */
+function judgeClientBound(run) {
+  if (!run.load_hosts) return { client_bound: run.client_bound === null ? null : isClientBound(run.client_cpu_pct) };
+  const hosts = run.load_hosts.map((h) => ({ ...h, client_bound: isClientBound(h.client_cpu_pct) }));
+  return { client_bound: run.client_bound === null ? null : isClientBound(run.client_cpu_pct) || hosts.some((h) => h.client_bound), load_hosts: hosts };
+}
+
+/**
  * The share of the link's rate one way that `offeredRps` replies a second ask for, at the bytes
  * a reply the run measured (linkUsage of perf/lib/hosts/netns.js), or null. An open loop offered
  * more than the link carries fills it while the replies it gets through are fewer: what it
@@ -214,4 +226,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
 }
 
-module.exports = { overDisturbed, clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, saturating, cpuShares, judgeRun };
+module.exports = { overDisturbed, clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, judgeClientBound, saturating, cpuShares, judgeRun };

@@ -20,7 +20,7 @@ const { attributeTail } = require('../judge/attribution');
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('../measure/proc_stats');
-const { isClientBound, isLinkBound, cpuShares, judgeRun, clientLateness } = require('../judge/bottleneck');
+const { judgeClientBound, isLinkBound, cpuShares, judgeRun, clientLateness } = require('../judge/bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText } = require('../judge/reasons');
 const { ENGINES, engineFor } = require('../engines');
@@ -329,7 +329,6 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     // false for --target: a server elsewhere has no /proc here, so its CPU and memory are not measured.
     server_measured: pid !== null,
     client_cpu_pct: clientPct,
-    client_bound: isClientBound(clientPct),
     // How late the load generator's own event loop ran (beyond the 10 ms sampling interval):
     // a high value means its measurements include its own delays (a busy or shared CPU).
     client_loop_delay_ms: {
@@ -341,6 +340,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     params: scenarioParams(scenario),
     ...engineExtra,
   };
+  // The engines measure their CPU; whether it made them the bottleneck is judged here, for all.
+  Object.assign(run, judgeClientBound(run));
   const waited = aboveWait(run.params, run.latency_ms);
   if (waited) run.above_wait_ms = waited;
   // An external engine is a process of its own: its CPU is the load generator's too.

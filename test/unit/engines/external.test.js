@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { findBinary, whichSync, runEngineProcess, clientCpuFields, EngineUnavailable, shellQuote, firstComplaint } = require('../../../perf/lib/engines/external');
+const { findBinary, whichSync, runEngineProcess, clientCpuPct, EngineUnavailable, shellQuote, firstComplaint } = require('../../../perf/lib/engines/external');
 const { allowedCpus } = require('../../../perf/lib/hosts/pinning');
 const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { buildReport } = require('../../../perf/lib/report');
@@ -43,9 +43,7 @@ describe('external engines: binary, process, CPU', () => {
     assert.ok(r.cpu.user_s > 0, JSON.stringify(r.cpu));
     assert.deepEqual(r.cpus, allowedCpus());
     assert.match(r.argv[0], /taskset$/);
-    const f = clientCpuFields(r.cpu, r.wallMs);
-    assert.ok(f.client_cpu_pct > 0);
-    assert.equal(typeof f.client_bound, 'boolean');
+    assert.ok(clientCpuPct(r.cpu, r.wallMs) > 0);
   });
 
   it('kills the engine at once when the run is abandoned', async () => {
@@ -79,10 +77,10 @@ describe('external engines: binary, process, CPU', () => {
     assert.throws(() => findBinary({ name: 'tool', envVar: 'X_TOOL_BIN', env: { X_TOOL_BIN: path.join(first, 'tool'), PATH } }), /^Error: tool not found at .*\/tool \(from \$X_TOOL_BIN\)/);
   });
 
-  it('no CPU measured, or no time passed: no share, not client-bound', () => {
-    assert.deepEqual(clientCpuFields(null, 1000), { client_cpu_pct: null, client_bound: false });
-    assert.deepEqual(clientCpuFields({ user_s: 1, system_s: 0 }, 0), { client_cpu_pct: null, client_bound: false });
-    assert.deepEqual(clientCpuFields({ user_s: 0.3, system_s: 0.2 }, 1000), { client_cpu_pct: 50, client_bound: false });
+  it('the share of a core: none when no CPU was measured or no time passed', () => {
+    assert.equal(clientCpuPct(null, 1000), null);
+    assert.equal(clientCpuPct({ user_s: 1, system_s: 0 }, 0), null);
+    assert.equal(clientCpuPct({ user_s: 0.3, system_s: 0.2 }, 1000), 50);
   });
 
   it("a tool's complaint: the first line of stderr, else of stdout, skipping the lines that are not one", () => {

@@ -7,9 +7,10 @@
 
 const assert = require('node:assert/strict');
 const { clkTck, parseProcStat, machineCpuDelta } = require('../../../perf/lib/measure/proc_stats');
-const { clientCpuFields } = require('../../../perf/lib/engines/external');
+const { clientCpuPct } = require('../../../perf/lib/engines/external');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
 const {
+  judgeClientBound,
   CLIENT_BOUND_PCT,
   NEAR_CLIENT_BOUND_PCT,
   SERVER_BOUND_PCT,
@@ -86,6 +87,18 @@ describe('bottleneck: client-bound', () => {
   it('a client-bound run is not judged, and says how much of its core the load generator used', () => {
     const v = judge({}, { clientCpuPct: 93.46, clientBound: true });
     assert.deepEqual(v, { server_bound: true, disturbed: false, judged: false, not_judged_because: [`client-bound: the load generator used 93.5% of its core (${CLIENT_BOUND_PCT}% or more)`] });
+  });
+
+  it('judged by the runner for every engine, from the CPU the engine measured: its own, or any load host\'s', () => {
+    assert.deepEqual(judgeClientBound({ client_cpu_pct: 95 }), { client_bound: true });
+    assert.deepEqual(judgeClientBound({ client_cpu_pct: 40 }), { client_bound: false });
+    assert.deepEqual(judgeClientBound({ client_cpu_pct: null }), { client_bound: false });
+    // httperf: its busy polling makes its CPU say nothing, so it says null, and null stays.
+    assert.deepEqual(judgeClientBound({ client_cpu_pct: 99, client_bound: null }), { client_bound: null });
+    // Tsung's hosts: one at its core's limit makes the run client-bound, though their sum is not.
+    const hosts = [{ name: 'a', client_cpu_pct: 95 }, { name: 'b', client_cpu_pct: 10 }, { name: 'c', client_cpu_pct: null }];
+    assert.deepEqual(judgeClientBound({ client_cpu_pct: 52.5, load_hosts: hosts }), { client_bound: true, load_hosts: [{ ...hosts[0], client_bound: true }, { ...hosts[1], client_bound: false }, { ...hosts[2], client_bound: false }] });
+    assert.equal(judgeClientBound({ client_cpu_pct: 30, load_hosts: hosts.slice(1) }).client_bound, false);
   });
 
   it('judgeRun goes by the run\'s client_bound, decided once where the CPU was measured', () => {
@@ -373,8 +386,8 @@ describe('judging runs: the /proc/stat accounting', () => {
 
   it('client-bound has one threshold, for the built-in engines and the external engines alike', () => {
     const cut = CLIENT_BOUND_PCT / 100;
-    assert.equal(clientCpuFields({ user_s: cut, system_s: 0 }, 1000).client_bound, true);
-    assert.equal(clientCpuFields({ user_s: cut - 0.01, system_s: 0 }, 1000).client_bound, false);
+    assert.equal(judgeClientBound({ client_cpu_pct: clientCpuPct({ user_s: cut, system_s: 0 }, 1000) }).client_bound, true);
+    assert.equal(judgeClientBound({ client_cpu_pct: clientCpuPct({ user_s: cut - 0.01, system_s: 0 }, 1000) }).client_bound, false);
     const v = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 97, clientBound: true, shares: cpuShares({ wallS: 1, serverS: 0.99, clientS: 0.97, machine: null }) });
     assert.deepEqual(v.not_judged_because, [`client-bound: the load generator used 97% of its core (${CLIENT_BOUND_PCT}% or more)`]);
   });
