@@ -18,7 +18,7 @@
 // median from 1 ms bins, which says nothing about sub-millisecond replies), each printed with
 // 0.1 ms resolution. Percentiles it does not give are null.
 
-const { findBinary, debianVersion, shellQuote, runEngineProcess, clientCpuFields, firstComplaint } = require('./external');
+const { findBinary, debianVersion, shellQuote, runEngineProcess, clientCpuPct, firstComplaint } = require('./external');
 
 const NAME = 'httperf';
 const ENV_VAR = 'HTTPERF_BIN';
@@ -242,7 +242,6 @@ async function run({ host, port, scenario, signal, env = process.env }) {
   }
   const { summary, fields } = toRunFields(parsed, p);
   const warnings = result.stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/open file limit > FD_SETSIZE/.test(l)).slice(0, 10);
-  const cpuFields = clientCpuFields(result.cpu, result.wallMs);
   return {
     summary,
     engine_command: command,
@@ -252,7 +251,7 @@ async function run({ host, port, scenario, signal, env = process.env }) {
     ...(warnings.length ? { engine_warnings: warnings } : {}),
     samples: null,
     samples_note: 'httperf reports aggregates only: no per-request samples',
-    client_cpu_pct: cpuFields.client_cpu_pct,
+    client_cpu_pct: clientCpuPct(result.cpu, result.wallMs),
     // httperf polls its sockets without sleeping (about 100% of a core even at 10 connections
     // a second), so its CPU use cannot tell whether it was the bottleneck.
     client_bound: null,
