@@ -50,7 +50,7 @@ function askRedis(redis, id) {
   return got.stdout.trim();
 }
 
-/** One exchange on each server; { node: result, em: result } and each one's time in ms. */
+/** One exchange on each server; { node: result, em: result, async: result } and each one's time in ms. */
 async function onBoth(servers, send, options) {
   const results = {};
   await Promise.all(SERVER_NAMES.map(async (name) => {
@@ -77,10 +77,15 @@ function assertSame(results) {
   }
 }
 
-/** The connections established to a local port, from this machine's side of them (ss). */
-function connectionsTo(port) {
-  const out = spawnSync('ss', ['-Htn', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter((line) => line.trim()).length;
+/** { port: the connections established to it from this machine } for each of ports, one ss call. */
+function connectionsTo(ports) {
+  const counts = Object.fromEntries(ports.map((port) => [port, 0]));
+  for (const line of spawnSync('ss', ['-Htn', 'state', 'established'], { encoding: 'utf8' }).stdout.split('\n')) {
+    const peer = line.trim().split(/\s+/)[3];
+    const port = peer && Number(peer.slice(peer.lastIndexOf(':') + 1));
+    if (port in counts) counts[port] += 1;
+  }
+  return counts;
 }
 
 /** Each server's replies, checked by expect(replies, result, name). */
@@ -444,14 +449,26 @@ describe('the backend routes, /upstream and /db, on every server', function () {
       // A stopped Redis still gets its connections (the kernel completes them into its accept
       // queue), so a server opens what it will while its calls wait.
       const bursts = SERVER_NAMES.map((name) => Promise.all(Array.from({ length: BURST }, (_, i) => exchange(servers[name].port, request('GET', `/db?id=${i + 1}`), { timeoutMs: 10000 }))));
-      const opened = () => Object.fromEntries(SERVER_NAMES.map((name) => [name, connectionsTo(redises[name].port)]));
-      await until(() => SERVER_NAMES.every((name) => opened()[name] >= REDIS_CONNECTIONS[name]), contract.limits.BACKEND_TIMEOUT_MS / 2);
-      const whileStopped = opened();
+      // The most connections each server had open at once while its calls waited.
+      const most = Object.fromEntries(SERVER_NAMES.map((name) => [name, 0]));
+      const look = () => {
+        const now = connectionsTo(SERVER_NAMES.map((name) => redises[name].port));
+        for (const name of SERVER_NAMES) most[name] = Math.max(most[name], now[redises[name].port]);
+        return SERVER_NAMES.every((name) => most[name] >= REDIS_CONNECTIONS[name]);
+      };
+      await until(look, contract.limits.BACKEND_TIMEOUT_MS / 4);
+      // Watched a while longer (still far within the calls' deadline): a pool that overshoots its
+      // limit (async-pool's default opened 127 for 64) passes through it on the way up.
+      const watchUntil = Date.now() + contract.limits.BACKEND_TIMEOUT_MS / 4;
+      while (Date.now() < watchUntil) {
+        look();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       for (const name of SERVER_NAMES) process.kill(redises[name].pid, 'SIGCONT');
       const results = await Promise.all(bursts);
       SERVER_NAMES.forEach((name, i) => {
         assert.deepEqual(results[i].map((r) => r.replies[0]?.status).filter((status) => status !== 200), [], `${name}: not every request was answered 200`);
-        assert.equal(whileStopped[name], REDIS_CONNECTIONS[name], `${name}: connections to Redis while its calls waited`);
+        assert.equal(most[name], REDIS_CONNECTIONS[name], `${name}: the most connections to Redis at once while its calls waited`);
       });
     });
   });

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { runCommand, makeTmpDir } = require('../support/runner_helpers');
+const { CLIENT_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'overhead.sh');
 
@@ -67,7 +68,11 @@ describe('scripts/overhead.sh --rounds 2 --seconds 1 --pairs node:node_bare', fu
     assert.equal(doc.measurements.length, 8);
     const firsts = [1, 2].map((round) => doc.measurements.find((m) => m.round === round && m.mode === 'keep-alive').server);
     assert.deepEqual(firsts, ['node', 'node_bare']);
-    for (const m of doc.measurements) assert.ok(m.requests > 0 && m.server_cpu_s >= 0, JSON.stringify(m));
+    for (const m of doc.measurements) {
+      assert.ok(m.requests > 0 && m.server_cpu_s >= 0, JSON.stringify(m));
+      // wrk's CPU share, and the judge's word on it: whether wrk was the bottleneck.
+      assert.equal(m.client_bound, m.client_cpu_pct >= CLIENT_BOUND_PCT, JSON.stringify(m));
+    }
   });
 
   it('refuses a bad pair with one line and the usage (exit 2)', async () => {

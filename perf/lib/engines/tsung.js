@@ -296,7 +296,8 @@ function loadProblems({ hosts, plan, launched, dumped, counted }) {
     if (h.behind_schedule) problems.push(`load host ${h.name} fell behind its arrival schedule (Tsung: ${h.behind_schedule})`);
   }
   if (launched !== null && launched < plan.users) problems.push(`Tsung started ${launched} of ${plan.users} users`);
-  const completed = counted ?? dumped;
+  // The controller's count, unless the dumps hold more (its last counts lost instead).
+  const completed = Math.max(counted ?? 0, dumped);
   if (plan.planned !== null && completed < plan.planned) problems.push(`${completed} of ${plan.planned} planned requests completed`);
   if (counted !== null && dumped < counted) problems.push(`the agents' dumps hold ${dumped} of the ${counted} replies Tsung's controller counted (an agent's node stopped before writing the rest)`);
   return problems;

@@ -127,7 +127,7 @@ function stepOf(run, rate, loadS, schedule = null) {
   // limit, the load hosts off their schedule.
   else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, rate);
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
-  else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts did not offer the load as planned: ${run.load_problems[0]}`;
+  else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts' load or its record was not as planned: ${run.load_problems[0]}`;
   // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one
   // that fell short of the schedule did not offer the rate, whatever the server did with it.
   else if (typeof run.arrival_rps === 'number' && !arrivalsKept(rate, run.arrival_rps, run.requests)) step.limited = `the load hosts started ${Math.round(run.arrival_rps)} requests a second of the ${Math.round(rate)} offered (their arrivals are random, and they start apart)`;

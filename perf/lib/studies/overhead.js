@@ -23,7 +23,7 @@ const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
 const { fmtNumber, fmtFactor, fmtInterval, alignedTable } = require('../text/format');
 const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary } = require('../engines/external');
-const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('../judge/bottleneck');
+const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT, judgeClientBound } = require('../judge/bottleneck');
 
 const DEFAULT_PAIRS = [
   { project: 'node', bare: 'node_bare' },
@@ -101,7 +101,8 @@ async function measure(handle, scenario, signal) {
     socket_errors: run.engine_errors,
     non_2xx_3xx: run.engine_totals.non_2xx_3xx,
     client_cpu_pct: run.client_cpu_pct,
-    client_bound: run.client_bound,
+    // wrk measures its CPU; whether that made it the bottleneck is the judge's, as in a run.
+    client_bound: judgeClientBound(run).client_bound,
     command: run.engine_command,
   };
 }

@@ -33,6 +33,7 @@ const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
 const { fmtNumber } = require('../text/format');
 const { wrkEngine, plan: wrkPlan, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary, shellQuote } = require('../engines/external');
+const { judgeClientBound } = require('../judge/bottleneck');
 const flame = require('./flame');
 
 const execFileAsync = promisify(execFile);
@@ -244,6 +245,8 @@ async function runProfile(options = {}) {
       const mainBefore = mainThreadNs(handle.pid);
       window = { from: nowUs(), to: null };
       wrk = await wrkEngine.run({ host: handle.host, port: handle.port, scenario, signal });
+      // wrk measures its CPU; whether that made it the bottleneck is the judge's, as in a run.
+      Object.assign(wrk, judgeClientBound(wrk));
       window.to = nowUs();
       const mainAfter = mainThreadNs(handle.pid);
       const cpu = cpuDelta(cpuBefore, readCpu(handle.pid));

@@ -101,7 +101,7 @@ describe('bottleneck: client-bound', () => {
     assert.equal(judgeClientBound({ client_cpu_pct: 30, load_hosts: hosts.slice(1) }).client_bound, false);
   });
 
-  it('judgeRun goes by the run\'s client_bound, decided once where the CPU was measured', () => {
+  it('judgeRun goes by the run\'s client_bound, decided once by the runner (judgeClientBound)', () => {
     assert.equal(judge({}, { clientCpuPct: 95, clientBound: false }).judged, true);
   });
 });
