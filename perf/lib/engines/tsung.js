@@ -283,9 +283,9 @@ function recordHosts({ read, loadHosts, samples, cpuSeries, offsets }) {
 
 /**
  * Why the hosts' load must not be judged, beyond a host at its core's limit (client_bound, which
- * the runner judges for every engine, each host's too): a launcher behind its schedule, users or requests missing,
- * or dumps holding fewer replies than the controller counted (`counted`, null when unknown). The
- * last happens on a busy machine: an agent writes its dump through Erlang's delayed_write, from
+ * the runner judges for every engine, each host's too): a launcher behind its schedule, users or
+ * requests missing, or dumps holding fewer replies than the controller counted (`counted`, null
+ * when unknown). The last happens on a busy machine: an agent writes its dump through Erlang's delayed_write, from
  * one process every row is sent to, and its node halts itself once its last user has ended
  * (ts_launcher_mgr), losing what is still queued or buffered (919 of 10,000 rows with eight
  * spinning processes beside the run); the rows lost are the last ones, so the run is not judged.

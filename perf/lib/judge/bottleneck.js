@@ -85,9 +85,10 @@ function isClientBound(clientCpuPct) {
  * Returns { client_bound } and, for a run from load hosts, its load_hosts with their verdicts.
  */
 function judgeClientBound(run) {
-  if (!run.load_hosts) return { client_bound: run.client_bound === null ? null : isClientBound(run.client_cpu_pct) };
-  const hosts = run.load_hosts.map((h) => ({ ...h, client_bound: isClientBound(h.client_cpu_pct) }));
-  return { client_bound: run.client_bound === null ? null : isClientBound(run.client_cpu_pct) || hosts.some((h) => h.client_bound), load_hosts: hosts };
+  const hosts = run.load_hosts ? run.load_hosts.map((h) => ({ ...h, client_bound: isClientBound(h.client_cpu_pct) })) : null;
+  const bound = isClientBound(run.client_cpu_pct) || Boolean(hosts && hosts.some((h) => h.client_bound));
+  const verdict = { client_bound: run.client_bound === null ? null : bound };
+  return hosts ? { ...verdict, load_hosts: hosts } : verdict;
 }
 
 /**
