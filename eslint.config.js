@@ -4,7 +4,7 @@ const js = require('@eslint/js');
 const globals = require('globals');
 
 module.exports = [
-  { ignores: ['node_modules/**', 'vendor/**', 'perf/results/**', 'test/artifacts/**'] },
+  { ignores: ['node_modules/**', 'vendor/**', '.runtimes/**', 'perf/results/**', 'test/artifacts/**'] },
   js.configs.recommended,
   {
     files: ['**/*.js'],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing; quick when everything is already there.
-# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references] [--backends] [--test] [--profile]
+# Usage: scripts/setup.sh [--browser] [--lighter-engines] [--engines] [--references] [--backends] [--test] [--profile] [--runtimes]
 # Always: the npm packages (npm ci) and the gems the servers run on (the Gemfile's default group,
 # into vendor/bundle), and, as root, Debian's fonts-liberation (the report's charts). The npm
 # packages, the gems and Debian's packages are installed side by side, each with one line saying
@@ -23,6 +23,10 @@
 #   --test        also the gems of the Gemfile's test group (rubocop, minitest: npm test)
 #   --profile     also the gems of the Gemfile's profile group (StackProf: scripts/profile.sh,
 #                 scripts/profile_em.sh)
+#   --runtimes    also every runtime the project installs itself (perf/runtimes.json: Node 22 and
+#                 24 from the npm registry, Ruby 3.3 built with YJIT from Debian's source, about
+#                 5 min on 2 cores, and its gems), once per checkout, into .runtimes/ (npm run
+#                 runtimes -- install); a run installs the ones it needs by itself
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +37,7 @@ want_references=0
 want_backends=0
 want_test=0
 want_profile=0
+want_runtimes=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
@@ -42,7 +47,8 @@ for arg in "$@"; do
     --backends) want_backends=1 ;;
     --test) want_test=1 ;;
     --profile) want_profile=1 ;;
-    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references, --backends, --test, --profile)" >&2; exit 2 ;;
+    --runtimes) want_runtimes=1 ;;
+    *) echo "setup: unknown option '$arg' (known: --browser, --lighter-engines, --engines, --references, --backends, --test, --profile, --runtimes)" >&2; exit 2 ;;
   esac
 done
 
@@ -234,5 +240,11 @@ fi
 
 if [ "$want_rate_client" -eq 1 ] && [ -f /usr/include/http_parser.h ] && command -v make >/dev/null; then
   make -s -C perf/c build/rate_client >/dev/null 2>perf/c/build_rate_client.log || echo "setup: note: the C load generator of kind rate did not build (see perf/c/build_rate_client.log); runs use the heavier built-in engine" >&2
+fi
+
+# The runtimes last: Ruby's build takes both cores for minutes, after everything else is in.
+# Each says its progress; quick when they are installed (it checks their gems).
+if [ "$want_runtimes" -eq 1 ]; then
+  node perf/cli/runtimes.js install | sed -u 's/^/setup: /' || { echo "setup: a runtime could not be installed (above)" >&2; exit 1; }
 fi
 exit 0

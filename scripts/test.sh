@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command (`npm test`): installs what is missing (every gem group: the
-# linter and the Ruby tests, and StackProf for the profilers' tests), lints, runs every test.
+# linter and the Ruby tests, and StackProf for the profilers' tests; every runtime the project
+# installs, for the contract tests on each), lints, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,7 @@ if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modu
   npx --no-install eslint --max-warnings 0 . >"$eslint_log" 2>&1 &
   eslint_pid=$!
 fi
-bash scripts/setup.sh --browser --engines --references --backends --test --profile
+bash scripts/setup.sh --browser --engines --references --backends --test --profile --runtimes
 echo "== lint: eslint"
 if [ -n "$eslint_pid" ]; then
   eslint_status=0

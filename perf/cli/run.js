@@ -128,10 +128,10 @@ function printList(opts, definitions) {
   }
   out.push(`ramps${opts.quick ? ' (with --quick)' : ''}, after the scenarios (--ramps):`);
   for (const r of loadRamps({ quick: !!opts.quick })) out.push(`  ${r.name.padEnd(22)} ${`${r.from_rps}-${r.to_rps}/s`.padEnd(12)} ${r.description}`);
-  out.push('servers:');
+  out.push('servers (SERVER@RUNTIME: the same server on another runtime of perf/runtimes.json, e.g. em@ruby31):');
   for (const [name, def] of Object.entries(definitions)) {
     const refFor = def.reference_for ? [`reference for ${[].concat(def.reference_for).join(', ')} (--references)`] : [];
-    const notes = [...(Array.isArray(def.serves) ? [`serves ${def.serves.join(', ')}`] : []), ...refFor];
+    const notes = [...(def.runtime ? [`on ${def.runtime}`] : []), ...(Array.isArray(def.serves) ? [`serves ${def.serves.join(', ')}`] : []), ...refFor];
     out.push(`  ${name.padEnd(22)} ${def.description || def.command}${notes.length ? ` [${notes.join('; ')}]` : ''}`);
   }
   process.stdout.write(out.join('\n') + '\n');

@@ -15,16 +15,11 @@
 # checks, so the contract's checks could not be made in Node's order. The project server reads
 # the socket itself, behind the same request gate as the EventMachine server.
 
-# The Gemfile's default group: the set-up of a run installs no other.
-ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
-begin
-  require 'bundler'
-  Bundler.setup(:default)
-rescue LoadError, StandardError => e
-  warn "async bare server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
-  exit 1
-end
-require_relative 'ruby31'
+# The Gemfile's default group (this Ruby's Gemfile: ruby/load_gems.rb): the set-up of a run installs
+# no other.
+require_relative '../load_gems'
+EmVsNode::Gems.setup('async bare server', :default)
+require_relative 'ruby31' if RUBY_VERSION < '3.2'
 require 'async'
 require 'async/http/server'
 require 'async/http/endpoint'

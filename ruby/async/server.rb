@@ -13,16 +13,11 @@
 # the connection and its reply queue on fibers, the deadlines' sweep, the backends on async-http
 # and async-redis, the runtime's events. Why not async-http's server (protocol-http1): bare_server.rb.
 
-# The Gemfile's default group: the set-up of a run installs no other.
-ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
-begin
-  require 'bundler'
-  Bundler.setup(:default)
-rescue LoadError, StandardError => e
-  warn "async server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
-  exit 1
-end
-require_relative 'ruby31'
+# The Gemfile's default group (this Ruby's Gemfile: ruby/load_gems.rb): the set-up of a run installs
+# no other.
+require_relative '../load_gems'
+EmVsNode::Gems.setup('async server', :default)
+require_relative 'ruby31' if RUBY_VERSION < '3.2'
 require 'async'
 require_relative 'config'
 require_relative '../em/static_site'

@@ -29,7 +29,13 @@ module EmVsNode
       # more, after the pool's other idle connections are dropped too (an upstream restart
       # closes them all); one that fails on a fresh connection is not. As the other two servers.
       class Client < Async::HTTP::Client
-        STALE = [SocketError, IOError, EOFError, Errno::ECONNRESET, Errno::EPIPE, ::Async::HTTP::Protocol::RequestFailed].freeze
+        # How a request fails on a connection the upstream closed: a socket's error or end, or the
+        # library's own word for a request it could not write, which changed with its releases:
+        # async-http 0.88's Protocol::RequestFailed (Ruby 3.1's Gemfile), protocol-http's
+        # RefusedError in later ones (Ruby 3.3's), and its RemoteError for a reset while reading.
+        STALE = [SocketError, IOError, EOFError, Errno::ECONNRESET, Errno::EPIPE,
+                 *%w[Async::HTTP::Protocol::RequestFailed Protocol::HTTP::RefusedError Protocol::HTTP::RemoteError]
+                   .filter_map { |name| Object.const_get(name) if Object.const_defined?(name) }].freeze
 
         def call(request)
           request.scheme ||= scheme

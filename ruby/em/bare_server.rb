@@ -9,15 +9,10 @@
 # Connection: close asked, or a 404, which the library always closes); without that header
 # clients such as wrk send the next request on a connection being closed and count an error.
 
-# Only the Gemfile's default group: the set-up of a run installs no other (test, profile).
-ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
-begin
-  require 'bundler'
-  Bundler.setup(:default)
-rescue LoadError, StandardError => e
-  warn "em bare server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
-  exit 1
-end
+# Only the Gemfile's default group (this Ruby's Gemfile: ruby/load_gems.rb): the set-up of a run
+# installs no other (test, profile).
+require_relative '../load_gems'
+EmVsNode::Gems.setup('em bare server', :default)
 require 'eventmachine'
 require 'evma_httpserver'
 require_relative 'config'

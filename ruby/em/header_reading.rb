@@ -15,8 +15,9 @@ module EmVsNode
     # the Node server then refuses (400, after the parser's own checks).
     REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +HTTP/(1\.[01]|0\.9|2\.0)\z}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
-    # Node's parser takes white space before a Content-Length and only spaces after it.
-    CONTENT_LENGTH = /\A[ \t]*(\d+) *\z/
+    # Node's parser takes white space before a Content-Length and after it (llhttp 9.4, Node 22
+    # and later; Node 20's 9.3 refused a tab after it: CONTRACT.md, "Node 20's parser").
+    CONTENT_LENGTH = /\A[ \t]*(\d+)[ \t]*\z/
     CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
     # The methods Node knows (contract.json http_methods), as a table made once for every gate.
     KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
@@ -33,8 +34,9 @@ module EmVsNode
     HELD_REQUEST_LINE = %r{\A[!-~]+ +[!-~]+(?: +(?:RTSP|ICE)/\d\.\d)?\z}
     # The last line of a header section still arriving: a name so far, or a name, a colon and a value so far.
     PARTIAL_HEADER_LINE = /\A[!#$%&'*+.^_`|~0-9A-Za-z-]*(?::[^\x00-\x08\x0a-\x1f\x7f]*)?\z/n
-    # A Content-Length still arriving: spaces, digits, spaces (a digit after a space is refused at once).
-    PARTIAL_CONTENT_LENGTH = /\A[ \t]*(?:\d+ *)?\z/
+    # A Content-Length still arriving: white space, digits, white space (a digit after white space
+    # is refused at once).
+    PARTIAL_CONTENT_LENGTH = /\A[ \t]*(?:\d+[ \t]*)?\z/
     # The gate holds at most this many times MAX_HEADER_BYTES of one header section, whatever
     # Node's parser would count of it (white space before a value counts nothing there).
     RAW_HEADER_FACTOR = 4
@@ -104,9 +106,10 @@ module EmVsNode
 
     # Node's parser's framing rules, line by line: one Content-Length of digits, at most
     # 2^64 - 1 (refused at the digit past it), after no Transfer-Encoding with a coding; no
-    # Transfer-Encoding after a Content-Length; nothing after chunked. framing: what the lines
-    # so far had; incomplete: the line is still arriving; pending: its value's end is not yet
-    # known to the parser, so an empty Content-Length waits (CONTRACT.md, "One moment to refuse").
+    # Transfer-Encoding after a Content-Length; no empty Transfer-Encoding (llhttp 9.4: Node 22
+    # and later); nothing after chunked. framing: what the lines so far had; incomplete: the line
+    # is still arriving; pending: its value's end is not yet known to the parser, so an empty
+    # Content-Length or Transfer-Encoding waits (CONTRACT.md, "One moment to refuse").
     def framing_fault?(framing, name, value, incomplete, pending)
       if name.casecmp?('content-length')
         framing[:lengths] += 1
@@ -119,9 +122,10 @@ module EmVsNode
       return true if framing[:lengths].positive?
 
       coded = !value.strip.empty?
-      return true if framing[:chunked] && coded
+      return !pending unless coded
+      return true if framing[:chunked]
 
-      framing[:codings] ||= coded
+      framing[:codings] = true
       elements = value.split(',', -1)
       at = elements.index { |element| element.strip.casecmp?('chunked') }
       framing[:chunked] ||= !at.nil?

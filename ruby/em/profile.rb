@@ -10,15 +10,10 @@
 #     prints where the samples are: Ruby code, C functions (the reactor, the C parser, core
 #     methods: StackProf sees a C function as one frame, never the C code inside it) and GC.
 
-# The default group and StackProf's (profile); scripts/setup.sh --profile installs them.
-ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
-begin
-  require 'bundler'
-  Bundler.setup(:default, :profile)
-rescue LoadError, StandardError => e
-  warn "profile: StackProf or the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh --profile"
-  exit 1
-end
+# The default group and StackProf's (profile), of this Ruby's Gemfile (ruby/load_gems.rb);
+# scripts/setup.sh --profile installs them.
+require_relative '../load_gems'
+EmVsNode::Gems.setup('profile', :default, :profile, run: 'scripts/setup.sh --profile')
 require 'stackprof'
 
 module EmVsNode

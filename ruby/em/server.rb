@@ -5,15 +5,10 @@
 #   ruby em/server.rb                   (inside ruby/)
 #   ruby ruby/em/server.rb              (from the project root)
 
-# Only the Gemfile's default group: the set-up of a run installs no other (test, profile).
-ENV['BUNDLE_GEMFILE'] ||= File.expand_path('../../Gemfile', __dir__)
-begin
-  require 'bundler'
-  Bundler.setup(:default)
-rescue LoadError, StandardError => e
-  warn "em server: the project's gems are not installed (#{e.message.lines.first.strip}); run scripts/setup.sh"
-  exit 1
-end
+# Only the Gemfile's default group (this Ruby's Gemfile: ruby/load_gems.rb): the set-up of a run
+# installs no other (test, profile).
+require_relative '../load_gems'
+EmVsNode::Gems.setup('em server', :default)
 require 'eventmachine'
 require_relative 'config'
 require_relative 'static_site'

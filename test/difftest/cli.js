@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 'use strict';
 // The differential tester on demand: starts a pair of servers (node and em unless --pair names
-// another pair of the project servers; with the tester's short limits),
+// another pair of the project servers, each on its runtime or on another named SERVER@RUNTIME;
+// with the tester's short limits),
 // sends them cases of the grammar and prints every disagreement the contract does not document
 // as a case anyone can send again. scripts/difftest.sh runs setup, then this.
 //   exit 0 no undocumented disagreement   exit 1 some   exit 2 bad option   130 / 143 stopped
 
 const { Command, InvalidArgumentError } = require('commander');
 const { oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('../../perf/cli/support');
-const { startServer } = require('../../perf/lib/hosts/server_process');
+const { startServer, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
+const { withRuntimeVariants, RuntimeError } = require('../../perf/lib/hosts/runtimes');
 const { runCases, runCase, describeDisagreement, describeObservation, TESTER_LIMITS } = require('./run');
 
 const NAME = 'difftest.sh';
@@ -17,8 +19,14 @@ const PROJECT_SERVERS = ['node', 'em', 'async'];
 
 const serverPair = (v) => {
   const pair = v.split(',');
-  if (pair.length !== 2 || pair[0] === pair[1] || !pair.every((name) => PROJECT_SERVERS.includes(name))) {
-    throw new InvalidArgumentError(`must be two of ${PROJECT_SERVERS.join(', ')}, joined by a comma.`);
+  if (pair.length !== 2 || pair[0] === pair[1] || !pair.every((name) => PROJECT_SERVERS.includes(name.split('@')[0]))) {
+    throw new InvalidArgumentError(`must be two of ${PROJECT_SERVERS.join(', ')} (each SERVER or SERVER@RUNTIME), joined by a comma.`);
+  }
+  try {
+    withRuntimeVariants(loadServerDefinitions(), pair);
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new InvalidArgumentError(err.message);
+    throw err;
   }
   return pair;
 };
@@ -31,7 +39,7 @@ const wholeNumber = (most) => (v) => {
 function buildProgram() {
   return oneLineErrors(new Command(NAME))
     .description('Sends the same generated requests to two servers (Node and EM unless --pair) and reports where they answer differently and the contract does not say they may.')
-    .option('--pair <a,b>', `the two servers (of ${PROJECT_SERVERS.join(', ')}; default node,em)`, serverPair, ['node', 'em'])
+    .option('--pair <a,b>', `the two servers (of ${PROJECT_SERVERS.join(', ')}, each on its runtime or SERVER@RUNTIME: em@ruby31; default node,em)`, serverPair, ['node', 'em'])
     .option('--cases <n>', 'how many cases (default 1000)', wholeNumber(10_000_000), 1000)
     .option('--seed <s>', 'the seed every case is made from (default 1)', wholeNumber(2 ** 32 - 1), 1)
     .option('--from <i>', 'the number of the first case (default 0)', wholeNumber(2 ** 31), 0)
@@ -63,12 +71,15 @@ async function main(argv) {
   const opts = program.opts();
   const stop = stopOnSignals(NAME, 'the cases that finished are reported');
   const servers = {};
+  const definitions = withRuntimeVariants(loadServerDefinitions(), opts.pair);
   const start = async (name) => {
-    servers[name] = await startServer(name, { env: TESTER_LIMITS });
+    servers[name] = await startServer(name, { env: TESTER_LIMITS, definitions });
   };
   const [a, b] = opts.pair;
+  const side = (name) => ({ server: definitions[name].variant_of || name, runtime: definitions[name].runtime });
   const running = {
     ports: () => ({ node: servers[a].port, em: servers[b].port }),
+    on: { node: side(a), em: side(b) },
     exited: () => Object.keys(servers).filter((name) => servers[name].child.exitCode !== null || servers[name].child.signalCode !== null),
     output: (name) => servers[name].output().split('\n').slice(-20).join('\n'),
     restart: start,
@@ -76,7 +87,7 @@ async function main(argv) {
   try {
     await Promise.all([a, b].map(start));
     if (opts.case !== undefined) {
-      const result = await runCase(running.ports(), opts.seed, opts.case);
+      const result = await runCase(running.ports(), opts.seed, opts.case, running.on);
       process.stdout.write(`${result.diffs.length ? describeDisagreement(result, [a, b]) : `case ${opts.case} of seed ${opts.seed}: alike\n  both: ${describeObservation(result.node)}`}\n`);
       if (result.documented) process.stdout.write(`  documented: ${result.documented}\n`);
       return result.diffs.length && !result.documented ? 1 : 0;

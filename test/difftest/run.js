@@ -25,15 +25,19 @@ const OPEN_CAP_MS = 6000;
 // and counts as alike when a try agrees.
 const RESET_RETRIES = 2;
 
-/** One case sent to both servers at once; { testCase, node, em, diffs, documented, retries }. */
-async function runCase(ports, seed, index) {
+/**
+ * One case sent to both servers at once; { testCase, node, em, diffs, documented, retries }.
+ * on: what runs each side ({ node: { server, runtime }, em: … }), for the differences of a
+ * runtime's own parser (contract.json runtime_differences); null: today's runtimes.
+ */
+async function runCase(ports, seed, index, on = null) {
   const testCase = makeCase(seed, index);
   let retries = 0;
   for (;;) {
     const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
     const diffs = differences(node, em);
     if (!diffs.length || !(node.reset || em.reset || node.rest || em.rest) || retries === RESET_RETRIES) {
-      return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs, node, em) : null, retries };
+      return { testCase, node, em, diffs, documented: diffs.length ? documentedAs(testCase, diffs, node, em, on) : null, retries };
     }
     retries += 1;
   }
@@ -41,7 +45,7 @@ async function runCase(ports, seed, index) {
 
 /**
  * Cases first..first+count-1 of seed, `concurrency` at a time, against `servers` ({ ports(),
- * exited(): names of servers that exited, restart(name) }). Resolves { cases, agreed, retried
+ * exited(): names of servers that exited, restart(name), on: what runs each side (runCase) }). Resolves { cases, agreed, retried
  * (cases sent again after a reset),
  * documented: { id: count }, disagreements: [runCase results], classes: { class: count },
  * crashes: [{ server, output, cases }] }: a server that exits is started again, and the
@@ -65,7 +69,7 @@ async function runCases(servers, { seed, count, first = 0, concurrency = 100, on
       next += 1;
       if (restarting) await restarting;
       underWay.add(index);
-      const result = await runCase(servers.ports(), seed, index);
+      const result = await runCase(servers.ports(), seed, index, servers.on || null);
       underWay.delete(index);
       if (servers.exited().length) {
         restarting ??= reviveExited().finally(() => {

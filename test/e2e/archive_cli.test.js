@@ -46,7 +46,8 @@ describe('archive command line', function () {
     for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, sources: {} }, archive);
     const printed = cli('answers', '--archive', archive);
     assert.equal(printed.status, 0, printed.stderr);
-    assert.match(printed.stdout, /^short_conn_256 req\/s \(node vs em\): em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 1 host, I² \d+ %\n$/);
+    // Each server named with the runtime it ran on: answers pool per runtime.
+    assert.match(printed.stdout, /^short_conn_256 req\/s \(node@node24 vs em@ruby33_yjit\): em@ruby33_yjit 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 1 host, I² \d+ %\n$/);
     const check = cli('answers', '--check', '--archive', archive);
     assert.equal(check.status, 1);
     assert.match(check.stderr, /^archive: README\.md differs from what results\/archive\/ gives: npm run answers -- --write\n/);
@@ -54,23 +55,25 @@ describe('archive command line', function () {
     assert.equal(committed.status, 0, committed.stderr);
   });
 
-  it('sets runs against the archive, question by question: each run\'s answer beside the pooled one, exit 1 when one contradicts it', () => {
+  it('sets runs against the archive, question by question: each run\'s answer beside the pooled one on the same runtimes, exit 1 when one contradicts it', () => {
     const archive = path.join(root, 'archive');
-    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, sources: {} }, archive);
+    // The fixture's run is of Node 20 and Ruby 3.1: the archive's answers on those runtimes are its measure.
+    const on = { node: 'node20', em: 'ruby31' };
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55], 0.05, { on })) writeRecord({ ...r, sources: {} }, archive);
     const run = resultsDir(root, { quick: true });
     const agrees = cli('against', run, '--archive', archive);
     assert.equal(agrees.status, 0, agrees.stderr);
     const lines = agrees.stdout.trim().split('\n');
-    const at = lines.findIndex((l) => l.startsWith('A new connection per request, throughput of 256 clients: the full runs: em 1.79× more req/s'));
+    const at = lines.findIndex((l) => l.startsWith('A new connection per request, throughput of 256 clients: the full runs: em@ruby31 1.79× more req/s'));
     assert.ok(at >= 0, agrees.stdout);
-    assert.match(lines[at + 1], /^ {2}.*run-\w+ {2}em 1\.24× more req\/s \[1\.16–1\.32\] {2}\[same winner\]$/);
+    assert.match(lines[at + 1], /^ {2}.*run-\w+ {2}em@ruby31 1\.24× more req\/s \[1\.16–1\.32\] {2}\[same winner\]$/);
     assert.equal(lines[lines.length - 1], '0 contradictions of the full runs\' answers.');
     // The full runs the other way round: node 1.8×; the run's em 1.24× contradicts them.
     const flipped = path.join(root, 'flipped');
-    for (const r of around('AMD EPYC', [1.78, 1.8, 1.82])) writeRecord({ ...r, sources: {} }, flipped);
+    for (const r of around('AMD EPYC', [1.78, 1.8, 1.82], 0.05, { on })) writeRecord({ ...r, sources: {} }, flipped);
     const contradicts = cli('against', run, '--archive', flipped);
     assert.equal(contradicts.status, 1);
-    assert.match(contradicts.stdout, /em 1\.24× more req\/s \[1\.16–1\.32\] {2}\[CONTRADICTS: opposite\]\n/);
+    assert.match(contradicts.stdout, /em@ruby31 1\.24× more req\/s \[1\.16–1\.32\] {2}\[CONTRADICTS: opposite\]\n/);
     assert.match(contradicts.stdout, /\n1 contradiction of the full runs' answers\.\n$/);
   });
 

@@ -1,12 +1,14 @@
 'use strict';
 // The differential tester's slice in npm test: a few thousand seeded cases of its grammar
-// (test/difftest/grammar.js) sent to each pair of servers; any disagreement the contract does not
+// (test/difftest/grammar.js) sent to each pair of servers, on each runtime set; any disagreement the contract does not
 // document fails the test and is printed as a case to send again (scripts/difftest.sh).
 
 const assert = require('node:assert/strict');
 const { execFile } = require('node:child_process');
 const path = require('node:path');
-const { SERVER_NAMES, useServers } = require('../support/servers');
+const { runtimeSets, useServers } = require('../support/servers');
+const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
+const { withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
 const { runCases, describeDisagreement, TESTER_LIMITS } = require('../difftest/run');
 
 const SEED = 22;
@@ -17,29 +19,37 @@ const CASES = 3000;
 const CONCURRENCY = 75;
 
 // Each pair of the project servers; the runner's result names the first `node`, the second `em`.
-const PAIRS = SERVER_NAMES.flatMap((a, i) => SERVER_NAMES.slice(i + 1).map((b) => [a, b]));
+const pairsOf = (names) => names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]));
+// On the other runtimes (test/support/servers.js runtimeSets), a smaller slice of the same seed.
+const OTHER_RUNTIMES_CASES = 600;
 
-describe('the differential tester, a seeded slice, on each pair of servers', function () {
-  this.timeout(90000);
-  const servers = useServers({ env: TESTER_LIMITS });
+for (const [i, { names }] of runtimeSets().entries()) {
+  const count = i === 0 ? CASES : OTHER_RUNTIMES_CASES;
+  const definitions = withRuntimeVariants(loadServerDefinitions(), names);
+  const side = (name) => ({ server: definitions[name].variant_of || name, runtime: definitions[name].runtime });
+  describe(`the differential tester, a seeded slice, on each pair of servers: ${names.map((n) => `${n.split('@')[0]} on ${definitions[n].runtime}`).join(', ')}`, function () {
+    this.timeout(90000);
+    const servers = useServers({ env: TESTER_LIMITS }, names);
 
-  for (const [a, b] of PAIRS) {
-    it(`${a} vs ${b}: finds no undocumented disagreement in ${CASES} cases of seed ${SEED}`, async () => {
-      const exited = () => [a, b].filter((name) => servers[name].child.exitCode !== null || servers[name].child.signalCode !== null);
-      const running = {
-        ports: () => ({ node: servers[a].port, em: servers[b].port }),
-        exited,
-        output: (name) => servers[name].output(),
-        restart: async (name) => assert.fail(`the ${name} server exited: ${servers[name].output()}`),
-      };
-      const summary = await runCases(running, { seed: SEED, count: CASES, concurrency: CONCURRENCY });
-      assert.deepEqual(exited(), []);
-      assert.equal(summary.cases, CASES);
-      assert.equal(summary.disagreements.length, 0, `\n${summary.disagreements.map((d) => describeDisagreement(d, [a, b])).join('\n')}`);
-      assert.ok(summary.agreed > CASES * 0.95, `only ${summary.agreed} of ${CASES} cases alike`);
-    });
-  }
-});
+    for (const [a, b] of pairsOf(names)) {
+      it(`${a} vs ${b}: finds no undocumented disagreement in ${count} cases of seed ${SEED}`, async () => {
+        const exited = () => [a, b].filter((name) => servers[name].child.exitCode !== null || servers[name].child.signalCode !== null);
+        const running = {
+          ports: () => ({ node: servers[a].port, em: servers[b].port }),
+          on: { node: side(a), em: side(b) },
+          exited,
+          output: (name) => servers[name].output(),
+          restart: async (name) => assert.fail(`the ${name} server exited: ${servers[name].output()}`),
+        };
+        const summary = await runCases(running, { seed: SEED, count, concurrency: CONCURRENCY });
+        assert.deepEqual(exited(), []);
+        assert.equal(summary.cases, count);
+        assert.equal(summary.disagreements.length, 0, `\n${summary.disagreements.map((d) => describeDisagreement(d, [a, b])).join('\n')}`);
+        assert.ok(summary.agreed > count * 0.95, `only ${summary.agreed} of ${count} cases alike`);
+      });
+    }
+  });
+}
 
 describe('the differential tester\'s command (scripts/difftest.sh), as its users run it', function () {
   this.timeout(120000);

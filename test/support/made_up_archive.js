@@ -9,16 +9,21 @@ const path = require('node:path');
 const Z95 = 1.959964;
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'results_small', 'results.json');
 
+// The runtime each server ran on, unless a record says otherwise: today's (perf/runtimes.json).
+const TODAY = { node: 'node24', em: 'ruby33_yjit', async: 'ruby33_yjit' };
+
 /**
  * A record of one run: its host (CPU model), and for one comparison (by default short_conn_256's
- * req/s, node vs em, higher better) the run's ratio and interval (null: not judged).
+ * req/s, node vs em, higher better) the run's ratio and interval (null: not judged), its servers
+ * on the runtimes of `on` (by default today's).
  */
-function record(id, host, ratio, ci, { subject = 'short_conn_256', metric = 'throughput_rps', a = 'node', b = 'em', better = 'higher', day = '2026-11-27' } = {}) {
+function record(id, host, ratio, ci, { subject = 'short_conn_256', metric = 'throughput_rps', a = 'node', b = 'em', better = 'higher', day = '2026-11-27', on = TODAY } = {}) {
   return {
     archive_version: 1,
     id,
     started_at: `${day}T00:00:00Z`,
     host: { cpu_model: host },
+    servers: { [a]: { runtime: on[a] }, [b]: { runtime: on[b] } },
     commit: '0123456',
     methods: { scenario: 1, ramp: 2 },
     options: { margin: 0.1 },

@@ -1,17 +1,40 @@
 'use strict';
-// Starts the project servers once per test file, the way the README runs them.
+// Starts the project servers once per test file, the way the README runs them: on today's
+// runtimes (perf/servers.json), or each on another runtime of perf/runtimes.json (em@ruby31).
 
-const { startServer } = require('../../perf/lib/hosts/server_process');
+const { startServer, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
+const { runtimesFile, withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
 
 const SERVER_NAMES = ['node', 'em', 'async'];
 
-/** Mocha hooks that start every server in SERVER_NAMES; returns a map filled in before(). */
-function useServers(options = {}) {
+/**
+ * The project servers on every runtime the project runs them on, a set of three per
+ * combination: today's (the servers' own), history's, then the others of each kind (Node 22,
+ * Ruby 3.3 without YJIT, Ruby 3.1 with YJIT), each kind's list walked in step (today's of a kind
+ * standing in where its list is shorter). [{ title, names (node, em, async: each
+ * SERVER@RUNTIME but today's), runtimes: { node, ruby } }]
+ */
+function runtimeSets(file = runtimesFile()) {
+  const ofKind = (kind) => {
+    const ids = Object.keys(file.runtimes).filter((id) => (file.runtimes[id].kind || file.runtimes[file.runtimes[id].of].kind) === kind);
+    return [file.today[kind], file.history[kind], ...ids.filter((id) => id !== file.today[kind] && id !== file.history[kind])];
+  };
+  const [node, ruby] = [ofKind('node'), ofKind('ruby')];
+  return Array.from({ length: Math.max(node.length, ruby.length) }, (_, i) => {
+    const on = { node: node[i] || node[0], ruby: ruby[i] || ruby[0] };
+    const names = i === 0 ? SERVER_NAMES : [`node@${on.node}`, `em@${on.ruby}`, `async@${on.ruby}`];
+    return { title: i === 0 ? `today's runtimes (${on.node}, ${on.ruby})` : `${on.node} and ${on.ruby}`, names, runtimes: on };
+  });
+}
+
+/** Mocha hooks that start every server in names; returns a map filled in before(), by name. */
+function useServers(options = {}, names = SERVER_NAMES) {
   const running = {};
   before(async function startAll() {
     this.timeout(30000);
-    await Promise.all(SERVER_NAMES.map(async (name) => {
-      running[name] = await startServer(name, options);
+    const definitions = withRuntimeVariants(loadServerDefinitions(), names);
+    await Promise.all(names.map(async (name) => {
+      running[name] = await startServer(name, { definitions, ...options });
     }));
   });
   after(async () => {
@@ -47,4 +70,4 @@ function waitForOutput(server, pattern, timeoutMs = 3000) {
   });
 }
 
-module.exports = { SERVER_NAMES, useServers, waitForOutput };
+module.exports = { SERVER_NAMES, runtimeSets, useServers, waitForOutput };

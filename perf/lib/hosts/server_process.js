@@ -10,6 +10,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
 const { RuntimeEventsFile } = require('../measure/runtime_events');
+const { runtimeOf, runtimeEnv, unavailable } = require('./runtimes');
 const contract = require('../../../contract.json');
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -87,6 +88,10 @@ async function startServer(name, options = {}) {
   if (!def) {
     throw new Error(`unknown server '${name}' (known: ${Object.keys(definitions).join(', ')})`);
   }
+  // The runtime it runs on (perf/runtimes.json): its commands first on PATH, its variables.
+  const runtime = def.runtime ? runtimeOf(def.runtime) : null;
+  const why = runtime && unavailable(runtime);
+  if (why) throw new Error(`server '${name}' cannot start: ${why}`);
   const host = options.host || '127.0.0.1';
   const port = options.port || (await findFreePort(host));
   const vars = { host, port, root: options.root || path.join(PROJECT_ROOT, 'shared_www') };
@@ -110,7 +115,7 @@ async function startServer(name, options = {}) {
   const child = spawn(command, args, {
     cwd: path.resolve(PROJECT_ROOT, def.cwd || '.'),
     // A definition may turn them off ("env": { "RUNTIME_EVENTS_FILE": "" }: what they cost, measured).
-    env: { ...process.env, [contract.runtime_events.env]: eventsFile, ...(def.env || {}), ...(options.env || {}) },
+    env: { ...(runtime ? runtimeEnv(runtime) : process.env), [contract.runtime_events.env]: eventsFile, ...(def.env || {}), ...(options.env || {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   liveChildren.add(child);

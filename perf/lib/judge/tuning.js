@@ -6,9 +6,16 @@
 const { primaryPair, runtimePairs, findComparison } = require('./verdicts');
 const { METRIC_NAMES } = require('./metrics');
 
-/** The tuned configuration of a server among the definitions (tuned_of), or null. */
+/**
+ * The tuned configuration of a server among the definitions (tuned_of), on the server's own
+ * runtime (a tuning is chosen by measurement on one runtime: perf/runtimes.json), or null: em
+ * on Ruby 3.3 has none until one is measured there, em@ruby31 has em_tuned.
+ */
 function tunedOf(server, definitions = {}) {
-  return Object.keys(definitions).find((name) => definitions[name] && definitions[name].tuned_of === server) || null;
+  const def = definitions[server] || {};
+  // A server on another runtime (em@ruby31, perf/lib/hosts/runtimes.js) is tuned as its server is there.
+  const base = def.variant_of || server;
+  return Object.keys(definitions).find((name) => definitions[name] && definitions[name].tuned_of === base && definitions[name].runtime === def.runtime) || null;
 }
 
 /** The server a tuned configuration tunes, or the server itself. */

@@ -7,6 +7,7 @@
 // (perf/lib/studies/archive.js).
 
 const QUESTIONS_FILE = require('../../questions.json');
+const { runtimeOf, eras } = require('../hosts/runtimes');
 
 // The chance that one run decides a question, before any archived run says otherwise.
 const PRIOR_DECIDES = 0.5;
@@ -14,6 +15,23 @@ const PRIOR_DECIDES = 0.5;
 /** { questions, pairs } of perf/questions.json. */
 function headline() {
   return { questions: QUESTIONS_FILE.questions, pairs: QUESTIONS_FILE.pairs };
+}
+
+// The runtimes the README answers for, in its order: today's first, then history's (perf/runtimes.json).
+const ERAS = ['today', 'history'];
+
+/**
+ * The pairs of perf/questions.json as the answers across runs ask them, in each era of
+ * perf/runtimes.json (today's runtimes first, then history's): { ...pair, era, a, b (each side
+ * SERVER@RUNTIME, the era's runtime of the server's kind: perf/lib/store/archive.js
+ * runtimeLabel), names: { a, b } (the servers) }.
+ */
+function eraPairs(definitions) {
+  const runtimes = eras();
+  const kindOf = (s) => runtimeOf(definitions[s].runtime).kind;
+  // Of the definitions given (a test's stand-ins have none of the pairs' servers).
+  const pairs = QUESTIONS_FILE.pairs.filter((p) => [p.a, p.b].every((s) => definitions[s] && definitions[s].runtime));
+  return ERAS.flatMap((era) => pairs.map((p) => ({ ...p, era, a: `${p.a}@${runtimes[era][kindOf(p.a)]}`, b: `${p.b}@${runtimes[era][kindOf(p.b)]}`, names: { a: p.a, b: p.b } })));
 }
 
 /**
@@ -78,4 +96,4 @@ function quickSelection(subjects, { budgetS, costS, decides = () => PRIOR_DECIDE
   return { chosen, left, spentS: chosen.reduce((t, s) => t + s.costS, 0) };
 }
 
-module.exports = { headline, defaultPairs, headlineServers, subjectsOf, quickSelection, PRIOR_DECIDES };
+module.exports = { ERAS, eraPairs, headline, defaultPairs, headlineServers, subjectsOf, quickSelection, PRIOR_DECIDES };

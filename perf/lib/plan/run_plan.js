@@ -35,6 +35,7 @@ const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
 const { DEFAULT_LOOKS } = require('../judge/sequential');
 const { tunedOf } = require('../judge/tuning');
+const { withRuntimeVariants, RuntimeError } = require('../hosts/runtimes');
 const { headline, headlineServers, subjectsOf, quickSelection } = require('./questions');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
@@ -106,6 +107,13 @@ function resolvePlan(options) {
   const headlineQuick = Boolean(options.quick && !seeds && !options.scenarios && !options.scenariosDir);
   const withTuned = options.tuned ?? !(options.servers || seeds || options.target || options.link || options.loadHosts || headlineQuick);
   const asked = seeds ? seeds.servers : options.servers || headlineServers(definitions);
+  // "SERVER@RUNTIME": the same server on another runtime of perf/runtimes.json (em@ruby31).
+  try {
+    definitions = withRuntimeVariants(definitions, asked);
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new UsageError(err.message);
+    throw err;
+  }
   const tuned = withTuned ? asked.map((s) => tunedOf(s, definitions)).filter((t) => t && !asked.includes(t)) : [];
   const quickChoice = headlineQuick ? quickPlan(options, { servers: asked.length, rampServers: asked.length + tuned.length }) : null;
   const servers = seeds ? seeds.servers : withReferences(options.quick ? asked : [...asked, ...tuned], definitions, options.references);
@@ -181,7 +189,7 @@ function resolvePlan(options) {
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
   const ramps = selectRamps(quickChoice ? { ...options, ramps: quickChoice.ramps } : options, { target, seeds, engineName });
   // The ramps search the runnable servers, and in a quick run the tuned configurations of theirs too.
-  const rampServers = [...runnable, ...tuned.filter((t) => !runnable.includes(t) && runnable.includes(definitions[t].tuned_of))];
+  const rampServers = [...runnable, ...tuned.filter((t) => !runnable.includes(t) && runnable.some((s) => tunedOf(s, definitions) === t))];
   const pin = options.pin !== false;
   const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
   const planned = Object.fromEntries([...servers, ...rampServers.filter((s) => !servers.includes(s))].map((s) => [s, definitions[s]]));

@@ -11,7 +11,7 @@ const { PROJECT_ROOT } = require('../hosts/server_process');
 const { basisWords, metricLabel } = require('../text/pooled');
 
 /** Where a pair's figure is written. */
-const answersImage = (pair) => path.join(PROJECT_ROOT, 'docs', `answers_${pair.a}_vs_${pair.b}.svg`);
+const answersImage = (pair) => path.join(PROJECT_ROOT, 'docs', `answers_${pair.names.a}_vs_${pair.names.b}.svg`);
 
 /** favours_b and its interval from a ratio a ÷ b and its interval, by the metric's direction. */
 function favoursB(better, ratio, ci) {
@@ -47,15 +47,17 @@ function answersForest({ questions, pooledOf }, pair) {
 
 /**
  * The README's figures, one per pair of the first pair's kind (each runtime on its defaults)
- * that the archive answers with an interval: [{ file, svg (the file's text), markdown (its image
- * line) }].
+ * that the archive answers with an interval, on the first era's runtimes that it answers
+ * (today's, else history's: perf/lib/plan/questions.js eraPairs): [{ file, svg (the file's
+ * text), markdown (its image line) }].
  */
 async function answersFigures(answers) {
   const [first] = answers.pairs;
+  if (!first) return [];
+  const inputs = answers.pairs.filter((p) => p.label === first.label).map((pair) => ({ pair, input: answersForest(answers, pair) })).filter((x) => x.input);
+  const era = inputs.length ? inputs[0].pair.era : null;
   const figures = [];
-  for (const pair of answers.pairs.filter((p) => p.label === first.label)) {
-    const input = answersForest(answers, pair);
-    if (!input) continue;
+  for (const { pair, input } of inputs.filter((x) => x.pair.era === era)) {
     const file = answersImage(pair);
     const alt = `Forest plot: ${input.a} against ${input.b} on each headline question, pooled across the archive's runs with each run's own interval under it`;
     figures.push({ file, svg: await forestSvg(input), markdown: `![${alt}](docs/${path.basename(file)})` });

@@ -10,6 +10,7 @@ const { OVERHEAD_METRICS, percentileResolved, fewestReplies, RATE_SET, TOO_FEW, 
 const { METRICS } = require('../judge/metrics');
 const { moreText } = require('../text/verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, marginText } = require('../text/format');
+const { runtimeWords } = require('../text/runtimes');
 const { intervalMethodText } = require('../judge/sequential');
 const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
@@ -49,6 +50,7 @@ const ENV_LABELS = {
   finished_at: 'finished',
   servers: 'servers',
   gems: 'gems',
+  runtimes: 'runtimes',
 };
 
 const CSS = `
@@ -789,7 +791,9 @@ ${probePhases(runs)}
 <p class="servers">${results.servers.map((name) => {
     // One line, so the verdicts stay on the first screen: what each server is, on hover and under Environment.
     const def = env.servers && env.servers[name];
-    return def && def.description ? `<span title="${esc(def.description)}">${serverName(name)}</span>` : serverName(name);
+    const on = def && def.runtime && env.runtimes ? runtimeWords(env.runtimes[def.runtime]) : null;
+    const shown = `${serverName(name)}${on ? ` <span class="muted">on ${esc(on)}</span>` : ''}`;
+    return def && def.description ? `<span title="${esc(def.description)}">${shown}</span>` : shown;
   }).join('')}<a class="muted" href="#environment">what each is</a></p>
 ${skippedServers(results)}
 ${results.interrupted ? '<p class="interrupted"><span class="tag bad">INTERRUPTED</span> The run was stopped before it finished: runs that had not finished are missing.</p>' : ''}

@@ -8,6 +8,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { PROJECT_ROOT } = require('../hosts/server_process');
+const { runtimeOf } = require('../hosts/runtimes');
 const { thresholds } = require('../judge/bottleneck');
 const { METHOD_VERSIONS } = require('../judge/meta');
 
@@ -69,6 +70,17 @@ function sourceFolders(definition) {
 }
 
 /**
+ * What of a server's runtime its digest holds: a runtime the project installs, by its id, pinned
+ * version and variables (YJIT); nothing for the machine's own as it is (as before runtimes were
+ * data, so that a record of the machine's node is current for node@node20).
+ */
+function runtimePart(def) {
+  if (!def.runtime) return {};
+  const runtime = runtimeOf(def.runtime);
+  return runtime.from === 'system' && !Object.keys(runtime.env).length ? {} : { runtime: { id: runtime.id, version: runtime.version ?? null, env: runtime.env } };
+}
+
+/**
  * A digest per server of what makes it at a commit (HEAD when not given): git's tree (or blob)
  * ids of its folders and the shared files, and its definition (command, arguments, environment),
  * so that a later run can tell whether a record measured the server it would measure. null for
@@ -83,7 +95,7 @@ function serverSources(definitions, { commit = 'HEAD', root = PROJECT_ROOT } = {
   const out = {};
   for (const [name, def] of Object.entries(definitions)) {
     const parts = [...sourceFolders(def), ...SHARED_SOURCES].map((p) => [p, idOf(p)]);
-    out[name] = parts.some(([, id]) => !id) ? null : crypto.createHash('sha256').update(JSON.stringify({ parts, command: def.command, args: def.args || [], env: def.env || {} })).digest('hex').slice(0, 16);
+    out[name] = parts.some(([, id]) => !id) ? null : crypto.createHash('sha256').update(JSON.stringify({ parts, command: def.command, args: def.args || [], env: def.env || {}, ...runtimePart(def) })).digest('hex').slice(0, 16);
   }
   return out;
 }

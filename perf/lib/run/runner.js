@@ -12,7 +12,7 @@
 // a deadline.
 
 const path = require('node:path');
-const { startServer, remoteServer } = require('../hosts/server_process');
+const { startServer, remoteServer, loadServerDefinitions } = require('../hosts/server_process');
 const { startBackends } = require('../hosts/backends');
 const { readLimits } = require('../hosts/fd_limits');
 const { createLink, removeLink } = require('../hosts/netns');
@@ -22,6 +22,8 @@ const { checkContract } = require('./contract_check');
 const { countFds } = require('../measure/proc_stats');
 const { expectedDurationS } = require('../plan/scenarios');
 const { collectEnvironment } = require('./environment');
+const { prepareRuntimes, describeRuntimes } = require('./runtimes');
+const { movedLines, runtimesLine } = require('../text/runtimes');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
 const { terminalText } = require('../text/answers');
@@ -82,14 +84,20 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
  * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
  */
-async function runScenarios(options = {}) {
-  let plan = resolvePlan(options);
+async function runScenarios(asked = {}) {
   const io = {
-    log: options.log || ((line) => process.stdout.write(line + '\n')),
-    status: options.status || (() => {}),
-    signal: options.signal || null,
+    log: asked.log || ((line) => process.stdout.write(line + '\n')),
+    status: asked.status || (() => {}),
+    signal: asked.signal || null,
   };
   const { log, signal } = io;
+  let plan = resolvePlan(asked);
+  // The runtimes the servers run on, installed where missing; a quick run may move servers to
+  // the runtimes the machine has (perf/lib/run/runtimes.js), and its plan is made again with them.
+  const ready = await prepareRuntimes(plan.definitions, { quick: !!asked.quick, log });
+  for (const line of movedLines(ready.moved)) log(line);
+  const options = ready.moved.length ? { ...asked, definitions: { ...(asked.definitions || loadServerDefinitions()), ...ready.definitions } } : asked;
+  if (ready.moved.length) plan = resolvePlan(options);
   // The backends the scenarios call (/upstream, /db), up and checked before anything is
   // measured; ones that will not start leave their scenarios out, as missing ones do.
   let backends = null;
@@ -107,6 +115,9 @@ async function runScenarios(options = {}) {
   const environment = collectEnvironment({ pinning: plan.pinning, options: { ...plan.recorded, out: dir } });
   environment.started_at = new Date().toISOString();
   environment.servers = plan.definitions;
+  environment.runtimes = describeRuntimes(plan.definitions);
+  const onWhat = runtimesLine(environment.runtimes, plan.definitions);
+  if (onWhat) log(onWhat);
   // The load generator's open-files limit as raised for the scenarios; each server's is added
   // when it first starts (it inherits this one and raises its soft limit to the hard one).
   environment.fd_limits = { load_generator: plan.descriptors.limits, servers: {} };

@@ -6,7 +6,10 @@
 //   archive_version, id (its file name without .json), started_at, finished_at
 //   host        cpu_model, cpu_microcode, cpu_flags, cpu_mitigations, kernel, os, cores,
 //               memory_gb, hostname
-//   software    node, ruby, gems, npm_packages
+//   software    node, ruby, gems, npm_packages (the machine's: the runner's and the system Ruby's)
+//   runtimes    each runtime a server ran on, as the run read it (perf/lib/hosts/runtimes.js
+//               describeRuntime: versions, YJIT, the gems loaded, io-event's selector); records
+//               from before runtimes were data have none, their servers ran on the machine's own
 //   commit, dirty   the project's commit and whether the working copy differed from it
 //   methods     the versions of the measuring rules it used (perf/lib/judge/meta.js METHOD_VERSIONS)
 //   sources     per server, a digest of what makes it (its folder and the shared files at the
@@ -96,6 +99,7 @@ function recordOf(results, { answers, sources }) {
       hostname: env.hostname || null,
     },
     software: { node: env.node || null, ruby: env.ruby || null, gems: env.gems || null, npm_packages: env.npm_packages || null },
+    runtimes: env.runtimes || null,
     commit: env.project_commit || null,
     dirty: env.project_dirty ?? null,
     sources,
@@ -111,6 +115,33 @@ function recordOf(results, { answers, sources }) {
     waiting: results.waiting || null,
     backends: results.backends || null,
   };
+}
+
+/**
+ * The runtime a server of a run ran on: its definition's (servers: a record's or a run's
+ * definitions), else, for a run from before runtimes were data, the machine's command of the
+ * version the run recorded (software: { node, ruby }): node20, ruby31. null for a server that
+ * names none and runs neither (nginx).
+ */
+function runtimeOfServer(servers, software, name) {
+  const def = (servers && servers[name]) || {};
+  if (def.runtime) return def.runtime;
+  const version = def.command === 'node' || def.command === 'ruby' ? software && software[def.command] : null;
+  const m = version && /^v?(\d+)\.(\d+)/.exec(version);
+  if (!m) return null;
+  return def.command === 'node' ? `node${m[1]}` : `ruby${m[1]}${m[2]}`;
+}
+
+/**
+ * A server's name in the answers across runs: SERVER@RUNTIME (node@node24, em@ruby31), so that
+ * answers pool per runtime and never across; a variant's (em@ruby31) is its own; a server on
+ * no runtime keeps its name.
+ */
+function runtimeLabel(servers, software, name) {
+  const def = (servers && servers[name]) || {};
+  const runtime = runtimeOfServer(servers, software, name);
+  if (!runtime) return name;
+  return `${def.variant_of || name.split('@')[0]}@${runtime}`;
 }
 
 // Six significant digits: far finer than any interval the runs give, and a third of the bytes.
@@ -169,4 +200,4 @@ function writeRecord(record, dir = ARCHIVE_DIR) {
   return file;
 }
 
-module.exports = { ARCHIVE_VERSION, ARCHIVE_DIR, ArchiveError, recordOf, recordId, encodeRecord, decodeRecord, readArchive, writeRecord };
+module.exports = { ARCHIVE_VERSION, ARCHIVE_DIR, ArchiveError, recordOf, recordId, encodeRecord, decodeRecord, readArchive, writeRecord, runtimeOfServer, runtimeLabel };

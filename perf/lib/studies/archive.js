@@ -8,14 +8,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { loadResults } = require('../store/results_doc');
 const { judgeResults } = require('../judge/judged');
-const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord } = require('../store/archive');
-const { runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides } = require('../judge/meta');
+const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord, runtimeLabel } = require('../store/archive');
+const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides } = require('../judge/meta');
+const { withRuntimeVariants, runtimeOf, RuntimeError } = require('../hosts/runtimes');
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
-const { headline, defaultPairs, PRIOR_DECIDES } = require('../plan/questions');
+const { headline, defaultPairs, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
 const RESULTS = path.join(PROJECT_ROOT, 'RESULTS.md');
@@ -50,29 +51,80 @@ function archiveRun(dir, { archiveDir = ARCHIVE_DIR } = {}) {
 }
 
 /**
- * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive), questions, pairs,
- * pooledOf(question, pair), claimOf(question, pooled) }. Each record's answers are marked stale
- * where its servers differ from today's (their sources at HEAD).
+ * A record (or a judged run, read as one) with its servers named SERVER@RUNTIME
+ * (perf/lib/store/archive.js runtimeLabel) in its answers and sources: answers pool per
+ * runtime, never across.
+ */
+function withRuntimeLabels(record) {
+  const label = (name) => runtimeLabel(record.servers, record.software, name);
+  const answers = record.answers.map((x) => {
+    const [a, b] = [label(x.a), label(x.b)];
+    return { ...x, key: answerKey(x.subject, x.metric, a, b), a, b, winner: x.winner ? label(x.winner) : x.winner };
+  });
+  const sources = record.sources ? Object.fromEntries(Object.entries(record.sources).map(([name, digest]) => [label(name), digest])) : record.sources;
+  return { ...record, answers, sources };
+}
+
+/**
+ * Today's digest of each SERVER@RUNTIME among labels (perf/lib/run/environment.js serverSources
+ * of the server on that runtime): { label: digest }; none for a label no definition makes now
+ * (a server or runtime since removed).
+ */
+function currentSources(labels, definitions) {
+  const defs = {};
+  for (const label of labels) {
+    try {
+      const made = withRuntimeVariants(definitions, [label]);
+      if (made[label]) defs[label] = made[label];
+    } catch (err) {
+      if (!(err instanceof RuntimeError)) throw err;
+    }
+  }
+  return serverSources(defs);
+}
+
+/** The servers' order for the answers' orientation (node before em), each server's runtimes together. */
+function labelOrder(labels, definitions) {
+  const names = Object.keys(definitions);
+  const rank = (label) => names.indexOf(label.split('@')[0]);
+  return [...labels].sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
+}
+
+/**
+ * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive), questions, pairs
+ * (perf/lib/plan/questions.js eraPairs: today's runtimes, then history's), pooledOf(question,
+ * pair), claimOf(question, pooled) }. Servers are SERVER@RUNTIME throughout; each record's
+ * answers are marked stale where its servers differ from today's same server on the same
+ * runtime (their sources at HEAD).
  */
 function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, definitions = null } = {}) {
-  const records = readArchive(archiveDir);
-  const current = serverSources(definitions || require('../../servers.json'));
+  const defs = definitions || require('../../servers.json');
+  const records = readArchive(archiveDir).map(withRuntimeLabels);
+  const labels = new Set(records.flatMap((r) => r.answers.flatMap((x) => [x.a, x.b])));
+  const current = currentSources(labels, defs);
   for (const record of records) record.stale = staleAnswers(record, current);
-  const order = Object.keys(definitions || require('../../servers.json'));
   // Pooled at the project's margin whatever margin a run was asked for: "the same" means one thing here.
-  const pooled = poolArchive(records, { margin: DEFAULT_MARGIN, withoutStale, order });
+  const pooled = poolArchive(records, { margin: DEFAULT_MARGIN, withoutStale, order: labelOrder(labels, defs) });
   const pooledOf = (q, pair) => pooled.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
   const claimOf = (q, p) => {
     const claim = q.seed ? seedClaim(q.seed) : null;
-    return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === p.a && claim.b === p.b ? pooledClaim(p, claim) : null;
+    const base = (label) => label.split('@')[0];
+    return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === base(p.a) && claim.b === base(p.b) ? pooledClaim(p, { ...claim, winner: claim.winner === claim.a ? p.a : p.b, a: p.a, b: p.b }) : null;
   };
-  const { questions, pairs } = headline();
-  return { records, pooled, questions, pairs, pooledOf, claimOf };
+  const { questions } = headline();
+  return { records, pooled, questions, pairs: eraPairs(defs), pooledOf, claimOf };
 }
 
 /** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */
 function documentsWithAnswers(answers, { images = [], readme = README, results = RESULTS } = {}) {
-  const readmeText = withBlock(fs.readFileSync(readme, 'utf8'), BLOCK, readmeBlock({ ...answers, hostOf, images }));
+  const runtimeLabelOf = (id) => {
+    try {
+      return runtimeOf(id).label;
+    } catch {
+      return id; // a runtime since removed from perf/runtimes.json
+    }
+  };
+  const readmeText = withBlock(fs.readFileSync(readme, 'utf8'), BLOCK, readmeBlock({ ...answers, hostOf, images, runtimeLabelOf }));
   const resultsText = withBlock(fs.readFileSync(results, 'utf8'), BLOCK, resultsBlock({ ...answers, hostOf }));
   return [
     { file: readme, text: readmeText },
@@ -91,24 +143,34 @@ function documentsWithAnswers(answers, { images = [], readme = README, results =
  * run's odds.
  */
 function decidingOdds({ archiveDir = ARCHIVE_DIR, servers = null, definitions = require('../../servers.json') } = {}) {
-  const { pooledOf } = archiveAnswers({ archiveDir, definitions });
+  const { pooledOf, pairs: all } = archiveAnswers({ archiveDir, definitions });
   const pairs = defaultPairs(definitions, servers);
+  // Each pair on the runtimes the run measures; where no full run of those answers yet, the same
+  // pair on history's runtimes ranks the questions (an order, not an answer).
+  const asked = (era, pair) => all.find((x) => x.era === era && x.names.a === pair.a && x.names.b === pair.b);
   return (q) => pairs.reduce((t, pair) => {
-    const pooled = pooledOf(q, pair);
+    const pooled = pooledOf(q, { a: runtimeLabel(definitions, null, pair.a), b: runtimeLabel(definitions, null, pair.b) }) || pooledOf(q, asked('history', pair) || {});
     return t + ((pooled && nextRunDecides(pooled)) ?? PRIOR_DECIDES);
   }, 0);
 }
 
 /**
- * Runs set against the archive, question by question (the headline questions, the first pair):
- * [{ question, pooled (the archive's answer, or null), runs: [{ dir, answer (the run's, or
- * null), against (judge/meta.js againstPool, or null) }] }]. dirs: results folders, quick runs
- * or full: whether a quick run contradicts the full runs is what this is for.
+ * Runs set against the archive, question by question (the headline questions, the first pair,
+ * on the runtimes the first run measured it on): [{ question, pooled (the archive's answer, or
+ * null), runs: [{ dir, answer (the run's, or null), against (judge/meta.js againstPool, or
+ * null) }] }]. dirs: results folders, quick runs or full: whether a quick run contradicts the
+ * full runs is what this is for.
  */
 function runsAgainstArchive(dirs, { archiveDir = ARCHIVE_DIR } = {}) {
   const archived = archiveAnswers({ archiveDir });
-  const [pair] = archived.pairs;
-  const runs = dirs.map((dir) => ({ dir, answers: runAnswers(judgeResults(loadResults(dir))) }));
+  const { names } = archived.pairs[0];
+  const runs = dirs.map((dir) => {
+    const results = judgeResults(loadResults(dir));
+    const software = { node: results.environment.node, ruby: results.environment.ruby };
+    const label = (name) => runtimeLabel(results.definitions, software, name);
+    return { dir, pair: { a: label(names.a), b: label(names.b) }, answers: withRuntimeLabels({ answers: runAnswers(results), servers: results.definitions, software }).answers };
+  });
+  const pair = runs.length ? runs[0].pair : archived.pairs[0];
   return archived.questions.map((question) => {
     const pooled = archived.pooledOf(question, pair);
     return {

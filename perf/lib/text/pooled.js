@@ -91,35 +91,63 @@ function archiveWords(records, hostOf) {
 // More pairs than this in the README's table, and it is split into a table per label.
 const MAX_README_COLUMNS = 3;
 
+/** A pooled answer with its servers by name alone (node, not node@node24), for a table whose heading names the runtimes. */
+function byServerName(p) {
+  const name = (label) => (label ? label.split('@')[0] : label);
+  return { ...p, a: name(p.a), b: name(p.b), winner: name(p.winner), hosts: p.hosts && p.hosts.map((h) => ({ ...h, winner: name(h.winner) })) };
+}
+
+/** "Node 24 and Ruby 3.3 + YJIT": the runtimes of an era's pairs, by their labels (runtimeLabelOf(id)). */
+function eraRuntimes(pairs, runtimeLabelOf) {
+  const ids = [...new Set(pairs.flatMap((x) => [x.a, x.b]).map((label) => label.split('@')[1]))];
+  const labels = ids.map(runtimeLabelOf);
+  return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels.join('');
+}
+
+// Each era's heading (perf/lib/plan/questions.js ERAS).
+const ERA_WORDS = { today: "Today's runtimes", history: 'History' };
+
 /**
- * The README's block: one row per headline question (perf/questions.json), a column per pair
- * some archived run measured (a table per label where there are more than MAX_README_COLUMNS).
- * pooledOf(question, pair) gives the pooled answer or null; claimOf(question, pooled) the seed's
- * claim outcome or null.
+ * The README's block: for each era of runtimes (today's, then history's), one row per headline
+ * question (perf/questions.json), a column per pair some archived run measured on that era's
+ * runtimes (a table per label where there are more than MAX_README_COLUMNS). pooledOf(question,
+ * pair) gives the pooled answer or null; claimOf(question, pooled) the seed's claim outcome or
+ * null; runtimeLabelOf(id) a runtime's label.
  */
-function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, images = [] }) {
+function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, runtimeLabelOf, images = [] }) {
   if (!records.length) return ['No full run is in the archive yet: `scripts/run_scenarios.sh` adds its own to results/archive/, then `npm run answers -- --write` writes them here.'];
-  const measured = pairs.filter((pair) => questions.some((q) => pooledOf(q, pair)));
-  const labels = [...new Set(measured.map((x) => x.label))];
-  const tables = measured.length > MAX_README_COLUMNS ? labels.map((label) => measured.filter((x) => x.label === label)) : [measured];
   const table = (columns) => {
-    const head = ['question', ...columns.map((x) => `${x.label}: ${x.a} vs ${x.b}`)];
+    const head = ['question', ...columns.map((x) => `${x.label}: ${x.names.a} vs ${x.names.b}`)];
     const body = questions.map((q) => {
       const cells = columns.map((pair) => {
         const p = pooledOf(q, pair);
         if (!p) return 'not measured';
         const claim = claimOf(q, p);
-        return `${answerWords(p)}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${basisWords(p, { why: false })}`;
+        return `${answerWords(byServerName(p))}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${basisWords(p, { why: false })}`;
       });
       return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells];
     });
     return markdownTable(head, body, head.map(() => 'l'));
   };
-  return [
-    `Pooled over ${archiveWords(records, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
-    ...tables.flatMap((columns) => ['', ...table(columns)]),
-    ...images.flatMap((image) => ['', image]),
-  ];
+  const out = [];
+  for (const era of [...new Set(pairs.map((x) => x.era))]) {
+    const ofEra = pairs.filter((x) => x.era === era);
+    const measured = ofEra.filter((pair) => questions.some((q) => pooledOf(q, pair)));
+    const heading = `**${ERA_WORDS[era]}: ${eraRuntimes(measured.length ? measured : ofEra.filter((x) => x.label === ofEra[0].label), runtimeLabelOf)}.**`;
+    if (!measured.length) {
+      out.push(heading, `No full run of them is in the archive yet: \`scripts/run_scenarios.sh\` makes one (it installs them first).`, '');
+      continue;
+    }
+    const eraRecords = records.filter((r) => r.answers.some((x) => measured.some((pair) => x.a === pair.a && x.b === pair.b)));
+    const labels = [...new Set(measured.map((x) => x.label))];
+    const tables = measured.length > MAX_README_COLUMNS ? labels.map((label) => measured.filter((x) => x.label === label)) : [measured];
+    out.push(
+      `${heading} Pooled over ${archiveWords(eraRecords, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
+      ...tables.flatMap((columns) => ['', ...table(columns)]),
+      '',
+    );
+  }
+  return [...out.slice(0, -1), ...images.flatMap((image) => ['', image])];
 }
 
 /** RESULTS.md's block: every pooled comparison, a table per pair of servers. */

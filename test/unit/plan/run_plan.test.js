@@ -35,8 +35,12 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     const subjects = [...new Set(headline().questions.map((q) => q.subject))];
     assert.deepEqual([...names(plan.scenarios), ...plan.ramps.map((r) => r.name)].sort(), subjects.sort(), 'without a budget: every subject, nothing else');
     assert.equal(plan.held, null, 'the held count is no headline question');
-    const tuned = resolvePlan({ quick: true, tuned: true });
-    assert.deepEqual([tuned.servers, tuned.rampServers], [['node', 'em', 'async'], ['node', 'em', 'async', 'node_tuned', 'em_tuned', 'async_tuned']]);
+    // The tuned configurations were measured on Node 20 and Ruby 3.1 (perf/servers.json): they
+    // tune the servers there, not on today's runtimes.
+    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async']);
+    const history = ['node@node20', 'em@ruby31', 'async@ruby31'];
+    const tuned = resolvePlan({ quick: true, tuned: true, servers: history });
+    assert.deepEqual([tuned.servers, tuned.rampServers], [history, [...history, 'node_tuned', 'em_tuned', 'async_tuned']]);
   });
 
   it('a quick run\'s budget is the whole run\'s: the subjects ranked by the questions they likely decide per second, taken while they fit; the ramps\' share kept from the rounds\'; what was left recorded', () => {
@@ -59,16 +63,26 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     assert.deepEqual([elsewhere.ramps, elsewhere.recorded.headline.chosen.every((s) => s.kind === 'scenario')], [[], true], 'a server at --target: the headline scenarios, no ramps');
   });
 
+  it('SERVER@RUNTIME: the same server on another runtime of perf/runtimes.json, named as asked; a runtime of another kind or unknown, one line', () => {
+    const plan = resolvePlan({ servers: ['node', 'node@node20', 'em@ruby31'] });
+    assert.deepEqual(Object.entries(plan.definitions).map(([name, d]) => [name, d.runtime, d.args[0]]), [['node', 'node24', 'node/server.js'], ['node@node20', 'node20', 'node/server.js'], ['em@ruby31', 'ruby31', 'ruby/em/server.rb']]);
+    assert.throws(() => resolvePlan({ servers: ['node@ruby31'] }), (err) => err instanceof UsageError && err.message === "'node@ruby31': node runs on a node runtime, ruby31 is ruby");
+    assert.throws(() => resolvePlan({ servers: ['em@ruby99'] }), (err) => err instanceof UsageError && /^unknown runtime 'ruby99' \(known: node20, /.test(err.message));
+    assert.throws(() => resolvePlan({ servers: ['nginx@node24'] }), (err) => err instanceof UsageError && /server 'nginx' names no runtime/.test(err.message));
+  });
+
   it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
     assert.deepEqual(resolvePlan({ servers: ['node', 'em'] }).servers, ['node', 'em']);
     assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em', 'async']);
-    assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true }).servers, ['em', 'em_tuned']);
-    assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true, quick: true }).rampServers, ['em', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true }).servers, ['em@ruby31', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true, quick: true }).rampServers, ['em@ruby31', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true }).servers, ['em'], 'em on Ruby 3.3 has no tuned configuration measured yet');
   });
 
-  it('by default: node, em and async with defaults and tuned, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
+  it('by default: node, em and async on today\'s runtimes, tuned where a tuning was measured on them, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
     const plan = resolvePlan({});
-    const all = ['node', 'em', 'async', 'node_tuned', 'em_tuned', 'async_tuned'];
+    const all = ['node', 'em', 'async'];
+    assert.deepEqual(Object.values(plan.definitions).map((d) => d.runtime), ['node24', 'ruby33_yjit', 'ruby33_yjit']);
     assert.deepEqual(plan.servers, all);
     assert.deepEqual(Object.keys(plan.definitions), all);
     assert.deepEqual(plan.rampServers, all);

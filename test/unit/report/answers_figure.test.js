@@ -10,11 +10,14 @@ const questions = [
   { id: 'memory', question: 'peak RSS', subject: 'keepalive_400x100', metric: 'peak_rss_mb', topic: 'Memory' },
   { id: 'cpu', question: 'server CPU per request', subject: 'long_conn_256', metric: 'cpu_ms_per_request', topic: 'Keep-alive requests' },
 ];
+// As perf/lib/plan/questions.js eraPairs gives them: today's runtimes, then history's.
+const pairOf = (a, b, label, era = 'today') => ({ a, b, label, era, names: { a, b } });
 const pairs = [
-  { a: 'node', b: 'em', label: 'defaults' },
-  { a: 'node', b: 'async', label: 'defaults' },
-  { a: 'em', b: 'async', label: 'defaults' },
-  { a: 'node_tuned', b: 'em_tuned', label: 'both tuned' },
+  pairOf('node', 'em', 'defaults'),
+  pairOf('node', 'async', 'defaults'),
+  pairOf('em', 'async', 'defaults'),
+  pairOf('node_tuned', 'em_tuned', 'both tuned'),
+  pairOf('node', 'async', 'defaults', 'history'),
 ];
 const record = { started_at: '2026-11-28T05:36:23Z', host: { cpu_model: 'AMD EPYC' } };
 /** A pooled answer of one run: a ÷ b = ratio (lower is better), its interval ci, won by winner. */
@@ -27,9 +30,14 @@ const answered = { 'node vs em': pooled(2, [1.8, 2.2], 'em'), 'em vs async': poo
 const answers = { questions, pairs, pooledOf: (q, pair) => (q.id === 'memory' ? answered[`${pair.a} vs ${pair.b}`] || null : null) };
 
 describe('answers figure: a forest plot per pair of runtimes on their defaults', () => {
-  it('one per default pair the archive answers, each in its own file named by the pair, none for the tuned pair', async () => {
+  it('one per default pair the archive answers, each in its own file named by the pair, none for the tuned pair; of the first era it answers only', async () => {
     const figures = await answersFigures(answers);
     assert.deepEqual(figures.map((f) => path.basename(f.file)), ['answers_node_vs_em.svg', 'answers_em_vs_async.svg']);
+    // History's node vs async is answered too, but today's pairs are the README's pictures.
+    const withHistory = { ...answers, pooledOf: (q, pair) => (pair.era === 'history' && q.id === 'memory' ? pooled(2, [1.8, 2.2], 'async') : answers.pooledOf(q, pair)) };
+    assert.deepEqual((await answersFigures(withHistory)).map((f) => path.basename(f.file)), ['answers_node_vs_em.svg', 'answers_em_vs_async.svg']);
+    const onlyHistory = { ...answers, pooledOf: (q, pair) => (pair.era === 'history' && q.id === 'memory' ? pooled(2, [1.8, 2.2], 'async') : null) };
+    assert.deepEqual((await answersFigures(onlyHistory)).map((f) => path.basename(f.file)), ['answers_node_vs_async.svg']);
     assert.match(figures[1].markdown, /^!\[Forest plot: em against async on each headline question[^\]]*\]\(docs\/answers_em_vs_async\.svg\)$/);
     for (const f of figures) assert.match(f.svg, /^<\?xml [^]*<svg [^]*<\/svg>\s*$/);
   });

@@ -59,6 +59,21 @@ describe('archive: records of full runs', () => {
     assert.throws(() => archive.writeRecord(first, dir), (e) => e instanceof archive.ArchiveError && /exists already: this run is in the archive/.test(e.message));
   });
 
+  it('names each server by its runtime, SERVER@RUNTIME: its definition\'s, else the machine\'s of the version a run from before runtimes were data recorded', () => {
+    const software = { node: 'v20.20.2', ruby: '3.1.2p20' };
+    const servers = { node: { command: 'node' }, em: { command: 'ruby', args: ['--yjit'] }, today: { command: 'node', runtime: 'node24' }, 'em@ruby33': { command: 'ruby', runtime: 'ruby33', variant_of: 'em' }, nginx: { command: 'bash' } };
+    assert.deepEqual(Object.keys(servers).map((name) => archive.runtimeLabel(servers, software, name)), ['node@node20', 'em@ruby31', 'today@node24', 'em@ruby33', 'nginx']);
+    assert.equal(archive.runtimeOfServer(servers, {}, 'node'), null, 'no version recorded: no runtime to name');
+    assert.equal(archive.runtimeLabel({}, software, 'gone'), 'gone', 'a server the record does not define keeps its name');
+  });
+
+  it('keeps the runtimes the run recorded (environment.runtimes)', () => {
+    const results = judgeResults(loadResults(FIXTURE_DIR));
+    const runtimes = { node24: { id: 'node24', version: '24.22.3', v8: '13.6' } };
+    const record = archive.recordOf({ ...results, environment: { ...results.environment, runtimes } }, { answers: runAnswers(results), sources: {} });
+    assert.deepEqual(record.runtimes, runtimes);
+  });
+
   it('reads no record from a folder that does not exist', () => {
     assert.deepEqual(archive.readArchive(path.join(dir, 'none')), []);
   });

@@ -48,18 +48,37 @@ describe('archive: adding runs and pooling them', () => {
     for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, id: `${r.id}`, sources: {} }, archiveDir);
     const answers = studies.archiveAnswers({ archiveDir });
     assert.equal(answers.records.length, 3);
-    const p = answers.pooledOf({ subject: 'short_conn_256', metric: 'throughput_rps' }, { a: 'node', b: 'em' });
+    const p = answers.pooledOf({ subject: 'short_conn_256', metric: 'throughput_rps' }, { a: 'node@node24', b: 'em@ruby33_yjit' });
     assert.equal(p.decision, 'winner');
-    assert.equal(p.winner, 'em');
+    assert.equal(p.winner, 'em@ruby33_yjit');
     const readme = path.join(root, 'README.md');
     const results = path.join(root, 'RESULTS.md');
     fs.writeFileSync(readme, '# x\n<!-- answers:begin: generated -->\n<!-- answers:end -->\nend\n');
     fs.writeFileSync(results, '# r\n<!-- answers:begin: generated -->\nold\n<!-- answers:end -->\n');
     const [r1, r2] = studies.documentsWithAnswers(answers, { images: ['![x](docs/answers_node_vs_em.svg)'], readme, results });
+    assert.match(r1.text, /\*\*Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs/);
     assert.match(r1.text, /\| A new connection per request: throughput of 256 clients \| em 1\.\d+× more req\/s/);
+    assert.match(r1.text, /\*\*History: Node 20 and Ruby 3\.1\.\*\*\nNo full run of them is in the archive yet/);
     assert.match(r1.text, /!\[x\]\(docs\/answers_node_vs_em\.svg\)\n<!-- answers:end -->\nend\n$/);
-    assert.match(r2.text, /### node vs em/);
+    assert.match(r2.text, /### node@node24 vs em@ruby33_yjit/);
     assert.ok(!r2.text.includes('old'));
+  });
+
+  it('pools per runtime, never across: the same servers on Node 20 and Ruby 3.1 (a record from before runtimes were data: the machine\'s, of the versions it recorded) answer apart', () => {
+    const archiveDir = path.join(root, 'eras');
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, sources: {} }, archiveDir);
+    const history = (r) => ({ ...r, id: `old-${r.id}`, servers: { node: { command: 'node' }, em: { command: 'ruby' } }, software: { node: 'v20.20.2', ruby: '3.1.2p20' }, sources: {} });
+    for (const r of around('AMD EPYC', [1.6, 1.7])) writeRecord(history(r), archiveDir);
+    const answers = studies.archiveAnswers({ archiveDir });
+    const q = { subject: 'short_conn_256', metric: 'throughput_rps' };
+    const today = answers.pooledOf(q, answers.pairs.find((x) => x.era === 'today' && x.names.a === 'node' && x.names.b === 'em'));
+    const then = answers.pooledOf(q, answers.pairs.find((x) => x.era === 'history' && x.names.a === 'node' && x.names.b === 'em'));
+    assert.deepEqual([today.k, today.winner, then.k, then.winner], [3, 'em@ruby33_yjit', 2, 'node@node20']);
+    const readme = path.join(root, 'README.md');
+    fs.writeFileSync(readme, '<!-- answers:begin -->\n<!-- answers:end -->\n');
+    fs.writeFileSync(path.join(root, 'RESULTS.md'), '<!-- answers:begin -->\n<!-- answers:end -->\n');
+    const [{ text }] = studies.documentsWithAnswers(answers, { readme, results: path.join(root, 'RESULTS.md') });
+    assert.match(text, /Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs[\s\S]*\| em 1\.\d+× more req\/s[\s\S]*History: Node 20 and Ruby 3\.1\.\*\* Pooled over 2 full runs[\s\S]*\| node 1\.\d+× more req\/s/);
   });
 
   it('a quick run\'s odds: per question, the chances one more run decides each default pair among the servers, summed; the prior where no run answered', () => {
@@ -72,6 +91,10 @@ describe('archive: adding runs and pooling them', () => {
     // With async: node vs async and em vs async have no archived run, each the prior.
     assert.ok(Math.abs(studies.decidingOdds({ archiveDir })(q) - (nodeEm + 2 * PRIOR_DECIDES)) < 1e-12);
     assert.equal(studies.decidingOdds({ archiveDir, servers: ['em', 'async'] })(q), PRIOR_DECIDES);
+    // Where no run of today's runtimes answers, the same pair on history's ranks the question.
+    const historyDir = path.join(root, 'odds-history');
+    for (const r of around('AMD EPYC', [0.56, 0.57, 0.55], 0.05, { on: { node: 'node20', em: 'ruby31' } })) writeRecord({ ...r, sources: {} }, historyDir);
+    assert.equal(studies.decidingOdds({ archiveDir: historyDir, servers: ['node', 'em'] })(q), nodeEm);
   });
 
   it('README.md, RESULTS.md and docs/answers_*.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {

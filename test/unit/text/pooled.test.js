@@ -46,40 +46,49 @@ describe('pooled answers in words', () => {
     assert.match(pooled.basisWords(one(records)), /, 1 measured before a change to its server or method$/);
   });
 
-  it('writes the README\'s block: a row per headline question, a column per pair some run measured, each answer with what it rests on', () => {
-    const records = [...around('AMD EPYC', [0.56, 0.56], 0.05, { day: '2026-11-27' }), ...around('Intel Xeon', [0.6], 0.05, { day: '2026-11-28' })];
+  // Pairs as perf/lib/plan/questions.js eraPairs gives them: each side SERVER@RUNTIME.
+  const ON = { node: 'node24', em: 'ruby33_yjit', async: 'ruby33_yjit', node_tuned: 'node24', em_tuned: 'ruby33_yjit', async_tuned: 'ruby33_yjit' };
+  const pairOf = (a, b, label, era = 'today', on = ON) => ({ a: `${a}@${on[a]}`, b: `${b}@${on[b]}`, label, era, names: { a, b } });
+  const runtimeLabelOf = (id) => ({ node24: 'Node 24', ruby33_yjit: 'Ruby 3.3 + YJIT', node20: 'Node 20', ruby31: 'Ruby 3.1' })[id];
+
+  it('writes the README\'s block: for each era of runtimes, a row per headline question, a column per pair some run measured, each answer with what it rests on', () => {
+    const sides = { a: 'node@node24', b: 'em@ruby33_yjit' };
+    const records = [...around('AMD EPYC', [0.56, 0.56], 0.05, { day: '2026-11-27', ...sides }), ...around('Intel Xeon', [0.6], 0.05, { day: '2026-11-28', ...sides })];
     const answers = poolArchive(records);
     const questions = [
       { id: 'q1', topic: 'A new connection per request', question: 'throughput', subject: 'short_conn_256', metric: 'throughput_rps' },
       { id: 'q2', question: 'Never measured', subject: 'nowhere', metric: 'throughput_rps' },
     ];
-    const pairs = [{ a: 'node', b: 'em', label: 'defaults' }, { a: 'node_tuned', b: 'em_tuned', label: 'both tuned' }];
+    const history = { node: 'node20', em: 'ruby31' };
+    const pairs = [pairOf('node', 'em', 'defaults'), pairOf('node_tuned', 'em_tuned', 'both tuned'), pairOf('node', 'em', 'defaults', 'history', history)];
     const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
-    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null, images: ['![answers](docs/answers_node_vs_em.svg)'] });
-    assert.match(lines[0], /^Pooled over 3 full runs \(2026-11-27 to 2026-11-28\) on 2 hosts \(AMD EPYC: 2, Intel Xeon: 1\)/);
-    // No run measured the tuned pair: no column for it.
+    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, runtimeLabelOf, claimOf: () => null, images: ['![answers](docs/answers_node_vs_em.svg)'] });
+    assert.match(lines[0], /^\*\*Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs \(2026-11-27 to 2026-11-28\) on 2 hosts \(AMD EPYC: 2, Intel Xeon: 1\)/);
+    // No run measured the tuned pair: no column for it; the servers by name, the heading names their runtimes.
     assert.equal(lines[2], '| question | defaults: node vs em |');
     assert.match(lines[4], /^\| A new connection per request: throughput \| em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 2 hosts, I² \d+ % \|$/);
     assert.equal(lines[5], '| Never measured | not measured |');
+    // History's era, which no run measured: said so, with the command that makes one.
+    assert.deepEqual(lines.slice(7, 9), ['**History: Node 20 and Ruby 3.1.**', 'No full run of them is in the archive yet: `scripts/run_scenarios.sh` makes one (it installs them first).']);
     assert.equal(lines[lines.length - 1], '![answers](docs/answers_node_vs_em.svg)');
-    assert.match(pooled.readmeBlock({ questions, pairs, records: [], hostOf, pooledOf, claimOf: () => null })[0], /^No full run is in the archive yet/);
+    assert.match(pooled.readmeBlock({ questions, pairs, records: [], hostOf, pooledOf, runtimeLabelOf, claimOf: () => null })[0], /^No full run is in the archive yet/);
   });
 
   it('splits the README\'s block into a table per label where more than three pairs were measured', () => {
     const sides = [['node', 'em'], ['node', 'async'], ['em', 'async'], ['node_tuned', 'em_tuned'], ['node_tuned', 'async_tuned'], ['em_tuned', 'async_tuned']];
-    const records = sides.flatMap(([a, b]) => around('AMD EPYC', [0.56, 0.56], 0.05, { a, b }));
+    const pairs = sides.map(([a, b]) => pairOf(a, b, a.endsWith('_tuned') ? 'both tuned' : 'defaults'));
+    const records = pairs.flatMap(({ a, b }) => around('AMD EPYC', [0.56, 0.56], 0.05, { a, b }));
     const answers = poolArchive(records);
     const questions = [{ id: 'q1', topic: 'A new connection per request', question: 'throughput', subject: 'short_conn_256', metric: 'throughput_rps' }];
-    const pairs = sides.map(([a, b]) => ({ a, b, label: a.endsWith('_tuned') ? 'both tuned' : 'defaults' }));
     const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
-    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf: () => null });
+    const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, runtimeLabelOf, claimOf: () => null });
     const heads = lines.filter((l) => l.startsWith('| question'));
     assert.deepEqual(heads, [
       '| question | defaults: node vs em | defaults: node vs async | defaults: em vs async |',
       '| question | both tuned: node_tuned vs em_tuned | both tuned: node_tuned vs async_tuned | both tuned: em_tuned vs async_tuned |',
     ]);
     // Two pairs measured: one table, as a reader of two columns expects.
-    const two = pooled.readmeBlock({ questions, pairs: [pairs[0], pairs[3]], records, hostOf, pooledOf, claimOf: () => null });
+    const two = pooled.readmeBlock({ questions, pairs: [pairs[0], pairs[3]], records, hostOf, pooledOf, runtimeLabelOf, claimOf: () => null });
     assert.deepEqual(two.filter((l) => l.startsWith('| question')), ['| question | defaults: node vs em | both tuned: node_tuned vs em_tuned |']);
   });
 

@@ -1,0 +1,185 @@
+'use strict';
+// The runtimes the servers run on (perf/runtimes.json): which one a server runs on, where an
+// installed one lives (.runtimes/, ignored by git), the environment that puts a server on it,
+// and what it exactly is (its versions, read from the runtime itself). Installing one is
+// perf/lib/hosts/install_runtime.js's.
+//
+// A server's definition (perf/servers.json) names its runtime; "SERVER@RUNTIME" names the same
+// server on another (em@ruby31), a definition made from the two. A definition without one runs
+// its command as the machine has it (nginx, the C servers).
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
+const RUNTIMES_FILE = path.join(PROJECT_ROOT, 'perf', 'runtimes.json');
+const RUNTIMES_DIR = path.join(PROJECT_ROOT, '.runtimes');
+// Written last by an install: its presence says the runtime is whole.
+const INSTALLED_FILE = 'installed.json';
+// Prints what a Ruby runtime and the gems the servers load are, as JSON (describeRuntime).
+const RUBY_PROBE = path.join(PROJECT_ROOT, 'ruby', 'runtime_probe.rb');
+
+/** A runtime that cannot be used or named: the message fits one terminal line. */
+class RuntimeError extends Error {}
+
+let cached = null;
+function runtimesFile() {
+  if (!cached) cached = JSON.parse(fs.readFileSync(RUNTIMES_FILE, 'utf8'));
+  return cached;
+}
+
+/**
+ * The runtime named id, a variant ("of") merged onto the runtime it varies: { id, base (the id
+ * of what is installed), kind, label, from, env, ... }. Throws RuntimeError for an unknown id.
+ */
+function runtimeOf(id, file = runtimesFile()) {
+  const def = file.runtimes[id];
+  if (!def) throw new RuntimeError(`unknown runtime '${id}' (known: ${Object.keys(file.runtimes).join(', ')})`);
+  if (!def.of) return { ...def, id, base: id, env: def.env || {} };
+  const base = runtimeOf(def.of, file);
+  return { ...base, ...def, id, base: base.base, env: { ...base.env, ...(def.env || {}) } };
+}
+
+/** The folder an installed runtime lives in (null for the machine's own). */
+function installDir(runtime, root = RUNTIMES_DIR) {
+  if (runtime.from === 'system') return null;
+  return path.join(root, `${runtime.base}-${runtime.version}`);
+}
+
+/** The folder of its commands (bin/), or null for the machine's own (found on PATH). */
+function binDir(runtime, root = RUNTIMES_DIR) {
+  const dir = installDir(runtime, root);
+  return dir ? path.join(dir, 'bin') : null;
+}
+
+/** What an install recorded (installed.json), or null when it is not (wholly) installed. */
+function installRecord(runtime, root = RUNTIMES_DIR) {
+  const dir = installDir(runtime, root);
+  if (!dir) return null;
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, INSTALLED_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function run(command, args, env) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', timeout: 15000, stdio: ['ignore', 'pipe', 'pipe'], cwd: PROJECT_ROOT, env }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The version the machine's own command prints ("v20.20.2", "3.1.2"), or null without one. */
+function systemVersion(runtime) {
+  const args = runtime.kind === 'node' ? ['-p', 'process.versions.node'] : ['-e', 'print RUBY_VERSION'];
+  return run(runtime.command, args, process.env);
+}
+
+/**
+ * Why the runtime cannot be used now, in one line, or null when it can: a machine's own one
+ * missing or of another version, an installed one not installed.
+ */
+const systemVersions = new Map(); // a machine's command does not change during a run
+function unavailable(runtime, root = RUNTIMES_DIR) {
+  if (runtime.from === 'system') {
+    if (!systemVersions.has(runtime.command)) systemVersions.set(runtime.command, systemVersion(runtime));
+    const version = systemVersions.get(runtime.command);
+    if (version === null) return `${runtime.label} is the machine's own '${runtime.command}', which is not installed`;
+    if (version !== runtime.major && !version.startsWith(`${runtime.major}.`)) return `${runtime.label} is the machine's own '${runtime.command}', which is ${version} here`;
+    return null;
+  }
+  return installRecord(runtime, root) ? null : `${runtime.label} (${runtime.id}) is not installed: npm run runtimes -- install ${runtime.base}`;
+}
+
+/**
+ * The environment that puts a server on the runtime: its commands first on PATH (a server's
+ * command, "node" or "ruby", is looked up there, through taskset or ip netns exec too) and the
+ * runtime's own variables (YJIT).
+ */
+function runtimeEnv(runtime, env = process.env, root = RUNTIMES_DIR) {
+  const bin = binDir(runtime, root);
+  return { ...env, ...(bin ? { PATH: `${bin}${path.delimiter}${env.PATH || ''}` } : {}), ...runtime.env };
+}
+
+/** The runtime id of a server's definition (null: the machine's command, no runtime named). */
+function serverRuntimeId(definition) {
+  return (definition && definition.runtime) || null;
+}
+
+/**
+ * definitions with an entry for each "SERVER@RUNTIME" among names: SERVER's definition on that
+ * runtime (of the same kind as SERVER's own). Throws RuntimeError for a name that cannot be made.
+ */
+function withRuntimeVariants(definitions, names = []) {
+  const out = { ...definitions };
+  for (const name of names) {
+    if (out[name] || !name.includes('@')) continue;
+    const [server, id] = name.split('@');
+    const def = definitions[server];
+    if (!def) continue; // the caller says "unknown server" with the list of known ones
+    if (!def.runtime) throw new RuntimeError(`'${name}': server '${server}' names no runtime (it runs its command as the machine has it)`);
+    const runtime = runtimeOf(id);
+    const own = runtimeOf(def.runtime);
+    if (runtime.kind !== own.kind) throw new RuntimeError(`'${name}': ${server} runs on a ${own.kind} runtime, ${id} is ${runtime.kind}`);
+    out[name] = { ...def, runtime: id, description: `${def.description}, on ${runtime.label}`, variant_of: server };
+  }
+  return out;
+}
+
+/** The exact runtime a probe reads: Node's process.versions, or Ruby's (ruby/runtime_probe.rb). */
+function probe(runtime, env) {
+  if (runtime.kind === 'node') {
+    const text = run('node', ['-p', 'JSON.stringify({ ...process.versions, execArgv: process.execArgv })'], env);
+    if (!text) return null;
+    const v = JSON.parse(text);
+    return { version: v.node, v8: v.v8, libuv: v.uv, llhttp: v.llhttp, openssl: v.openssl };
+  }
+  const text = run('ruby', [RUBY_PROBE], env);
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * What a runtime is, for results.json (environment.runtimes): { id, label, from, path (of its
+ * commands), installed (its install's record), ...the probe's figures (version; Node: v8, libuv,
+ * llhttp; Ruby: yjit, the GC variables set, the gems the servers load and io-event's selector) },
+ * read with the environment a server gets (serverEnv: its definition's variables on top).
+ */
+function describeRuntime(id, { serverEnv = {}, root = RUNTIMES_DIR } = {}) {
+  const runtime = runtimeOf(id);
+  const env = { ...runtimeEnv(runtime, process.env, root), ...serverEnv };
+  const bin = binDir(runtime, root);
+  return {
+    id,
+    label: runtime.label,
+    from: runtime.from,
+    path: bin ? path.relative(PROJECT_ROOT, bin) : run('sh', ['-c', `command -v ${runtime.command}`], env),
+    installed: installRecord(runtime, root),
+    ...(probe(runtime, env) || { version: null }),
+  };
+}
+
+/** The ids of the runtimes of each kind that the README's tables answer for ({ today, history }). */
+function eras(file = runtimesFile()) {
+  return { today: file.today, history: file.history };
+}
+
+module.exports = {
+  RUNTIMES_FILE,
+  RUNTIMES_DIR,
+  INSTALLED_FILE,
+  RuntimeError,
+  runtimesFile,
+  runtimeOf,
+  installDir,
+  binDir,
+  installRecord,
+  unavailable,
+  runtimeEnv,
+  serverRuntimeId,
+  withRuntimeVariants,
+  describeRuntime,
+  eras,
+};
