@@ -4,6 +4,7 @@
 // left open and what would answer it, then where the rest is. Formats the judged results'
 // answers (judge/meta.js runAnswers, the shape the archive pools); decides nothing.
 
+const { runtimeWords } = require('./runtimes');
 const { headline } = require('../plan/questions');
 const { runAnswers } = require('../judge/meta');
 const { answerWords } = require('./pooled');
@@ -41,7 +42,13 @@ function headlineLines(results, advice = '') {
   let open = 0;
   for (const { pair } of results.pairs) {
     if (lines.length) lines.push('');
-    lines.push(`The headline questions, ${pair.join(' vs ')} (each runtime's defaults; 95 % intervals of the factor):`);
+    const env = results.environment;
+    const on = (name) => {
+      const def = (env.servers || {})[name];
+      const words = def && def.runtime && env.runtimes ? runtimeWords(env.runtimes[def.runtime]) : null;
+      return words ? `${name} (${words})` : name;
+    };
+    lines.push(`The headline questions, ${pair.map(on).join(' vs ')} (each runtime's defaults; 95 % intervals of the factor):`);
     for (const q of questions) {
       const leftOut = chosen.left.find((s) => s.name === q.subject) || null;
       lines.push(`  ${`${q.topic}, ${q.question}`.padEnd(width)}  ${questionAnswer(answerTo(answers, q, pair), { measured: measured.has(q.subject), leftOut })}`);
