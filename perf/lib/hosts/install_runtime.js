@@ -147,7 +147,7 @@ async function installRuby(runtime, { work, target, logFile, say, jobs }) {
   say(`configuring (${runtime.configure.join(' ')})`);
   await step('./configure', [`--prefix=${target}`, ...runtime.configure], { cwd: src, logFile, what: 'configure' });
   const compiled = () => (fs.readFileSync(logFile, 'utf8').match(/^compiling /gm) || []).length;
-  say(`building with ${jobs} jobs (about 4 min on 2 cores)`);
+  say(`building with ${jobs} jobs (about ${Math.round(runtime.build_estimate_s / 60)} min on 2 cores)`);
   const env = { ...process.env, MAKEFLAGS: `-j${jobs}` };
   await step('make', [], { cwd: src, env, logFile, what: 'make', progress: (ms) => say(`building: ${seconds(ms)}, ${compiled()} of about 410 C files compiled`) });
   say('installing');
