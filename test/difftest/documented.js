@@ -16,10 +16,23 @@ const cutShort = (obs) => obs.closed && obs.rest > 0;
 /** The bytes a case sends, as text. */
 const sent = (testCase) => Buffer.concat(testCase.writes.map((w) => w.bytes)).toString('latin1');
 
-/** Whether one side runs the server on the runtime a runtime difference names. */
-const onRuntimeOf = (id, on) => {
+/**
+ * The observation of the side that runs the server on the runtime a runtime difference names
+ * (on: { node: { server, runtime }, em: … }, run.js runCase), or null when neither does.
+ */
+const sideOnRuntime = (id, on, node, em) => {
   const d = contract.runtime_differences.find((x) => x.id === id);
-  return Boolean(on) && Object.values(on).some((side) => side && side.server === d.server && side.runtime === d.runtime);
+  const role = on ? Object.keys(on).find((k) => on[k] && on[k].server === d.server && on[k].runtime === d.runtime) : null;
+  return role ? { node, em }[role] : null;
+};
+// What a runtime's parser answering otherwise can change: the first reply (its status, and its
+// body and length for a 4xx), how many replies came, the connection's end.
+const FIRST_REPLY_ASPECTS = /^(status of reply 1|replies|connection|bytes that are no reply|(body|content-length) of a 4\d\d)$/;
+const firstReplyOnly = (diffs) => diffs.every((d) => FIRST_REPLY_ASPECTS.test(d.aspect));
+/** The runtime's side answered `statuses` first, and nothing else differs (firstReplyOnly). */
+const runtimeAnswered = (id, statuses, diffs, on, node, em) => {
+  const side = sideOnRuntime(id, on, node, em);
+  return Boolean(side) && statuses.includes(side.replies[0]?.status) && firstReplyOnly(diffs);
 };
 
 const RECOGNISERS = {
@@ -27,9 +40,10 @@ const RECOGNISERS = {
   // run.js), and all that differs is what that takes away: replies not read whole, and when
   // the connection ended.
   'reset-after-close': (testCase, diffs, node, em) => (node.reset || em.reset || cutShort(node) || cutShort(em)) && diffs.every((d) => RESET_ASPECTS.has(d.aspect)),
-  // Node 20's parser on a tab after a Content-Length value, or on an empty Transfer-Encoding field.
-  'node20-content-length-tab': (testCase, diffs, node, em, on) => onRuntimeOf('node20-content-length-tab', on) && /\r\nContent-Length:[ \t]*\d+ *\t[ \t]*\r\n/i.test(sent(testCase)),
-  'node20-empty-transfer-encoding': (testCase, diffs, node, em, on) => onRuntimeOf('node20-empty-transfer-encoding', on) && /\r\nTransfer-Encoding:[ \t]*\r\n/i.test(sent(testCase)),
+  // Node 20's parser on a tab after a Content-Length value (its 400), or on an empty
+  // Transfer-Encoding field (411 beside chunked, its server's own 400 alone).
+  'node20-content-length-tab': (testCase, diffs, node, em, on) => runtimeAnswered('node20-content-length-tab', [400], diffs, on, node, em) && /\r\nContent-Length:[ \t]*\d+ *\t[ \t]*\r\n/i.test(sent(testCase)),
+  'node20-empty-transfer-encoding': (testCase, diffs, node, em, on) => runtimeAnswered('node20-empty-transfer-encoding', [400, 411], diffs, on, node, em) && /\r\nTransfer-Encoding:[ \t]*\r\n/i.test(sent(testCase)),
 };
 
 /**

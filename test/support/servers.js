@@ -11,8 +11,8 @@ const SERVER_NAMES = ['node', 'em', 'async'];
  * The project servers on every runtime the project runs them on, a set of three per
  * combination: today's (the servers' own), history's, then the others of each kind (Node 22,
  * Ruby 3.3 without YJIT, Ruby 3.1 with YJIT), each kind's list walked in step (today's of a kind
- * standing in where its list is shorter). [{ title, names (node, em, async: each
- * SERVER@RUNTIME but today's), runtimes: { node, ruby } }]
+ * standing in where its list is shorter). [{ names (node, em, async: each SERVER@RUNTIME but
+ * today's, which are the servers' own) }]
  */
 function runtimeSets(file = runtimesFile()) {
   const ofKind = (kind) => {
@@ -22,8 +22,7 @@ function runtimeSets(file = runtimesFile()) {
   const [node, ruby] = [ofKind('node'), ofKind('ruby')];
   return Array.from({ length: Math.max(node.length, ruby.length) }, (_, i) => {
     const on = { node: node[i] || node[0], ruby: ruby[i] || ruby[0] };
-    const names = i === 0 ? SERVER_NAMES : [`node@${on.node}`, `em@${on.ruby}`, `async@${on.ruby}`];
-    return { title: i === 0 ? `today's runtimes (${on.node}, ${on.ruby})` : `${on.node} and ${on.ruby}`, names, runtimes: on };
+    return { names: i === 0 ? SERVER_NAMES : [`node@${on.node}`, `em@${on.ruby}`, `async@${on.ruby}`] };
   });
 }
 

@@ -189,21 +189,23 @@ async function installRuntime(id, { root = RUNTIMES_DIR, say = () => {}, jobs = 
   fs.writeFileSync(logFile, '');
   const started = Date.now();
   const tell = (line) => say(`${runtime.id}: ${line}`);
+  let installed;
   try {
     const how = runtime.kind === 'node' ? await installNode(runtime, { work, target, logFile, say: tell }) : await installRuby(runtime, { work, target, logFile, say: tell, jobs });
     const record = { id: runtime.id, label: runtime.label, from: runtime.from, package: runtime.package, version: runtime.version, ...how, seconds: Math.round((Date.now() - started) / 100) / 10, installed_at: new Date().toISOString(), machine: { cpu_model: os.cpus()[0]?.model ?? null, cores: os.cpus().length } };
     fs.writeFileSync(path.join(target, INSTALLED_FILE), `${JSON.stringify(record, null, 2)}\n`);
     tell(`installed in ${seconds(Date.now() - started)} (${path.relative(PROJECT_ROOT, target)})`);
-    // The gems after the record: a gem that fails to install leaves the build in place, and
-    // the next install (or run) installs the gems alone.
-    await ensureGems(runtime.id, { root, say, jobs });
-    return { id: runtime.id, installed: true, record };
+    installed = record;
   } catch (err) {
     fs.rmSync(target, { recursive: true, force: true });
     throw err instanceof InstallError ? err : new InstallError(`installing ${runtime.label}: ${err.message}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  // The gems after the record, outside the install's clean-up: a gem that fails to install
+  // leaves the build in place, and the next install (or run) installs the gems alone.
+  await ensureGems(runtime.id, { root, say, jobs });
+  return { id: runtime.id, installed: true, record: installed };
 }
 
 /**

@@ -104,11 +104,6 @@ function runtimeEnv(runtime, env = process.env, root = RUNTIMES_DIR) {
   return { ...env, ...(bin ? { PATH: `${bin}${path.delimiter}${env.PATH || ''}` } : {}), ...runtime.env };
 }
 
-/** The runtime id of a server's definition (null: the machine's command, no runtime named). */
-function serverRuntimeId(definition) {
-  return (definition && definition.runtime) || null;
-}
-
 /**
  * definitions with an entry for each "SERVER@RUNTIME" among names: SERVER's definition on that
  * runtime (of the same kind as SERVER's own). Throws RuntimeError for a name that cannot be made.
@@ -178,7 +173,6 @@ module.exports = {
   installRecord,
   unavailable,
   runtimeEnv,
-  serverRuntimeId,
   withRuntimeVariants,
   describeRuntime,
   eras,

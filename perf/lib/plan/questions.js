@@ -22,16 +22,21 @@ const ERAS = ['today', 'history'];
 
 /**
  * The pairs of perf/questions.json as the answers across runs ask them, in each era of
- * perf/runtimes.json (today's runtimes first, then history's): { ...pair, era, a, b (each side
- * SERVER@RUNTIME, the era's runtime of the server's kind: perf/lib/store/archive.js
- * runtimeLabel), names: { a, b } (the servers) }.
+ * perf/runtimes.json (today's runtimes first, then history's; a tuned pair only in the era of
+ * its runtime): { ...pair, era, a, b (each side SERVER@RUNTIME, the era's runtime of the
+ * server's kind: perf/lib/store/archive.js runtimeLabel), names: { a, b } (the servers) }.
  */
 function eraPairs(definitions) {
   const runtimes = eras();
   const kindOf = (s) => runtimeOf(definitions[s].runtime).kind;
   // Of the definitions given (a test's stand-ins have none of the pairs' servers).
   const pairs = QUESTIONS_FILE.pairs.filter((p) => [p.a, p.b].every((s) => definitions[s] && definitions[s].runtime));
-  return ERAS.flatMap((era) => pairs.map((p) => ({ ...p, era, a: `${p.a}@${runtimes[era][kindOf(p.a)]}`, b: `${p.b}@${runtimes[era][kindOf(p.b)]}`, names: { a: p.a, b: p.b } })));
+  // A tuned configuration tunes its server on one runtime (perf/lib/judge/tuning.js): it is asked
+  // in the era of that runtime only.
+  const inEra = (era, s) => !definitions[s].tuned_of || definitions[s].runtime === runtimes[era][kindOf(s)];
+  return ERAS.flatMap((era) =>
+    pairs.filter((p) => inEra(era, p.a) && inEra(era, p.b)).map((p) => ({ ...p, era, a: `${p.a}@${runtimes[era][kindOf(p.a)]}`, b: `${p.b}@${runtimes[era][kindOf(p.b)]}`, names: { a: p.a, b: p.b } })),
+  );
 }
 
 /**

@@ -33,7 +33,10 @@ async function prepareRuntimes(definitions, { quick = false, log = () => {}, ins
     }
     if (runtime.from === 'system') throw new RuntimeError(why);
     if (quick && !QUICK_INSTALLS.includes(runtime.from)) {
-      to[id] = runtimesFile().history[runtime.kind];
+      const target = runtimesFile().history[runtime.kind];
+      const whyNot = missing(target);
+      if (whyNot) throw new RuntimeError(`${runtime.label} is not installed and a quick run does not build it, and ${whyNot}: npm run runtimes -- install ${runtime.base}`);
+      to[id] = target;
       continue;
     }
     log(`runtimes: installing ${runtime.label} (${id}), once for this checkout`);

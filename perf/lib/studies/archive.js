@@ -176,9 +176,10 @@ function runsAgainstArchive(dirs, { archiveDir = ARCHIVE_DIR } = {}) {
     return {
       question,
       pooled,
-      runs: runs.map(({ dir, answers }) => {
-        const answer = answers.find((x) => x.subject === question.subject && x.metric === question.metric && [x.a, x.b].sort().join() === [pair.a, pair.b].sort().join()) || null;
-        return { dir, answer, against: againstPool(pooled, answer) };
+      // Each run on its own runtimes: a run whose servers ran on others stands against those.
+      runs: runs.map(({ dir, answers, pair: own }) => {
+        const answer = answers.find((x) => x.subject === question.subject && x.metric === question.metric && [x.a, x.b].sort().join() === [own.a, own.b].sort().join()) || null;
+        return { dir, answer, against: againstPool(archived.pooledOf(question, own), answer) };
       }),
     };
   });

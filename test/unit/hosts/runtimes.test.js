@@ -28,6 +28,13 @@ describe('runtimes: perf/runtimes.json as data', () => {
     for (const era of ['today', 'history']) for (const kind of ['node', 'ruby']) assert.equal(rt.runtimeOf(file[era][kind]).kind, kind, `${era}.${kind}`);
   });
 
+  it('today\'s runtimes are the ones the servers run on by default (perf/servers.json), history\'s those their tuned configurations were measured on', () => {
+    const defs = loadServerDefinitions();
+    const { today, history } = rt.runtimesFile();
+    assert.deepEqual(['node', 'em', 'async', 'node_bare', 'em_bare', 'async_bare'].map((s) => defs[s].runtime), [today.node, today.ruby, today.ruby, today.node, today.ruby, today.ruby]);
+    assert.deepEqual(['node_tuned', 'em_tuned', 'async_tuned'].map((s) => defs[s].runtime), [history.node, history.ruby, history.ruby]);
+  });
+
   it('an installed runtime lives in its own folder, whole once installed.json is there; the machine\'s own needs its major version', () => {
     const root = makeTmpDir('runtimes-');
     const node24 = rt.runtimeOf('node24');

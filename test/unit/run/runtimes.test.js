@@ -37,6 +37,11 @@ describe('a run\'s runtimes, made ready', () => {
     assert.deepEqual([definitions.node.runtime, definitions.em.runtime, definitions.async.runtime], ['node24', 'ruby31', 'ruby31']);
   });
 
+  it('a quick run whose fallback runtime is missing too: one line naming both, before anything is measured', async () => {
+    const missing = (id) => (id === 'ruby33_yjit' ? 'not installed' : id === 'ruby31' ? "Ruby 3.1 is the machine's own 'ruby', which is not installed" : null);
+    await assert.rejects(prepareRuntimes(pick('em'), { ...record([]), missing, quick: true }), (e) => e instanceof RuntimeError && e.message === "Ruby 3.3 + YJIT is not installed and a quick run does not build it, and Ruby 3.1 is the machine's own 'ruby', which is not installed: npm run runtimes -- install ruby33");
+  });
+
   it('the line of a move names the servers, both runtimes, the build\'s time and the command', () => {
     assert.deepEqual(movedLines([{ servers: ['em', 'async'], from: 'ruby33_yjit', to: 'ruby31' }]), [
       'runtimes: em, async measured on Ruby 3.1 (ruby31), not Ruby 3.3 + YJIT: a quick run does not build it (about 5 min on 2 cores); npm run runtimes -- install ruby33 adds it once, and quick runs use it after',
