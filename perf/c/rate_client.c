@@ -7,8 +7,8 @@
  * opened with its first request (the connect counts in that request's latency, as there) and
  * again after the server closed it or it failed.
  *
- * Why it exists: on one core Node's event loop gives out at ~26,000-36,000 requests a second
- * (issue 21), below where Node's own server saturates on keep-alive, so a ramp could only say
+ * Why it exists: on one core Node's event loop gives out at ~26,000-36,000 requests a second,
+ * below where Node's own server saturates on keep-alive, so a ramp could only say
  * "at least"; wrk2's -R does this but is not in Debian, and no npm package sends on a schedule
  * with latency from the due time.
  *

@@ -1,4 +1,4 @@
-/* The upstream HTTP service behind the project servers' /upstream route (issue 23): libevent's
+/* The upstream HTTP service behind the project servers' /upstream route: libevent's
  * evhttp answering GET /delay?ms=N with "waited N ms\n" after N ms on a timer, exactly the
  * bytes the project servers' own /delay answers, so that /upstream?ms=N and /delay?ms=N can be
  * compared byte for byte and the difference between them is the HTTP client's hop alone. It

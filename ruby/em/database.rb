@@ -24,8 +24,8 @@ module EmVsNode
     end
 
     def initialize(host, port, key_prefix:, timeout_ms:)
-      # Loaded only when Redis is configured: a server without one (every benchmark before
-      # issue 23) keeps its start-up and memory as they were. database.js does the same.
+      # Loaded only when Redis is configured: a server without one (every benchmark but the
+      # backend scenarios) keeps its start-up and memory as they were. database.js does the same.
       require 'em-hiredis'
       @host = host
       @port = port

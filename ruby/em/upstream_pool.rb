@@ -34,8 +34,8 @@ module EmVsNode
     end
 
     def initialize(host, port, size:, timeout_ms:)
-      # Loaded only when an upstream is configured: a server without one (every benchmark before
-      # issue 23) keeps its start-up and memory as they were. upstream.js does the same.
+      # Loaded only when an upstream is configured: a server without one (every benchmark but the
+      # backend scenarios) keeps its start-up and memory as they were. upstream.js does the same.
       require 'em-http-request'
       ::HttpConnectionOptions.prepend(NoProxyFromEnvironment) unless ::HttpConnectionOptions < NoProxyFromEnvironment
       @url = "http://#{host.include?(':') ? "[#{host}]" : host}:#{port}/"

@@ -100,7 +100,7 @@ const PATHS = [
 function target(c) {
   const form = c.weighted([[70, 'path'], [18, 'delay'], [2, 'long']]);
   if (form === 'delay') {
-    // /upstream and /db (issue 23) read their query as /delay does; the tester's servers run
+    // /upstream and /db read their query as /delay does; the tester's servers run
     // without backends, so both must give the same 502 and 503.
     const route = c.weighted([[6, 'delay'], [2, 'upstream'], [2, 'db']]);
     c.label(`target:${route}`);

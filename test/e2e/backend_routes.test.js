@@ -1,5 +1,5 @@
 'use strict';
-// /upstream and /db (issue 23) on every server (node, em, async), against real backends: a real redis-server and
+// /upstream and /db on every server (node, em, async), against real backends: a real redis-server and
 // a real upstream HTTP server, on real sockets. With both up the servers give the same
 // bytes; with a backend down, unconfigured, hung, or restarted, they give the same 502/503 and
 // come back; a client that leaves while its request waits on a backend costs nothing. Skipped,

@@ -1,5 +1,5 @@
 'use strict';
-// The backends behind /upstream and /db (issue 23) as the runner handles them, with real
+// The backends behind /upstream and /db as the runner handles them, with real
 // processes on real sockets: started in a fresh directory, loaded and checked; told to both
 // servers, whose runs measure the backends' CPU and whose results say what the call costs each
 // (route against its baseline); stopped and removed at the end of a run and on Ctrl-C.

@@ -229,7 +229,7 @@ const CASES = [
   { name: 'Expect: 100-continue with another expectation is 417', send: request('POST', '/upload', { 'Content-Length': 5, Expect: '100-continue, foo' }), options: { waitForClose: true }, expect: status(417) },
   { name: '/delay?ms=00001 waits 1 ms and says so', send: request('GET', '/delay?ms=00001'), expect: ok('text/plain; charset=utf-8', Buffer.from('waited 1 ms\n')) },
   ...['%FF', '%80', '%C3', '1%FF'].map((ms) => ({ name: `/delay?ms=${ms} (not UTF-8) is 400`, send: request('GET', `/delay?ms=${ms}`), options: { waitForClose: true }, expect: status(400) })),
-  // Issue 22's rows where the servers disagreed; CONTRACT.md decides each.
+  // The rows where the servers once disagreed; CONTRACT.md decides each.
   { name: '/delay?&ms=1: an empty pair before ms is skipped', send: request('GET', '/delay?&ms=1'), expect: ok('text/plain; charset=utf-8', Buffer.from('waited 1 ms\n')) },
   { name: '/delay?a=b&m%73=2: the first pair whose decoded name is ms', send: request('GET', '/delay?a=b&m%73=2'), expect: ok('text/plain; charset=utf-8', Buffer.from('waited 2 ms\n')) },
   { name: '/delay??ms=1 has no pair named ms: 400', send: request('GET', '/delay??ms=1'), options: { waitForClose: true }, expect: status(400) },

@@ -277,7 +277,7 @@ describe('more odd clients, on both servers', function () {
   }
 });
 
-// Issue 22: a third hostile review. No reply lost or added, whatever follows a request that
+// A third hostile review. No reply lost or added, whatever follows a request that
 // closes; nothing dropped after a request that asks to upgrade.
 describe('replies never lost or added, on both servers', function () {
   this.timeout(20000);

@@ -1,5 +1,5 @@
 'use strict';
-// Waiting requests end to end (issue 23), on both real servers over real sockets: a small run
+// Waiting requests end to end, on both real servers over real sockets: a small run
 // of a few hundred connections each holding a GET /delay reports its latency above the wait,
 // in results.json and at the end of the terminal; a run at a deliberately low fd limit says in
 // one line which scenarios it cannot hold, records the limit, and runs the rest.

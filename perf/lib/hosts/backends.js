@@ -1,5 +1,5 @@
 'use strict';
-// The backends behind the servers' /upstream and /db routes (issue 23; CONTRACT.md, "Backends"):
+// The backends behind the servers' /upstream and /db routes (CONTRACT.md, "Backends"):
 // the upstream HTTP service (perf/c/upstream.c, libevent, answering GET /delay?ms=N) and a
 // Redis server holding TechEmpower's World table (world:1..db_rows). The runner starts the ones
 // its scenarios need, each in a fresh directory of its own with its own configuration, on a

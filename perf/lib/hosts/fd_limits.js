@@ -1,6 +1,6 @@
 'use strict';
 // Open-file limits (RLIMIT_NOFILE) for the load generator and the servers it starts. Thousands
-// of waiting connections (issue 23) need a descriptor each on both sides of loopback, and a
+// of waiting connections need a descriptor each on both sides of loopback, and a
 // default soft limit of 1,024 would make the 5,000- and 10,000-connection scenarios fail on
 // EMFILE halfway, or the servers refuse connections at their cap (CONTRACT.md, "Limits":
 // the open-files limit less fd_reserve). So before anything starts the runner raises its own

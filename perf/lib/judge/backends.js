@@ -1,5 +1,5 @@
 'use strict';
-// What a backend call costs each server (issue 23; results.json's `backends`): every scenario
+// What a backend call costs each server (results.json's `backends`): every scenario
 // that names a baseline (perf/scenarios/backend_*.json: the same load, its request making no
 // call: the same wait on the server's own timer, or none) against it, server by server. The
 // route and its baseline ran in blocks of their own, not side by side, so their ratio is

@@ -7,7 +7,7 @@
 //                    sending when its reply came), the server's CPU share is how busy it was:
 //                    below SERVER_BOUND_PCT something else held it back (the load generator's
 //                    ceiling without its own CPU showing it, the kernel, the link). The
-//                    bigfile_100k "tie" of issue 11 had each server at 77-84 % of its core.
+//                    bigfile_100k "tie" of an early run had each server at 77-84 % of its core.
 //   link-bound       behind --link, the link carried >= LINK_BOUND_PCT of its rate one way:
 //                    its ceiling, not the server's, may be what was measured (the seed's
 //                    54 Mbit/s link saturates before either server's core)

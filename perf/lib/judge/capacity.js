@@ -1,5 +1,5 @@
 'use strict';
-// Sustainable throughput (issue 21): the highest offered rate at which a server holds a latency
+// Sustainable throughput: the highest offered rate at which a server holds a latency
 // objective (p99 ≤ 10 ms by default) with no errors and its schedule kept, found by a search
 // that tolerates noisy steps, as mutilate's --search and the IETF's MLRsearch do.
 //

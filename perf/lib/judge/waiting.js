@@ -1,5 +1,5 @@
 'use strict';
-// What a waiting request costs (issue 23): requests that wait on the server's timer
+// What a waiting request costs: requests that wait on the server's timer
 // (GET /delay?ms=N), held by thousands of connections at once. Three figures come from here:
 //   latency above the wait   p50 − N and p99 − N of a run (perf/lib/plan/scenarios.js aboveWait)
 //   memory per connection    the least-squares slope of the server's peak RSS against the

@@ -1,5 +1,5 @@
 'use strict';
-// The held-count search's design (issue 23; the search itself: perf/lib/run/held.js): how many
+// The held-count search's design (the search itself: perf/lib/run/held.js): how many
 // waiting requests it offers each server, each step as a scenario, and how long it should take.
 
 const { FAIL_CONFIRMATIONS } = require('../judge/capacity');
@@ -25,7 +25,7 @@ function heldStepScenario(design, held) {
   return {
     name: 'held_waiting',
     description: `${held} keep-alive connections, each holding a GET /delay?ms=${design.wait_ms}`,
-    source: 'issue 23, the held-count search',
+    source: 'the held-count search',
     kind: 'rate',
     connections: held,
     rate,

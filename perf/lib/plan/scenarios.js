@@ -302,7 +302,7 @@ function loadScenarios({ dir: asked = null, quick = false, names = null, factor 
   return scenarios.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
-/** The seed scenarios first, in the issue's order, then issue 23's; user-added ones follow by name. */
+/** The seed scenarios first, in the issue's order, then the waiting-requests and backend ones; user-added ones follow by name. */
 const ORDER = [
   'sequential_6000',
   'concurrent_2000_20',
@@ -316,14 +316,14 @@ const ORDER = [
   'slow_upload',
   'big_upload',
   'index_500',
-  // issue 23: requests that wait on the server's timer, held by thousands of connections
+  // requests that wait on the server's timer, held by thousands of connections
   'wait_keepalive_1000',
   'wait_keepalive_5000',
   'wait_keepalive_10000',
   'wait_open_1000',
   'wait_open_5000',
   'wait_open_10000',
-  // issue 23: a real service behind the request, each beside its baseline
+  // a real service behind the request, each beside its baseline
   'backend_upstream',
   'backend_upstream_timer',
   'backend_db',

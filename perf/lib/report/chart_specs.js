@@ -459,7 +459,7 @@ function rampSpec({ name, servers, values, cpu, sustained, objective, unit }) {
 }
 
 /**
- * Latency above the wait against connections held (issue 23): every waiting run and every step
+ * Latency above the wait against connections held: every waiting run and every step
  * of the held-count search a point (hollow: a connection per request), p50 and p99 told apart by
  * symbol and dash, the line each count's median per server and percentile; the bound a grey
  * rule. The y axis is symlog: a timer a millisecond early is below 0.

@@ -620,7 +620,7 @@ ${body}
 }
 
 /**
- * Waiting requests (issue 23): per waiting scenario and server the latency above the wait and
+ * Waiting requests: per waiting scenario and server the latency above the wait and
  * errors, each server's memory per connection (its slope, with its interval) and the held
  * count; the chart of latency above the wait against connections held. '' when nothing waited.
  */
@@ -637,7 +637,7 @@ ${figureOfIt ? `<div class="figs">${figure(figureOfIt)}</div>` : ''}
 }
 
 /**
- * Backends (issue 23): what a call to the upstream or Redis costs each server, its route against
+ * Backends: what a call to the upstream or Redis costs each server, its route against
  * the baseline of the same load with no call (CPU per request, p50, p99: both, the difference,
  * and the ratio with its interval), with the backend's own CPU. '' when no backend scenario ran.
  */

@@ -388,7 +388,7 @@ function rampCharts(results) {
 }
 
 /**
- * The waiting-requests chart (issue 23): latency above the wait against connections held, p50
+ * The waiting-requests chart: latency above the wait against connections held, p50
  * and p99, for every server, from the usable waiting runs (aboveWait) and the held-count
  * search's steps (its rows the CSV beside it); null when nothing waited.
  */

@@ -1,5 +1,5 @@
 'use strict';
-// The held-count search (issue 23): the largest number of waiting requests each server holds
+// The held-count search: the largest number of waiting requests each server holds
 // before it refuses, errs or its overhead passes the bound (p99 more than ABOVE_WAIT_BOUND_MS
 // above the wait: perf/lib/judge/waiting.js). The same search as the ramps' (capacity.js
 // searchCapacity: doubling, then bisection, a failing level confirmed, a step whose load

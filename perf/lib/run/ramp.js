@@ -1,5 +1,5 @@
 'use strict';
-// Ramps: each server's sustainable throughput (issue 21). After the paired rounds, on servers
+// Ramps: each server's sustainable throughput. After the paired rounds, on servers
 // started afresh for it, each ramp (perf/ramps/*.json, perf/lib/plan/ramps.js) searches every
 // server's highest rate holding the objective (perf/lib/judge/capacity.js searchCapacity), in
 // open-loop steps (a request per new connection, or requests over keep-alive connections at a

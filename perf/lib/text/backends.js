@@ -1,5 +1,5 @@
 'use strict';
-// What a backend call costs each server, in words (issue 23; results.json's `backends`,
+// What a backend call costs each server, in words (results.json's `backends`,
 // perf/lib/judge/backends.js): the lines the terminal and summary.txt end with, one per backend
 // scenario and server. Decides nothing.
 

@@ -1,5 +1,5 @@
 'use strict';
-// Waiting requests in words (issue 23; results.json's `waiting` and `held`, perf/lib/judge/waiting.js,
+// Waiting requests in words (results.json's `waiting` and `held`, perf/lib/judge/waiting.js,
 // perf/lib/run/held.js): a line per server when its held-count search ends, and the lines the
 // terminal and summary.txt end with. Decides nothing.
 

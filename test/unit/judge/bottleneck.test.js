@@ -221,7 +221,7 @@ describe('bottleneck: disturbed', () => {
   });
 });
 
-describe('bottleneck: a backend the requests call (issue 23: Redis, the upstream)', () => {
+describe('bottleneck: a backend the requests call (Redis, the upstream)', () => {
   const RATE = { kind: 'rate', rate: 2000, connections: 100, requests: 20000 };
   const withBackend = (pct) => judgeRun({ scenario: RATE, ok: true, clientCpuPct: 30, clientBound: false, shares: { ...QUIET, server_cpu_pct: 60 }, backends: [{ name: 'redis', cpu_pct: pct, ms_per_request: 0.01 }] });
 

@@ -339,7 +339,7 @@ describe('the run\'s plan: ramps', () => {
   });
 });
 
-describe('the run\'s plan: the held-count search (issue 23)', () => {
+describe('the run\'s plan: the held-count search', () => {
   it('runs by default with the default scenarios (not in a quick run; --held there: its quick design); --held with any scenarios, --no-held never', () => {
     assert.deepEqual([resolvePlan({ quick: true, held: true }).held.from, resolvePlan({}).held.from], [250, 1000]);
     assert.equal(resolvePlan({ quick: true }).held, null, 'a quick run measures the headline questions only');

@@ -227,7 +227,7 @@ describe('perf scenarios: a constant request rate over keep-alive connections (k
   });
 });
 
-describe('perf scenarios: waiting requests (issue 23)', () => {
+describe('perf scenarios: waiting requests', () => {
   const { aboveWait } = require('../../../perf/lib/plan/scenarios');
   const { waitMs, heldConnections } = require('../../../perf/lib/store/scenario_doc');
   const full = byName(loadScenarios());
