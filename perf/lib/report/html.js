@@ -90,6 +90,7 @@ ul.answers b { display: inline-block; min-width: 11em; }
 .chip { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #333; vertical-align: -0.1em; margin-right: 0.3em; background: var(--c); }
 .server { white-space: nowrap; margin-right: 1.2em; }
 .servers .muted { margin-left: -0.6em; }
+.server-runtime { color: var(--muted); white-space: nowrap; margin: 0 1.2em 0 -0.8em; }
 .about { margin: 0.2em 0 0.4em; }
 .flags { list-style: none; padding: 0; margin: 0.6em 0; }
 .flags li { padding: 0.35em 0.6em; margin: 0.25em 0; border-left: 5px solid; }
@@ -792,7 +793,7 @@ ${probePhases(runs)}
     // One line, so the verdicts stay on the first screen: what each server is, on hover and under Environment.
     const def = env.servers && env.servers[name];
     const on = def && def.runtime && env.runtimes ? runtimeWords(env.runtimes[def.runtime]) : null;
-    const shown = `${serverName(name)}${on ? ` <span class="muted">on ${esc(on)}</span>` : ''}`;
+    const shown = `${serverName(name)}${on ? `<span class="server-runtime">on ${esc(on)}</span>` : ''}`;
     return def && def.description ? `<span title="${esc(def.description)}">${shown}</span>` : shown;
   }).join('')}<a class="muted" href="#environment">what each is</a></p>
 ${skippedServers(results)}
