@@ -11,6 +11,7 @@ const { Command, CommanderError } = require('commander');
 const { oneLineErrors, runMain } = require('./support');
 const { runtimesFile, runtimeOf, unavailable, describeRuntime, RuntimeError } = require('../lib/hosts/runtimes');
 const { installRuntime, ensureGems, InstallError } = require('../lib/hosts/install_runtime');
+const { nodeParts } = require('../lib/text/runtimes');
 
 const NAME = 'runtimes';
 
@@ -39,7 +40,7 @@ function buildProgram(io) {
           continue;
         }
         const d = describeRuntime(id);
-        const detail = runtime.kind === 'node' ? `V8 ${d.v8}, libuv ${d.libuv}, llhttp ${d.llhttp}` : `YJIT ${d.yjit ? 'on' : 'off'}, io-event ${(d.gems && d.gems['io-event']) || '-'} (${d.io_event_selector || '-'})`;
+        const detail = runtime.kind === 'node' ? nodeParts(d) : `YJIT ${d.yjit ? 'on' : 'off'}, io-event ${(d.gems && d.gems['io-event']) || '-'} (${d.io_event_selector || '-'})`;
         io.out(`${id.padEnd(12)} ${runtime.label.padEnd(16)} ${String(d.version).padEnd(8)} ${detail} · ${d.path}`);
       }
       io.status = 0;

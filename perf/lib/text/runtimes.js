@@ -24,6 +24,11 @@ function runtimeWords(described) {
   return `${kind} ${described.version}${described.yjit ? ' + YJIT' : ''}`;
 }
 
+/** A Node runtime's engine, loop and parser: "V8 13.6…, libuv 1.52.1, llhttp 9.4.4". */
+function nodeParts(d) {
+  return `V8 ${d.v8}, libuv ${d.libuv}, llhttp ${d.llhttp}`;
+}
+
 /**
  * The run log's line of what each server runs on: "runtimes: node on Node 24.22.3 (V8 13.6…,
  * libuv 1.52.1, llhttp 9.4.4); em, async on Ruby 3.3.8 + YJIT (io-event 1.22.0, EPoll)".
@@ -31,10 +36,10 @@ function runtimeWords(described) {
 function runtimesLine(runtimes, definitions) {
   const parts = Object.values(runtimes).map((d) => {
     const servers = Object.entries(definitions).filter(([, def]) => def.runtime === d.id && !def.remote).map(([name]) => name);
-    const detail = d.v8 ? `V8 ${d.v8}, libuv ${d.libuv}, llhttp ${d.llhttp}` : d.gems ? [d.gems.eventmachine && `EventMachine ${d.gems.eventmachine}`, d.gems['io-event'] && `io-event ${d.gems['io-event']}${d.io_event_selector ? ` (${d.io_event_selector})` : ''}`].filter(Boolean).join(', ') : '';
+    const detail = d.v8 ? nodeParts(d) : d.gems ? [d.gems.eventmachine && `EventMachine ${d.gems.eventmachine}`, d.gems['io-event'] && `io-event ${d.gems['io-event']}${d.io_event_selector ? ` (${d.io_event_selector})` : ''}`].filter(Boolean).join(', ') : '';
     return `${servers.join(', ')} on ${runtimeWords(d)}${detail ? ` (${detail})` : ''}`;
   });
   return parts.length ? `runtimes: ${parts.join('; ')}` : null;
 }
 
-module.exports = { movedLines, runtimeWords, runtimesLine };
+module.exports = { movedLines, nodeParts, runtimeWords, runtimesLine };
