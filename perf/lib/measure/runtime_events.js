@@ -19,9 +19,27 @@ const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
 const { median } = require('./stats');
 
-// performance.now() and CLOCK_MONOTONIC (the servers' clock) differ by a constant: the
-// servers' time of a performance.now() time is it plus MONO_OFFSET.
-const MONO_OFFSET = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+/**
+ * The constant by which CLOCK_MONOTONIC (the servers' clock, process.hrtime) runs ahead of
+ * performance.now(), in ms. Each reading brackets the clock between two of performance.now()
+ * and takes the middle; the tightest of `readings` is kept, as NTP keeps its shortest round
+ * trip: one reading alone is off by whatever came between its two reads (a first call's lazy
+ * set-up, a preemption on a busy machine: milliseconds, enough to put a request the client
+ * sent at its time zero before it).
+ */
+function monotonicOffset(readings = 50) {
+  let best = { width: Infinity, offset: 0 };
+  for (let i = 0; i < readings; i++) {
+    const before = performance.now();
+    const mono = Number(process.hrtime.bigint()) / 1e6;
+    const after = performance.now();
+    if (after - before < best.width) best = { width: after - before, offset: mono - (before + after) / 2 };
+  }
+  return best.offset;
+}
+
+// The servers' time of a performance.now() time is it plus MONO_OFFSET.
+const MONO_OFFSET = monotonicOffset();
 
 // A heartbeat this late is a loop stall: a request arriving as it began waited this long or more
 // before the loop read it (half the ramps' default objective of 10 ms).

@@ -6,7 +6,8 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { median, parseRuntimeEvents, RuntimeEventsFile, summarizeRuntime, countAt, stallsOf, gcPausesOf, pauseMarks, STALL_MS, GC_MARK_MS, MAX_MARKS } = require('../../../perf/lib/measure/runtime_events');
+const { performance } = require('node:perf_hooks');
+const { median, parseRuntimeEvents, RuntimeEventsFile, summarizeRuntime, countAt, stallsOf, gcPausesOf, pauseMarks, STALL_MS, GC_MARK_MS, MAX_MARKS, MONO_OFFSET } = require('../../../perf/lib/measure/runtime_events');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const HEADER = '# runtime-events 1 runtime=ruby alloc=objects gc_position=heartbeat heartbeat_ms=10';
@@ -17,6 +18,20 @@ function beats(from, to, { late = {}, allocPerMs = 100 } = {}) {
   for (let t = from; t <= to; t += 10) lines.push(`h ${t} ${late[t] || 0}${t % 100 === 0 ? ` ${t * allocPerMs}` : ''}`);
   return lines;
 }
+
+describe('runtime_events: the two clocks', () => {
+  it('MONO_OFFSET puts CLOCK_MONOTONIC between two performance.now() reads that bracket it, to a few microseconds', () => {
+    // Each reading bounds the true offset: mono − after ≤ offset ≤ mono − before.
+    let inside = 0;
+    for (let i = 0; i < 200; i++) {
+      const before = performance.now();
+      const mono = Number(process.hrtime.bigint()) / 1e6;
+      const after = performance.now();
+      if (mono - after - 0.005 <= MONO_OFFSET && MONO_OFFSET <= mono - before + 0.005) inside++;
+    }
+    assert.ok(inside >= 190, `${inside} of 200 bracketing readings hold the offset`);
+  });
+});
 
 describe('runtime_events: the format', () => {
   it('reads the header, heartbeats (with and without a count) and GC lines; ignores other lines', () => {
