@@ -104,6 +104,15 @@ function runtimeEnv(runtime, env = process.env, root = RUNTIMES_DIR) {
   return { ...env, ...(bin ? { PATH: `${bin}${path.delimiter}${env.PATH || ''}` } : {}), ...runtime.env };
 }
 
+/** "SERVER@RUNTIME" read: { server, runtime } (runtime null in a name without one). */
+function parseLabel(label) {
+  const [server, runtime = null] = label.split('@');
+  return { server, runtime };
+}
+
+/** The name of server on runtime: "SERVER@RUNTIME" (parseLabel reads it). */
+const labelOf = (server, runtime) => `${server}@${runtime}`;
+
 /**
  * definitions with an entry for each "SERVER@RUNTIME" among names: SERVER's definition on that
  * runtime (of the same kind as SERVER's own). Throws RuntimeError for a name that cannot be made.
@@ -112,7 +121,7 @@ function withRuntimeVariants(definitions, names = []) {
   const out = { ...definitions };
   for (const name of names) {
     if (out[name] || !name.includes('@')) continue;
-    const [server, id] = name.split('@');
+    const { server, runtime: id } = parseLabel(name);
     const def = definitions[server];
     if (!def) continue; // the caller says "unknown server" with the list of known ones
     if (!def.runtime) throw new RuntimeError(`'${name}': server '${server}' names no runtime (it runs its command as the machine has it)`);
@@ -168,6 +177,8 @@ module.exports = {
   RuntimeError,
   runtimesFile,
   runtimeOf,
+  parseLabel,
+  labelOf,
   installDir,
   binDir,
   installRecord,

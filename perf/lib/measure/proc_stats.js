@@ -204,4 +204,30 @@ function machineCpuDelta(before, after) {
   };
 }
 
-module.exports = { readCpu, readRanNs, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta };
+/**
+ * The kernel's TcpExt counters from a /proc/.../net/netstat text: { ListenOverflows, ... }
+ * (its lines come in pairs, the names and then the values).
+ */
+function parseNetstat(text) {
+  const lines = text.split('\n').filter((l) => l.startsWith('TcpExt:'));
+  if (lines.length < 2) return null;
+  const [names, values] = lines.map((l) => l.split(/\s+/).slice(1));
+  return Object.fromEntries(names.map((n, i) => [n, Number(values[i])]));
+}
+
+/**
+ * Connection attempts the kernel dropped at a full accept queue (TcpExt ListenOverflows), so
+ * far, in the network namespace of process pid (the server's: --link puts it in its own); null
+ * when it cannot be read. A dropped SYN is sent again by the client after 1 s (the kernel's
+ * initial retransmission timeout), so each one is a reply a second late or more.
+ */
+function readListenOverflows(pid = 'self') {
+  try {
+    const counters = parseNetstat(fs.readFileSync(`/proc/${pid}/net/netstat`, 'utf8'));
+    return counters && Number.isFinite(counters.ListenOverflows) ? counters.ListenOverflows : null;
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { readCpu, readRanNs, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta, parseNetstat, readListenOverflows };

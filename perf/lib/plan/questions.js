@@ -7,7 +7,7 @@
 // (perf/lib/studies/archive.js).
 
 const QUESTIONS_FILE = require('../../questions.json');
-const { runtimeOf, eras } = require('../hosts/runtimes');
+const { runtimeOf, eras, labelOf } = require('../hosts/runtimes');
 
 // The chance that one run decides a question, before any archived run says otherwise.
 const PRIOR_DECIDES = 0.5;
@@ -35,7 +35,7 @@ function eraPairs(definitions) {
   // in the era of that runtime only.
   const inEra = (era, s) => !definitions[s].tuned_of || definitions[s].runtime === runtimes[era][kindOf(s)];
   return ERAS.flatMap((era) =>
-    pairs.filter((p) => inEra(era, p.a) && inEra(era, p.b)).map((p) => ({ ...p, era, a: `${p.a}@${runtimes[era][kindOf(p.a)]}`, b: `${p.b}@${runtimes[era][kindOf(p.b)]}`, names: { a: p.a, b: p.b } })),
+    pairs.filter((p) => inEra(era, p.a) && inEra(era, p.b)).map((p) => ({ ...p, era, a: labelOf(p.a, runtimes[era][kindOf(p.a)]), b: labelOf(p.b, runtimes[era][kindOf(p.b)]), names: { a: p.a, b: p.b } })),
   );
 }
 

@@ -19,7 +19,7 @@ const { loadScenarios, expectedWarmupS, MAX_WARMUP_S } = require('./scenarios');
 const { heldConnections, scenarioNeeds } = require('../store/scenario_doc');
 const { ensureDescriptors, descriptorsFor, shortfallLine, FD_RESERVE } = require('../hosts/fd_limits');
 const { HELD_SEARCH, heldStepScenario } = require('./held');
-const { loadRamps, stepScenario, estimateRampS } = require('./ramps');
+const { loadRamps, stepScenario, estimateRampS, rampConnections } = require('./ramps');
 const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
 
@@ -167,7 +167,8 @@ function resolvePlan(options) {
   if (budget !== null && options.repeat !== null && options.repeat !== undefined) throw new UsageError('--budget measures in paired rounds until each comparison is decided; --repeat runs a fixed number of trials: use one');
   const { served, skipped } = assignScenarios(servers, scenarios, definitions, seeds && seeds.scenariosFor);
   const heldDesign = selectHeld(options, { target, link, loadHosts, seeds, headlineQuick });
-  const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: heldDesign ? heldDesign.to : 0 });
+  const ramps = selectRamps(quickChoice ? { ...options, ramps: quickChoice.ramps } : options, { target, seeds, engineName });
+  const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: Math.max(heldDesign ? heldDesign.to : 0, ...ramps.list.map(rampConnections)) });
   const backends = planBackends(scenarios, served, skipped, { target, link, loadHosts, down: options.backendsDown ?? null });
   // The held-count search goes no higher than the fd limit holds.
   const capped = heldDesign && descriptors.limits.soft !== null && descriptorsFor(heldDesign.to) > descriptors.limits.soft ? { ...heldDesign, to: Math.max(heldDesign.from, descriptors.limits.soft - FD_RESERVE), capped_by_fd_limit: true } : heldDesign;
@@ -187,7 +188,6 @@ function resolvePlan(options) {
   // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.
   const trials = rounds ? 1 : options.repeat ?? (budget !== null ? DEFAULT_TRIALS : 1);
   if (!Number.isInteger(trials) || trials < 1) throw new UsageError(`--repeat must be a whole number, 1 or more (not '${options.repeat}')`);
-  const ramps = selectRamps(quickChoice ? { ...options, ramps: quickChoice.ramps } : options, { target, seeds, engineName });
   // The ramps search the runnable servers, and in a quick run the tuned configurations of theirs too.
   const rampServers = [...runnable, ...tuned.filter((t) => !runnable.includes(t) && runnable.some((s) => tunedOf(s, definitions) === t))];
   const pin = options.pin !== false;
@@ -413,8 +413,8 @@ function planBackends(scenarios, served, skipped, { target, link, loadHosts, dow
  * which inherit it) as far as the scenarios need (perf/lib/hosts/fd_limits.js), and leaves out
  * of `served` the scenarios it still cannot hold, recorded in `skipped` (fd_limit: true) and
  * said in one line. A server elsewhere (--target) has its own limit, not this machine's to
- * raise; the load generator's still counts. alsoHeld: the held-count search's most connections,
- * raised for too where the system allows. Returns { limits, line }.
+ * raise; the load generator's still counts. alsoHeld: the most connections the held-count
+ * search or a ramp's top step holds (rampConnections), raised for too where the system allows. Returns { limits, line }.
  */
 function holdDescriptors(scenarios, served, skipped, { fixed, remote, alsoHeld }) {
   const need = Math.max(descriptorsFor(alsoHeld), ...scenarios.map((s) => descriptorsFor(heldConnections(s))));

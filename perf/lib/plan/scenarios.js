@@ -361,10 +361,12 @@ function expectedDurationS(s) {
  * stops only after a count). An open loop or a constant rate runs once, at its rate for warmup_s. A slow-client
  * scenario is warmed by its probe alone: the slow clients are the disturbance measured before,
  * during and after their window, and warming with them would leave their after-effects
- * (buffers, memory) in the 'before'. Tsung's load hosts are not set up for a warm-up: the
+ * (buffers, memory) in the 'before'. A scenario that names its warm-up (warmup_load: a ramp's
+ * first step after a start, perf/lib/plan/ramps.js warmupLoad) is warmed by that. Tsung's load hosts are not set up for a warm-up: the
  * built-in engine sends it. It is not measured, only sent.
  */
 function warmupScenario(s) {
+  if (s.warmup_load) return s.warmup_load;
   if (!(s.warmup_s > 0)) return null;
   const engine = s.engine === 'httperf' || s.engine === 'wrk' ? s.engine : null;
   const base = { ...s, name: `${s.name} (warm-up)`, engine, warmup_s: 0 };

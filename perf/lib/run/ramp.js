@@ -19,7 +19,7 @@
 // confirmPass), and a failing step the machine disturbed is measured again (capacity.js).
 
 const { runOne, settle, loadGeneratorFailed } = require('./run_one');
-const { stepScenario, stepSeconds } = require('../plan/ramps');
+const { stepScenario, stepSeconds, warmupLoad } = require('../plan/ramps');
 const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('../judge/capacity');
 const { ENGINES } = require('../engines');
 const { summarizeTrials, LEVEL } = require('../judge/confidence');
@@ -103,7 +103,7 @@ function stepOf(run, rate, loadS, schedule = null) {
     ...(typeof run.arrival_rps === 'number' ? { arrival_rps: run.arrival_rps } : {}),
     // A keep-alive step's connections opened and answered once before its time zero ({ connections, ms }), or null.
     warmed: run.warmed ?? null,
-    // The server warmed up before the step (the ramp's warmup_s, on a server's first step after a start): { seconds, requests }, or null.
+    // The server warmed up before the step (the ramp's warm-up load, on a server's first step after a start): { seconds, requests }, or null.
     warmed_up: run.warmup && run.warmup.seconds > 0 ? { seconds: run.warmup.seconds, requests: run.warmup.requests } : null,
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
@@ -117,6 +117,8 @@ function stepOf(run, rate, loadS, schedule = null) {
     foreign_cpu_pct: run.machine_cpu ? run.machine_cpu.foreign_cpu_pct ?? null : null,
     // The server's GC and loop stalls in the step, and what its slow requests coincided with.
     runtime: run.runtime ?? null,
+    // Connection attempts the kernel dropped at the server's full accept queue in the step.
+    listen_overflows: run.listen_overflows ?? null,
     limited: null,
   });
   if (loadGeneratorFailed(run)) step.stop = run.failure;
@@ -258,7 +260,7 @@ function measureStep(ramp, server, up, context) {
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
     status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`,
     fresh: false,
-    warmupS: ramp.warmup_s,
+    warmup: warmupLoad(ramp),
     read: (run, rate, scenario, samples) => stepOf(run, rate, round3(stepSeconds(ramp, rate)), { samples, scenario, graceMs: rateGraceMs(context.objective) }),
   });
 }
@@ -270,8 +272,8 @@ function measureStep(ramp, server, up, context) {
  * step the harness may explain marked suspect (harnessSuspect). how: { scenarioAt(level),
  * current(level) (what the server was doing, for its exit line), status(level), fresh (the
  * server started afresh for every step; else only after it exited or hung, and settled after
- * each step), warmupS (seconds of warm-up before a server's first step after each start, at
- * that step's level; none where 0 or absent), read(run, level, scenario, samples) (the step) }.
+ * each step), warmup (the load that warms a server up before its first step after each start,
+ * perf/lib/plan/ramps.js warmupLoad; none where null or absent), read(run, level, scenario, samples) (the step) }.
  */
 function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts = null, link = null, keepSamples = null }, how) {
   const stopped = (level, why) => ({ offered_rps: level, achieved_rps: 0, errors: 0, stop: why });
@@ -283,8 +285,8 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
       if (how.fresh || up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
       const u = up.get(server);
       if (u.state.notStarted) return stopped(level, `the server did not start again: ${u.state.notStarted}`);
-      if (how.warmupS > 0 && !u.state.warmed) {
-        scenario = { ...scenario, warmup_s: how.warmupS };
+      if (how.warmup && !u.state.warmed) {
+        scenario = { ...scenario, warmup_load: how.warmup };
         u.state.warmed = true;
       }
       u.state.current = how.current(level);

@@ -19,7 +19,7 @@ const { attributeTail } = require('../judge/attribution');
 // CPU per request in ms to the nanosecond of schedstat (0.000001 ms).
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
-const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta } = require('../measure/proc_stats');
+const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, readListenOverflows } = require('../measure/proc_stats');
 const { judgeClientBound, isLinkBound, cpuShares, judgeRun, clientLateness } = require('../judge/bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText } = require('../judge/reasons');
@@ -46,7 +46,7 @@ function runDeadlineMs(s) {
   // A count-bounded closed loop's speed depends on the server: 900 s.
   const measured = expected === null ? 900000 : Math.round((expected * 1.5 + s.timeout_s + 30) * 1000);
   // A closed loop's warm-up: slices for up to WARMUP_CAP × warmup_s, the last one begun before then.
-  return measured + (warm ? runDeadlineMs(warm) + (warm.kind === 'closed' ? WARMUP_CAP * s.warmup_s * 1000 : 0) : 0);
+  return measured + (warm ? runDeadlineMs(warm) + (warm.kind === 'closed' && !s.warmup_load ? WARMUP_CAP * s.warmup_s * 1000 : 0) : 0);
 }
 
 function describeExit({ code, signal, error }) {
@@ -109,6 +109,7 @@ function failedRun(server, scenario, failure, extra = {}) {
     duration_s: null,
     server_cpu: null,
     server_peak_rss_mb: null,
+    listen_overflows: null,
     client_cpu_pct: null,
     client_bound: false,
     client_loop_delay_ms: null,
@@ -154,23 +155,24 @@ async function settle(pid, baseline, maxMs = 3000) {
  * generator), the machine's, and that of the servers measured beside it (besidePids).
  */
 function cpuSnapshot(pid, besidePids = [], backendPids = []) {
-  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu(), beside: besidePids.map(readCpu), backends: backendPids.map(readCpu) };
+  return { at: performance.now(), server: readCpu(pid), client: process.cpuUsage(), machine: readMachineCpu(), beside: besidePids.map(readCpu), backends: backendPids.map(readCpu), listenOverflows: pid === null ? null : readListenOverflows(pid) };
 }
 
 /**
  * Sends a warm-up load (warmupScenario) for `seconds` and forgets its replies. A closed loop's
  * is sent slice after slice, past `seconds` until the last slice's rate is no more than
- * WARMUP_STEADY above the one before, beginning no slice after WARMUP_CAP × `seconds`.
- * Resolves { seconds, requests, engine, steady }: requests sent, errors included (the built-in
+ * WARMUP_STEADY above the one before, beginning no slice after WARMUP_CAP × `seconds`; with
+ * `once` (a load the scenario names, to its count) it is sent once. Resolves { seconds, requests, engine, steady }: requests sent, errors included (the built-in
  * engines' samples, or the external engine's own count); steady, whether the rate stopped
  * rising (null for an open loop or a single slice).
  */
-async function warmUp({ handle, scenario, seconds, signal }) {
+async function warmUp({ handle, scenario, seconds, once = false, signal }) {
   const engine = engineFor(scenario);
   const samples = new Samples();
   const started = samples.start();
   const elapsedS = () => (performance.now() - started) / 1000;
-  const sliced = scenario.kind === 'closed';
+  // A warm-up load a scenario names (a ramp's, bounded by a count) runs once, to its count.
+  const sliced = scenario.kind === 'closed' && !once;
   const rates = [];
   let counted = 0;
   let steady = null;
@@ -220,7 +222,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   let engineError = null;
   if (warm) {
     try {
-      warmup = await warmUp({ handle, scenario: warm, seconds: scenario.warmup_s, signal: controller.signal });
+      warmup = await warmUp({ handle, scenario: warm, seconds: scenario.warmup_s, once: Boolean(scenario.warmup_load), signal: controller.signal });
     } catch (err) {
       // A missing engine is missing, whether the warm-up or the run first asks for it.
       engineError = err instanceof EngineUnavailable ? err : new Error(`during the warm-up: ${err.message}`, { cause: err });
@@ -326,6 +328,10 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
         }
       : null,
     server_peak_rss_mb: peakKb ? Math.round((peakKb / 1024) * 10) / 10 : null,
+    // Connection attempts the kernel dropped at a full accept queue over the run, in the server's
+    // network namespace (proc_stats.js readListenOverflows): each a reply 1 s late or more.
+    // Other listeners there (a paired round's idle servers, the backends) take no new connections.
+    listen_overflows: before.listenOverflows !== null && after.listenOverflows !== null ? after.listenOverflows - before.listenOverflows : null,
     // false for --target: a server elsewhere has no /proc here, so its CPU and memory are not measured.
     server_measured: pid !== null,
     client_cpu_pct: clientPct,

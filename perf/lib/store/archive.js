@@ -23,6 +23,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { PROJECT_ROOT } = require('../hosts/server_process');
+const { parseLabel, labelOf } = require('../hosts/runtimes');
 const { writeFileAtomic } = require('./results_store');
 const { median } = require('../measure/stats');
 
@@ -141,7 +142,7 @@ function runtimeLabel(servers, software, name) {
   const def = (servers && servers[name]) || {};
   const runtime = runtimeOfServer(servers, software, name);
   if (!runtime) return name;
-  return `${def.variant_of || name.split('@')[0]}@${runtime}`;
+  return labelOf(def.variant_of || parseLabel(name).server, runtime);
 }
 
 // Six significant digits: far finer than any interval the runs give, and a third of the bytes.

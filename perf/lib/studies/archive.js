@@ -10,7 +10,7 @@ const { loadResults } = require('../store/results_doc');
 const { judgeResults } = require('../judge/judged');
 const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord, runtimeLabel } = require('../store/archive');
 const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides } = require('../judge/meta');
-const { withRuntimeVariants, runtimeOf, RuntimeError } = require('../hosts/runtimes');
+const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('../hosts/runtimes');
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { serverSources } = require('../run/environment');
@@ -86,7 +86,7 @@ function currentSources(labels, definitions) {
 /** The servers' order for the answers' orientation (node before em), each server's runtimes together. */
 function labelOrder(labels, definitions) {
   const names = Object.keys(definitions);
-  const rank = (label) => names.indexOf(label.split('@')[0]);
+  const rank = (label) => names.indexOf(parseLabel(label).server);
   return [...labels].sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
 }
 
@@ -108,7 +108,7 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
   const pooledOf = (q, pair) => pooled.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
   const claimOf = (q, p) => {
     const claim = q.seed ? seedClaim(q.seed) : null;
-    const base = (label) => label.split('@')[0];
+    const base = (label) => parseLabel(label).server;
     return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === base(p.a) && claim.b === base(p.b) ? pooledClaim(p, { ...claim, winner: claim.winner === claim.a ? p.a : p.b, a: p.a, b: p.b }) : null;
   };
   const { questions } = headline();

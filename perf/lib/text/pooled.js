@@ -5,6 +5,7 @@
 // `npm run answers -- --write` can replace it and a test can tell when it is stale.
 
 const { METRICS } = require('../judge/metrics');
+const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { fmtFactor, fmtInterval, markdownTable, marginText } = require('./format');
 
@@ -93,13 +94,13 @@ const MAX_README_COLUMNS = 3;
 
 /** A pooled answer with its servers by name alone (node, not node@node24), for a table whose heading names the runtimes. */
 function byServerName(p) {
-  const name = (label) => (label ? label.split('@')[0] : label);
+  const name = (label) => (label ? parseLabel(label).server : label);
   return { ...p, a: name(p.a), b: name(p.b), winner: name(p.winner), hosts: p.hosts && p.hosts.map((h) => ({ ...h, winner: name(h.winner) })) };
 }
 
 /** "Node 24 and Ruby 3.3 + YJIT": the runtimes of an era's pairs, by their labels (runtimeLabelOf(id)). */
 function eraRuntimes(pairs, runtimeLabelOf) {
-  const ids = [...new Set(pairs.flatMap((x) => [x.a, x.b]).map((label) => label.split('@')[1]))];
+  const ids = [...new Set(pairs.flatMap((x) => [x.a, x.b]).map((label) => parseLabel(label).runtime))];
   const labels = ids.map(runtimeLabelOf);
   return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels.join('');
 }

@@ -51,6 +51,12 @@ function searchLine(name, server, r, objective, options = {}) {
   return r.incomplete || !notes.length ? line : `${line}; ${notes.join('; ')}`;
 }
 
+/** The connection attempts a full accept queue cost a step, in words, or null for none (or not measured). */
+function overflowText(n) {
+  if (!(n > 0)) return null;
+  return `the kernel dropped ${fmtNumber(n, 'count')} connection attempt${n === 1 ? '' : 's'} at its full accept queue (each a reply 1 s late or more: the client's SYN sent again)`;
+}
+
 function searchHead(name, server, r, objective, { i = 1, repeat = 1, width = 5 } = {}) {
   const slo = sloText(objective);
   const of = repeat > 1 ? ` (search ${i} of ${repeat})` : '';
@@ -67,7 +73,7 @@ function searchHead(name, server, r, objective, { i = 1, repeat = 1, width = 5 }
   if (r.saturated) {
     const last = r.steps.filter((st) => st.rate === r.failing_rps).pop();
     const law = lawText([r]);
-    const cause = causeText(last.runtime, objective.percentile);
+    const cause = [overflowText(last.listen_overflows), causeText(last.runtime, objective.percentile)].filter(Boolean).join('; ');
     return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo}${of}; fails at ${rate(r.failing_rps)}/s: ${last.failure}${cause ? `; ${cause}` : ''}${law ? `; ${law}` : ''}`;
   }
   if (r.limited) return `${head}sustains at least ${rate(r.sustainable_rps)}/s at ${slo}${of}; no higher measured: ${r.limited}${r.estimate_rps ? `; about ${rate(r.estimate_rps)}/s by the utilization law (an estimate)` : ''}`;

@@ -23,7 +23,10 @@ const {
   parseProcStat,
   readMachineCpu,
   machineCpuDelta,
+  parseNetstat,
+  readListenOverflows,
 } = require('../../../perf/lib/measure/proc_stats');
+const net = require('node:net');
 
 const BIG_MB = 128;
 // A child that does what it is told, a line at a time, and says 'done' after each:
@@ -180,3 +183,41 @@ describe('proc stats: descriptors and the machine', () => {
     for (const key of ['user_s', 'system_s', 'idle_s']) assert.ok(b[key] >= a[key] && a[key] > 0, key);
   });
 });
+
+describe('proc stats: the accept queue', function () {
+  this.timeout(20000);
+
+  it('parses the TcpExt counters of a netstat text', () => {
+    const text = 'TcpExt: SyncookiesSent ListenOverflows ListenDrops\nTcpExt: 0 17 19\nIpExt: InNoRoutes\nIpExt: 0\n';
+    assert.deepEqual(parseNetstat(text), { SyncookiesSent: 0, ListenOverflows: 17, ListenDrops: 19 });
+    assert.equal(parseNetstat('IpExt: InNoRoutes\nIpExt: 0\n'), null);
+  });
+
+  it('counts the connection attempts a listener that never accepts drops once its queue of one is full', async () => {
+    // A listener with a backlog of 1 that never calls accept (Node accepts whatever comes).
+    const listener = spawn('python3', ['-c', 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(1)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const sockets = [];
+    try {
+      const port = Number(await new Promise((resolve) => readline.createInterface({ input: listener.stdout }).once('line', resolve)));
+      const before = readListenOverflows(listener.pid);
+      assert.equal(typeof before, 'number');
+      for (let i = 0; i < 8; i++) sockets.push(net.connect(port, '127.0.0.1').on('error', () => {}));
+      // The SYNs past the queue's room are dropped as they arrive: wait for the counter, bounded.
+      const deadline = Date.now() + 10000;
+      let after = before;
+      while (after - before < 5 && Date.now() < deadline) {
+        await new Promise((resolve) => setImmediate(resolve));
+        after = readListenOverflows(listener.pid);
+      }
+      assert.ok(after - before >= 5, `${after - before} dropped of 8 connections to a queue of 1`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      listener.kill('SIGKILL');
+    }
+  });
+
+  it('no such process: null', () => {
+    assert.equal(readListenOverflows(2 ** 22 + 1), null);
+  });
+});
+

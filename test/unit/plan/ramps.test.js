@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { loadRamps, stepScenario, stepSeconds, estimateRampS } = require('../../../perf/lib/plan/ramps');
+const { loadRamps, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, WARMUP_REQUESTS } = require('../../../perf/lib/plan/ramps');
 const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
@@ -24,7 +24,7 @@ describe('ramps as data', () => {
   it('fills in the defaults and merges the quick values', () => {
     const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5, precision: 0.1 } } });
     const [full] = loadRamps({ dir });
-    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_s: 0, fail_confirmations: 3 });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_requests: 20000, fail_confirmations: 3 });
     const [quick] = loadRamps({ dir, quick: true });
     assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps, quick.precision], [100, 0.5, 1000, 0.1]);
   });
@@ -60,27 +60,47 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 20 %, in steps of 0.5 s, a server warmed up first (it starts high); new connections stop waiting at 250 ms and fail a rate on three failing steps, keep-alive on two', () => {
-    for (const ramp of loadRamps({ quick: true })) {
-      assert.deepEqual([ramp.precision, ramp.step_s], [0.2, 0.5], ramp.name);
-      assert.ok(ramp.warmup_s >= 1, ramp.name);
-    }
+  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 20 %, in steps of 0.5 s; new connections stop waiting at 250 ms and fail a rate on three failing steps, keep-alive on two', () => {
+    for (const ramp of loadRamps({ quick: true })) assert.deepEqual([ramp.precision, ramp.step_s], [0.2, 0.5], ramp.name);
     const [keepalive, perConnection] = loadRamps({ quick: true, names: ['hello_keepalive', 'hello_per_connection'] });
     assert.deepEqual([keepalive.fail_confirmations, keepalive.timeout_s], [2, 10]);
     assert.deepEqual([perConnection.fail_confirmations, perConnection.timeout_s], [3, 0.25]);
-    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.warmup_s, ramp.timeout_s], [0.05, 2, 3, 0, 10], ramp.name);
+    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.timeout_s], [0.05, 2, 3, 10], ramp.name);
   });
 
   it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, the failing rate confirmed, the bisection to its precision, the answer confirmed), each its load and overhead', () => {
-    const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1 } });
+    const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, warmup_requests: 0 } });
     const [ramp] = loadRamps({ dir });
     // 1000, 2000, 4000, 8000; 3 to fail the top; 3 bisections (2 → 1.1) at 2 steps each; 2 to confirm.
     assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - (4 + 3 + 3 * 2 + 2) * (1 + 0.35)) < 1e-9);
     assert.ok(Math.abs(estimateRampS(ramp, { servers: 2, repeat: 3 }) - 6 * estimateRampS(ramp, { servers: 1, repeat: 1 })) < 1e-9);
-    const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1 } }) })[0];
+    const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, warmup_requests: 0 } }) })[0];
     assert.ok(estimateRampS(finer, { servers: 1, repeat: 1 }) > estimateRampS(ramp, { servers: 1, repeat: 1 }), 'a finer precision takes more steps');
     // Two failing steps a rate instead of three (1 + 3 × 1.5 bisection steps), and each server's warm-up once.
-    const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, fail_confirmations: 2, warmup_s: 3 } }) })[0];
+    const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, fail_confirmations: 2, warmup_requests: 15000 } }) })[0];
+    // The warm-up's 15,000 requests at the 5,000 a second a closed loop is assumed to warm at.
     assert.ok(Math.abs(estimateRampS(quick, { servers: 2, repeat: 3 }) - 2 * (3 * (4 + 2 + 3 * 1.5 + 2) * (1 + 0.35) + 3)) < 1e-9);
+  });
+
+  it('a server is warmed before its first step by the ramp\'s request in a closed loop that paces itself: over the keep-alive connections, or 32 at a time each on a new one; 20,000 requests unless the ramp says otherwise, none with 0', () => {
+    const [perConnection] = loadRamps({ names: ['hello_per_connection'] });
+    const warm = warmupLoad(perConnection);
+    assert.deepEqual([warm.kind, warm.concurrency, warm.keep_alive, warm.requests, warm.duration_s, warm.request.path], ['closed', 32, false, WARMUP_REQUESTS, null, '/hello']);
+    assert.equal(WARMUP_REQUESTS, 20000);
+    const dir = rampDir({ k: { description: 'x', connection: 'keep-alive', connections: 50, from_rps: 500, to_rps: 4000, warmup_requests: 1000 }, none: { description: 'x', from_rps: 10, to_rps: 100, warmup_requests: 0 } });
+    const [keepAlive, none] = loadRamps({ dir });
+    assert.deepEqual([warmupLoad(keepAlive).concurrency, warmupLoad(keepAlive).keep_alive, warmupLoad(keepAlive).requests], [50, true, 1000]);
+    assert.equal(warmupLoad(none), null);
+    // A valid scenario of the runner's: what it is given is what the schema allows.
+    const { description, kind, concurrency, keep_alive: keepAliveFlag, requests, request } = warm;
+    assert.equal(normalizeScenario({ description, kind, concurrency, keep_alive: keepAliveFlag, requests, request: { path: request.path } }, 'warm-up', undefined).requests, 20000);
+  });
+
+  it('the most connections a step holds: a keep-alive ramp its pool; a new connection per request its top rate over its timeout, at most its step\'s count', () => {
+    const [keepAlive, perConnection] = loadRamps({ names: ['hello_keepalive', 'hello_per_connection'] });
+    assert.equal(rampConnections(keepAlive), 100);
+    assert.equal(rampConnections(perConnection), 40960 * 2, 'the step of 2 s, shorter than the timeout of 10 s');
+    const [quick] = loadRamps({ quick: true, names: ['hello_per_connection'] });
+    assert.equal(rampConnections(quick), 20480 * 0.25, 'the timeout of 250 ms, shorter than the step');
   });
 });

@@ -5,6 +5,7 @@
 // pinning, what results.json records; every mistake a UsageError in one line; the plan frozen.
 
 const assert = require('node:assert/strict');
+const { descriptorsFor } = require('../../../perf/lib/hosts/fd_limits');
 const { resolvePlan, UsageError } = require('../../../perf/lib/plan/run_plan');
 const { seedPlan } = require('../../../perf/lib/judge/seeds');
 const { RESULTS_ROOT } = require('../../../perf/lib/store/results_store');
@@ -41,6 +42,11 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     const history = ['node@node20', 'em@ruby31', 'async@ruby31'];
     const tuned = resolvePlan({ quick: true, tuned: true, servers: history });
     assert.deepEqual([tuned.servers, tuned.rampServers], [history, [...history, 'node_tuned', 'em_tuned', 'async_tuned']]);
+  });
+
+  it('the fd limit is raised for the ramps\' top steps too: the connections a new-connection ramp\'s top rate opens within its timeout', () => {
+    const plan = resolvePlan({ servers: ['node'], ramps: ['hello_per_connection'], scenarios: ['sequential_6000'] });
+    assert.equal(plan.descriptors.limits.need, descriptorsFor(40960 * 2));
   });
 
   it('a quick run\'s budget is the whole run\'s: the subjects ranked by the questions they likely decide per second, taken while they fit; the ramps\' share kept from the rounds\'; what was left recorded', () => {

@@ -15,7 +15,7 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, warmed_up: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, warmed_up: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, listen_overflows: null, limited: null });
   });
 
   it('a step the hypervisor stole from past the disturbed threshold is disturbed; other processes\' CPU is recorded, not counted', () => {

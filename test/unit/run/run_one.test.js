@@ -11,6 +11,7 @@ const { normalizeScenario, scenarioParams, WARMUP_CAP } = require('../../../perf
 const { countFds } = require('../../../perf/lib/measure/proc_stats');
 const { remoteServer } = require('../../../perf/lib/hosts/server_process');
 const { startStandin } = require('../../support/runner_helpers');
+const { normalizeRamp, stepScenario, warmupLoad } = require('../../../perf/lib/plan/ramps');
 
 const scenario = (name, raw) => normalizeScenario({ description: name, ...raw }, name, name);
 const TINY = scenario('tiny', { kind: 'closed', concurrency: 4, requests: 40, warmup_s: 0.3 });
@@ -90,6 +91,17 @@ describe('run_one: a run against a stand-in server', function () {
     assert.ok(measured - reference < coldMs / 8, `measured ${measured} ms of CPU per request, the same server warm ${reference} ms`);
   });
 
+  it('a ramp\'s first step: warmed by its count of requests, each on a new connection, once and before the window; the step measures its own requests only', async () => {
+    handle = await startStandin();
+    const ramp = normalizeRamp({ description: 'up', from_rps: 100, to_rps: 400, warmup_requests: 600 }, 'ramp', undefined);
+    const step = { ...stepScenario(ramp, 200), warmup_load: warmupLoad(ramp) };
+    const { run, samples } = await runOne({ server: 'standin', handle, scenario: step, outerSignal: null, serverState: watch(handle) });
+    assert.equal(run.ok, true, run.failure);
+    assert.deepEqual([run.warmup.requests, run.warmup.steady], [600, null], 'one closed loop to its count, not slices');
+    assert.deepEqual([run.requests, samples.length, run.status['2xx']], [step.connections, step.connections, step.connections]);
+    assert.ok(samples.length < 600, 'none of the warm-up\'s requests among the step\'s');
+  });
+
   it('warms up, then measures only the scenario\'s requests; the server\'s CPU to the nanosecond (schedstat)', async () => {
     handle = await startStandin();
     const result = await runOne({ server: 'standin', trial: 2, handle, scenario: TINY, outerSignal: null, serverState: watch(handle) });
@@ -101,6 +113,7 @@ describe('run_one: a run against a stand-in server', function () {
     assert.ok(run.warmup.requests > 0 && run.warmup.seconds >= 0.3 && typeof run.warmup.steady === 'boolean', JSON.stringify(run.warmup));
     assert.equal(run.server_measured, true);
     assert.equal(run.server_cpu.resolution_ms, (1e-9 * 1000) / 40);
+    assert.equal(run.listen_overflows, 0, 'four connections at a time fill no accept queue');
     assert.ok(run.server_cpu.total_s > 0 && run.server_cpu.ms_per_request === Math.round((run.server_cpu.total_s * 1000 / 40) * 1e6) / 1e6, JSON.stringify(run.server_cpu));
     assert.ok(run.server_peak_rss_mb > 0);
     assert.ok(run.throughput_rps > 0 && run.duration_s > 0);

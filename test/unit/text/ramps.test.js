@@ -15,6 +15,9 @@ describe('ramps in words', () => {
   it('a search: where it failed and why; at least, where the client or the highest rate stopped it; none held', () => {
     const failed = { sustainable_rps: 3900, failing_rps: 4100, saturated: true, limited: null, steps: [{ rate: 4100, failure: 'p99 12.3 ms over 10 ms' }] };
     assert.equal(searchLine('hello', 'node', failed, SLO, { i: 1, repeat: 3 }), 'hello  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms');
+    const dropped = { ...failed, steps: [{ rate: 4100, failure: 'p99 1020 ms over 10 ms', listen_overflows: 37 }] };
+    assert.equal(searchLine('hello', 'em', dropped, SLO), 'hello  em    sustains 3,900/s at p99 ≤ 10 ms; fails at 4,100/s: p99 1020 ms over 10 ms; the kernel dropped 37 connection attempts at its full accept queue (each a reply 1 s late or more: the client\'s SYN sent again)');
+    assert.equal(searchLine('hello', 'em', { ...failed, steps: [{ ...dropped.steps[0], listen_overflows: 0 }] }, SLO), 'hello  em    sustains 3,900/s at p99 ≤ 10 ms; fails at 4,100/s: p99 1020 ms over 10 ms', 'none dropped: nothing said');
     const limited = { sustainable_rps: 8000, failing_rps: null, saturated: false, limited: 'the load generator was the bottleneck (96 % of its core)', estimate_rps: 12600, steps: [] };
     assert.equal(searchLine('hello', 'em', limited, SLO), 'hello  em    sustains at least 8,000/s at p99 ≤ 10 ms; no higher measured: the load generator was the bottleneck (96 % of its core); about 12,600/s by the utilization law (an estimate)');
     const top = { sustainable_rps: 40960, failing_rps: null, saturated: false, limited: null, steps: [] };
