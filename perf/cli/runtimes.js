@@ -8,7 +8,7 @@
 // Exit status: 0 done, 1 an install failed (one line says what, and what to do), 2 bad usage.
 
 const { Command, CommanderError } = require('commander');
-const { oneLineErrors, runMain } = require('./support');
+const { oneLineErrors, runMain, pipeSafeOut } = require('./support');
 const { runtimesFile, runtimeOf, unavailable, describeRuntime, RuntimeError } = require('../lib/hosts/runtimes');
 const { installRuntime, ensureGems, InstallError } = require('../lib/hosts/install_runtime');
 const { nodeParts } = require('../lib/text/runtimes');
@@ -66,7 +66,7 @@ function buildProgram(io) {
   return program;
 }
 
-async function main(argv = process.argv.slice(2), io = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), status: 0 }) {
+async function main(argv = process.argv.slice(2), io = { out: pipeSafeOut(), err: (l) => process.stderr.write(`${l}\n`), status: 0 }) {
   const program = buildProgram(io);
   program.exitOverride();
   try {

@@ -63,6 +63,21 @@ function parseCommandLine(program, argv, name, usageLine) {
  * Runs an async main(argv) → exit status as the process's entry point. Sockets still closing
  * must not keep a finished command alive, so it exits half a second after main returns.
  */
+/**
+ * A writer of lines to stdout that stops writing, quietly, once its reader has closed the pipe
+ * (`| head`): the reader has what it wanted, and the command's work goes on and ends as it would.
+ */
+function pipeSafeOut(stream = process.stdout) {
+  let closed = false;
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    closed = true;
+  });
+  return (line) => {
+    if (!closed) stream.write(`${line}\n`);
+  };
+}
+
 function runMain(main, name) {
   main(process.argv.slice(2)).then(
     (code) => {
@@ -136,4 +151,4 @@ function shownPath(file) {
   return rel.startsWith('..') ? file : rel;
 }
 
-module.exports = { shownPath, wholeNumber, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals };
+module.exports = { shownPath, wholeNumber, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals, pipeSafeOut };

@@ -135,3 +135,20 @@ describe('perf cli', function () {
     if (fs.existsSync(pidfile)) assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false, 'the server is still running');
   });
 });
+
+describe('runtimes cli: a reader that closes the pipe', function () {
+  this.timeout(60000);
+
+  it('list | head -1: the first line read, the rest not written, exit 0 and nothing on stderr', async () => {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'perf', 'cli', 'runtimes.js'), 'list'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const first = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).split('\n')[0])));
+    // As head does: it has its line, and closes the pipe.
+    child.stdout.destroy();
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.match(first, /^node20 /);
+    assert.deepEqual([code, stderr], [0, '']);
+  });
+});
+
