@@ -114,8 +114,19 @@ function parseLabel(label) {
 const labelOf = (server, runtime) => `${server}@${runtime}`;
 
 /**
+ * The runtimes a definition may run on with its own settings: its runtime, and for a tuned
+ * configuration each runtime its tuning was measured on (perf/servers.json `on`: that runtime's
+ * description, args, env and tuning).
+ */
+function settingsRuntimes(def) {
+  return [def.runtime, ...Object.keys(def.on || {})].filter(Boolean);
+}
+
+/**
  * definitions with an entry for each "SERVER@RUNTIME" among names: SERVER's definition on that
- * runtime (of the same kind as SERVER's own). Throws RuntimeError for a name that cannot be made.
+ * runtime (of the same kind as SERVER's own; a tuned configuration with the settings measured on
+ * it, `on`, and on no runtime it was not measured on). Throws RuntimeError for a name that
+ * cannot be made.
  */
 function withRuntimeVariants(definitions, names = []) {
   const out = { ...definitions };
@@ -128,7 +139,11 @@ function withRuntimeVariants(definitions, names = []) {
     const runtime = runtimeOf(id);
     const own = runtimeOf(def.runtime);
     if (runtime.kind !== own.kind) throw new RuntimeError(`'${name}': ${server} runs on a ${own.kind} runtime, ${id} is ${runtime.kind}`);
-    out[name] = { ...def, runtime: id, description: `${def.description}, on ${runtime.label}`, variant_of: server };
+    // A tuning holds on the runtime it was measured on only.
+    if (def.tuned_of && !settingsRuntimes(def).includes(id)) throw new RuntimeError(`'${name}': ${server}'s tuning was measured on ${settingsRuntimes(def).join(' and ')}, not on ${id}; run ${labelOf(def.tuned_of, id)} for its defaults`);
+    const { on, ...base } = def;
+    const settings = (on && on[id]) || {};
+    out[name] = { ...base, ...settings, runtime: id, description: `${settings.description || def.description}, on ${runtime.label}`, variant_of: server };
   }
   return out;
 }
@@ -184,6 +199,7 @@ module.exports = {
   installRecord,
   unavailable,
   runtimeEnv,
+  settingsRuntimes,
   withRuntimeVariants,
   describeRuntime,
   eras,

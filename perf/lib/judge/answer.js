@@ -2,10 +2,12 @@
 // The answer a comparison ends in, from its ratio's 95% interval: the one rule, decided when
 // the runs are analysed (perf/lib/judge/verdicts.js compareOne), stored in results.json with its
 // margin and method, and only rendered elsewhere.
-//   winner     the interval excludes 1: the better side wins, by the ratio's factor
 //   same       the whole interval lies within the equivalence margin around 1
 //              ([1/(1+m), 1+m], e.g. 0.909–1.10 for m = 10 %): an equivalence test (TOST) at
-//              the interval's level; "no significant difference" alone is never "the same"
+//              the interval's level; "no significant difference" alone is never "the same".
+//              Judged first: a difference the interval shows to be smaller than the margin
+//              (1.04× [1.00–1.08]) is one nobody should choose a runtime by, however sure
+//   winner     otherwise, the interval excludes 1: the better side wins, by the ratio's factor
 //   undecided  neither: the interval holds 1 and reaches past the margin; with it, roughly how
 //              many times the measuring so far would decide it (moreMeasuring)
 // The margin is symmetric on the log scale, as the intervals are, so "A is the same as B" and
@@ -22,8 +24,8 @@ function withinMargin(ci, margin) {
  * 'winner', 'same' or 'undecided' for a ratio's interval (ci: [lo, hi]) and a margin (0.1: ±10 %).
  */
 function decide(ci, margin = DEFAULT_MARGIN) {
-  if (ci[0] > 1 || ci[1] < 1) return 'winner';
   if (withinMargin(ci, margin)) return 'same';
+  if (ci[0] > 1 || ci[1] < 1) return 'winner';
   return 'undecided';
 }
 

@@ -23,6 +23,7 @@
 // host are compared side by side in time, runs on two hosts are not (Laaber, Scheuner & Leitner
 // 2019).
 
+const crypto = require('node:crypto');
 const { jStat } = require('jstat');
 const { decide, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('./answer');
 const { lookLevel } = require('./sequential');
@@ -41,8 +42,14 @@ const METHOD_VERSIONS = { scenario: 1, ramp: 2, 'scenario peak_rss_mb': 2 };
 // no precision: one such run could outweigh several full ones. They are kept in the record, not pooled.
 const MIN_POOLED_DF = 4;
 
+// Fewer runs than this are listed, each with its own answer, not pooled: with two, Hartung–Knapp's
+// t on one degree of freedom is 12.7 (an interval of "0.03–45×" from two runs that agree), and
+// one run has no spread between runs at all; two runs that name one winner are two runs, not a
+// pooled answer.
+const MIN_POOLED_RUNS = 3;
+
 const METHOD = 'random effects: DerSimonian–Laird τ², Hartung–Knapp interval (t, k − 1 df), 95 %';
-const ONE_RUN = 'one run: its own interval (no between-run variance can be estimated)';
+const FEW_RUNS = `fewer than ${MIN_POOLED_RUNS} runs: each run's own answer, not pooled`;
 const Z95 = jStat.normal.inv(1 - (1 - LEVEL) / 2, 0, 1);
 
 /** Student's t quantile of a two-sided interval at level with df degrees of freedom. */
@@ -155,7 +162,7 @@ function randomEffects(estimates) {
   if (k === 1) {
     // The run's own interval as it stored it: it knew the quantile it used (a t on few rounds).
     const [{ y, se, ci }] = estimates;
-    return { k, mu: y, ci: ci || [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: ONE_RUN };
+    return { k, mu: y, ci: ci || [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: FEW_RUNS };
   }
   // A run known to no resolution at all would take all the weight: a floor of 0.1 % on the ratio.
   const v = estimates.map((e) => Math.max(e.se, 1e-3) ** 2);
@@ -174,12 +181,21 @@ function randomEffects(estimates) {
 }
 
 /**
- * The host a record ran on, as the runs can tell hosts apart: its CPU model and microcode (a
- * virtual machine's CPU is often named by family alone, "AMD EPYC", over several generations).
+ * The host a record ran on, as far as its record can tell hosts apart: the CPU model and
+ * microcode (a virtual machine's CPU is often named by family alone, "AMD EPYC", over several
+ * generations), the kernel, and the CPU flags and mitigations the guest sees, as a short digest
+ * (one AMD EPYC host lost seven flags and changed its mitigations with its kernel, and em's CPU
+ * per request moved by a third with no change to em).
  */
 function hostOf(record) {
-  const { cpu_model: model, cpu_microcode: microcode } = record.host;
-  return `${model || 'unknown CPU'}${microcode ? ` (microcode ${microcode})` : ''}`;
+  const { cpu_model: model, cpu_microcode: microcode, kernel, cpu_flags: flags, cpu_mitigations: mitigations } = record.host;
+  const parts = [microcode && `microcode ${microcode}`, kernel && `kernel ${String(kernel).replace(/^Linux /, '')}`];
+  if (flags || mitigations) {
+    const seen = JSON.stringify([[...(flags || [])].sort(), Object.entries(mitigations || {}).sort()]);
+    parts.push(`flags ${crypto.createHash('sha256').update(seen).digest('hex').slice(0, 6)}`);
+  }
+  const known = parts.filter(Boolean);
+  return `${model || 'unknown CPU'}${known.length ? ` (${known.join(', ')})` : ''}`;
 }
 
 /**
@@ -227,7 +243,7 @@ function relatable(x) {
  * against the other (not judged, or the pool depends on the machine).
  */
 function againstPool(pooled, answer) {
-  if (!pooled || !pooled.decision || pooled.decision === 'depends' || !answer || !answer.decision) return null;
+  if (!pooled || !pooled.ci95 || pooled.decision === 'depends' || !answer || !answer.decision) return null;
   const relation = relate(relatable(pooled), relatable(answer));
   return { relation, contradicts: CONTRADICTIONS.includes(relation) };
 }
@@ -267,23 +283,33 @@ function hostsDiffer(pools) {
 /** Whether a run's answer has an interval to pool. */
 const measuredRun = (r) => r.answer.log_se !== null && r.answer.ratio > 0;
 
+/** A run's answer as randomEffects reads it: its log ratio, standard error and own interval. */
+const estimateOf = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, ci: r.answer.ci95 ? r.answer.ci95.map(Math.log) : null });
+
 /**
  * Pools one comparison over the runs that measured it. runs: [{ record (id, started_at, host…),
  * answer (a run's answer: ratio a/b, ci95, log_se, decision…), stale }]. Returns
- * { runs, k, hosts: [{ host, k, ratio, ci95, decision, winner, factor }], ratio, ci95, decision
- * ('winner' | 'same' | 'undecided' | 'depends' (the hosts differ beyond their noise and name
- * different answers) | null when no run has an interval), winner, factor, tau2, i2, method }.
+ * { runs, k, hosts: [{ host, k, ratio, ci95, decision, winner, factor }], each (fewer than
+ * MIN_POOLED_RUNS: [{ started_at, host, stale, ratio, ci95, decision, winner, factor }], each run's
+ * own answer; else null), ratio, ci95, decision ('winner' | 'same' | 'undecided' | 'depends' (the
+ * hosts differ beyond their noise and name different answers) | 'few' (fewer than
+ * MIN_POOLED_RUNS: no pooled ratio or interval) | null when no run has an interval), winner,
+ * factor, tau2, i2, method }.
  */
 function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
   const measured = runs.filter(measuredRun);
-  const estimate = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, ci: r.answer.ci95 ? r.answer.ci95.map(Math.log) : null });
   const side = { a, b, better };
-  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: hostPool(list.map(estimate)) }));
+  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: hostPool(list.map(estimateOf)) }));
   // Each host's own answer on the honest interval (Hartung–Knapp, or its one run's own).
-  const hosts = groups.map(({ host, list }) => ({ host, k: list.length, margin, ...answerOfPool(randomEffects(list.map(estimate)), side, margin) }));
-  const base = { runs, k: measured.length, hosts, margin };
-  if (!measured.length) return { ...base, ratio: null, ci95: null, decision: null, winner: null, factor: null, tau2: null, i2: null, method: null };
-  const pool = randomEffects(measured.map(estimate));
+  const hosts = groups.map(({ host, list }) => ({ host, k: list.length, margin, ...answerOfPool(randomEffects(list.map(estimateOf)), side, margin) }));
+  const base = { runs, k: measured.length, hosts, margin, each: null };
+  const none = { ratio: null, ci95: null, decision: null, winner: null, factor: null, tau2: null, i2: null, method: null };
+  if (!measured.length) return { ...base, ...none };
+  if (measured.length < MIN_POOLED_RUNS) {
+    const each = measured.map((r) => ({ started_at: r.record.started_at, host: hostOf(r.record), stale: r.stale, ...answerOfPool(randomEffects([estimateOf(r)]), side, margin) }));
+    return { ...base, ...none, each, decision: 'few', method: FEW_RUNS };
+  }
+  const pool = randomEffects(measured.map(estimateOf));
   const overall = answerOfPool(pool, side, margin);
   const split = hostsDiffer(groups.map((g) => g.pool)) && hosts.some((x, i) => hosts.slice(i + 1).some((y) => disagree(x, y)));
   return { ...base, ...overall, decision: split ? 'depends' : overall.decision, winner: split ? null : overall.winner, factor: split ? null : overall.factor, tau2: pool.tau2, i2: pool.i2, method: pool.method };
@@ -303,14 +329,17 @@ function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
  */
 function nextRunDecides(pooled, margin = DEFAULT_MARGIN) {
   const runs = pooled.runs.filter((r) => measuredRun(r) && r.answer.ci95);
-  if (!runs.length || !pooled.ci95) return null;
+  if (!runs.length) return null;
   const s = median(runs.map((r) => r.answer.log_se));
   const reach = median(runs.map((r) => Math.log(r.answer.ci95[1] / r.answer.ci95[0]) / 2));
   const k = runs.length;
-  // The pooled centre's own standard error, from its interval and the quantile that built it.
-  const seMu = k > 1 ? Math.log(pooled.ci95[1] / pooled.ci95[0]) / (2 * tQuantile(LEVEL, k - 1)) : s;
-  const sd = Math.sqrt(seMu ** 2 + (pooled.tau2 ?? 0) + s ** 2);
-  const mu = Math.log(pooled.ratio);
+  // The runs pooled here whatever their number (fewer than MIN_POOLED_RUNS publish no pooled
+  // answer, but still say where the next run likely falls); the centre's own standard error
+  // from its interval and the quantile that built it.
+  const pool = randomEffects(runs.map(estimateOf));
+  const seMu = k > 1 ? (pool.ci[1] - pool.ci[0]) / (2 * tQuantile(LEVEL, k - 1)) : s;
+  const sd = Math.sqrt(seMu ** 2 + (pool.tau2 ?? 0) + s ** 2);
+  const { mu } = pool;
   const below = (x) => jStat.normal.cdf(x, mu, sd);
   const winner = below(-reach) + 1 - below(reach);
   const edge = Math.log(1 + margin) - reach; // |y| within it: the new interval inside the margin
@@ -372,4 +401,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, answerKey, runAnswers, againstPool, nextRunDecides, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, ONE_RUN };
+module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, FEW_RUNS };

@@ -5,17 +5,23 @@
 
 const { primaryPair, runtimePairs, findComparison } = require('./verdicts');
 const { METRIC_NAMES } = require('./metrics');
+const { settingsRuntimes, labelOf } = require('../hosts/runtimes');
 
 /**
  * The tuned configuration of a server among the definitions (tuned_of), on the server's own
- * runtime (a tuning is chosen by measurement on one runtime: perf/runtimes.json), or null: em
- * on Ruby 3.3 has none until one is measured there, em@ruby31 has em_tuned.
+ * runtime (a tuning is chosen by measurement on each runtime: perf/servers.json `on`), or null
+ * where none was measured: em has em_tuned, em@ruby31 em_tuned@ruby31 (withRuntimeVariants
+ * makes it), em@ruby33 none.
  */
 function tunedOf(server, definitions = {}) {
   const def = definitions[server] || {};
   // A server on another runtime (em@ruby31, perf/lib/hosts/runtimes.js) is tuned as its server is there.
   const base = def.variant_of || server;
-  return Object.keys(definitions).find((name) => definitions[name] && definitions[name].tuned_of === base && definitions[name].runtime === def.runtime) || null;
+  const names = Object.keys(definitions).filter((n) => definitions[n] && definitions[n].tuned_of === base);
+  const made = names.find((n) => definitions[n].runtime === def.runtime);
+  if (made) return made;
+  const measured = names.find((n) => !definitions[n].variant_of && settingsRuntimes(definitions[n]).includes(def.runtime));
+  return measured ? labelOf(measured, def.runtime) : null;
 }
 
 /** The server a tuned configuration tunes, or the server itself. */

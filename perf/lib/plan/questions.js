@@ -7,7 +7,7 @@
 // (perf/lib/studies/archive.js).
 
 const QUESTIONS_FILE = require('../../questions.json');
-const { runtimeOf, eras, labelOf } = require('../hosts/runtimes');
+const { runtimeOf, eras, labelOf, settingsRuntimes } = require('../hosts/runtimes');
 
 // The chance that one run decides a question, before any archived run says otherwise.
 const PRIOR_DECIDES = 0.5;
@@ -31,9 +31,9 @@ function eraPairs(definitions) {
   const kindOf = (s) => runtimeOf(definitions[s].runtime).kind;
   // Of the definitions given (a test's stand-ins have none of the pairs' servers).
   const pairs = QUESTIONS_FILE.pairs.filter((p) => [p.a, p.b].every((s) => definitions[s] && definitions[s].runtime));
-  // A tuned configuration tunes its server on one runtime (perf/lib/judge/tuning.js): it is asked
-  // in the era of that runtime only.
-  const inEra = (era, s) => !definitions[s].tuned_of || definitions[s].runtime === runtimes[era][kindOf(s)];
+  // A tuned configuration tunes its server on the runtimes it was measured on (perf/servers.json
+  // `on`, perf/lib/judge/tuning.js): it is asked in their eras only.
+  const inEra = (era, s) => !definitions[s].tuned_of || settingsRuntimes(definitions[s]).includes(runtimes[era][kindOf(s)]);
   return ERAS.flatMap((era) =>
     pairs.filter((p) => inEra(era, p.a) && inEra(era, p.b)).map((p) => ({ ...p, era, a: labelOf(p.a, runtimes[era][kindOf(p.a)]), b: labelOf(p.b, runtimes[era][kindOf(p.b)]), names: { a: p.a, b: p.b } })),
   );

@@ -115,6 +115,9 @@ function resolvePlan(options) {
     throw err;
   }
   const tuned = withTuned ? asked.map((s) => tunedOf(s, definitions)).filter((t) => t && !asked.includes(t)) : [];
+  // A tuned configuration on a runtime other than its definition's (em_tuned@ruby31) is made as
+  // the servers asked are.
+  definitions = withRuntimeVariants(definitions, tuned);
   const quickChoice = headlineQuick ? quickPlan(options, { servers: asked.length, rampServers: asked.length + tuned.length }) : null;
   const servers = seeds ? seeds.servers : withReferences(options.quick ? asked : [...asked, ...tuned], definitions, options.references);
   const target = options.target || null;

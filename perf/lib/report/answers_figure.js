@@ -25,16 +25,18 @@ function runName(record) {
 
 /**
  * The forest's input (forest.js) for a pair of perf/questions.json: a pooled line per headline
- * question the archive answers, its runs' lines under it. null when none has an interval.
+ * question the archive answers, its runs' lines under it (the runs' alone where they are too
+ * few to pool). null when none has an interval.
  */
 function answersForest({ questions, pooledOf }, pair) {
   const rows = [];
   for (const q of questions) {
     const p = pooledOf(q, pair);
-    if (!p || !p.ci95) continue;
+    if (!p || (!p.ci95 && p.decision !== 'few')) continue;
     const group = q.topic || q.question;
     const label = `${q.topic ? q.question : metricLabel(q.metric)}`;
-    rows.push({ group, label, kind: 'pooled', run: null, ...favoursB(p.better, p.ratio, p.ci95), decision: p.decision, winner: p.winner, note: basisWords(p) });
+    // Fewer runs than pool (judge/meta.js MIN_POOLED_RUNS): their own lines only.
+    if (p.ci95) rows.push({ group, label, kind: 'pooled', run: null, ...favoursB(p.better, p.ratio, p.ci95), decision: p.decision, winner: p.winner, note: basisWords(p) });
     for (const r of p.runs) {
       if (r.answer.log_se === null) continue;
       rows.push({ group, label, kind: 'run', run: runName(r.record), ...favoursB(p.better, r.answer.ratio, r.answer.ci95), decision: r.answer.decision || 'undecided', winner: r.answer.winner || null, note: null });

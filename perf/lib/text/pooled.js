@@ -7,6 +7,7 @@
 const { METRICS } = require('../judge/metrics');
 const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../judge/answer');
+const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, marginText } = require('./format');
 
 const RAMP_METRIC = 'sustainable_rps';
@@ -37,14 +38,23 @@ function hostWords(p, host) {
   return `undecided on ${where}`;
 }
 
-/** The pooled answer in words, its interval in the winner's favour (or a's, when none wins). */
+/** One answer (x: decision, winner, factor, ci95 of comparison p) in words, its interval in the winner's favour (or a's, when none wins). */
+function decisionWords(p, x) {
+  if (x.decision === 'winner') return `${x.winner} ${fmtFactor(x.factor)} ${metricWord(p.metric)} ${fmtInterval(sideInterval(p, x.ci95, x.winner))}`;
+  const ofA = fmtInterval(sideInterval(p, x.ci95, p.a));
+  if (x.decision === 'same') return `the same within ${marginText(p.margin)} ${ofA}`;
+  return `undecided: ${p.a} ${ofA.slice(1, -1)}× as good`;
+}
+
+/**
+ * The pooled answer in words; fewer runs than pool (judge/meta.js MIN_POOLED_RUNS), each run's
+ * own answer with its day (basisWords says they are not pooled).
+ */
 function answerWords(p) {
   if (p.decision === null) return `not judged in ${p.runs.length === 1 ? 'its one run' : `any of ${p.runs.length} runs`}`;
   if (p.decision === 'depends') return `depends on the machine: ${p.hosts.map((h) => hostWords(p, h)).join(', ')}`;
-  if (p.decision === 'winner') return `${p.winner} ${fmtFactor(p.factor)} ${metricWord(p.metric)} ${fmtInterval(sideInterval(p, p.ci95, p.winner))}`;
-  const ofA = fmtInterval(sideInterval(p, p.ci95, p.a));
-  if (p.decision === 'same') return `the same within ${marginText(p.margin)} ${ofA}`;
-  return `undecided: ${p.a} ${ofA.slice(1, -1)}× as good`;
+  if (p.decision === 'few') return p.each.map((x) => `${decisionWords(p, x)} (${String(x.started_at).slice(0, 10)})`).join('; ');
+  return decisionWords(p, p);
 }
 
 /**
@@ -57,7 +67,7 @@ function basisWords(p, { why = true } = {}) {
     return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}, none judged${why && latest ? ` (the latest: ${latest})` : ''}`;
   }
   const hosts = p.hosts.length;
-  const parts = [`${p.k} run${p.k === 1 ? '' : 's'}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
+  const parts = [`${p.k} run${p.k === 1 ? '' : 's'}${p.decision === 'few' && p.k > 1 ? ' (not pooled)' : ''}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
   if (p.i2 !== null && p.i2 !== undefined) parts.push(`I² ${Math.round(p.i2 * 100)} %`);
   if (p.stale_runs) parts.push(`${p.stale_runs} measured before a change to its server or method`);
   return parts.join(', ');
@@ -95,7 +105,8 @@ const MAX_README_COLUMNS = 3;
 /** A pooled answer with its servers by name alone (node, not node@node24), for a table whose heading names the runtimes. */
 function byServerName(p) {
   const name = (label) => (label ? parseLabel(label).server : label);
-  return { ...p, a: name(p.a), b: name(p.b), winner: name(p.winner), hosts: p.hosts && p.hosts.map((h) => ({ ...h, winner: name(h.winner) })) };
+  const named = (x) => ({ ...x, winner: name(x.winner) });
+  return { ...p, a: name(p.a), b: name(p.b), winner: name(p.winner), hosts: p.hosts && p.hosts.map(named), each: p.each && p.each.map(named) };
 }
 
 /** "Node 24 and Ruby 3.3 + YJIT": the runtimes of an era's pairs, by their labels (runtimeLabelOf(id)). */
@@ -143,7 +154,9 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
     const labels = [...new Set(measured.map((x) => x.label))];
     const tables = measured.length > MAX_README_COLUMNS ? labels.map((label) => measured.filter((x) => x.label === label)) : [measured];
     out.push(
-      `${heading} Pooled over ${archiveWords(eraRecords, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
+      eraRecords.length < MIN_POOLED_RUNS
+        ? `${heading} From ${archiveWords(eraRecords, hostOf)}: fewer than ${MIN_POOLED_RUNS}, so each cell lists each run's own answer with its 95 % interval, not pooled (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`
+        : `${heading} Pooled over ${archiveWords(eraRecords, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"); a cell with fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer instead. A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
       ...tables.flatMap((columns) => ['', ...table(columns)]),
       '',
     );
@@ -160,7 +173,7 @@ function resultsBlock({ pooled, records, hostOf }) {
     if (!byPair.has(k)) byPair.set(k, []);
     byPair.get(k).push(p);
   }
-  const out = [`Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval. Each run's own answers are in its record under results/archive/.`];
+  const out = [`Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval; with fewer than ${MIN_POOLED_RUNS} runs, each run's own answer. Each run's own answers are in its record under results/archive/.`];
   for (const [pair, list] of byPair) {
     out.push('', `### ${pair}`, '', ...markdownTable(['scenario or ramp', 'metric', 'answer', 'rests on'], list.map((p) => [p.subject, metricLabel(p.metric), answerWords(p), basisWords(p)]), ['l', 'l', 'l', 'l']));
   }
@@ -198,4 +211,4 @@ function againstLines(rows, label = (dir) => dir) {
   return lines;
 }
 
-module.exports = { againstLines, pooledLine, answerWords, basisWords, metricLabel, sideInterval, readmeBlock, resultsBlock, withBlock, CLAIM_WORDS };
+module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, resultsBlock, withBlock, CLAIM_WORDS };

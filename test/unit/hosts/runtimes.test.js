@@ -28,11 +28,12 @@ describe('runtimes: perf/runtimes.json as data', () => {
     for (const era of ['today', 'history']) for (const kind of ['node', 'ruby']) assert.equal(rt.runtimeOf(file[era][kind]).kind, kind, `${era}.${kind}`);
   });
 
-  it('today\'s runtimes are the ones the servers run on by default (perf/servers.json), history\'s those their tuned configurations were measured on', () => {
+  it('today\'s runtimes are the ones the servers run on by default (perf/servers.json), and every tuned configuration was measured on history\'s', () => {
     const defs = loadServerDefinitions();
     const { today, history } = rt.runtimesFile();
     assert.deepEqual(['node', 'em', 'async', 'node_bare', 'em_bare', 'async_bare'].map((s) => defs[s].runtime), [today.node, today.ruby, today.ruby, today.node, today.ruby, today.ruby]);
-    assert.deepEqual(['node_tuned', 'em_tuned', 'async_tuned'].map((s) => defs[s].runtime), [history.node, history.ruby, history.ruby]);
+    assert.deepEqual(['node_tuned', 'em_tuned', 'async_tuned'].map((s) => rt.settingsRuntimes(defs[s]).includes(s.startsWith('node') ? history.node : history.ruby)), [true, true, true]);
+    assert.equal(defs.em_tuned.runtime, today.ruby, 'em\'s tuning measured on today\'s Ruby too');
   });
 
   it('an installed runtime lives in its own folder, whole once installed.json is there; the machine\'s own needs its major version', () => {
@@ -65,6 +66,24 @@ describe('runtimes: perf/runtimes.json as data', () => {
     assert.equal(made['nosuch@ruby31'], undefined, 'an unknown server is the caller\'s to name');
     assert.throws(() => rt.withRuntimeVariants(defs, ['em@node24']), (e) => e instanceof rt.RuntimeError && e.message === "'em@node24': em runs on a ruby runtime, node24 is node");
     assert.throws(() => rt.withRuntimeVariants(defs, ['nginx@ruby31']), /server 'nginx' names no runtime/);
+  });
+
+  it('a tuned configuration on another runtime takes the settings measured there (on), and is refused on one it was not measured on', () => {
+    const defs = {
+      em: { description: 'em', command: 'ruby', runtime: 'ruby33_yjit', args: ['s.rb'], env: {} },
+      em_tuned: {
+        description: 'em, tuned: a', command: 'ruby', runtime: 'ruby33_yjit', args: ['s.rb'], env: { A: '1' }, tuned_of: 'em', tuning: { settings: 'A=1' },
+        on: { ruby31: { description: 'em, tuned: b', env: { B: '2' }, tuning: { settings: 'B=2' } } },
+      },
+    };
+    const made = rt.withRuntimeVariants(defs, ['em_tuned@ruby31']);
+    assert.deepEqual(made['em_tuned@ruby31'], {
+      description: 'em, tuned: b, on Ruby 3.1', command: 'ruby', runtime: 'ruby31', args: ['s.rb'], env: { B: '2' }, tuned_of: 'em', tuning: { settings: 'B=2' }, variant_of: 'em_tuned',
+    });
+    assert.deepEqual(rt.settingsRuntimes(defs.em_tuned), ['ruby33_yjit', 'ruby31']);
+    assert.throws(() => rt.withRuntimeVariants(defs, ['em_tuned@ruby33']), (e) => e instanceof rt.RuntimeError && e.message === "'em_tuned@ruby33': em_tuned's tuning was measured on ruby33_yjit and ruby31, not on ruby33; run em@ruby33 for its defaults");
+    // An untuned server runs on any runtime of its kind with its own settings.
+    assert.deepEqual(rt.withRuntimeVariants(defs, ['em@ruby33'])['em@ruby33'].env, {});
   });
 
   it('describes the machine\'s own runtimes as they are: Node\'s versions of V8, libuv, llhttp; Ruby\'s YJIT and the gems the servers load', () => {

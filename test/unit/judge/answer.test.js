@@ -5,9 +5,16 @@ const assert = require('node:assert/strict');
 const { decide, withinMargin, moreMeasuring, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('../../../perf/lib/judge/answer');
 
 describe('answer: winner, the same within a margin, or undecided', () => {
-  it('a winner where the interval excludes 1, on either side', () => {
+  it('a winner where the interval excludes 1, on either side, and reaches past the margin', () => {
     assert.equal(decide([1.02, 1.3]), 'winner');
     assert.equal(decide([0.5, 0.98]), 'winner');
+  });
+
+  it('"the same" before "winner": an interval wholly within the margin is the same, whatever it excludes', () => {
+    // em_tuned 1.04× [1.00–1.08]: sure of a difference nobody should choose a runtime by.
+    assert.equal(decide([1.001, 1.08]), 'same');
+    assert.equal(decide([1 / 1.08, 1 / 1.001]), 'same');
+    assert.equal(decide([1.001, 1.11]), 'winner', 'past the margin: a winner');
   });
 
   it('"same" only where the whole interval lies within the margin, symmetric on the log scale', () => {

@@ -62,8 +62,14 @@ describe('meta: answers across runs', () => {
     assert.notEqual(single.decision, 'depends');
   });
 
-  it('tells hosts apart by CPU model and microcode', () => {
+  it('tells hosts apart by CPU model, microcode, kernel, flags and mitigations', () => {
     assert.equal(meta.hostOf({ host: { cpu_model: 'AMD EPYC', cpu_microcode: '0x1000065' } }), 'AMD EPYC (microcode 0x1000065)');
+    // And by kernel, flags and mitigations: one host's kernel changed under the same CPU.
+    const host = { cpu_model: 'AMD EPYC', cpu_microcode: '0x1000065', kernel: 'Linux 6.18.44-fc-v782', cpu_flags: ['ibpb', 'sse2'], cpu_mitigations: { spectre_v2: 'Mitigation: Retpolines' } };
+    assert.match(meta.hostOf({ host }), /^AMD EPYC \(microcode 0x1000065, kernel 6\.18\.44-fc-v782, flags [0-9a-f]{6}\)$/);
+    assert.equal(meta.hostOf({ host: { ...host, cpu_flags: ['sse2', 'ibpb'] } }), meta.hostOf({ host }), 'the flags in any order');
+    const others = [{ kernel: 'Linux 6.18.44-fc-v657' }, { cpu_flags: ['sse2'] }, { cpu_mitigations: { spectre_v2: 'Vulnerable' } }];
+    for (const change of others) assert.notEqual(meta.hostOf({ host: { ...host, ...change } }), meta.hostOf({ host }), JSON.stringify(change));
     assert.equal(meta.hostOf({ host: { cpu_model: 'AMD EPYC' } }), 'AMD EPYC');
     assert.equal(meta.hostOf({ host: {} }), 'unknown CPU');
   });
@@ -101,20 +107,29 @@ describe('meta: answers across runs', () => {
     assert.notEqual(meta.poolArchive(noisy)[0].decision, 'depends');
   });
 
-  it('gives one run its own interval as it stored it, whatever quantile made it', () => {
+  it('lists one run with its own interval as it stored it, whatever quantile made it, and pools nothing', () => {
     // Three searches: Student t on 2 degrees of freedom, far wider than the normal quantile's.
     const r = record('one', 'EPYC', 1.41, [1.14, 1.75]);
     r.answers[0].log_se = meta.logStandardError({ ci95: [1.14, 1.75], searches: 3 });
     const [p] = meta.poolArchive([r]);
-    assert.deepEqual(p.ci95.map((x) => Math.round(x * 1e6) / 1e6), [1.14, 1.75]);
+    assert.equal(p.decision, 'few');
+    assert.equal(p.ci95, null);
+    assert.equal(p.method, meta.FEW_RUNS);
+    assert.equal(p.each.length, 1);
+    assert.deepEqual(p.each[0].ci95.map((x) => Math.round(x * 1e6) / 1e6), [1.14, 1.75]);
+    assert.equal(p.each[0].winner, 'node');
   });
 
-  it('gives one run its own interval, and says no between-run variance can be estimated', () => {
-    const [p] = meta.poolArchive(around('EPYC', [1.5]));
-    assert.equal(p.k, 1);
-    assert.ok(Math.abs(p.ci95[0] - 1.5 * Math.exp(-0.05)) < 1e-6);
-    assert.equal(p.method, meta.ONE_RUN);
-    assert.equal(p.i2, null);
+  it('lists two runs that name one winner as two runs, not as an undecided pool of t on one degree of freedom', () => {
+    // Each run's own interval excludes 1 (1.56× and 1.60×); pooled on t(1) they would span 1.
+    const [p] = meta.poolArchive(around('EPYC', [1.56, 1.6], 0.08));
+    assert.equal(meta.MIN_POOLED_RUNS, 3);
+    assert.deepEqual([p.k, p.decision, p.ratio, p.ci95, p.winner], [2, 'few', null, null, null]);
+    assert.deepEqual(p.each.map((x) => [x.decision, x.winner]), [['winner', 'node'], ['winner', 'node']]);
+    assert.ok(p.each.every((x) => x.host === 'EPYC' && typeof x.started_at === 'string'));
+    // The third run pools them.
+    const [three] = meta.poolArchive(around('EPYC', [1.56, 1.6, 1.58], 0.08));
+    assert.deepEqual([three.decision, three.winner, three.each], ['winner', 'node', null]);
   });
 
   it('pools no run without an interval, and says the comparison was not judged', () => {
@@ -126,17 +141,17 @@ describe('meta: answers across runs', () => {
   });
 
   it('leaves out the runs of servers changed since, when asked, and counts them otherwise', () => {
-    const records = around('EPYC', [1.5, 1.5, 0.5]);
-    records[2].sources = { node: 'old', em: 'same' };
-    records[2].stale = meta.staleAnswers(records[2], { node: 'new', em: 'same' });
-    assert.deepEqual(Object.keys(records[2].stale), ['short_conn_256 throughput_rps node:em']);
+    const records = around('EPYC', [1.5, 1.5, 1.5, 0.5]);
+    records[3].sources = { node: 'old', em: 'same' };
+    records[3].stale = meta.staleAnswers(records[3], { node: 'new', em: 'same' });
+    assert.deepEqual(Object.keys(records[3].stale), ['short_conn_256 throughput_rps node:em']);
     assert.deepEqual(meta.staleAnswers(records[0], { node: 'new' }), {}, 'a record without digests is current');
     assert.equal(meta.poolArchive(records)[0].stale_runs, 1);
     // Counted among the runs pooled only: a stale run that judged nothing is no part of the answer.
-    records[2].answers[0] = { ...records[2].answers[0], ratio: null, ci95: null, log_se: null };
+    records[3].answers[0] = { ...records[3].answers[0], ratio: null, ci95: null, log_se: null };
     assert.equal(meta.poolArchive(records)[0].stale_runs, 0);
     const fresh = meta.poolArchive(records, { withoutStale: true })[0];
-    assert.equal(fresh.k, 2);
+    assert.equal(fresh.k, 3);
     assert.equal(fresh.decision, 'winner');
   });
 

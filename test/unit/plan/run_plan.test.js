@@ -36,12 +36,13 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     const subjects = [...new Set(headline().questions.map((q) => q.subject))];
     assert.deepEqual([...names(plan.scenarios), ...plan.ramps.map((r) => r.name)].sort(), subjects.sort(), 'without a budget: every subject, nothing else');
     assert.equal(plan.held, null, 'the held count is no headline question');
-    // The tuned configurations were measured on Node 20 and Ruby 3.1 (perf/servers.json): they
-    // tune the servers there, not on today's runtimes.
-    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async']);
+    // Each tuned configuration tunes its server on the runtimes it was measured on
+    // (perf/servers.json): on today's, em's only; on history's, all three.
+    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async', 'em_tuned']);
     const history = ['node@node20', 'em@ruby31', 'async@ruby31'];
     const tuned = resolvePlan({ quick: true, tuned: true, servers: history });
-    assert.deepEqual([tuned.servers, tuned.rampServers], [history, [...history, 'node_tuned', 'em_tuned', 'async_tuned']]);
+    assert.deepEqual([tuned.servers, tuned.rampServers], [history, [...history, 'node_tuned', 'em_tuned@ruby31', 'async_tuned']]);
+    assert.deepEqual(tuned.definitions['em_tuned@ruby31'].env, { RUBY_GC_HEAP_INIT_SLOTS: '600000', RUBY_GC_HEAP_FREE_SLOTS: '300000' }, 'with the settings measured on Ruby 3.1');
   });
 
   it('the fd limit is raised for the ramps\' top steps too: the connections a new-connection ramp\'s top rate opens within its timeout', () => {
@@ -80,15 +81,16 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
   it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
     assert.deepEqual(resolvePlan({ servers: ['node', 'em'] }).servers, ['node', 'em']);
     assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em', 'async']);
-    assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true }).servers, ['em@ruby31', 'em_tuned']);
-    assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true, quick: true }).rampServers, ['em@ruby31', 'em_tuned']);
-    assert.deepEqual(resolvePlan({ servers: ['em'], tuned: true }).servers, ['em'], 'em on Ruby 3.3 has no tuned configuration measured yet');
+    assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true }).servers, ['em@ruby31', 'em_tuned@ruby31']);
+    assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true, quick: true }).rampServers, ['em@ruby31', 'em_tuned@ruby31']);
+    assert.deepEqual(resolvePlan({ servers: ['node'], tuned: true }).servers, ['node'], 'node on Node 24 has no tuned configuration measured yet');
+    assert.deepEqual(resolvePlan({ servers: ['em@ruby33'], tuned: true }).servers, ['em@ruby33'], 'nor em on Ruby 3.3 without YJIT');
   });
 
   it('by default: node, em and async on today\'s runtimes, tuned where a tuning was measured on them, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
     const plan = resolvePlan({});
-    const all = ['node', 'em', 'async'];
-    assert.deepEqual(Object.values(plan.definitions).map((d) => d.runtime), ['node24', 'ruby33_yjit', 'ruby33_yjit']);
+    const all = ['node', 'em', 'async', 'em_tuned'];
+    assert.deepEqual(Object.values(plan.definitions).map((d) => d.runtime), ['node24', 'ruby33_yjit', 'ruby33_yjit', 'ruby33_yjit']);
     assert.deepEqual(plan.servers, all);
     assert.deepEqual(Object.keys(plan.definitions), all);
     assert.deepEqual(plan.rampServers, all);

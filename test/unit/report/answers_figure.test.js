@@ -48,4 +48,10 @@ describe('answers figure: a forest plot per pair of runtimes on their defaults',
     assert.equal(input.rows[0].favours_b, 0.5, 'lower is better: a ÷ b is how many times b is better');
     assert.equal(answersForest(answers, pairs[1]), null, 'a pair no run answered');
   });
+
+  it('too few runs to pool (judge/meta.js MIN_POOLED_RUNS): each run\'s own line, no pooled line', () => {
+    const few = { ...pooled(2, [1.8, 2.2], 'em'), ratio: null, ci95: null, decision: 'few', winner: null };
+    const input = answersForest({ questions, pooledOf: (q) => (q.id === 'memory' ? few : null) }, pairs[0]);
+    assert.deepEqual(input.rows.map((r) => [r.group, r.kind, r.winner]), [['Memory', 'run', 'em']]);
+  });
 });

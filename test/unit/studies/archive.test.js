@@ -68,19 +68,19 @@ describe('archive: adding runs and pooling them', () => {
     const archiveDir = path.join(root, 'eras');
     for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, sources: {} }, archiveDir);
     const history = (r) => ({ ...r, id: `old-${r.id}`, servers: { node: { command: 'node' }, em: { command: 'ruby' } }, software: { node: 'v20.20.2', ruby: '3.1.2p20' }, sources: {} });
-    for (const r of around('AMD EPYC', [1.6, 1.7])) writeRecord(history(r), archiveDir);
+    for (const r of around('AMD EPYC', [1.6, 1.7, 1.65])) writeRecord(history(r), archiveDir);
     const answers = studies.archiveAnswers({ archiveDir });
     const q = { subject: 'short_conn_256', metric: 'throughput_rps' };
     const today = answers.pooledOf(q, answers.pairs.find((x) => x.era === 'today' && x.names.a === 'node' && x.names.b === 'em'));
     const then = answers.pooledOf(q, answers.pairs.find((x) => x.era === 'history' && x.names.a === 'node' && x.names.b === 'em'));
-    assert.deepEqual([today.k, today.winner, then.k, then.winner], [3, 'em@ruby33_yjit', 2, 'node@node20']);
+    assert.deepEqual([today.k, today.winner, then.k, then.winner], [3, 'em@ruby33_yjit', 3, 'node@node20']);
     // The tuned pairs, measured on Node 20 and Ruby 3.1, are asked in history's era only.
     assert.deepEqual(answers.pairs.filter((x) => x.label === 'both tuned').map((x) => [x.era, x.a, x.b]).slice(0, 1), [['history', 'node_tuned@node20', 'em_tuned@ruby31']]);
     const readme = path.join(root, 'README.md');
     fs.writeFileSync(readme, '<!-- answers:begin -->\n<!-- answers:end -->\n');
     fs.writeFileSync(path.join(root, 'RESULTS.md'), '<!-- answers:begin -->\n<!-- answers:end -->\n');
     const [{ text }] = studies.documentsWithAnswers(answers, { readme, results: path.join(root, 'RESULTS.md') });
-    assert.match(text, /Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs[\s\S]*\| em 1\.\d+× more req\/s[\s\S]*History: Node 20 and Ruby 3\.1\.\*\* Pooled over 2 full runs[\s\S]*\| node 1\.\d+× more req\/s/);
+    assert.match(text, /Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs[\s\S]*\| em 1\.\d+× more req\/s[\s\S]*History: Node 20 and Ruby 3\.1\.\*\* Pooled over 3 full runs[\s\S]*\| node 1\.\d+× more req\/s/);
   });
 
   it('a quick run\'s odds: per question, the chances one more run decides each default pair among the servers, summed; the prior where no run answered', () => {

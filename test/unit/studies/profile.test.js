@@ -110,7 +110,7 @@ describe('profile: the servers\' profiled command lines', () => {
     const def = profiledDefinition(definitions.em_tuned, 'ruby', { raw: '/out/em_tuned.stackprof.dump' }, 'wall');
     assert.deepEqual(def.args, ['-r', path.join(PROJECT_ROOT, 'ruby', 'em', 'profile.rb'), ...definitions.em_tuned.args]);
     assert.deepEqual(def.env, { ...definitions.em_tuned.env, STACKPROF_OUT: '/out/em_tuned.stackprof.dump', STACKPROF_MODE: 'wall' });
-    assert.ok(def.env.RUBY_GC_HEAP_INIT_SLOTS);
+    assert.ok(def.env.RUBY_GC_HEAP_0_INIT_SLOTS);
   });
 
   it('which runtime: node or ruby by the command; anything else none', () => {

@@ -25,7 +25,18 @@ describe('pooled answers in words', () => {
 
   it('says "the same" only within the margin, and undecided with the interval of a\'s factor', () => {
     assert.match(pooled.answerWords(one(around('EPYC', [1.0, 1.01, 0.99], 0.02))), /^the same within ±10 % \[0\.9\d–1\.0\d\]$/);
-    assert.match(pooled.answerWords(one(around('EPYC', [0.7, 1.4], 0.3))), /^undecided: node 0\.\d\d–\d+\.\d+× as good$/);
+    assert.match(pooled.answerWords(one(around('EPYC', [0.7, 1.4, 1.0], 0.3))), /^undecided: node 0\.\d\d–\d+\.\d+× as good$/);
+  });
+
+  it('lists fewer than three runs each with its own answer and its day, said to be not pooled, each winner by its name', () => {
+    const two = one([...around('EPYC', [0.56], 0.05, { day: '2026-11-27' }), ...around('EPYC', [1.0], 0.3, { day: '2026-11-29' })]);
+    assert.equal(pooled.answerWords(two), 'em 1.79× more req/s [1.70–1.88] (2026-11-27); undecided: node 0.74–1.35× as good (2026-11-29)');
+    assert.equal(pooled.basisWords(two), '2 runs (not pooled), 1 host');
+    const single = one(around('EPYC', [0.56], 0.05, { day: '2026-11-27' }));
+    assert.equal(`${pooled.answerWords(single)} · ${pooled.basisWords(single)}`, 'em 1.79× more req/s [1.70–1.88] (2026-11-27) · 1 run, 1 host');
+    // In the README's table the servers are named without their runtimes, each run's winner too.
+    const labelled = one(around('EPYC', [0.56, 0.6], 0.05, { a: 'node@node24', b: 'em@ruby33_yjit' }));
+    assert.match(pooled.answerWords(pooled.byServerName(labelled)), /^em 1\.79× more req\/s \[1\.70–1\.88\] \(2026-11-27\); em 1\.67× more req\/s \[1\.5\d–1\.7\d\]/);
   });
 
   it('says "depends on the machine" with each host\'s answer', () => {
@@ -93,7 +104,7 @@ describe('pooled answers in words', () => {
   });
 
   it('writes RESULTS\' block: a table per pair with every comparison', () => {
-    const records = around('AMD EPYC', [0.56, 0.56]);
+    const records = around('AMD EPYC', [0.56, 0.56, 0.56]);
     const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
     assert.ok(lines.includes('### node vs em'));
     assert.ok(lines.some((l) => /^\| short_conn_256 \| req\/s \| em 1\.79× more req\/s/.test(l)));
