@@ -152,11 +152,12 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
     }
     const eraRecords = records.filter((r) => r.answers.some((x) => measured.some((pair) => x.a === pair.a && x.b === pair.b)));
     const labels = [...new Set(measured.map((x) => x.label))];
+    const runs = archiveWords(eraRecords, hostOf);
+    const fewWords = `From ${runs}: fewer than ${MIN_POOLED_RUNS}, so each cell lists each run's own answer with its 95 % interval, not pooled (perf/README.md, "Answers across runs").`;
+    const pooledWords = `Pooled over ${runs}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"); a cell with fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer instead.`;
     const tables = measured.length > MAX_README_COLUMNS ? labels.map((label) => measured.filter((x) => x.label === label)) : [measured];
     out.push(
-      eraRecords.length < MIN_POOLED_RUNS
-        ? `${heading} From ${archiveWords(eraRecords, hostOf)}: fewer than ${MIN_POOLED_RUNS}, so each cell lists each run's own answer with its 95 % interval, not pooled (perf/README.md, "Answers across runs"). A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`
-        : `${heading} Pooled over ${archiveWords(eraRecords, hostOf)}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"); a cell with fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer instead. A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
+      `${heading} ${eraRecords.length < MIN_POOLED_RUNS ? fewWords : pooledWords} A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
       ...tables.flatMap((columns) => ['', ...table(columns)]),
       '',
     );
