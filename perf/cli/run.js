@@ -18,7 +18,7 @@ const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
 const { DEFAULT_MARGIN } = require('../lib/judge/answer');
-const { archiveRun, decidingOdds } = require('../lib/studies/archive');
+const { archiveRun, decidingOdds, betweenRunSpread } = require('../lib/studies/archive');
 
 /**
  * Whether the command line asks for the full run, the one the archive pools: every default
@@ -213,6 +213,8 @@ async function main(argv) {
       quick: !!opts.quick,
       // A quick run's order: how many answers one run likely decides of each headline question, from the archive.
       decides: opts.quick ? decidingOdds({ servers: opts.servers || null, definitions }) : null,
+      // Its answers widened by the archive's between-run spread, where the archive has one.
+      spreadOf: betweenRunSpread({ definitions }),
       outDir: opts.out || null,
       resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,
       pin: opts.pin,

@@ -76,6 +76,10 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     assert.equal(doc.interrupted, false);
   });
 
+  it('results.json: the servers ran with their backends, as in a full run, though no scenario called them', () => {
+    assert.deepEqual(doc.environment.backends.backends.map((b) => b.name), ['upstream', 'redis']);
+  });
+
   it('results.json: one complete run per server and scenario', () => {
     assert.deepEqual(
       doc.runs.map((r) => `${r.server}/${r.scenario}`),

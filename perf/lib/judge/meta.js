@@ -164,17 +164,8 @@ function randomEffects(estimates) {
     const [{ y, se, ci }] = estimates;
     return { k, mu: y, ci: ci || [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: FEW_RUNS };
   }
-  // A run known to no resolution at all would take all the weight: a floor of 0.1 % on the ratio.
-  const v = estimates.map((e) => Math.max(e.se, 1e-3) ** 2);
-  const w = v.map((x) => 1 / x);
-  const sw = w.reduce((s, x) => s + x, 0);
-  const fixed = estimates.reduce((s, e, i) => s + w[i] * e.y, 0) / sw;
-  const q = estimates.reduce((s, e, i) => s + w[i] * (e.y - fixed) ** 2, 0);
-  const c = sw - w.reduce((s, x) => s + x * x, 0) / sw;
-  const tau2 = Math.max(0, (q - (k - 1)) / c);
-  const ws = v.map((x) => 1 / (x + tau2));
+  const { mu, tau2, q, weights: ws } = dlPool(estimates);
   const sws = ws.reduce((s, x) => s + x, 0);
-  const mu = estimates.reduce((s, e, i) => s + ws[i] * e.y, 0) / sws;
   const scale = Math.max(1, estimates.reduce((s, e, i) => s + ws[i] * (e.y - mu) ** 2, 0) / (k - 1));
   const half = tQuantile(LEVEL, k - 1) * Math.sqrt(scale / sws);
   return { k, mu, ci: [mu - half, mu + half], tau2, q, i2: q > 0 ? Math.max(0, (q - (k - 1)) / q) : 0, method: METHOD };
@@ -249,23 +240,25 @@ function againstPool(pooled, answer) {
 }
 
 /**
- * One host's runs pooled for the test between hosts: DerSimonian–Laird's centre and variance
- * (1 / the sum of the weights), its interval at the normal quantile. Hartung–Knapp's would be
- * the honest interval for the host alone, but with two runs its t on one degree of freedom
- * leaves every host undecided; whether hosts differ is the test's to say (hostsDiffer).
+ * Runs pooled by DerSimonian–Laird alone: { k, mu, tau2, variance (1 / the sum of the weights),
+ * ci (normal quantile) }, for the tests that set pools against each other (one host's runs in
+ * hostsDiffer, the other runs in nextRunCheck). Hartung–Knapp's would be the honest interval for
+ * a pool published alone, but with two runs its t on one degree of freedom leaves every host
+ * undecided; whether they differ is the test's to say.
  */
-function hostPool(estimates) {
+function dlPool(estimates) {
   const k = estimates.length;
+  // A run known to no resolution at all would take all the weight: a floor of 0.1 % on the ratio.
   const v = estimates.map((e) => Math.max(e.se, 1e-3) ** 2);
   const w = v.map((x) => 1 / x);
   const sw = w.reduce((s, x) => s + x, 0);
   const fixed = estimates.reduce((s, e, i) => s + w[i] * e.y, 0) / sw;
   const q = estimates.reduce((s, e, i) => s + w[i] * (e.y - fixed) ** 2, 0);
   const tau2 = k > 1 ? Math.max(0, (q - (k - 1)) / (sw - w.reduce((s, x) => s + x * x, 0) / sw)) : 0;
-  const ws = v.map((x) => 1 / (x + tau2));
-  const sws = ws.reduce((s, x) => s + x, 0);
-  const mu = estimates.reduce((s, e, i) => s + ws[i] * e.y, 0) / sws;
-  return { k, mu, variance: 1 / sws, ci: [mu - Z95 / Math.sqrt(sws), mu + Z95 / Math.sqrt(sws)] };
+  const weights = v.map((x) => 1 / (x + tau2));
+  const sws = weights.reduce((s, x) => s + x, 0);
+  const mu = estimates.reduce((s, e, i) => s + weights[i] * e.y, 0) / sws;
+  return { k, mu, tau2, q, weights, variance: 1 / sws, ci: [mu - Z95 / Math.sqrt(sws), mu + Z95 / Math.sqrt(sws)] };
 }
 
 /**
@@ -299,7 +292,7 @@ const estimateOf = (r) => ({ y: Math.log(r.answer.ratio), se: r.answer.log_se, c
 function poolComparison(runs, { a, b, better }, margin = DEFAULT_MARGIN) {
   const measured = runs.filter(measuredRun);
   const side = { a, b, better };
-  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: hostPool(list.map(estimateOf)) }));
+  const groups = groupBy(measured, (r) => hostOf(r.record)).map(([host, list]) => ({ host, list, pool: dlPool(list.map(estimateOf)) }));
   // Each host's own answer on the honest interval (Hartung–Knapp, or its one run's own).
   const hosts = groups.map(({ host, list }) => ({ host, k: list.length, margin, ...answerOfPool(randomEffects(list.map(estimateOf)), side, margin) }));
   const base = { runs, k: measured.length, hosts, margin, each: null };
@@ -344,6 +337,52 @@ function nextRunDecides(pooled, margin = DEFAULT_MARGIN) {
   const winner = below(-reach) + 1 - below(reach);
   const edge = Math.log(1 + margin) - reach; // |y| within it: the new interval inside the margin
   return winner + (edge > 0 ? below(edge) - below(-edge) : 0);
+}
+
+/**
+ * A run's own answer widened by the archive's between-run spread of the same comparison
+ * (spread { tau2 (log scale: the random-effects τ² of its current full runs), k (their number) }):
+ * each side of its interval sqrt(own² + (t·τ)²) from its ratio on the log scale, t Student's on
+ * k − 1 degrees of freedom (τ² from a few runs is itself uncertain: a normal quantile covered
+ * 88 % in the archive check with five runs), so that it covers the answer across runs (the
+ * mean the runs scatter around), not only this run's. One run's rounds measure the noise
+ * within it, not another day's or another neighbour's: two full runs of one code on one host
+ * differed beyond their own intervals in 18–20 % of comparisons. tau2 0 gives the run's own
+ * interval. Returns { ratio, ci95, decision, winner, factor }, judged as any answer (decide).
+ */
+function acrossRuns(answer, { tau2, k }, margin = DEFAULT_MARGIN) {
+  const y = Math.log(answer.ratio);
+  const [lo, hi] = answer.ci95.map(Math.log);
+  const extra = tQuantile(LEVEL, k - 1) ** 2 * tau2;
+  return answerOfPool({ mu: y, ci: [y - Math.sqrt((y - lo) ** 2 + extra), y + Math.sqrt((hi - y) ** 2 + extra)] }, answer, margin);
+}
+
+/**
+ * Whether one run's answers hold for the next run, checked on the archive: each current run's
+ * answer set against the pool of the other runs of its comparison (m = k − 1 ≥ 2 of them: their
+ * DerSimonian–Laird centre μ, its variance and τ²), beyond where |y − μ| > sqrt(z²(se² +
+ * var(μ)) + t²τ²), t on m − 1 degrees of freedom as acrossRuns takes it; and beyond on the run's
+ * own noise alone, |y − μ| > z · sqrt(se² + var(μ)). Returns { n, beyond, beyondOwn }: about 5 %
+ * of n beyond where the answers across runs are honest.
+ */
+function nextRunCheck(pooled) {
+  let n = 0;
+  let beyond = 0;
+  let beyondOwn = 0;
+  for (const p of pooled) {
+    const runs = p.runs.filter((r) => measuredRun(r) && !r.stale);
+    if (runs.length < 3) continue;
+    const t = tQuantile(LEVEL, runs.length - 2);
+    for (const [i, r] of runs.entries()) {
+      const others = dlPool(runs.filter((_, j) => j !== i).map(estimateOf));
+      const { y, se } = estimateOf(r);
+      const gap = Math.abs(y - others.mu);
+      n++;
+      if (gap > Math.sqrt(Z95 ** 2 * (se ** 2 + others.variance) + t ** 2 * others.tau2)) beyond++;
+      if (gap > Z95 * Math.sqrt(se ** 2 + others.variance)) beyondOwn++;
+    }
+  }
+  return { n, beyond, beyondOwn };
 }
 
 /**
@@ -401,4 +440,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, FEW_RUNS };
+module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, FEW_RUNS };

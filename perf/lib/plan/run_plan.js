@@ -172,7 +172,7 @@ function resolvePlan(options) {
   const heldDesign = selectHeld(options, { target, link, loadHosts, seeds, headlineQuick });
   const ramps = selectRamps(quickChoice ? { ...options, ramps: quickChoice.ramps } : options, { target, seeds, engineName });
   const descriptors = holdDescriptors(scenarios, served, skipped, { fixed: options.nofile ?? null, remote: Boolean(target), alsoHeld: Math.max(heldDesign ? heldDesign.to : 0, ...ramps.list.map(rampConnections)) });
-  const backends = planBackends(scenarios, served, skipped, { target, link, loadHosts, down: options.backendsDown ?? null });
+  const backends = planBackends(scenarios, served, skipped, { definitions, target, link, loadHosts, down: options.backendsDown ?? null });
   // The held-count search goes no higher than the fd limit holds.
   const capped = heldDesign && descriptors.limits.soft !== null && descriptorsFor(heldDesign.to) > descriptors.limits.soft ? { ...heldDesign, to: Math.max(heldDesign.from, descriptors.limits.soft - FD_RESERVE), capped_by_fd_limit: true } : heldDesign;
   const runnable = servers.filter((s) => served[s].length > 0);
@@ -388,16 +388,23 @@ function assignScenarios(servers, scenarios, definitions, scenariosFor) {
 }
 
 /**
- * The backends the selected scenarios call (perf/lib/hosts/backends.js: the upstream service
- * for /upstream, Redis for /db), to be started by the runner: { names, line }. The scenarios
- * whose backend cannot run here (not installed, or the servers are not on this machine's
- * loopback, where the backends listen) are left out of `served`, recorded in `skipped`
- * (backend: true) and said in one line (`line`, or null). down: why the backends did not start
- * when the runner tried (options.backendsDown), which leaves their scenarios out the same way.
+ * The backends to start (perf/lib/hosts/backends.js: the upstream service for /upstream, Redis
+ * for /db), by the runner: { names, line }. A server that serves a route calling a backend is
+ * started with it in every run, whatever scenarios are selected: its set-up (a Redis client
+ * connected, or not) changes what it measures (V8 pretenures node's allocations with its Redis
+ * client connected, RESULTS.md), so a quick run and a full run measure one set-up. A server
+ * that says nothing of its routes (a stand-in) gets those of the selected scenarios only. The
+ * scenarios whose backend cannot run here (not installed, or the servers are not on this
+ * machine's loopback, where the backends listen) are left out of `served`, recorded in
+ * `skipped` (backend: true) and said in one line (`line`, or null), as is a server started
+ * without the backends its routes call. down: why the backends did not start when the runner
+ * tried (options.backendsDown), which leaves their scenarios out the same way.
  */
-function planBackends(scenarios, served, skipped, { target, link, loadHosts, down }) {
+function planBackends(scenarios, served, skipped, { definitions, target, link, loadHosts, down }) {
   const needs = (s) => backendsFor(scenarioNeeds(s));
-  const wanted = backendsFor(scenarios.flatMap(scenarioNeeds));
+  const runs = Object.keys(served).filter((server) => served[server].length);
+  const declared = runs.flatMap((server) => (Array.isArray(definitions[server]?.serves) ? definitions[server].serves : []));
+  const wanted = backendsFor([...declared, ...scenarios.flatMap(scenarioNeeds)]);
   const elsewhere = target ? '--target: the server elsewhere was not started with this run\'s backends' : link ? '--link: the servers in the namespace cannot reach the backends on this machine\'s loopback' : loadHosts ? '--load-hosts: the servers in their namespace cannot reach the backends on this machine\'s loopback' : null;
   const why = Object.fromEntries(wanted.map((name) => [name, elsewhere || missingBackend(name) || (down && `the backends did not start: ${down}`)]));
   const out = scenarios.filter((s) => needs(s).some((name) => why[name]));
@@ -406,8 +413,13 @@ function planBackends(scenarios, served, skipped, { target, link, loadHosts, dow
     for (const s of out) if (list.includes(s)) skipped.push({ server, scenario: s.name, reason: needs(s).map((name) => why[name]).filter(Boolean).join('; '), backend: true });
   }
   const reasons = [...new Set(Object.values(why).filter(Boolean))];
-  const line = out.length ? `backends: ${out.map((s) => s.name).join(', ')} skipped (${reasons.join('; ')})` : null;
-  const names = wanted.filter((name) => !why[name] && Object.values(served).some((list) => list.some((s) => needs(s).includes(name))));
+  const without = wanted.filter((name) => why[name]);
+  const line = out.length
+    ? `backends: ${out.map((s) => s.name).join(', ')} skipped (${reasons.join('; ')})`
+    : without.length && !elsewhere
+      ? `backends: ${without.join(', ')} not started (${reasons.join('; ')}): the servers run without ${without.length > 1 ? 'their clients' : 'its client'}, a set-up unlike runs with ${without.length > 1 ? 'them' : 'it'}`
+      : null;
+  const names = wanted.filter((name) => !why[name] && Object.values(served).some((list) => list.length));
   return { names, line };
 }
 

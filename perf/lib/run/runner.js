@@ -78,7 +78,9 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
  *   engine: 'autocannon' (the built-in engines), 'httperf', 'wrk' or 'tsung' (with loadHosts),
  *   target (a server already running), link (a rate),
  *   lighterEngines: true (with the default engine, run scenarios again with httperf or wrk
- *     where they are the lighter load generator: ./lighter_engines.js) }
+ *     where they are the lighter load generator: ./lighter_engines.js),
+ *   spreadOf: null, or (results) => (answer) => the archive's between-run spread of the answer's
+ *     comparison (perf/lib/studies/archive.js betweenRunSpread), for the terminal's answers }
  * and how it reports and stops: { log(line), status(text or null) for a live progress line,
  *   signal (AbortSignal: stop, keep finished runs, write the summary) }.
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
@@ -156,7 +158,7 @@ async function runScenarios(asked = {}) {
       interrupted,
       error: error ? error.message : null,
       unwritten: unwritten.map((u) => ({ name: u.name, message: u.error.message })),
-      summaryText: terminalText(results),
+      summaryText: terminalText(results, { spreadOf: asked.spreadOf ? asked.spreadOf(results) : null }),
       resultsFile: store.resultsFile,
     };
     return ended;

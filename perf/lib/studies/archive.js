@@ -9,7 +9,7 @@ const path = require('node:path');
 const { loadResults } = require('../store/results_doc');
 const { judgeResults } = require('../judge/judged');
 const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord, runtimeLabel } = require('../store/archive');
-const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides } = require('../judge/meta');
+const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides, nextRunCheck } = require('../judge/meta');
 const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('../hosts/runtimes');
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
@@ -91,7 +91,8 @@ function labelOrder(labels, definitions) {
 }
 
 /**
- * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive), questions, pairs
+ * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive), nextRun (each
+ * current run against the others: meta.js nextRunCheck), questions, pairs
  * (perf/lib/plan/questions.js eraPairs: today's runtimes, then history's), pooledOf(question,
  * pair), claimOf(question, pooled) }. Servers are SERVER@RUNTIME throughout; each record's
  * answers are marked stale where its servers differ from today's same server on the same
@@ -112,7 +113,7 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
     return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === base(p.a) && claim.b === base(p.b) ? pooledClaim(p, { ...claim, winner: claim.winner === claim.a ? p.a : p.b, a: p.a, b: p.b }) : null;
   };
   const { questions } = headline();
-  return { records, pooled, questions, pairs: eraPairs(defs), pooledOf, claimOf };
+  return { records, pooled, nextRun: nextRunCheck(pooled), questions, pairs: eraPairs(defs), pooledOf, claimOf };
 }
 
 /** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */
@@ -155,6 +156,26 @@ function decidingOdds({ archiveDir = ARCHIVE_DIR, servers = null, definitions = 
 }
 
 /**
+ * The archive's between-run spread for a run's own answers (perf/lib/judge/meta.js acrossRuns):
+ * (results, a judged run) => (answer, one of runAnswers(results)) => { tau2, k } from the
+ * random-effects pool of the current full runs of the same comparison on the same runtimes, or
+ * null where fewer than MIN_POOLED_RUNS of them measured it (no τ² to speak of).
+ */
+function betweenRunSpread({ archiveDir = ARCHIVE_DIR, definitions = require('../../servers.json') } = {}) {
+  let pooled = null; // read when a run first asks: most runs' terminal has no headline answers
+  return (results) => {
+    const software = { node: results.environment.node, ruby: results.environment.ruby };
+    const label = (name) => runtimeLabel(results.definitions, software, name);
+    return (answer) => {
+      const [a, b] = [label(answer.a), label(answer.b)];
+      pooled = pooled || archiveAnswers({ archiveDir, definitions, withoutStale: true }).pooled;
+      const p = pooled.find((x) => x.subject === answer.subject && x.metric === answer.metric && ((x.a === a && x.b === b) || (x.a === b && x.b === a)));
+      return p && p.decision !== 'few' && Number.isFinite(p.tau2) ? { tau2: p.tau2, k: p.k } : null;
+    };
+  };
+}
+
+/**
  * Runs set against the archive, question by question (the headline questions, the first pair,
  * on the runtimes the first run measured it on): [{ question, pooled (the archive's answer, or
  * null), runs: [{ dir, answer (the run's, or null), against (judge/meta.js againstPool, or
@@ -185,4 +206,4 @@ function runsAgainstArchive(dirs, { archiveDir = ARCHIVE_DIR } = {}) {
   });
 }
 
-module.exports = { runsAgainstArchive, decidingOdds, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };
+module.exports = { runsAgainstArchive, decidingOdds, betweenRunSpread, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };

@@ -155,10 +155,10 @@ function budgetAdvice(results) {
  * seeds table where those ran (their answers), and where the rest is. A run without a pair
  * (one server, or one with its references) gets the whole summary table instead.
  */
-function terminalText(results) {
+function terminalText(results, { spreadOf = null } = {}) {
   if (!results.pair) return toText(results);
   // A quick run of the headline questions answers them, a line each; the rest is in the tables.
-  const quick = headlineLines(results, budgetAdvice(results));
+  const quick = headlineLines(results, budgetAdvice(results), spreadOf);
   const lines = quick.length ? quick : [...answerLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results)];
   const warnings = results.warnings.filter((w) => w.severity !== 'info').length;
   lines.push('', `Tables, every verdict with its interval${quick.length ? ', the ramps\' searches' : ''}${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);

@@ -166,7 +166,17 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
 }
 
 /** RESULTS.md's block: every pooled comparison, a table per pair of servers. */
-function resultsBlock({ pooled, records, hostOf }) {
+/**
+ * Each current run against the others (judge/meta.js nextRunCheck) in one sentence, or null
+ * where no comparison has three current runs.
+ */
+function nextRunWords({ n, beyond, beyondOwn }) {
+  if (!n) return null;
+  const share = (x) => `${x} of ${n} (${((100 * x) / n).toFixed(1)} %)`;
+  return `Each current run's answer set against the pool of the other runs of its comparison: ${share(beyond)} beyond their 95 % across runs (the between-run τ² added, as a quick run's "across runs" interval adds it; about 5 % expected), ${share(beyondOwn)} beyond each run's own noise alone.`;
+}
+
+function resultsBlock({ pooled, records, hostOf, nextRun }) {
   if (!records.length) return ['No full run is in the archive yet.'];
   const byPair = new Map();
   for (const p of pooled) {
@@ -175,6 +185,8 @@ function resultsBlock({ pooled, records, hostOf }) {
     byPair.get(k).push(p);
   }
   const out = [`Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval; with fewer than ${MIN_POOLED_RUNS} runs, each run's own answer. Each run's own answers are in its record under results/archive/.`];
+  const check = nextRun && nextRunWords(nextRun);
+  if (check) out.push('', check);
   for (const [pair, list] of byPair) {
     out.push('', `### ${pair}`, '', ...markdownTable(['scenario or ramp', 'metric', 'answer', 'rests on'], list.map((p) => [p.subject, metricLabel(p.metric), answerWords(p), basisWords(p)]), ['l', 'l', 'l', 'l']));
   }
@@ -212,4 +224,4 @@ function againstLines(rows, label = (dir) => dir) {
   return lines;
 }
 
-module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, resultsBlock, withBlock, CLAIM_WORDS };
+module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, resultsBlock, nextRunWords, withBlock, CLAIM_WORDS };

@@ -310,3 +310,59 @@ describe('meta: answers across runs', () => {
     }
   });
 });
+
+describe('meta: one run\'s answer across runs (the archive\'s between-run spread added)', () => {
+  // A run: the truth moved by an offset of its own (sd tau on the log scale: another day, another
+  // neighbour), measured in 5 paired rounds of sd 0.15, its own Student-t interval.
+  const TRUE = Math.log(1.3);
+  function aRun(z, tau) {
+    const offset = TRUE + tau * z();
+    const { ratio, ci } = pairedInterval(Array.from({ length: 5 }, () => offset + 0.15 * z()), 0.95);
+    return { a: 'node', b: 'em', better: 'higher', ratio, ci95: ci };
+  }
+  const covers = (answer) => Math.log(answer.ci95[0]) <= TRUE && TRUE <= Math.log(answer.ci95[1]);
+
+  it('with no spread between runs, the run\'s own interval and answer', () => {
+    const own = { a: 'node', b: 'em', better: 'higher', ratio: 1.3, ci95: [1.2, 1.45] };
+    const across = meta.acrossRuns(own, { tau2: 0, k: 5 });
+    assert.ok(Math.abs(across.ci95[0] - 1.2) < 1e-12 && Math.abs(across.ci95[1] - 1.45) < 1e-12, `[${across.ci95}]`);
+    assert.deepEqual([across.decision, across.winner], ['winner', 'node']);
+    // A spread of 0.2 on the log scale from 5 runs: each side widened to sqrt(own² + (t₄ × 0.2)²).
+    const wide = meta.acrossRuns(own, { tau2: 0.04, k: 5 });
+    const side = (x) => Math.abs(Math.log(x / 1.3));
+    assert.ok(Math.abs(side(wide.ci95[0]) - Math.hypot(side(1.2), 2.776445 * 0.2)) < 1e-6);
+    assert.equal(wide.decision, 'undecided');
+  });
+
+  it('covers the answer across runs 95 % of the time where its own interval does not (simulated, between-run sd 0.2)', () => {
+    const z = seededNormals(4242);
+    let own = 0;
+    let across = 0;
+    const reps = 2000;
+    for (let i = 0; i < reps; i++) {
+      const run = aRun(z, 0.2);
+      if (covers(run)) own++;
+      if (covers({ ...run, ...meta.acrossRuns(run, { tau2: 0.04, k: 100000 }) })) across++;
+    }
+    assert.ok(own / reps < 0.7, `the run's own interval covered ${own / reps}`);
+    assert.ok(across / reps >= 0.935 && across / reps <= 0.975, `across runs covered ${across / reps}`);
+  });
+
+  it('checked on an archive: each run against the others, about 5 % beyond with τ², many more without', () => {
+    const z = seededNormals(77);
+    const records = [];
+    // 60 comparisons of 6 runs each, between-run sd 0.2: the shape of the archive.
+    for (let c = 0; c < 60; c++) {
+      for (let j = 0; j < 6; j++) {
+        const run = aRun(z, 0.2);
+        const r = record(`r${j}`, 'EPYC', run.ratio, run.ci95, { subject: `s${c}` });
+        r.answers[0].log_se = meta.logStandardError({ ci95: run.ci95, method: 'paired', rounds: 5 });
+        records.push(r);
+      }
+    }
+    const { n, beyond, beyondOwn } = meta.nextRunCheck(meta.poolArchive(records));
+    assert.equal(n, 360);
+    assert.ok(beyond / n >= 0.02 && beyond / n <= 0.1, `${beyond} of ${n} beyond with τ²`);
+    assert.ok(beyondOwn / n > 0.3, `${beyondOwn} of ${n} beyond on the runs' own noise`);
+  });
+});

@@ -376,11 +376,29 @@ describe('the run\'s plan: the backends of the /upstream and /db scenarios', () 
   const plan = (options = {}) => resolvePlan({ definitions: both, servers: ['a', 'b'], scenariosDir: backendDir, ...options });
   const installed = !missingBackend('upstream') && !missingBackend('redis');
 
-  it('starts the backends the served scenarios call, in a fixed order, and only those', function () {
-    if (!installed) this.skip(); // scripts/setup.sh --backends installs them; the next test covers their absence
+  it('starts every backend a server\'s routes call, in a fixed order, whatever scenarios are selected', function () {
+    if (!installed) this.skip(); // scripts/setup.sh --backends installs them; the next tests cover their absence
     assert.deepEqual(plan().backends, { names: ['upstream', 'redis'], line: null });
-    assert.deepEqual(plan({ scenarios: ['reads_db', 'tiny_closed'] }).backends.names, ['redis']);
-    assert.deepEqual(plan({ scenarios: ['tiny_closed', 'same_wait'] }).backends, { names: [], line: null });
+    // A quick run's scenarios call no backend: its servers are still started as a full run's are.
+    assert.deepEqual(plan({ scenarios: ['tiny_closed', 'same_wait'] }).backends, { names: ['upstream', 'redis'], line: null });
+    const dbOnly = standinDefinitions({ a: {} });
+    dbOnly.a.serves = ['hello', 'db'];
+    assert.deepEqual(resolvePlan({ definitions: dbOnly, servers: ['a'], scenariosDir: backendDir, scenarios: ['tiny_closed'] }).backends.names, ['redis']);
+  });
+
+  it('a server that says nothing of its routes (a stand-in): only the backends the selected scenarios call', function () {
+    if (!installed) this.skip();
+    const silent = standinDefinitions({ a: {} });
+    const p = (scenarios) => resolvePlan({ definitions: silent, servers: ['a'], scenariosDir: backendDir, scenarios }).backends;
+    assert.deepEqual(p(['reads_db', 'tiny_closed']).names, ['redis']);
+    assert.deepEqual(p(['tiny_closed', 'same_wait']), { names: [], line: null });
+  });
+
+  it('says in one line that the servers run without their backends when none of the selected scenarios needs them', () => {
+    const p = plan({ scenarios: ['tiny_closed', 'same_wait'], backendsDown: 'redis-server exited (exit code 1)' });
+    assert.deepEqual(p.backends.names, []);
+    assert.match(p.backends.line, /^backends: upstream, redis not started \(the backends did not start: redis-server exited \(exit code 1\)\): the servers run without their clients, a set-up unlike runs with them$/);
+    assert.deepEqual(names(p.served.a), ['tiny_closed', 'same_wait']);
   });
 
   it('leaves out, in one line, the scenarios whose backend did not start (or cannot run here)', () => {

@@ -4,7 +4,7 @@
 // answer, not judged; what each rests on; the README's and RESULTS' blocks, and their markers.
 
 const assert = require('node:assert/strict');
-const { poolArchive, hostOf } = require('../../../perf/lib/judge/meta');
+const { poolArchive, hostOf, nextRunCheck } = require('../../../perf/lib/judge/meta');
 const pooled = require('../../../perf/lib/text/pooled');
 const { record, around } = require('../../support/made_up_archive');
 
@@ -108,6 +108,10 @@ describe('pooled answers in words', () => {
     const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
     assert.ok(lines.includes('### node vs em'));
     assert.ok(lines.some((l) => /^\| short_conn_256 \| req\/s \| em 1\.79× more req\/s/.test(l)));
+    // With each run set against the others: how many answers lie beyond, with τ² and without.
+    const checked = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf, nextRun: nextRunCheck(poolArchive(records)) });
+    assert.ok(checked.includes('Each current run\'s answer set against the pool of the other runs of its comparison: 0 of 3 (0.0 %) beyond their 95 % across runs (the between-run τ² added, as a quick run\'s "across runs" interval adds it; about 5 % expected), 0 of 3 (0.0 %) beyond each run\'s own noise alone.'), checked.join('\n'));
+    assert.equal(pooled.nextRunWords({ n: 0, beyond: 0, beyondOwn: 0 }), null);
   });
 
   it('replaces what lies between a block\'s markers, and refuses a document without them', () => {

@@ -27,7 +27,7 @@ describe('text: a quick run answers the headline questions, a line each', () => 
     const lines = headlineLines(results);
     const { questions } = headline();
     assert.equal(lines[0], 'The headline questions, node vs em (each runtime\'s defaults; 95 % intervals of the factor):');
-    assert.equal(lines.length, 1 + questions.length + 1, lines.join('\n'));
+    assert.equal(lines.length, 1 + questions.length + 2, lines.join('\n'));
     const line = (id) => {
       const q = questions.find((x) => x.id === id);
       return lines.find((l) => l.trim().startsWith(`${q.topic}, ${q.question}`));
@@ -37,7 +37,27 @@ describe('text: a quick run answers the headline questions, a line each', () => 
     assert.match(line('memory'), /the same within ±10 % /);
     assert.match(line('per_connection_sustainable'), /not measured: the budget bought the others first \(its ramp hello_per_connection about 1 min 17 s more\)$/);
     assert.match(line('seed_002_sequential'), /not measured in this run$/);
+    assert.equal(lines[lines.length - 2], 'These intervals are this run\'s own noise, not the next run\'s: the archive has fewer than 3 full runs of these comparisons on these runtimes to say how much runs differ.');
     assert.equal(lines[lines.length - 1], 'Not measured in this budget: hello_per_connection; scripts/run_scenarios.sh --quick --budget 5min measures them too, a full run (no --quick) everything.');
+  });
+
+  it('where the archive knows how much full runs differ, the answer across runs beside the run\'s own: wider, and judged again', () => {
+    const asked = [];
+    // A between-run sd of 0.3 on the log scale, from 30 runs, for the new-connection throughput only.
+    const spreadOf = (answer) => {
+      asked.push(answer.subject);
+      return answer.subject === 'short_conn_256' && answer.metric === 'throughput_rps' ? { tau2: 0.09, k: 30 } : null;
+    };
+    const lines = headlineLines(results, '', spreadOf);
+    const q = headline().questions.find((x) => x.id === 'per_connection_throughput');
+    const line = lines.find((l) => l.trim().startsWith(`${q.topic}, ${q.question}`));
+    // 2.01 × exp(±t₂₉ × 0.3), t₂₉ = 2.05: 1.09–3.71, still em's.
+    assert.match(line, /em 2\.01× more req\/s \[2\.00–2\.01\] · across runs: em 2\.01× more req\/s \[1\.09–3\.71\]$/);
+    assert.ok(asked.includes('keepalive_400x100'));
+    assert.match(lines.find((l) => l.startsWith('"Across runs"')), /\(τ² from 30 runs\)/);
+    // An answer the spread leaves on 1 is undecided across runs, whatever the run said.
+    const slim = headlineLines(results, '', (answer) => (answer.subject === 'short_conn_256' && answer.metric === 'throughput_rps' ? { tau2: 0.25, k: 3 } : null));
+    assert.match(slim.find((l) => l.trim().startsWith(`${q.topic}, ${q.question}`)), /· across runs: undecided: node 0\.06–4\.29× as good$/);
   });
 
   it('the terminal of a quick run is those lines and where the rest is; any other run keeps its per-scenario answers', () => {
