@@ -237,13 +237,17 @@ function summarizeRuntime(window, { start, end, replies }) {
  * One server's runtime figures over several runs of a scenario (those with runtime): the
  * median of each, and how often the tail above `percentile` coincided with what: { runs,
  * collections, minor, major, gc_share_pct, longest_gc_ms, stalls, longest_stall_ms, alloc_per_request,
- * alloc_unit, coincided: { gc, stalls, neither } } or null without any.
+ * alloc_unit, coincided: { gc, stalls, neither }, explained_pct: { gc, stalls } (the median
+ * share of the tail's excess over the median that each kind of pause explains: judge/attribution.js),
+ * or null without any.
  */
 function runtimeAcross(runs, percentile = 'p99') {
   const rts = runs.map((r) => r.runtime).filter(Boolean);
   if (!rts.length) return null;
   const coincided = { gc: 0, stalls: 0, neither: 0 };
   for (const rt of rts) if (rt.tail && rt.tail[percentile]) coincided[rt.tail[percentile].coincided] += 1;
+  const tails = rts.map((rt) => rt.tail && rt.tail[percentile]).filter(Boolean);
+  const explained = (kind) => (tails.length ? median(tails.map((t) => t[kind].explained_pct)) : null);
   return {
     runs: rts.length,
     collections: median(rts.map((rt) => rt.gc.collections)),
@@ -256,6 +260,7 @@ function runtimeAcross(runs, percentile = 'p99') {
     alloc_per_request: median(rts.map((rt) => rt.allocations.per_request)),
     alloc_unit: rts[0].allocations.unit,
     coincided,
+    explained_pct: { gc: explained('gc'), stalls: explained('stalls') },
   };
 }
 

@@ -18,6 +18,11 @@
 //   options, servers (definitions), answers (every comparison with an interval or the reason
 //   it has none, perf/lib/judge/meta.js runAnswers), aggregates, ramps (without the steps'
 //   pauses and attribution), held (the same), waiting, backends
+//   runtime_events  per scenario and server, its runtime events over the runs of its verdict
+//               (measure/runtime_events.js runtimeAcross: GCs, stalls, what the p99 tail
+//               coincided with and how much of it each kind of pause explains)
+//   verdict_engines, verdict_engine_reasons  the load engine behind each scenario's verdict
+//               where it is not the built-in one, and why
 // Records are written once and never rewritten: a run's record says what that run found.
 
 const fs = require('node:fs');
@@ -26,6 +31,7 @@ const { PROJECT_ROOT } = require('../hosts/server_process');
 const { parseLabel, labelOf } = require('../hosts/runtimes');
 const { writeFileAtomic } = require('./results_store');
 const { median } = require('../measure/stats');
+const { runtimeAcross } = require('../measure/runtime_events');
 
 const ARCHIVE_VERSION = 1;
 const ARCHIVE_DIR = path.join(PROJECT_ROOT, 'results', 'archive');
@@ -115,7 +121,28 @@ function recordOf(results, { answers, sources }) {
     held: compactHeld(results.held),
     waiting: results.waiting || null,
     backends: results.backends || null,
+    // The why, so that a cause can be read again from the record: each server's runtime events
+    // per scenario over the runs its verdict used, and the engine behind each scenario's verdict
+    // (the built-in one where none is named).
+    runtime_events: runtimeEventsOf(results),
+    verdict_engines: results.engines || {},
+    verdict_engine_reasons: (results.doc && results.doc.verdict_engine_reasons) || {},
   };
+}
+
+/**
+ * { scenario: { server: measure/runtime_events.js runtimeAcross over the runs of its verdict
+ * (usable, not superseded) } } for the servers with runtime events; {} for a run without any.
+ */
+function runtimeEventsOf(results) {
+  const out = {};
+  for (const scenario of results.scenarios || []) {
+    for (const server of results.servers || []) {
+      const across = runtimeAcross(results.runs.filter((r) => r.scenario === scenario && r.server === server && r.usable && !r.superseded));
+      if (across) (out[scenario] = out[scenario] || {})[server] = across;
+    }
+  }
+  return out;
 }
 
 /**

@@ -45,6 +45,29 @@ describe('archive: records of full runs', () => {
     assert.equal(record.machine.runs, loadResults(FIXTURE_DIR).runs.length);
   });
 
+  it('keeps the why: each server\'s runtime events per scenario over its verdict\'s runs, and the engine behind each verdict', () => {
+    const results = judgeResults(loadResults(FIXTURE_DIR));
+    const scenario = results.scenarios[0];
+    // Two of em's runs with their events: GC explained 80 % and 60 % of the p99 tail's excess.
+    const events = (gcShare, explained) => ({
+      gc: { collections: 10, minor: 9, major: 1, time_ms: 40, longest_ms: 12, share_pct: gcShare },
+      loop: { stall_ms: 5, stalls: 2, stalled_ms: 11, longest_stall_ms: 6 },
+      allocations: { unit: 'objects', total: 1000, per_request: 20 },
+      tail: { p99: { coincided: 'gc', gc: { explained_pct: explained }, stalls: { explained_pct: 5 } } },
+    });
+    const used = results.runs.filter((r) => r.scenario === scenario && r.server === 'em' && r.usable && !r.superseded);
+    assert.ok(used.length >= 2);
+    used[0].runtime = events(4, 80);
+    used[1].runtime = events(6, 60);
+    const reasons = { short_conn_256: 'the built-in load generator was the bottleneck' };
+    const record = archive.recordOf({ ...results, doc: { ...results.doc, verdict_engine_reasons: reasons } }, { answers: runAnswers(results), sources: {} });
+    const em = record.runtime_events[scenario].em;
+    assert.deepEqual([em.runs, em.gc_share_pct, em.coincided.gc, em.explained_pct.gc, em.explained_pct.stalls], [2, 5, 2, 70, 5]);
+    assert.equal(record.runtime_events[scenario].node, undefined);
+    assert.deepEqual(record.verdict_engines, { short_conn_256: 'wrk' });
+    assert.deepEqual(record.verdict_engine_reasons, reasons);
+  });
+
   it('reads back what it wrote, oldest first, and never overwrites a run\'s record', () => {
     const first = recordOfFixture();
     const later = { ...first, id: '2025-01-01T00-00-00Z__fedcba9', started_at: '2025-01-01T00:00:00Z' };
