@@ -19,7 +19,7 @@ const { oneLineErrors, runMain, shownPath } = require('./support');
 const { archiveRun, archiveAnswers, documentsWithAnswers, runsAgainstArchive } = require('../lib/studies/archive');
 const { ArchiveError, ARCHIVE_DIR } = require('../lib/store/archive');
 const { ResultsError } = require('../lib/store/results_doc');
-const { pooledLine, againstLines, nextRunWords } = require('../lib/text/pooled');
+const { pooledLine, againstLines, nextRunWords, falseDiscoveryWords } = require('../lib/text/pooled');
 const { answersFigures } = require('../lib/report/answers_figure');
 
 const NAME = 'archive';
@@ -59,8 +59,7 @@ function buildProgram(io) {
       }
       if (!answers.records.length) io.out(`no full run in ${shownPath(opts.archive)} yet: scripts/run_scenarios.sh adds its own`);
       for (const p of answers.pooled) io.out(pooledLine(p));
-      const check = nextRunWords(answers.nextRun);
-      if (check) io.out(check);
+      for (const line of [nextRunWords(answers.nextRun), falseDiscoveryWords(answers.falseDiscoveries)]) if (line) io.out(line);
       if (opts.write) {
         for (const { file, text } of files) fs.writeFileSync(file, text);
         io.out(`written: ${files.map((f) => shownPath(f.file)).join(', ')}`);

@@ -18,6 +18,7 @@ const { withAnswer } = require('./metrics');
 const { runWarnings, errorCount } = require('./warnings');
 const { seedsRun, studyTests } = require('./seeds');
 const { DEFAULT_MARGIN } = require('./answer');
+const { controlFalseDiscoveries, comparisonTest, isHeadline } = require('./multiplicity');
 
 /**
  * A run as every output reads it: as stored, with usable (a verdict may use it: it finished and
@@ -33,7 +34,9 @@ function judgedRun(r) {
  * The decoded results (decodeResults) judged: { dir, file, environment, definitions, runs (each
  * judgedRun), servers, scenarios, skipped, trials, looks, aggregates, tails (the requests behind
  * each server's p99 in each scenario and whether they resolve one: verdicts.js tailsOf),
- * comparisons (every pair of servers, each with its answer), pair (the pair the verdicts are
+ * comparisons (every pair of servers, each with its answer; beyond the headline questions, a
+ * winner only where it survives the false-discovery control: multiplicity.js),
+ * falseDiscoveries ({ tested, winners, kept, expected_false }: that control's count), pair (the pair the verdicts are
  * about), pairComparisons (the pair's comparisons, each oriented pair[0] vs pair[1]),
  * tunedPair, tunedComparisons (the tuned pair's, oriented so), tuning (what tuning both does to
  * each answer a winner was named in: tuning.js tuningEffects), pairs (each pair of runtimes the
@@ -56,7 +59,9 @@ function judgeResults(decoded) {
   const options = environment.options || {};
   const margin = options.margin || DEFAULT_MARGIN;
   const analysis = decoded.comparisons ? { aggregates: decoded.aggregates, comparisons: withLimits(decoded.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
-  const comparisons = analysis.comparisons.map(withAnswer);
+  // Beyond the headline questions, winners held to the false-discovery rate over the run.
+  const { items: controlled, summary: falseDiscoveries } = controlFalseDiscoveries(analysis.comparisons, { confirmatory: (c) => isHeadline(c.scenario, c.metric), test: (c) => comparisonTest(c, looks) });
+  const comparisons = controlled.map(withAnswer);
   const { held, waiting } = memoryResolved(decoded.held, decoded.waiting || analyzeWaiting(runs, decoded.held, usableForVerdict));
   const pair = primaryPair(servers, definitions);
   const tuned = tunedPair(servers, definitions);
@@ -79,6 +84,7 @@ function judgeResults(decoded) {
     aggregates: analysis.aggregates,
     tails: tailsOf(runs, analysis.aggregates, servers, scenarios),
     comparisons,
+    falseDiscoveries,
     pair,
     pairComparisons: ofPair,
     tunedPair: tuned,

@@ -428,6 +428,17 @@ function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false, o
 }
 
 /**
+ * A pooled answer as the false-discovery control tests it (judge/multiplicity.js): its log ratio
+ * and the standard error of its Hartung–Knapp interval, t on k − 1 degrees of freedom; null where
+ * nothing is pooled (fewer than MIN_POOLED_RUNS runs, hosts that disagree, no interval).
+ */
+function pooledTest(p) {
+  if (!p.ci95 || p.k < MIN_POOLED_RUNS || p.decision === 'few' || p.decision === 'depends') return null;
+  const df = p.k - 1;
+  return { y: Math.log(p.ratio), se: Math.log(p.ci95[1] / p.ci95[0]) / (2 * tQuantile(LEVEL, df)), df, tests: 1 };
+}
+
+/**
  * A published claim judged on a pooled answer (perf/lib/judge/answer.js claimOutcome): claim
  * { winner (the side the study found better), factor (its ratio, > 1), a, b }. null when the
  * pool has no interval or depends on the machine.
@@ -440,4 +451,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, FEW_RUNS };
+module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, FEW_RUNS };

@@ -96,7 +96,7 @@ function answerOf(c) {
   const { lead, factor, ci } = leadOf(c);
   const parts = { lead, factor, ci, word: METRICS[c.metric].word, margin: c.margin ?? null };
   if (!ci) return { ...parts, kind: 'no_interval', why: c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval' };
-  return { ...parts, kind: c.decision, more: c.more_measuring ?? null };
+  return { ...parts, kind: c.decision, more: c.more_measuring ?? null, fdr: c.fdr ?? null };
 }
 
 /** A comparison with its answer (answerOf) beside it, and its winner where the answer has one. */

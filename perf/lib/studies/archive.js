@@ -9,7 +9,8 @@ const path = require('node:path');
 const { loadResults } = require('../store/results_doc');
 const { judgeResults } = require('../judge/judged');
 const { ARCHIVE_DIR, ArchiveError, recordOf, readArchive, writeRecord, runtimeLabel } = require('../store/archive');
-const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides, nextRunCheck } = require('../judge/meta');
+const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, againstPool, nextRunDecides, nextRunCheck, pooledTest } = require('../judge/meta');
+const { controlFalseDiscoveries, isHeadline } = require('../judge/multiplicity');
 const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('../hosts/runtimes');
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../judge/answer');
@@ -91,8 +92,10 @@ function labelOrder(labels, definitions) {
 }
 
 /**
- * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive), nextRun (each
- * current run against the others: meta.js nextRunCheck), questions, pairs
+ * The archive pooled: { records, pooled (perf/lib/judge/meta.js poolArchive; beyond the headline
+ * questions, a winner only where it survives the false-discovery control over the archive:
+ * judge/multiplicity.js), falseDiscoveries (that control's count), nextRun (each current run
+ * against the others: meta.js nextRunCheck), questions, pairs
  * (perf/lib/plan/questions.js eraPairs: today's runtimes, then history's), pooledOf(question,
  * pair), claimOf(question, pooled) }. Servers are SERVER@RUNTIME throughout; each record's
  * answers are marked stale where its servers differ from today's same server on the same
@@ -105,7 +108,11 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
   const current = currentSources(labels, defs);
   for (const record of records) record.stale = staleAnswers(record, current);
   // Pooled at the project's margin whatever margin a run was asked for: "the same" means one thing here.
-  const pooled = poolArchive(records, { margin: DEFAULT_MARGIN, withoutStale, order: labelOrder(labels, defs) });
+  // Beyond the headline questions, pooled winners held to the false-discovery rate over the archive.
+  const { items: pooled, summary: falseDiscoveries } = controlFalseDiscoveries(poolArchive(records, { margin: DEFAULT_MARGIN, withoutStale, order: labelOrder(labels, defs) }), {
+    confirmatory: (p) => isHeadline(p.subject, p.metric),
+    test: pooledTest,
+  });
   const pooledOf = (q, pair) => pooled.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
   const claimOf = (q, p) => {
     const claim = q.seed ? seedClaim(q.seed) : null;
@@ -113,7 +120,7 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
     return claim && claim.subject === p.subject && claim.metric === p.metric && claim.a === base(p.a) && claim.b === base(p.b) ? pooledClaim(p, { ...claim, winner: claim.winner === claim.a ? p.a : p.b, a: p.a, b: p.b }) : null;
   };
   const { questions } = headline();
-  return { records, pooled, nextRun: nextRunCheck(pooled), questions, pairs: eraPairs(defs), pooledOf, claimOf };
+  return { records, pooled, nextRun: nextRunCheck(pooled), falseDiscoveries, questions, pairs: eraPairs(defs), pooledOf, claimOf };
 }
 
 /** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */

@@ -10,7 +10,7 @@ const { METRICS, METRIC_NAMES } = require('../judge/metrics');
 const { withoutAdvice } = require('../judge/verdicts');
 const { marginText, fmtFactor, fmtInterval } = require('./format');
 const { fmtDuration } = require('../plan/trial_plan');
-const { toText, overheadLines, seedLines } = require('./summary');
+const { toText, overheadLines, seedLines, falseDiscoveryLines } = require('./summary');
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
@@ -159,7 +159,7 @@ function terminalText(results, { spreadOf = null } = {}) {
   if (!results.pair) return toText(results);
   // A quick run of the headline questions answers them, a line each; the rest is in the tables.
   const quick = headlineLines(results, budgetAdvice(results), spreadOf);
-  const lines = quick.length ? quick : [...answerLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results)];
+  const lines = quick.length ? quick : [...answerLines(results), ...falseDiscoveryLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results)];
   const warnings = results.warnings.filter((w) => w.severity !== 'info').length;
   lines.push('', `Tables, every verdict with its interval${quick.length ? ', the ramps\' searches' : ''}${warnings ? `, and ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}: summary.txt and summary.md, beside results.json.`);
   return `${lines.join('\n')}\n`;

@@ -43,7 +43,7 @@ function decisionWords(p, x) {
   if (x.decision === 'winner') return `${x.winner} ${fmtFactor(x.factor)} ${metricWord(p.metric)} ${fmtInterval(sideInterval(p, x.ci95, x.winner))}`;
   const ofA = fmtInterval(sideInterval(p, x.ci95, p.a));
   if (x.decision === 'same') return `the same within ${marginText(p.margin)} ${ofA}`;
-  return `undecided: ${p.a} ${ofA.slice(1, -1)}× as good`;
+  return `undecided: ${p.a} ${ofA.slice(1, -1)}× as good${x.fdr ? ' (a winner at 95 % alone, not kept with false discoveries held at 5 %)' : ''}`;
 }
 
 /**
@@ -167,6 +167,16 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
 
 /** RESULTS.md's block: every pooled comparison, a table per pair of servers. */
 /**
+ * The false-discovery control over the archive's pooled answers beyond the headline questions
+ * (judge/multiplicity.js) in one sentence, or null where none was tested.
+ */
+function falseDiscoveryWords(f) {
+  if (!f || !f.tested) return null;
+  const dropped = f.winners - f.kept;
+  return `Beyond the headline questions, ${f.winners} pooled winners at 95 % among ${f.tested} pooled comparisons; Benjamini–Hochberg at 5 % keeps ${f.kept}, of which chance alone would make about ${Math.round(f.expected_false)} at most${dropped ? `; the other ${dropped} read "undecided (a winner at 95 % alone …)"` : ''}. The headline questions are judged each at 95 %, as asked; a cell of fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer, judged at 95 %.`;
+}
+
+/**
  * Each current run against the others (judge/meta.js nextRunCheck) in one sentence, or null
  * where no comparison has three current runs.
  */
@@ -176,7 +186,7 @@ function nextRunWords({ n, beyond, beyondOwn }) {
   return `Each current run's answer set against the pool of the other runs of its comparison: ${share(beyond)} beyond their 95 % across runs (the between-run τ² added, as a quick run's "across runs" interval adds it; about 5 % expected), ${share(beyondOwn)} beyond each run's own noise alone.`;
 }
 
-function resultsBlock({ pooled, records, hostOf, nextRun }) {
+function resultsBlock({ pooled, records, hostOf, nextRun, falseDiscoveries }) {
   if (!records.length) return ['No full run is in the archive yet.'];
   const byPair = new Map();
   for (const p of pooled) {
@@ -187,6 +197,8 @@ function resultsBlock({ pooled, records, hostOf, nextRun }) {
   const out = [`Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval; with fewer than ${MIN_POOLED_RUNS} runs, each run's own answer. Each run's own answers are in its record under results/archive/.`];
   const check = nextRun && nextRunWords(nextRun);
   if (check) out.push('', check);
+  const control = falseDiscoveryWords(falseDiscoveries);
+  if (control) out.push('', control);
   for (const [pair, list] of byPair) {
     out.push('', `### ${pair}`, '', ...markdownTable(['scenario or ramp', 'metric', 'answer', 'rests on'], list.map((p) => [p.subject, metricLabel(p.metric), answerWords(p), basisWords(p)]), ['l', 'l', 'l', 'l']));
   }
@@ -224,4 +236,4 @@ function againstLines(rows, label = (dir) => dir) {
   return lines;
 }
 
-module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, resultsBlock, nextRunWords, withBlock, CLAIM_WORDS };
+module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, resultsBlock, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };

@@ -14,6 +14,7 @@ const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./ru
 const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
+const { FDR } = require('../judge/multiplicity');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
 const { verdictWords } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines, marginText } = require('./format');
@@ -233,6 +234,17 @@ function toCsv(results) {
   return csvLines(header, body);
 }
 
+/**
+ * The false-discovery control over the run's comparisons beyond the headline questions, in one
+ * line (judged results' falseDiscoveries, judge/multiplicity.js); [] where none was tested.
+ */
+function falseDiscoveryLines(results) {
+  const f = results.falseDiscoveries;
+  if (!f || !f.tested) return [];
+  const dropped = f.winners - f.kept;
+  return ['', `Beyond the headline questions: ${f.winners} winner${f.winners === 1 ? '' : 's'} at 95 % among ${f.tested} comparisons; Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, of which chance alone would make about ${fmtNumber(f.expected_false)} at most${dropped ? `; the other ${dropped} are undecided` : ''}.`];
+}
+
 /** Aligned text with a header line per server group, for the terminal. */
 function toText(results) {
   const s = summarize(results);
@@ -261,7 +273,7 @@ function toText(results) {
     });
     out.push('', verdictTitle(s, p.pair), ...alignedTable(['scenario', 'metric', a, b, `${a}/${b}`, '95% CI', 'verdict'], tableRows, ['l', 'l', 'r', 'r', 'r', 'l', 'l']));
   }
-  out.push(...runtimeLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results));
+  out.push(...falseDiscoveryLines(results), ...runtimeLines(results), ...rampLines(results), ...waitingLines(results), ...backendLines(results), ...overheadLines(results), ...seedLines(results));
   if (notes.length) out.push('', ...notes.map((n) => `* ${n}`));
   return out.join('\n') + '\n';
 }
@@ -286,4 +298,4 @@ function centre(text, width, fill) {
   return fill.repeat(left) + text + fill.repeat(width - text.length - left);
 }
 
-module.exports = { toMarkdown, toCsv, toText, overheadLines, seedLines };
+module.exports = { toMarkdown, toCsv, toText, overheadLines, seedLines, falseDiscoveryLines };

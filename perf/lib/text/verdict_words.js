@@ -14,7 +14,8 @@ function moreText(more) {
 
 /**
  * A judged comparison as words: "node 2.41× faster [2.10–2.77]", "same within ±10 % [0.96–1.05]",
- * "undecided: em 1.04× faster [0.89–1.22]; about 4× the measuring would decide", "no verdict
+ * "undecided: em 1.04× faster [0.89–1.22]; about 4× the measuring would decide" (or, for a
+ * winner the false-discovery control did not keep, why: judge/multiplicity.js), "no verdict
  * (node 1.3× faster; 1 trial: no interval)", "not compared: node client-bound …". The interval
  * of a winner or an undecided one is the lead's factor's; of "same", the ratio's (a ÷ b).
  */
@@ -28,6 +29,7 @@ function verdictWords(c) {
   if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
+  if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, a winner at 95 % alone, not kept with false discoveries held at 5 % over the run`;
   return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
 }
 

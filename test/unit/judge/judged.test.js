@@ -61,12 +61,28 @@ describe('results as judged on reading (judgeResults)', () => {
   it('an older file (no no_verdict) is brought up to today\'s limits; a newer one is read as it says', () => {
     const open = openLoopTrials();
     const { comparisons, aggregates } = analyzeRuns(open);
-    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [0.9999, 1.0003], significant: true, winner: 'node', decision: 'winner' } : c));
+    const older = comparisons.map(({ no_verdict: _noVerdict, ...c }) => (c.metric === 'throughput_rps' ? { ...c, ratio: 1.0001, ci95: [1.00005, 1.00015], significant: true, winner: 'node', decision: 'winner' } : c));
     const rps = judged({ runs: open, comparisons: older, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
     assert.deepEqual([rps.no_verdict, rps.ratio, rps.winner, rps.decision, verdictWords(rps)], ['set by the rate', null, null, null, 'set by the rate']);
     const newer = older.map((c) => ({ ...c, no_verdict: null }));
     const kept = judged({ runs: open, comparisons: newer, aggregates }).comparisons.find((c) => c.metric === 'throughput_rps');
     assert.deepEqual([kept.no_verdict, kept.winner], [null, 'node'], 'a file that has no_verdict decided it');
+  });
+
+  it('beyond the headline questions, a winner only where the false-discovery control keeps it; the headline questions as judged', () => {
+    const runs = ['short_conn_256', 'x'].flatMap((scenario) => [1, 2, 3].flatMap((t) => [trialRun('node', scenario, t, 1, 1000), trialRun('em', scenario, t, 1, 1000)]));
+    const stored = (scenario, metric, ci95, decision) => ({ scenario, metric, a: 'node', b: 'em', better: metric === 'throughput_rps' ? 'higher' : 'lower', ratio: Math.sqrt(ci95[0] * ci95[1]), ci95, decision, winner: decision === 'winner' ? 'node' : null, margin: 0.1, method: 'paired', rounds: 5, no_verdict: null, excluded: null, note: null });
+    const comparisons = [
+      stored('short_conn_256', 'throughput_rps', [1.01, 1.5], 'winner'),
+      stored('x', 'throughput_rps', [1.01, 1.5], 'winner'),
+      ...['mean_ms', 'p50_ms', 'cpu_ms_per_request', 'peak_rss_mb'].map((metric) => stored('x', metric, [0.7, 1.4], 'undecided')),
+    ];
+    const results = judged({ runs, comparisons, aggregates: [] });
+    const of = (scenario, metric) => results.comparisons.find((c) => c.scenario === scenario && c.metric === metric);
+    assert.deepEqual([of('short_conn_256', 'throughput_rps').decision, of('short_conn_256', 'throughput_rps').winner], ['winner', 'node']);
+    assert.deepEqual([of('x', 'throughput_rps').decision, of('x', 'throughput_rps').winner], ['undecided', null]);
+    assert.match(verdictWords(of('x', 'throughput_rps')), /^undecided: node [\d.]+× more req\/s \[1\.01–1\.50\], a winner at 95 % alone, not kept with false discoveries held at 5 % over the run$/);
+    assert.deepEqual(results.falseDiscoveries, { tested: 5, winners: 1, kept: 0, expected_false: 0 });
   });
 
   it('the pair, the overheads against references, the document\'s parts passed on', () => {

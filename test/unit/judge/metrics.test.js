@@ -63,7 +63,12 @@ describe('metrics: the side that looks better (leadOf)', () => {
 describe('metrics: what a stored comparison answers (answerOf)', () => {
   it('a winner: the interval excludes 1 — "node 2.0× faster [1.60–2.50]"', () => {
     const c = comparison('p50_ms', 0.5, [0.4, 0.625]);
-    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', margin: 0.1, kind: 'winner', more: null });
+    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', margin: 0.1, kind: 'winner', more: null, fdr: null });
+  });
+
+  it('a winner the false-discovery control did not keep: undecided, and why', () => {
+    const c = comparison('p50_ms', 0.5, [0.4, 0.625], { decision: 'undecided', fdr: 'not kept' });
+    assert.deepEqual([answerOf(c).kind, answerOf(c).fdr], ['undecided', 'not kept']);
   });
 
   it('undecided: the interval holds 1 and reaches past the margin — the lead, its factor and interval, and what would decide it', () => {
