@@ -406,9 +406,13 @@ function oriented(answer, order) {
 
 /**
  * The answer of every comparison the records hold, pooled across them: [{ key, subject, kind,
- * metric, a, b, better, ...poolComparison }], in the order first seen. records: decoded
- * archive records ({ id, started_at, host, stale: { pair key → bool }, answers }); withoutStale
- * leaves out the answers measured before a change; order: the servers' order (oriented).
+ * metric, a, b, better, stale_runs, earlier_runs, ...poolComparison }], in the order first seen.
+ * records: decoded archive records ({ id, started_at, host, stale: { pair key → bool },
+ * answers }); order: the servers' order (oriented). Current first: a comparison some current
+ * run measured is pooled over its current runs alone, its runs measured before a change to its
+ * servers or method counted apart (earlier_runs) and never in the figure; one that only such
+ * runs measured is history, pooled over them and said so (stale_runs). withoutStale leaves the
+ * history out too.
  */
 function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false, order = [] } = {}) {
   const byKey = new Map();
@@ -423,7 +427,11 @@ function poolArchive(records, { margin = DEFAULT_MARGIN, withoutStale = false, o
   }
   return [...byKey.values()].map(({ answer, runs }) => {
     const { key, kind, subject, metric, a, b, better } = answer;
-    return { key, kind, subject, metric, a, b, better, stale_runs: runs.filter((r) => r.stale && measuredRun(r)).length, ...poolComparison(runs, { a, b, better }, margin) };
+    const earlier = runs.filter((r) => r.stale && measuredRun(r)).length;
+    const current = runs.filter((r) => !r.stale);
+    const pooled = current.some(measuredRun) ? current : runs;
+    const history = pooled === runs;
+    return { key, kind, subject, metric, a, b, better, stale_runs: history ? earlier : 0, earlier_runs: history ? 0 : earlier, ...poolComparison(pooled, { a, b, better }, margin) };
   });
 }
 

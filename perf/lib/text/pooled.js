@@ -69,7 +69,8 @@ function basisWords(p, { why = true } = {}) {
   const hosts = p.hosts.length;
   const parts = [`${p.k} run${p.k === 1 ? '' : 's'}${p.decision === 'few' && p.k > 1 ? ' (not pooled)' : ''}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
   if (p.i2 !== null && p.i2 !== undefined) parts.push(`I² ${Math.round(p.i2 * 100)} %`);
-  if (p.stale_runs) parts.push(`${p.stale_runs} measured before a change to its server or method`);
+  if (p.stale_runs) parts.push(`${p.stale_runs === p.k ? 'all' : p.stale_runs} measured before a change to its server or method (history)`);
+  if (p.earlier_runs) parts.push(`${p.earlier_runs} earlier run${p.earlier_runs === 1 ? '' : 's'}, before a change to its server or method, not pooled`);
   return parts.join(', ');
 }
 

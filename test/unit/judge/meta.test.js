@@ -140,19 +140,23 @@ describe('meta: answers across runs', () => {
     assert.equal(p.decision, null);
   });
 
-  it('leaves out the runs of servers changed since, when asked, and counts them otherwise', () => {
+  it('current first: pools the current runs alone where there are any, counting the earlier apart; history, said so, where there are none', () => {
     const records = around('EPYC', [1.5, 1.5, 1.5, 0.5]);
     records[3].sources = { node: 'old', em: 'same' };
     records[3].stale = meta.staleAnswers(records[3], { node: 'new', em: 'same' });
     assert.deepEqual(Object.keys(records[3].stale), ['short_conn_256 throughput_rps node:em']);
     assert.deepEqual(meta.staleAnswers(records[0], { node: 'new' }), {}, 'a record without digests is current');
-    assert.equal(meta.poolArchive(records)[0].stale_runs, 1);
-    // Counted among the runs pooled only: a stale run that judged nothing is no part of the answer.
+    const [p] = meta.poolArchive(records);
+    assert.deepEqual([p.k, p.earlier_runs, p.stale_runs, p.decision], [3, 1, 0, 'winner']);
+    assert.ok(Math.abs(p.ratio - 1.5) < 1e-9, 'the earlier run is no part of the figure');
+    // Every run before a change: history, pooled over them and counted so.
+    for (const r of records) r.stale = { [r.answers[0].key]: true };
+    const [h] = meta.poolArchive(records);
+    assert.deepEqual([h.k, h.earlier_runs, h.stale_runs], [4, 0, 4]);
+    // A stale run that judged nothing is no part of the answer, nor counted.
     records[3].answers[0] = { ...records[3].answers[0], ratio: null, ci95: null, log_se: null };
-    assert.equal(meta.poolArchive(records)[0].stale_runs, 0);
-    const fresh = meta.poolArchive(records, { withoutStale: true })[0];
-    assert.equal(fresh.k, 3);
-    assert.equal(fresh.decision, 'winner');
+    assert.equal(meta.poolArchive(records)[0].stale_runs, 3);
+    assert.equal(meta.poolArchive(records, { withoutStale: true }).length, 0, 'withoutStale: no history either');
   });
 
   it('keeps out of the pool a comparison judged short of its first look, and says why', () => {

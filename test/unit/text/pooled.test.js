@@ -51,10 +51,12 @@ describe('pooled answers in words', () => {
     assert.equal(pooled.basisWords(p), '2 runs, none judged (the latest: below the resolution)');
   });
 
-  it('counts the runs measured before a change to their server or method', () => {
+  it('counts the runs measured before a change to their server or method: left out beside current ones, history without them', () => {
     const records = around('EPYC', [0.56, 0.56]);
     records[1].stale = { [records[1].answers[0].key]: true };
-    assert.match(pooled.basisWords(one(records)), /, 1 measured before a change to its server or method$/);
+    assert.equal(pooled.basisWords(one(records)), '1 run, 1 host, 1 earlier run, before a change to its server or method, not pooled');
+    records[0].stale = { [records[0].answers[0].key]: true };
+    assert.match(pooled.basisWords(one(records)), /^2 runs \(not pooled\), 1 host, all measured before a change to its server or method \(history\)$/);
   });
 
   // Pairs as perf/lib/plan/questions.js eraPairs gives them: each side SERVER@RUNTIME.
