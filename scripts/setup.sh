@@ -18,8 +18,9 @@
 #                 (perf/apache/), and the C servers of perf/c/ built on Debian's libevent-dev
 #                 and libevhtp-dev
 #   --backends    also the backends of the /upstream and /db routes: Debian's redis-server and
-#                 the upstream service of perf/c/ built on libevent-dev; without root, one line
-#                 says how to install them and the set-up goes on (runs skip their scenarios)
+#                 the upstream service of perf/c/ built on libevent-dev (and the libevent
+#                 reference the runs calibrate the host with); without root, one line says how
+#                 to install them and the set-up goes on (runs skip their scenarios)
 #   --test        also the gems of the Gemfile's test group (rubocop, minitest: npm test)
 #   --profile     also the gems of the Gemfile's profile group (StackProf: scripts/profile.sh,
 #                 scripts/profile_em.sh)
@@ -235,7 +236,8 @@ pids=()
 if [ "$want_references" -eq 1 ] && command -v make >/dev/null; then
   make -s -k -C perf/c >/dev/null 2>perf/c/build.log || echo "setup: note: some C reference servers did not build (see perf/c/build.log); runs skip them" >&2
 elif [ "$want_backends" -eq 1 ] && [ -f /usr/include/event2/http.h ] && command -v make >/dev/null; then
-  make -s -C perf/c build/upstream >/dev/null 2>perf/c/build.log || echo "setup: note: the upstream service did not build (see perf/c/build.log); runs skip the /upstream scenarios" >&2
+  # The upstream service, and the libevent reference every quick and full run calibrates the host with.
+  make -s -C perf/c build/upstream build/libevent_server >/dev/null 2>perf/c/build.log || echo "setup: note: the upstream service or the libevent reference did not build (see perf/c/build.log); runs skip the /upstream scenarios or the host's calibration" >&2
 fi
 
 if [ "$want_rate_client" -eq 1 ] && [ -f /usr/include/http_parser.h ] && command -v make >/dev/null; then

@@ -90,6 +90,8 @@ function roundSlice(s) {
  *   margin       how close two servers must be to be called the same (--margin: 0.1 is ±10 %)
  *   backends     { names: the backends to start (perf/lib/hosts/backends.js), line: the one
  *                line that says which scenarios were skipped for want of theirs, or null }
+ *   calibrate    whether the run measures the host's calibration (perf/lib/run/calibration.js):
+ *                a quick or full run of the default scenarios on this machine's loopback
  *   recorded     what results.json records of all this (environment.options); its `out` is
  *                --out until the run has made its folder
  */
@@ -218,6 +220,7 @@ function resolvePlan(options) {
     margin,
     descriptors,
     backends,
+    calibrate: !seeds && !options.scenarios && !options.scenariosDir && !target && !link && !loadHosts,
     held,
     ramps: ramps.list,
     rampServers,

@@ -39,6 +39,7 @@ const { measureHeldCounts } = require('./held');
 const { estimateHeldS } = require('../plan/held');
 const { analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { analyzeBackends } = require('../judge/backends');
+const { calibrate, calibrationLine } = require('./calibration');
 const { judgeResults } = require('../judge/judged');
 const { estimateRampS } = require('../plan/ramps');
 const { searchesText } = require('../text/ramps');
@@ -92,7 +93,7 @@ async function runScenarios(asked = {}) {
     status: asked.status || (() => {}),
     signal: asked.signal || null,
   };
-  const { log, signal } = io;
+  const { log, status, signal } = io;
   let plan = resolvePlan(asked);
   // The runtimes the servers run on, installed where missing; a quick run may move servers to
   // the runtimes the machine has (perf/lib/run/runtimes.js), and its plan is made again with them.
@@ -193,6 +194,13 @@ async function runScenarios(asked = {}) {
     if (plan.loadHosts) {
       loadHosts = await setUpLoadHosts(plan.loadHosts, { cpus: pinning.enabled ? [pinning.client_cpu] : null, logRoot: path.join(dir, 'tsung'), log });
       store.environment.load_hosts = loadHostsEnvironment(loadHosts);
+    }
+    // The host's yardstick, before anything else loads it.
+    if (plan.calibrate && !aborted(signal)) {
+      status('calibration: the libevent reference at a fixed load');
+      store.environment.calibration = await calibrate({ cpu: pinning.enabled ? pinning.server_cpu : null, signal });
+      status(null);
+      log(calibrationLine(store.environment.calibration));
     }
     const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
     const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace, backends });

@@ -15,6 +15,8 @@
 //   sources     per server, a digest of what makes it (its folder and the shared files at the
 //               commit, and its definition): a later digest that differs marks the run stale
 //   machine     the steal and foreign CPU its runs saw (median and largest, % of a core)
+//   calibration the host's yardstick: the libevent reference's CPU per request at one fixed
+//               load (perf/lib/run/calibration.js), or null for a run before it was measured
 //   options, servers (definitions), answers (every comparison with an interval or the reason
 //   it has none, perf/lib/judge/meta.js runAnswers), aggregates, ramps (without the steps'
 //   pauses and attribution), held (the same), waiting, backends
@@ -112,6 +114,7 @@ function recordOf(results, { answers, sources }) {
     sources,
     methods: env.methods || null,
     machine: machineOf(results.runs),
+    calibration: env.calibration || null,
     interrupted: results.interrupted,
     options: env.options || {},
     servers: results.definitions,

@@ -95,9 +95,16 @@ const CLAIM_WORDS = {
 function archiveWords(records, hostOf) {
   const days = [...new Set(records.map((r) => String(r.started_at).slice(0, 10)))].sort();
   const hosts = new Map();
-  for (const r of records) hosts.set(hostOf(r), (hosts.get(hostOf(r)) || 0) + 1);
+  for (const r of records) {
+    const h = hosts.get(hostOf(r)) || { n: 0, yardstick: [] };
+    h.n++;
+    if (r.calibration && Number.isFinite(r.calibration.cpu_ms_per_request)) h.yardstick.push(r.calibration.cpu_ms_per_request);
+    hosts.set(hostOf(r), h);
+  }
   const span = days.length > 1 ? `${days[0]} to ${days[days.length - 1]}` : days[0];
-  return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'} (${[...hosts].map(([h, n]) => `${h}: ${n}`).join(', ')})`;
+  // The host's calibration (perf/lib/run/calibration.js), where its runs measured one.
+  const yardstick = ({ yardstick: y }) => (y.length ? `, calibration ${Math.min(...y).toFixed(4)}${y.length > 1 ? `–${Math.max(...y).toFixed(4)}` : ''} ms CPU/req` : '');
+  return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'} (${[...hosts].map(([h, x]) => `${h}: ${x.n}${yardstick(x)}`).join(', ')})`;
 }
 
 // More pairs than this in the README's table, and it is split into a table per label.

@@ -218,6 +218,13 @@ describe('the run\'s plan: trials, warm-up, engine', () => {
 });
 
 describe('the run\'s plan: hosts, pinning, output, the record', () => {
+  it('calibrates the host in a quick or full run of the default scenarios on this machine, not in a run of chosen ones or elsewhere', () => {
+    assert.equal(resolvePlan({ quick: true }).calibrate, true);
+    assert.equal(resolvePlan({}).calibrate, true);
+    assert.equal(resolvePlan({ quick: true, scenarios: ['keepalive_400x100'] }).calibrate, false);
+    assert.equal(asked({ servers: ['a'], target: 'http://127.0.0.1:8123' }).calibrate, false);
+  });
+
   it('--target: one server, already running: its definition says where', () => {
     const plan = asked({ servers: ['elsewhere'], target: 'http://127.0.0.1:8123' });
     assert.equal(plan.target, 'http://127.0.0.1:8123');

@@ -65,6 +65,9 @@ describe('archive: records of full runs', () => {
     assert.deepEqual([em.runs, em.gc_share_pct, em.coincided.gc, em.explained_pct.gc, em.explained_pct.stalls], [2, 5, 2, 70, 5]);
     assert.equal(record.runtime_events[scenario].node, undefined);
     assert.deepEqual(record.verdict_engines, { short_conn_256: 'wrk' });
+    assert.equal(record.calibration, null, 'a run from before the calibration');
+    const yardstick = { server: 'libevent', cpu_ms_per_request: 0.0123 };
+    assert.deepEqual(archive.recordOf({ ...results, environment: { ...results.environment, calibration: yardstick } }, { answers: [], sources: {} }).calibration, yardstick);
     assert.deepEqual(record.verdict_engine_reasons, reasons);
   });
 

@@ -105,6 +105,14 @@ describe('pooled answers in words', () => {
     assert.deepEqual(two.filter((l) => l.startsWith('| question')), ['| question | defaults: node vs em | both tuned: node_tuned vs em_tuned |']);
   });
 
+  it('says each host\'s calibration beside its runs, where they measured one', () => {
+    const records = around('AMD EPYC', [0.56, 0.56, 0.56]);
+    records[0].calibration = { server: 'libevent', cpu_ms_per_request: 0.0121 };
+    records[2].calibration = { server: 'libevent', cpu_ms_per_request: 0.0125 };
+    const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
+    assert.match(lines[0], /on 1 host \(AMD EPYC: 3, calibration 0\.0121–0\.0125 ms CPU\/req\)/);
+  });
+
   it('writes RESULTS\' block: a table per pair with every comparison', () => {
     const records = around('AMD EPYC', [0.56, 0.56, 0.56]);
     const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
