@@ -59,8 +59,9 @@ function judgeResults(decoded) {
   const options = environment.options || {};
   const margin = options.margin || DEFAULT_MARGIN;
   const analysis = decoded.comparisons ? { aggregates: decoded.aggregates, comparisons: withLimits(decoded.comparisons, runs) } : analyzeRuns(runs, { servers, scenarios, margin, looks });
-  // Beyond the headline questions, winners held to the false-discovery rate over the run.
-  const { items: controlled, summary: falseDiscoveries } = controlFalseDiscoveries(analysis.comparisons, { confirmatory: (c) => isHeadline(c.scenario, c.metric), test: (c) => comparisonTest(c, looks) });
+  // Beyond the headline questions, winners held to the false-discovery rate over the run's
+  // scenarios (its ramps answer headline questions only: the sustainable rates).
+  const { items: controlled, summary: falseDiscoveries } = controlFalseDiscoveries(analysis.comparisons, { confirmatory: (c) => isHeadline(c.scenario, c.metric, c.a, c.b), test: (c) => comparisonTest(c, looks) });
   const comparisons = controlled.map(withAnswer);
   const { held, waiting } = memoryResolved(decoded.held, decoded.waiting || analyzeWaiting(runs, decoded.held, usableForVerdict));
   const pair = primaryPair(servers, definitions);

@@ -368,7 +368,9 @@ function acrossRuns(answer, { tau2, k }, margin = DEFAULT_MARGIN) {
  * DerSimonian–Laird centre μ, its variance and τ²), beyond where |y − μ| > sqrt(z²(se² +
  * var(μ)) + t²τ²), t on m − 1 degrees of freedom as acrossRuns takes it; and beyond on the run's
  * own noise alone, |y − μ| > z · sqrt(se² + var(μ)). Returns { n, beyond, beyondOwn }: about 5 %
- * of n beyond where the answers across runs are honest.
+ * of n beyond where the answers across runs are honest. It takes each run's standard error at
+ * 95 %, where a run of paired rounds stores its interval at its looks' level (98.75 % with four
+ * looks): the check is the stricter of the two.
  */
 function nextRunCheck(pooled) {
   let n = 0;

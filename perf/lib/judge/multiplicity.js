@@ -16,9 +16,14 @@ const QUESTIONS = require('../../questions.json');
 const FDR = 0.05;
 const NOT_KEPT = `a winner at 95 % alone, not among the winners kept when the false discoveries over all the comparisons beyond the headline questions are held at ${FDR * 100} % (Benjamini–Hochberg)`;
 
-/** Whether a comparison of subject (a scenario or ramp) on metric answers a headline question. */
-function isHeadline(subject, metric) {
-  return QUESTIONS.questions.some((q) => q.subject === subject && q.metric === metric);
+/**
+ * Whether a comparison of subject (a scenario or ramp) on metric between servers a and b (their
+ * names, either way round) answers a headline question: a question of perf/questions.json
+ * between one of its pairs.
+ */
+function isHeadline(subject, metric, a, b) {
+  const paired = QUESTIONS.pairs.some((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a));
+  return paired && QUESTIONS.questions.some((q) => q.subject === subject && q.metric === metric);
 }
 
 /**
@@ -55,7 +60,7 @@ function benjaminiHochberg(ps, q = FDR) {
  * items: [x], each with a decision; confirmatory(x): whether it answers a headline question (left
  * as it is); test(x): { y, se, df, tests } for pValue, or null where it has no interval (left as it
  * is). Every other item with a decision is tested; a winner whose p-value the procedure does not
- * keep becomes { decision: 'undecided', winner: null, factor: null, fdr: NOT_KEPT }. Returns
+ * keep becomes { decision: 'undecided', winner: null, fdr: NOT_KEPT } (its factor kept). Returns
  * { items, summary: { tested, winners (before), kept, expected_false (at most, q × kept) } }.
  */
 function controlFalseDiscoveries(items, { confirmatory, test, q = FDR }) {
@@ -73,7 +78,8 @@ function controlFalseDiscoveries(items, { confirmatory, test, q = FDR }) {
     if (out[i].decision !== 'winner') return;
     winners++;
     if (kept[j]) keptWinners++;
-    else out[i] = { ...out[i], decision: 'undecided', winner: null, factor: null, fdr: NOT_KEPT };
+    // Its factor and interval stay: they are what it measured; only the winner goes.
+    else out[i] = { ...out[i], decision: 'undecided', winner: null, fdr: NOT_KEPT };
   });
   return { items: out, summary: { tested: tested.length, winners, kept: keptWinners, expected_false: q * keptWinners } };
 }

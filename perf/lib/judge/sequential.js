@@ -138,7 +138,8 @@ function budgetOutlook({ comparisons, runs, scenarios, looks }) {
   let likely = 0;
   let beyond = 0;
   for (const scenario of scenarios) {
-    const open = comparisons.filter((c) => c.scenario === scenario && c.decision === 'undecided');
+    // A winner the false-discovery control did not keep is undecided for another reason than its rounds.
+    const open = comparisons.filter((c) => c.scenario === scenario && c.decision === 'undecided' && !c.fdr);
     if (!open.length) continue;
     const rounds = Math.max(...open.map((c) => c.rounds || 0));
     const to = open.map((c) => lookToDecide(c.rounds, c.more_measuring, looks));

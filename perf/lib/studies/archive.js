@@ -110,7 +110,7 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
   // Pooled at the project's margin whatever margin a run was asked for: "the same" means one thing here.
   // Beyond the headline questions, pooled winners held to the false-discovery rate over the archive.
   const { items: pooled, summary: falseDiscoveries } = controlFalseDiscoveries(poolArchive(records, { margin: DEFAULT_MARGIN, withoutStale, order: labelOrder(labels, defs) }), {
-    confirmatory: (p) => isHeadline(p.subject, p.metric),
+    confirmatory: (p) => isHeadline(p.subject, p.metric, parseLabel(p.a).server, parseLabel(p.b).server),
     test: pooledTest,
   });
   const pooledOf = (q, pair) => pooled.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;

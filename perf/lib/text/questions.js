@@ -24,7 +24,7 @@ function questionAnswer(answer, { measured, leftOut, spread }) {
   if (!answer) return 'no comparison (a side did not run it)';
   if (answer.decision === null) return `not judged: ${answer.not_judged}`;
   const own = answerWords({ ...answer, runs: [answer] });
-  return spread ? `${own} · across runs: ${answerWords({ ...answer, ...acrossRuns(answer, spread), runs: [answer] })}` : own;
+  return spread ? `${own} · across runs: ${answerWords({ ...answer, ...acrossRuns(answer, spread, answer.margin), runs: [answer] })}` : own;
 }
 
 /**
@@ -66,7 +66,7 @@ function headlineLines(results, advice = '', spreadOf = null) {
   }
   const runs = spreads.length && (Math.min(...spreads) === Math.max(...spreads) ? `${spreads[0]}` : `${Math.min(...spreads)}–${Math.max(...spreads)}`);
   lines.push(spreads.length
-    ? `"Across runs": the interval widened by how much the archive's full runs of that comparison differ (τ² from ${runs} runs): where the next run's answer likely falls; the first interval is this run's own noise only.`
+    ? `"Across runs": the interval widened by how much the archive's full runs of that comparison differ (τ² from ${runs} runs): where the answer the runs scatter around likely lies, not only this run's; the first interval is this run's own noise only.`
     : `These intervals are this run's own noise, not the next run's: the archive has fewer than ${MIN_POOLED_RUNS} full runs of these comparisons on these runtimes to say how much runs differ.`);
   if (open && advice) lines.push(advice);
   if (chosen.left.length) lines.push(`Not measured in this budget: ${chosen.left.map((s) => s.name).join(', ')}; scripts/run_scenarios.sh --quick --budget ${Math.ceil((chosen.budget_s + chosen.left.reduce((t, s) => t + s.cost_s, 0)) / 60)}min measures them too, a full run (no --quick) everything.`);

@@ -242,7 +242,7 @@ function falseDiscoveryLines(results) {
   const f = results.falseDiscoveries;
   if (!f || !f.tested) return [];
   const dropped = f.winners - f.kept;
-  return ['', `Beyond the headline questions: ${f.winners} winner${f.winners === 1 ? '' : 's'} at 95 % among ${f.tested} comparisons; Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, of which chance alone would make about ${fmtNumber(f.expected_false)} at most${dropped ? `; the other ${dropped} are undecided` : ''}.`];
+  return ['', `Beyond the headline questions: ${f.winners} winner${f.winners === 1 ? '' : 's'} at 95 % among ${f.tested} comparisons; Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, among which it holds the expected share of false winners to ${FDR * 100} % or less (about ${fmtNumber(f.expected_false)})${dropped ? `; the other ${dropped} are undecided` : ''}.`];
 }
 
 /** Aligned text with a header line per server group, for the terminal. */

@@ -384,6 +384,21 @@ describe('meta: one run\'s answer across runs (the archive\'s between-run spread
     assert.ok(across / reps >= 0.935 && across / reps <= 0.975, `across runs covered ${across / reps}`);
   });
 
+  it('with τ² estimated from the archive\'s few runs (t on k − 1), still covers about 95 % (3 and 5 runs, between-run sd 0.2)', () => {
+    for (const k of [3, 5]) {
+      const z = seededNormals(900 + k);
+      let covered = 0;
+      const reps = 1500;
+      for (let i = 0; i < reps; i++) {
+        const archived = Array.from({ length: k }, () => aRun(z, 0.2)).map((r) => ({ y: Math.log(r.ratio), se: meta.logStandardError({ ci95: r.ci95, method: 'paired', rounds: 5 }), df: 4 }));
+        const { tau2 } = meta.randomEffects(archived);
+        const run = aRun(z, 0.2);
+        if (covers({ ...run, ...meta.acrossRuns(run, { tau2, k }) })) covered++;
+      }
+      assert.ok(covered / reps >= 0.92 && covered / reps <= 0.99, `${k} runs: covered ${covered / reps}`);
+    }
+  });
+
   it('checked on an archive: each run against the others, about 5 % beyond with τ², many more without', () => {
     const z = seededNormals(77);
     const records = [];

@@ -47,9 +47,16 @@ describe('multiplicity: winners held to the false-discovery rate', () => {
     const byId = Object.fromEntries(out.map((x) => [x.id, x]));
     assert.equal(byId.headline.decision, 'winner');
     assert.equal(byId.clear.decision, 'winner');
-    assert.deepEqual([byId.edge.decision, byId.edge.winner, byId.edge.factor, byId.edge.fdr], ['undecided', null, null, multiplicity.NOT_KEPT]);
+    assert.deepEqual([byId.edge.decision, byId.edge.winner, byId.edge.factor, byId.edge.fdr], ['undecided', null, 1.1, multiplicity.NOT_KEPT]);
     assert.equal(byId.same.decision, 'same');
     assert.deepEqual(summary, { tested: 11, winners: 2, kept: 1, expected_false: 0.05 });
+  });
+
+  it('the headline questions are the questions of perf/questions.json between its pairs', () => {
+    assert.equal(multiplicity.isHeadline('keepalive_400x100', 'throughput_rps', 'node', 'em'), true);
+    assert.equal(multiplicity.isHeadline('keepalive_400x100', 'throughput_rps', 'em', 'node'), true);
+    assert.equal(multiplicity.isHeadline('keepalive_400x100', 'throughput_rps', 'node', 'node_tuned'), false);
+    assert.equal(multiplicity.isHeadline('keepalive_400x100', 'mean_ms', 'node', 'em'), false);
   });
 
   it('holds the share of false winners near 5 % where chance alone names many (simulated runs of 300 comparisons)', () => {

@@ -54,7 +54,7 @@ describe('text: a quick run answers the headline questions, a line each', () => 
     // 2.01 × exp(±t₂₉ × 0.3), t₂₉ = 2.05: 1.09–3.71, still em's.
     assert.match(line, /em 2\.01× more req\/s \[2\.00–2\.01\] · across runs: em 2\.01× more req\/s \[1\.09–3\.71\]$/);
     assert.ok(asked.includes('keepalive_400x100'));
-    assert.match(lines.find((l) => l.startsWith('"Across runs"')), /\(τ² from 30 runs\)/);
+    assert.match(lines.find((l) => l.startsWith('"Across runs"')), /\(τ² from 30 runs\): where the answer the runs scatter around likely lies/);
     // An answer the spread leaves on 1 is undecided across runs, whatever the run said.
     const slim = headlineLines(results, '', (answer) => (answer.subject === 'short_conn_256' && answer.metric === 'throughput_rps' ? { tau2: 0.25, k: 3 } : null));
     assert.match(slim.find((l) => l.trim().startsWith(`${q.topic}, ${q.question}`)), /· across runs: undecided: node 0\.06–4\.29× as good$/);
