@@ -49,10 +49,16 @@ async function calibrate({ cpu = null, signal = null, definitions = loadServerDe
   }
 }
 
+/** What the plan says of the calibration, before anything runs. */
+function calibrationPlan() {
+  const seconds = Math.ceil(SCENARIO.requests / SCENARIO.rate + SCENARIO.warmup_s);
+  return `calibration first: the ${CALIBRATION.server} reference at ${SCENARIO.rate.toLocaleString('en-US')} requests/s, about ${seconds} s (perf/calibration.json)`;
+}
+
 /** The calibration in one line for the run's log. */
 function calibrationLine(c) {
   if (c.skipped) return `calibration: ${c.server} not measured (${c.skipped}); runs on different hosts cannot be set side by side by it`;
   return `calibration: ${c.server} at ${c.scenario.rate.toLocaleString('en-US')} requests/s: ${c.cpu_ms_per_request.toFixed(4)} ms of CPU per request, p99 ${c.p99_ms} ms (the host's yardstick, recorded with the run)`;
 }
 
-module.exports = { calibrate, calibrationLine, SCENARIO };
+module.exports = { calibrate, calibrationLine, calibrationPlan, SCENARIO };

@@ -39,7 +39,7 @@ const { measureHeldCounts } = require('./held');
 const { estimateHeldS } = require('../plan/held');
 const { analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { analyzeBackends } = require('../judge/backends');
-const { calibrate, calibrationLine } = require('./calibration');
+const { calibrate, calibrationLine, calibrationPlan } = require('./calibration');
 const { judgeResults } = require('../judge/judged');
 const { estimateRampS } = require('../plan/ramps');
 const { searchesText } = require('../text/ramps');
@@ -245,7 +245,7 @@ function pinLoadGenerator(planned) {
 
 /** The line that says what the plan runs and how long it should take (with a budget: what it buys). */
 function planLine(plan) {
-  return `${headlinePlan(plan)}${scenariosPlan(plan)}${rampsPlan(plan)}`;
+  return `${plan.calibrate ? `${calibrationPlan()}\n` : ''}${headlinePlan(plan)}${scenariosPlan(plan)}${rampsPlan(plan)}`;
 }
 
 /** A quick run's choice of the headline questions: what its budget buys, and what it left, on a line of its own; "" for any other run. */

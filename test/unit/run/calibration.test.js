@@ -4,7 +4,7 @@
 // is said where it cannot run.
 
 const assert = require('node:assert/strict');
-const { calibrate, calibrationLine, SCENARIO } = require('../../../perf/lib/run/calibration');
+const { calibrate, calibrationLine, calibrationPlan, SCENARIO } = require('../../../perf/lib/run/calibration');
 const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 const { missingRequirement } = require('../../../perf/lib/plan/trial_plan');
 
@@ -14,6 +14,7 @@ describe('calibration: the libevent reference at one fixed load', function () {
 
   it('the runs\' load: the libevent reference, GET /hello at a fixed rate over keep-alive connections', () => {
     assert.deepEqual([SCENARIO.kind, SCENARIO.rate, SCENARIO.connections, SCENARIO.requests, SCENARIO.request.path], ['rate', 5000, 50, 25000, '/hello']);
+    assert.equal(calibrationPlan(), 'calibration first: the libevent reference at 5,000 requests/s, about 6 s (perf/calibration.json)');
   });
 
   it('measures its CPU per request and the rate it served, and stops it', async function () {
