@@ -147,13 +147,13 @@ describe('backends on Ctrl-C', function () {
   it('a run interrupted while its servers are measured stops the backends and removes their directory (exit 130)', async () => {
     const out = makeTmpDir('perf-backends-int-');
     const run = watchCommand(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--no-report', '--servers', 'node', '--scenarios', 'backend_db', '--out', out]);
-    await run.waitFor('stdout', /^backends: redis, in (\S+)$/m);
+    await run.waitFor('stdout', /^backends: upstream, redis, in (\S+)$/m);
     await run.waitFor('stdout', /^backend: redis pid (\d+) /m);
     await run.waitFor('stdout', /^node: pid \d+ listening/m);
     run.child.kill('SIGINT');
     const { code, stdout } = await run.exited;
     assert.equal(code, 130, stdout);
-    const dir = /^backends: redis, in (\S+)$/m.exec(stdout)[1];
+    const dir = /^backends: upstream, redis, in (\S+)$/m.exec(stdout)[1];
     const pid = Number(/^backend: redis pid (\d+) /m.exec(stdout)[1]);
     assert.ok(await allGone([pid]), 'redis is stopped');
     assert.equal(fs.existsSync(dir), false, 'its directory is removed');
