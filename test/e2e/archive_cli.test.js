@@ -47,7 +47,9 @@ describe('archive command line', function () {
     const printed = cli('answers', '--archive', archive);
     assert.equal(printed.status, 0, printed.stderr);
     // Each server named with the runtime it ran on: answers pool per runtime.
-    assert.match(printed.stdout, /^short_conn_256 req\/s \(node@node24 vs em@ruby33_yjit\): em@ruby33_yjit 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 1 host, I² \d+ %\n$/);
+    assert.match(printed.stdout, /^short_conn_256 req\/s \(node@node24 vs em@ruby33_yjit\): em@ruby33_yjit 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 1 host, I² \d+ %\n/);
+    // Then each run set against the other runs' pool: the three agree within their noise.
+    assert.match(printed.stdout, /\nEach current run's answer set against the pool of the other runs of its comparison: 0 of 3 \(0\.0 %\) beyond their 95 % across runs .*\n$/);
     const check = cli('answers', '--check', '--archive', archive);
     assert.equal(check.status, 1);
     assert.match(check.stderr, /^archive: README\.md differs from what results\/archive\/ gives: npm run answers -- --write\n/);
