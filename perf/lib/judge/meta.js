@@ -164,8 +164,8 @@ function randomEffects(estimates) {
     const [{ y, se, ci }] = estimates;
     return { k, mu: y, ci: ci || [y - Z95 * se, y + Z95 * se], tau2: null, q: null, i2: null, method: FEW_RUNS };
   }
-  const { mu, tau2, q, weights: ws } = dlPool(estimates);
-  const sws = ws.reduce((s, x) => s + x, 0);
+  const { mu, tau2, q, weights: ws, variance } = dlPool(estimates);
+  const sws = 1 / variance;
   const scale = Math.max(1, estimates.reduce((s, e, i) => s + ws[i] * (e.y - mu) ** 2, 0) / (k - 1));
   const half = tQuantile(LEVEL, k - 1) * Math.sqrt(scale / sws);
   return { k, mu, ci: [mu - half, mu + half], tau2, q, i2: q > 0 ? Math.max(0, (q - (k - 1)) / q) : 0, method: METHOD };
@@ -378,7 +378,7 @@ function nextRunCheck(pooled) {
   let beyondOwn = 0;
   for (const p of pooled) {
     const runs = p.runs.filter((r) => measuredRun(r) && !r.stale);
-    if (runs.length < 3) continue;
+    if (runs.length < MIN_POOLED_RUNS) continue;
     const t = tQuantile(LEVEL, runs.length - 2);
     for (const [i, r] of runs.entries()) {
       const others = dlPool(runs.filter((_, j) => j !== i).map(estimateOf));

@@ -9,6 +9,7 @@ const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, marginText } = require('./format');
+const { keptWords } = require('./verdict_words');
 
 const RAMP_METRIC = 'sustainable_rps';
 
@@ -181,7 +182,7 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
 function falseDiscoveryWords(f) {
   if (!f || !f.tested) return null;
   const dropped = f.winners - f.kept;
-  return `Beyond the headline questions, ${f.winners} pooled winners at 95 % among ${f.tested} pooled comparisons; Benjamini–Hochberg at 5 % keeps ${f.kept}, among which it holds the expected share of false winners to 5 % or less (about ${Math.round(f.expected_false)})${dropped ? `; the other ${dropped} read "undecided (a winner at 95 % alone …)"` : ''}. The headline questions are judged each at 95 %, as asked; a cell of fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer, judged at 95 %.`;
+  return `Beyond the headline questions, ${f.winners} pooled winners at 95 % among ${f.tested} pooled comparisons; ${keptWords(f, Math.round)}${dropped ? `; the other ${dropped} read "undecided (a winner at 95 % alone …)"` : ''}. The headline questions are judged each at 95 %, as asked; a cell of fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer, judged at 95 %.`;
 }
 
 /**

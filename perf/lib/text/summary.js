@@ -14,9 +14,8 @@ const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./ru
 const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
-const { FDR } = require('../judge/multiplicity');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
-const { verdictWords } = require('./verdict_words');
+const { verdictWords, keptWords } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines, marginText } = require('./format');
 
 const GROUP_COLUMNS = [
@@ -242,7 +241,7 @@ function falseDiscoveryLines(results) {
   const f = results.falseDiscoveries;
   if (!f || !f.tested) return [];
   const dropped = f.winners - f.kept;
-  return ['', `Beyond the headline questions: ${f.winners} winner${f.winners === 1 ? '' : 's'} at 95 % among ${f.tested} comparisons; Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, among which it holds the expected share of false winners to ${FDR * 100} % or less (about ${fmtNumber(f.expected_false)})${dropped ? `; the other ${dropped} are undecided` : ''}.`];
+  return ['', `Beyond the headline questions: ${f.winners} winner${f.winners === 1 ? '' : 's'} at 95 % among ${f.tested} comparisons; ${keptWords(f, fmtNumber)}${dropped ? `; the other ${dropped} are undecided` : ''}.`];
 }
 
 /** Aligned text with a header line per server group, for the terminal. */

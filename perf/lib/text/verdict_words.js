@@ -4,6 +4,7 @@
 // the report write it. Decides nothing.
 
 const { fmtFactor, fmtInterval, marginText } = require('./format');
+const { FDR } = require('../judge/multiplicity');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -33,4 +34,12 @@ function verdictWords(c) {
   return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
 }
 
-module.exports = { moreText, verdictWords };
+/**
+ * What the false-discovery control kept (judge/multiplicity.js's count f), the words a run's
+ * summary and the archive's block share; about: how the expected count is written.
+ */
+function keptWords(f, about) {
+  return `Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, among which it holds the expected share of false winners to ${FDR * 100} % or less (about ${about(f.expected_false)})`;
+}
+
+module.exports = { moreText, verdictWords, keptWords };
