@@ -148,6 +148,7 @@ describe('ramps: a constant request rate over keep-alive connections', function 
   this.timeout(180000);
   const out = makeTmpDir('ramp-ka-');
   const lines = [];
+  const statuses = [];
   let doc;
 
   before(async () => {
@@ -159,7 +160,7 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15, warmup_requests: 200, fail_confirmations: 2 }));
     // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
     // above the few milliseconds a busy machine adds to a tail.
-    await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l), status: (text) => text && statuses.push(text) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 
@@ -179,6 +180,11 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     const [first, ...rest] = search.steps;
     assert.ok(first.warmed_up && first.warmed_up.seconds > 0 && first.warmed_up.requests === 200, `first step: ${JSON.stringify(first.warmed_up)}`);
     assert.ok(rest.every((st) => st.warmed_up === null), 'no other step warmed up');
+    // The progress line says the warm-up comes first, on the first step only.
+    const steps = statuses.filter((t) => t.startsWith('ka  heavy  '));
+    assert.equal(steps.length, search.steps.length, statuses.join('\n'));
+    assert.match(steps[0], /^ka {2}heavy {2}200\/s \(~1 s\), after a warm-up of 200 requests$/);
+    assert.ok(steps.slice(1).every((t) => !t.includes('warm-up')), steps.join('\n'));
     const runs = [];
     for (const st of search.steps) {
       const last = runs[runs.length - 1];
@@ -202,7 +208,8 @@ describe('ramps behind --link: the link saturates first, and the search says so'
     const scenariosDir = writeScenarioDir({ tiny_open: { description: 'a connection per request', kind: 'open', rate: 50, connections: 10 } });
     const rampsDir = makeTmpDir('ramps-link-');
     // From 100/s: at 50/s a step is 2 s (its 100 requests); the link's limit lies above both.
-    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 100, to_rps: 3200, step_s: 0.3, min_requests: 100, max_steps: 24 }));
+    // No warm-up: the default 20,000 requests pass the 1 Mbit/s link at its 250 a second, 80 s.
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 100, to_rps: 3200, step_s: 0.3, min_requests: 100, max_steps: 24, warmup_requests: 0 }));
     // A light server (it holds 1,600 new connections a second on loopback, above) behind a
     // 1 Mbit/s link: a connection's ~500 bytes each way fill it near 250 a second.
     await runScenarios({ definitions: standinDefinitions({ light: {} }), servers: ['light'], scenariosDir, rampsDir, ramps: ['up'], link: '1mbit', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });

@@ -179,7 +179,11 @@ function randomEffects(estimates) {
  * per request moved by a third with no change to em).
  */
 function hostOf(record) {
-  const { cpu_model: model, cpu_microcode: microcode, kernel, cpu_flags: flags, cpu_mitigations: mitigations } = record.host;
+  return hostName(record.host);
+}
+
+/** hostOf's name of a host from its fields (an archive record's host, or results.json's environment). */
+function hostName({ cpu_model: model, cpu_microcode: microcode, kernel, cpu_flags: flags, cpu_mitigations: mitigations }) {
   const parts = [microcode && `microcode ${microcode}`, kernel && `kernel ${String(kernel).replace(/^Linux /, '')}`];
   if (flags || mitigations) {
     const seen = JSON.stringify([[...(flags || [])].sort(), Object.entries(mitigations || {}).sort()]);
@@ -466,4 +470,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, METHOD, FEW_RUNS };
+module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, hostName, METHOD, FEW_RUNS };

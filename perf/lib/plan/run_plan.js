@@ -73,9 +73,10 @@ function roundSlice(s) {
  *   skipped      [{ server, scenario (null: all of them), reason, unplanned (--seeds: not said) }]
  *   trials       trials per server and scenario (1 with rounds)
  *   order        [{ trial, server }]: the runnable servers' trials in the order they run (trialPlan)
- *   rounds       { budgetS, looks } with a budget (--budget): the servers measured in paired
- *                rounds until each comparison is decided or the budget spent
- *                (perf/lib/run/rounds.js); null: fixed trials
+ *   rounds       { budgetS, looks, random } with a budget (--budget): the servers measured in
+ *                paired rounds until each comparison is decided or the budget spent
+ *                (perf/lib/run/rounds.js), each round's order drawn with random() (options.random,
+ *                default Math.random); null: fixed trials
  *   unpaired     why a budget could not be used (one server, --target, --link, --load-hosts:
  *                then DEFAULT_TRIALS trials), or null
  *   engine       { name: --engine, skipped: [{ engine, scenario, reason }] (what it cannot run
@@ -187,7 +188,7 @@ function resolvePlan(options) {
   const unpaired = budget === null ? null : runnable.length < 2 ? 'one server: nothing to pair' : target ? '--target' : link ? '--link' : loadHosts ? '--load-hosts' : null;
   // A quick run's budget is the whole run's: its ramps' share is kept from the rounds'.
   const roundsBudget = quickChoice && budget !== null ? Math.max(0, budget - quickChoice.rampsS) : budget;
-  const rounds = budget !== null && !unpaired ? { budgetS: roundsBudget, looks: DEFAULT_LOOKS } : null;
+  const rounds = budget !== null && !unpaired ? { budgetS: roundsBudget, looks: DEFAULT_LOOKS, random: options.random || Math.random } : null;
   const asRun = new Map(scenarios.map((sc) => [sc.name, rounds ? roundSlice(sc) : sc]));
   const servedAsRun = Object.fromEntries(Object.entries(served).map(([server, list]) => [server, list.map((sc) => asRun.get(sc.name))]));
   // Without rounds: the trials asked for; where a budget could not be used, the CLI's default.

@@ -9,9 +9,10 @@ const { HEADLINE_METRICS } = require('./headline');
 const { OVERHEAD_METRICS, percentileResolved, fewestReplies, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS } = require('../judge/metrics');
 const { moreText } = require('../text/verdict_words');
-const { fmtNumber, fmtFactor, fmtInterval, marginText } = require('../text/format');
+const { fmtNumber, fmtFactor, fmtInterval, marginText, calibrationWords } = require('../text/format');
 const { runtimeWords } = require('../text/runtimes');
 const { intervalMethodText } = require('../judge/sequential');
+const { hostName } = require('../judge/meta');
 const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
 const { describeRun } = require('./describe');
@@ -720,6 +721,8 @@ function renderHtml(model) {
   const metaBits = [
     started ? `run started ${esc(started)}` : null,
     commit ? `commit <code>${esc(String(commit).slice(0, 12))}</code>${env.project_dirty ? ' (with uncommitted changes)' : ''}` : null,
+    // The host on the first screen: hosts sold under one CPU name have reversed answers here.
+    env.cpu_model || env.kernel ? `on ${esc(hostName(env))}${env.calibration && Number.isFinite(env.calibration.cpu_ms_per_request) ? `, ${calibrationWords([env.calibration.cpu_ms_per_request])}` : ''}` : null,
     `${results.runs.length} runs in ${results.scenarios.length} scenarios`,
     `results folder <code>${esc(results.dir)}</code>`,
   ].filter(Boolean).join(' · ');

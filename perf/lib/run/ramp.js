@@ -285,12 +285,16 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
       if (how.fresh || up.get(server).state.exit || up.get(server).state.hung) await restart(server, scenario);
       const u = up.get(server);
       if (u.state.notStarted) return stopped(level, `the server did not start again: ${u.state.notStarted}`);
+      // The warm-up can take far longer than the step (20,000 requests behind --link's 1 Mbit/s:
+      // 80 s): the progress line says it comes first.
+      let warming = '';
       if (how.warmup && !u.state.warmed) {
         scenario = { ...scenario, warmup_load: how.warmup };
         u.state.warmed = true;
+        warming = `, after a warm-up of ${how.warmup.requests.toLocaleString('en-US')} requests`;
       }
       u.state.current = how.current(level);
-      io.status(how.status(level));
+      io.status(`${how.status(level)}${warming}`);
       const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true, loadHosts, link });
       io.status(null);
       if (result.interrupted) {

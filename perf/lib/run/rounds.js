@@ -162,7 +162,7 @@ async function measureInRounds(up, { plan, store, io, restart }) {
   const spentS = () => (performance.now() - startedAt) / 1000;
   const verdictEngines = { verdict_engines: {}, verdict_engine_reasons: {} };
   const states = plan.scenarios
-    .map((scenario) => ({ name: scenario.name, scenario, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, visited: false, open: true, comparisons: [], engineChosen: !plan.engine.lighter, watchBottleneck: false, together: null }))
+    .map((scenario) => ({ name: scenario.name, scenario, random: plan.rounds.random, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, visited: false, open: true, comparisons: [], engineChosen: !plan.engine.lighter, watchBottleneck: false, together: null }))
     .filter((st) => st.servers.length > 0);
   for (const st of states) {
     st.together = st.servers.length > 1 && mayRunTogether(st.scenario);
@@ -275,7 +275,7 @@ async function oneRound(st, round, up, { store, io, warm, engines = null, watch 
     const r = await togetherRound(st, round, up, { store, io, warm });
     return r === 'done' && watch && watch() ? 'switched' : r;
   }
-  for (const server of shuffled(st.servers)) {
+  for (const server of shuffled(st.servers, st.random)) {
     for (const scenario of engines ? engines.map((e) => e(st.scenario)) : [st.scenario]) {
       if (notAvailable(server, scenario, round, up, store)) continue;
       const expected = expectedDurationS(scenario);
@@ -299,7 +299,7 @@ async function oneRound(st, round, up, { store, io, warm, engines = null, watch 
  * core') and the scenario's later rounds take the servers one after the other.
  */
 async function togetherRound(st, round, up, { store, io, warm }) {
-  const servers = shuffled(st.servers).filter((server) => !notAvailable(server, st.scenario, round, up, store));
+  const servers = shuffled(st.servers, st.random).filter((server) => !notAvailable(server, st.scenario, round, up, store));
   const stepMs = arrivalIntervalMs(st.scenario) / servers.length;
   const expected = expectedDurationS(st.scenario);
   io.status(`${st.name}  round ${round}  ${servers.join(' + ')} together${expected ? ` (~${Math.ceil(expected)} s)` : ''}`);

@@ -81,7 +81,8 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
  *   lighterEngines: true (with the default engine, run scenarios again with httperf or wrk
  *     where they are the lighter load generator: ./lighter_engines.js),
  *   spreadOf: null, or (results) => (answer) => the archive's between-run spread of the answer's
- *     comparison (perf/lib/studies/archive.js betweenRunSpread), for the terminal's answers }
+ *     comparison (perf/lib/studies/archive.js betweenRunSpread), for the terminal's answers,
+ *   random: Math.random (what draws each round's order; a test gives its own to know the order) }
  * and how it reports and stops: { log(line), status(text or null) for a live progress line,
  *   signal (AbortSignal: stop, keep finished runs, write the summary) }.
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),

@@ -86,4 +86,11 @@ function objectsToCsv(rows) {
   return csvLines(cols, rows.map((r) => cols.map((c) => r[c])));
 }
 
-module.exports = { fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv };
+/** The host's calibration (perf/lib/run/calibration.js) in words, one value or a range: "calibration 0.0121–0.0130 ms CPU/req". */
+function calibrationWords(values) {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return `calibration ${lo.toFixed(4)}${hi > lo ? `–${hi.toFixed(4)}` : ''} ms CPU/req`;
+}
+
+module.exports = { calibrationWords, fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv };

@@ -8,7 +8,7 @@ const { METRICS } = require('../judge/metrics');
 const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../judge/answer');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
-const { fmtFactor, fmtInterval, markdownTable, marginText } = require('./format');
+const { fmtFactor, fmtInterval, markdownTable, marginText, calibrationWords } = require('./format');
 const { keptWords } = require('./verdict_words');
 
 const RAMP_METRIC = 'sustainable_rps';
@@ -104,7 +104,7 @@ function archiveWords(records, hostOf) {
   }
   const span = days.length > 1 ? `${days[0]} to ${days[days.length - 1]}` : days[0];
   // The host's calibration (perf/lib/run/calibration.js), where its runs measured one.
-  const yardstick = ({ yardstick: y }) => (y.length ? `, calibration ${Math.min(...y).toFixed(4)}${y.length > 1 ? `–${Math.max(...y).toFixed(4)}` : ''} ms CPU/req` : '');
+  const yardstick = ({ yardstick: y }) => (y.length ? `, ${calibrationWords(y)}` : '');
   return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'} (${[...hosts].map(([h, x]) => `${h}: ${x.n}${yardstick(x)}`).join(', ')})`;
 }
 

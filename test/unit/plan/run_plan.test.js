@@ -170,7 +170,9 @@ describe('the run\'s plan: trials, warm-up, engine', () => {
   it('--budget: paired rounds with the looks where two or more servers can be up side by side; recorded', () => {
     const { DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
     const plan = asked({ budget: 90 });
-    assert.deepEqual([plan.rounds, plan.unpaired, plan.trials], [{ budgetS: 90, looks: DEFAULT_LOOKS }, null, 1]);
+    assert.deepEqual([plan.rounds, plan.unpaired, plan.trials], [{ budgetS: 90, looks: DEFAULT_LOOKS, random: Math.random }, null, 1]);
+    const drawn = () => 0.5;
+    assert.equal(asked({ budget: 90, random: drawn }).rounds.random, drawn, 'a test\'s own order of the rounds');
     assert.deepEqual([plan.recorded.design, plan.recorded.budget_s, plan.recorded.looks, plan.recorded.repeat], ['rounds', 90, DEFAULT_LOOKS, null]);
     // One server has nothing to pair with: 3 trials instead, and why.
     const one = asked({ servers: ['a'], budget: 90 });

@@ -116,6 +116,17 @@ describe('report page: what the runs and their environment say is escaped', () =
   });
 });
 
+describe('report page: the host on the first screen', () => {
+  it('the CPU, microcode, kernel and flags as the archive tells hosts apart, and the calibration, in the header\'s line', () => {
+    const environment = { cpu_model: 'Intel(R) Xeon(R) <P>', cpu_microcode: '0x1', kernel: 'Linux 6.18.44-fc-v657', cpu_flags: ['sse2', 'avx2'], cpu_mitigations: {}, calibration: { cpu_ms_per_request: 0.01234 } };
+    const meta = /<p class="meta">(.*?)<\/p>/.exec(page(runs, stored, { environment }))[1];
+    assert.match(meta, /(^| · )on Intel\(R\) Xeon\(R\) &lt;P&gt; \(microcode 0x1, kernel 6\.18\.44-fc-v657, flags [0-9a-f]{6}\), calibration 0\.0123 ms CPU\/req · /);
+    // Without a calibration (a run of other scenarios), the host alone; with no host known, nothing.
+    assert.match(/<p class="meta">(.*?)<\/p>/.exec(page(runs, stored, { environment: { ...environment, calibration: null } }))[1], /\(microcode 0x1, kernel 6\.18\.44-fc-v657, flags [0-9a-f]{6}\) · /);
+    assert.doesNotMatch(/<p class="meta">(.*?)<\/p>/.exec(page(runs, stored))[1], / on /);
+  });
+});
+
 describe('report page: the summary table\'s frame', () => {
   it('one server: nothing to compare, said in place of the table', () => {
     const html = page([run('node', 's', 1, 100)], null);

@@ -3,7 +3,7 @@
 // table (perf/lib/text/format.js), so that one figure reads the same wherever it is shown.
 
 const assert = require('node:assert/strict');
-const { fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv } = require('../../../perf/lib/text/format');
+const { calibrationWords, fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv } = require('../../../perf/lib/text/format');
 
 describe('format: numbers', () => {
   it('a quantity in about three significant digits, whole ones with thousands separators', () => {
@@ -84,5 +84,13 @@ describe('format: CSV', () => {
   it('objects as rows: columns the union of their keys, in the order first seen', () => {
     assert.equal(objectsToCsv([{ a: 1, b: 2 }, { c: 3, a: 4 }]), 'a,b,c\n1,2,\n4,,3\n');
     assert.equal(objectsToCsv([]), '\n');
+  });
+});
+
+describe('format: the host\'s calibration', () => {
+  it('one value, or the range of several, in ms of CPU per request to four decimals', () => {
+    assert.equal(calibrationWords([0.01234]), 'calibration 0.0123 ms CPU/req');
+    assert.equal(calibrationWords([0.0131, 0.01234, 0.0125]), 'calibration 0.0123–0.0131 ms CPU/req');
+    assert.equal(calibrationWords([0.0125, 0.0125]), 'calibration 0.0125 ms CPU/req');
   });
 });
