@@ -117,13 +117,27 @@ describe('backends in a run: both servers, their CPU measured, what the call cos
 
   it('says what the call costs each server, route against baseline, in results.json and at the end of the terminal', () => {
     assert.deepEqual(doc.backends.scenarios.map((s) => [s.scenario, s.baseline, s.backends.join()]), [['calls_upstream', 'same_wait', 'upstream'], ['reads_db', 'no_call', 'redis']]);
+    let figured = 0;
     for (const s of doc.backends.scenarios) {
       for (const server of ['node', 'em']) {
         const x = s.servers[server];
+        if (x.baseline_runs === 0) {
+          // Every baseline run left out, each for a reason the run records (the load generator
+          // running late, on a busy machine): no figure, and the terminal says why.
+          const left = doc.runs.filter((r) => r.server === server && r.scenario === s.baseline);
+          assert.ok(left.length === 2 && left.every((r) => r.not_judged_because.length > 0), JSON.stringify(left.map((r) => r.not_judged_because)));
+          assert.deepEqual([x.cpu_ms.baseline, x.cpu_ms.ratio], [null, null]);
+          assert.match(result.summaryText, new RegExp(`^ {2}${s.scenario} against ${s.baseline} {2}${server} +not judged \\(no usable run of ${s.baseline}\\)`, 'm'));
+          continue;
+        }
+        figured += 1;
         assert.ok(x.cpu_ms.route > 0 && x.cpu_ms.baseline > 0, JSON.stringify(x));
         if (x.runs === 2 && x.baseline_runs === 2) assert.ok(Array.isArray(x.cpu_ms.ci95), JSON.stringify(x.cpu_ms));
       }
     }
+    // Two baselines of one server left out both times is rare (em's 5 ms wait, the load
+    // generator 6–13 ms late, once in a few runs of npm test); all four never were.
+    assert.ok(figured >= 3, `${figured} of 4 route–baseline pairs with figures`);
     // The upstream waits 5 ms and so does its baseline: each server's p50 is above 5 ms on both.
     const up = doc.backends.scenarios[0].servers;
     for (const server of ['node', 'em']) if (up[server].runs) assert.ok(up[server].p50_ms.route >= 5 && up[server].p50_ms.baseline >= 4, JSON.stringify(up[server].p50_ms));
@@ -146,7 +160,9 @@ describe('backends on Ctrl-C', function () {
 
   it('a run interrupted while its servers are measured stops the backends and removes their directory (exit 130)', async () => {
     const out = makeTmpDir('perf-backends-int-');
-    const run = watchCommand(process.execPath, [CLI, '--quick', '--repeat', '1', '--no-lighter-engines', '--no-pin', '--no-report', '--servers', 'node', '--scenarios', 'backend_db', '--out', out]);
+    // The scenario at full size (20,000 requests, 10 s): the quick one's second could end before
+    // the signal came (once, the run finished and exited 0).
+    const run = watchCommand(process.execPath, [CLI, '--repeat', '1', '--no-lighter-engines', '--no-pin', '--no-report', '--servers', 'node', '--scenarios', 'backend_db', '--out', out]);
     await run.waitFor('stdout', /^backends: upstream, redis, in (\S+)$/m);
     await run.waitFor('stdout', /^backend: redis pid (\d+) /m);
     await run.waitFor('stdout', /^node: pid \d+ listening/m);
