@@ -121,13 +121,14 @@ describe('backends in a run: both servers, their CPU measured, what the call cos
     for (const s of doc.backends.scenarios) {
       for (const server of ['node', 'em']) {
         const x = s.servers[server];
-        if (x.baseline_runs === 0) {
-          // Every baseline run left out, each for a reason the run records (the load generator
-          // running late, on a busy machine): no figure, and the terminal says why.
-          const left = doc.runs.filter((r) => r.server === server && r.scenario === s.baseline);
+        const none = x.runs === 0 ? s.scenario : x.baseline_runs === 0 ? s.baseline : null;
+        if (none) {
+          // Every run of the route or of its baseline left out, each for a reason the run records
+          // (the load generator running late, on a busy machine): no figure, and the terminal says why.
+          const left = doc.runs.filter((r) => r.server === server && r.scenario === none);
           assert.ok(left.length === 2 && left.every((r) => r.not_judged_because.length > 0), JSON.stringify(left.map((r) => r.not_judged_because)));
-          assert.deepEqual([x.cpu_ms.baseline, x.cpu_ms.ratio], [null, null]);
-          assert.match(result.summaryText, new RegExp(`^ {2}${s.scenario} against ${s.baseline} {2}${server} +not judged \\(no usable run of ${s.baseline}\\)`, 'm'));
+          assert.equal(x.cpu_ms.ratio, null);
+          assert.match(result.summaryText, new RegExp(`^ {2}${s.scenario} against ${s.baseline} {2}${server} +not judged \\(no usable run of ${x.runs === 0 ? 'the route' : s.baseline}\\)`, 'm'));
           continue;
         }
         figured += 1;
@@ -135,8 +136,8 @@ describe('backends in a run: both servers, their CPU measured, what the call cos
         if (x.runs === 2 && x.baseline_runs === 2) assert.ok(Array.isArray(x.cpu_ms.ci95), JSON.stringify(x.cpu_ms));
       }
     }
-    // Two baselines of one server left out both times is rare (em's 5 ms wait, the load
-    // generator 6–13 ms late, once in a few runs of npm test); all four never were.
+    // A route or baseline left out in both its runs comes about once in two runs of npm test
+    // (the load generator 6–13 ms late beside a 5 ms wait), one pair at a time.
     assert.ok(figured >= 3, `${figured} of 4 route–baseline pairs with figures`);
     // The upstream waits 5 ms and so does its baseline: each server's p50 is above 5 ms on both.
     const up = doc.backends.scenarios[0].servers;
