@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # ESLint needs the npm packages only: when they are installed and current (setup.sh would not
-# reinstall them), it lints while set-up installs the rest (a minute on a fresh machine).
+# reinstall them), it lints while set-up installs the rest (a minute on a fresh machine), else
+# from when set-up has installed them; its report comes once it is needed.
 eslint_log=$(mktemp)
 eslint_pid=
 trap 'rm -f "$eslint_log"; if [ -n "$eslint_pid" ]; then kill "$eslint_pid" 2>/dev/null || true; fi' EXIT
@@ -15,16 +16,18 @@ if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modu
   eslint_pid=$!
 fi
 bash scripts/setup.sh --browser --engines --references --backends --test --profile --runtimes
-echo "== lint: eslint"
-if [ -n "$eslint_pid" ]; then
-  eslint_status=0
+if [ -z "$eslint_pid" ]; then
+  npx --no-install eslint --max-warnings 0 . >"$eslint_log" 2>&1 &
+  eslint_pid=$!
+fi
+# ESLint's report and status (0 when clean), once it has finished.
+eslint_status=0
+eslint_report() {
+  echo "== lint: eslint"
   wait "$eslint_pid" || eslint_status=$?
   eslint_pid=
   cat "$eslint_log"
-  [ "$eslint_status" -eq 0 ] || exit "$eslint_status"
-else
-  npx --no-install eslint --max-warnings 0 .
-fi
+}
 ruby_checks() {
   echo "== lint: rubocop"
   bundle exec rubocop --format quiet ruby Gemfile
@@ -32,18 +35,20 @@ ruby_checks() {
   for test_file in ruby/test/*_test.rb; do bundle exec ruby "$test_file"; done
 }
 if [ "$#" -gt 0 ]; then
+  eslint_report
+  [ "$eslint_status" -eq 0 ] || exit "$eslint_status"
   ruby_checks
   echo "== mocha $*"
   npx --no-install mocha "$@"
   exit 0
 fi
 # Two lanes (test/lanes/lanes.js): the files that share the machine well two at a time (and
-# rubocop and the Ruby unit tests beside them), then the others alone. Each runs whatever the
+# ESLint, rubocop and the Ruby unit tests beside them), then the others alone. Each runs whatever the
 # one before gives; any failing fails the command. What failed is said again at the very end,
 # where a reader of the last lines (CI keeps only the tail) finds it.
 ruby_log=$(mktemp)
 together_log=$(mktemp)
-trap 'rm -f "$eslint_log" "$ruby_log" "$together_log"' EXIT
+trap 'rm -f "$eslint_log" "$ruby_log" "$together_log"; if [ -n "$eslint_pid" ]; then kill "$eslint_pid" 2>/dev/null || true; fi' EXIT
 ruby_checks >"$ruby_log" 2>&1 &
 ruby_pid=$!
 echo "== mocha: the tests that share the machine, two files at a time"
@@ -51,6 +56,8 @@ together_status=0
 color=()
 [ -t 1 ] && color=(--color) # through tee, as on a terminal
 npx --no-install mocha --config test/lanes/together.js "${color[@]}" 2>&1 | tee "$together_log" || together_status=$?
+eslint_report
+[ "$eslint_status" -eq 0 ] || echo "== eslint failed (above)"
 ruby_status=0
 wait "$ruby_pid" || ruby_status=$?
 cat "$ruby_log"
@@ -62,8 +69,12 @@ if [ "$together_status" -ne 0 ]; then
   echo "== failed in the lane of tests two at a time (again, from its report above)"
   sed -n '/[0-9][0-9]* failing/,$p' "$together_log"
 fi
+if [ "$eslint_status" -ne 0 ]; then
+  echo "== failed: eslint (again, its last lines)"
+  tail -n 40 "$eslint_log"
+fi
 if [ "$ruby_status" -ne 0 ]; then
   echo "== failed: rubocop or the Ruby unit tests (again, their last lines)"
   tail -n 40 "$ruby_log"
 fi
-[ "$ruby_status" -eq 0 ] && [ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]
+[ "$eslint_status" -eq 0 ] && [ "$ruby_status" -eq 0 ] && [ "$together_status" -eq 0 ] && [ "$alone_status" -eq 0 ]

@@ -10,10 +10,14 @@
 // closed (autocannon reconnects silently): it is recorded as 'reset'. Requests in flight when
 // a duration-bounded run ends are not counted (as wrk and autocannon do).
 
-const autocannon = require('autocannon');
 const { performance } = require('node:perf_hooks');
 const { classifyError, payloadSource } = require('./http_exchange');
 const { closedLoopOptions } = require('../store/scenario_doc');
+
+// autocannon is loaded by the first run that uses it, not with the engines: its modules cost a
+// command 0.29 s of CPU of the 0.68 s `node perf/cli/run.js --bogus` took to say its usage
+// error (0.39 s without them), and every command and test process that loads the engines paid it.
+let autocannon = null;
 
 /**
  * options: { host, port, request, concurrency, requests | requestsPerConnection | durationMs,
@@ -105,6 +109,7 @@ function runAutocannon(options) {
     let instance;
     const onAbort = () => instance && instance.stop();
     try {
+      autocannon ??= require('autocannon');
       instance = autocannon(opts, (err, result) => {
         if (signal) signal.removeEventListener('abort', onAbort);
         if (err) return reject(err);

@@ -34,17 +34,53 @@ function loadServerDefinitions(file = SERVERS_FILE) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
-/** Asks the kernel for a port nobody listens on (there is a small race until the server binds it). */
-function findFreePort(host = '127.0.0.1') {
+// The kernel's range of ephemeral ports: every outgoing connection's source port comes from it.
+const EPHEMERAL_RANGE_FILE = '/proc/sys/net/ipv4/ip_local_port_range';
+// Where a server's port is drawn from otherwise: registered ports, above the well-known ones.
+const LOWEST_PORT = 10000;
+const PORT_TRIES = 50;
+
+/** The kernel's ephemeral range [low, high], or null where it cannot be read. */
+function ephemeralRange(file = EPHEMERAL_RANGE_FILE) {
+  try {
+    const [low, high] = fs.readFileSync(file, 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(low) && Number.isInteger(high) ? [low, high] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether host:port can be listened on now (resolves the port, or null when it is taken). */
+function tryListen(host, port) {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+    probe.once('error', (err) => (err.code === 'EADDRINUSE' || err.code === 'EACCES' ? resolve(null) : reject(err)));
+    probe.listen(port, host, () => {
+      const bound = probe.address().port;
+      probe.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port nobody listens on, for a server to bind. Drawn at random below the kernel's ephemeral
+ * range: a port the kernel hands out (listen on port 0) is free only until the server binds it,
+ * and on a machine under load the next outgoing connection may take it as its source port (a
+ * server of npm test's two-at-a-time lane once failed its start on "Address already in use"
+ * beside another file's load). Below the range only another process choosing the same port at
+ * the same moment can take it. The kernel's choice where no port there is free or the range
+ * cannot be read.
+ */
+async function findFreePort(host = '127.0.0.1', random = Math.random) {
+  const range = ephemeralRange();
+  if (range && range[0] > LOWEST_PORT) {
+    for (let i = 0; i < PORT_TRIES; i++) {
+      const port = await tryListen(host, LOWEST_PORT + Math.floor(random() * (range[0] - LOWEST_PORT)));
+      if (port !== null) return port;
+    }
+  }
+  return tryListen(host, 0);
 }
 
 /** One TCP connect attempt; resolves true when it connected. */
@@ -231,4 +267,4 @@ function remoteServer(name, url) {
   };
 }
 
-module.exports = { remoteServer, startServer, findFreePort, loadServerDefinitions, killLiveServers, PROJECT_ROOT };
+module.exports = { remoteServer, startServer, findFreePort, ephemeralRange, loadServerDefinitions, killLiveServers, PROJECT_ROOT };

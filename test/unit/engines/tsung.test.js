@@ -177,7 +177,10 @@ describe('tsung engine: real runs from two netns load hosts', function () {
 
   it('an open loop from two hosts: each host\'s share, CPU, clock and histogram, the merge exact; a planted server stall shows in Tsung\'s tail as it does in the built-in open-loop engine\'s; the server sees both hosts', async () => {
     const peers = path.join(makeTmpDir('tsung-peers-'), 'peers');
-    const definitions = standinDefinitions({ stalls: { STANDIN_STALL_AT: '20', STANDIN_STALL_MS: '800', STANDIN_PEERS_FILE: peers } });
+    // The stall at the 60th request, once both hosts send (Tsung starts them apart), for 1.2 s:
+    // some 90 of the 150 arrive during it and wait past 300 ms. (At the 20th for 0.8 s it held
+    // some 50 at 100/s, fewer while one host alone sent: Tsung's random arrivals once gave 35.)
+    const definitions = standinDefinitions({ stalls: { STANDIN_STALL_AT: '60', STANDIN_STALL_MS: '1200', STANDIN_PEERS_FILE: peers } });
     const scenariosDir = writeScenarioDir({ stall_open: { description: 'open loop over a stall', kind: 'open', connections: 150, rate: 100, request: { path: '/hello' } } });
     const common = { definitions, servers: ['stalls'], scenariosDir, repeat: 1, warmup: 0, lighterEngines: false, log: () => {} };
     const outTsung = makeTmpDir('tsung-stall-');

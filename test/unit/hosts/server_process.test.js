@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { startServer, remoteServer, findFreePort, loadServerDefinitions, killLiveServers, PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
+const { startServer, remoteServer, findFreePort, ephemeralRange, loadServerDefinitions, killLiveServers, PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { exchange, request } = require('../../support/raw_http');
 const { standinDefinitions, makeTmpDir, alive } = require('../../support/runner_helpers');
 
@@ -139,11 +139,22 @@ describe('server process: the rest', () => {
     assert.equal(await h.stop(), null);
   });
 
-  it('findFreePort: a port this machine can listen on', async () => {
+  it('findFreePort: a port this machine can listen on, below the ephemeral range outgoing connections take theirs from', async () => {
     const port = await findFreePort();
     const server = net.createServer();
     await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-    server.close();
+    try {
+      const range = ephemeralRange();
+      assert.ok(range && port >= 10000 && port < range[0], `port ${port}, ephemeral range ${range}`);
+      // The same draw again while that port is taken: another one, still below the range.
+      const span = range[0] - 10000;
+      const taken = (port - 10000 + 0.5) / span;
+      let draws = 0;
+      const again = await findFreePort('127.0.0.1', () => (draws++ === 0 ? taken : (taken + 0.5) % 1));
+      assert.ok(again !== port && again < range[0] && draws === 2, `${again} after ${draws} draws`);
+    } finally {
+      server.close();
+    }
   });
 
   it('loadServerDefinitions: perf/servers.json, or the file given', () => {

@@ -152,7 +152,11 @@ describe('run_one: a run against a stand-in server', function () {
     const { p99 } = run.runtime.tail;
     assert.equal(p99.coincided, 'stalls', JSON.stringify(p99));
     // With them the p99 is past half a stall, without them under it (as it was at 20 ms and 10 ms).
-    assert.ok(p99.at_ms > STALL_MS / 2 && p99.stalls.without_ms < STALL_MS / 2, `the stalls make the p99: ${JSON.stringify(p99)}`);
+    // On failure, the loop's figures and what else took the machine's CPU meanwhile (steal, other
+    // processes) say whether the stalls or the machine made it: one failure in some fifty runs
+    // (a fresh clone's npm test: the p99 46.8 ms, 19.99 ms without the stalls) did not come back
+    // in 20 runs alone nor in 12 beside one or two busy loops.
+    assert.ok(p99.at_ms > STALL_MS / 2 && p99.stalls.without_ms < STALL_MS / 2, `the stalls make the p99: ${JSON.stringify({ p99, loop: run.runtime.loop, machine: run.machine_cpu })}`);
     assert.ok(run.runtime.allocations.per_request > 0 && run.runtime.allocations.unit === 'bytes', JSON.stringify(run.runtime.allocations));
   });
 
