@@ -55,7 +55,9 @@ echo "== mocha: the tests that share the machine, two files at a time"
 together_status=0
 color=()
 [ -t 1 ] && color=(--color) # through tee, as on a terminal
+lane_started=$SECONDS
 npx --no-install mocha --config test/lanes/together.js "${color[@]}" 2>&1 | tee "$together_log" || together_status=$?
+echo "== the two-at-a-time lane took $((SECONDS - lane_started)) s"
 eslint_report
 [ "$eslint_status" -eq 0 ] || echo "== eslint failed (above)"
 ruby_status=0
@@ -64,7 +66,9 @@ cat "$ruby_log"
 [ "$ruby_status" -eq 0 ] || echo "== rubocop or the Ruby unit tests failed (above)"
 echo "== mocha: the tests that need the machine to themselves, one at a time"
 alone_status=0
+lane_started=$SECONDS
 npx --no-install mocha --config test/lanes/alone.js || alone_status=$?
+echo "== the alone lane took $((SECONDS - lane_started)) s; npm test $SECONDS s in all"
 if [ "$together_status" -ne 0 ]; then
   echo "== failed in the lane of tests two at a time (again, from its report above)"
   sed -n '/[0-9][0-9]* failing/,$p' "$together_log"

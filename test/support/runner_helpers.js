@@ -6,6 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { startServer, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { normalizeScenario } = require('../../perf/lib/plan/scenarios');
 
 const STANDIN = path.join(__dirname, 'standin_server.js');
 
@@ -166,4 +167,20 @@ function runCommand(command, args, { env = {}, timeoutMs = 150000 } = {}) {
   });
 }
 
-module.exports = { runCommand, watchCommand, standinDefinitions, startStandin, useStandin, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };
+/** A scenario as the runner normalizes it, named `name` (its file's name too). */
+const namedScenario = (name, raw) => normalizeScenario({ description: name, ...raw }, name, name);
+
+// Forty requests over four keep-alive connections, after a warm-up of 0.3 s: a run's record in a second.
+const TINY_SCENARIO = namedScenario('tiny', { kind: 'closed', concurrency: 4, requests: 40, warmup_s: 0.3 });
+
+/** What the runner keeps of a server while its scenarios run (perf/lib/run/runner.js), for runOne's serverState. */
+function watchServer(handle) {
+  const serverState = { exit: null, diedDuring: null, hung: null, abortRun: null, current: null };
+  handle.exited.then((info) => {
+    serverState.exit = info;
+    if (serverState.abortRun) serverState.abortRun();
+  });
+  return serverState;
+}
+
+module.exports = { namedScenario, TINY_SCENARIO, watchServer, runCommand, watchCommand, standinDefinitions, startStandin, useStandin, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };
