@@ -36,7 +36,11 @@ describe('run_one: a run against a stand-in server', function () {
     const coldMs = 6;
     const busyMs = 1;
     handle = await startStandin({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: String(coldMs), STANDIN_BUSY_MS: String(busyMs) });
-    const { run } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 1 }, outerSignal: null, serverState: watch(handle) });
+    // 200 requests measured (some 0.3 s of the stand-in's CPU) in each of the two runs compared:
+    // at 40 (60 ms) one hiccup of a shared host moved a run's CPU per request by 0.86 ms, past the
+    // eighth of coldMs allowed (2.32 ms measured against 1.46 ms warm).
+    const measuredLoad = scenario('measured', { kind: 'closed', concurrency: 4, requests: 200 });
+    const { run } = await runOne({ server: 'standin', handle, scenario: { ...measuredLoad, warmup_s: 1 }, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.warmup.steady, true, JSON.stringify(run.warmup));
     // Its last slice (0.5 s) began after the cold phase, and was no faster than the one before.
@@ -46,7 +50,7 @@ describe('run_one: a run against a stand-in server', function () {
     // Measured against that run, not a fixed figure: the stand-in's own work per request
     // (0.5-0.8 ms beside the 1 ms) is the host's, and a slow moment of a shared host took it past
     // 1 ms (2.22 ms a request, warm); back to back, the two runs differed by 0.86-1.17x.
-    const { run: warm } = await runOne({ server: 'standin', handle, scenario: { ...TINY, warmup_s: 0 }, outerSignal: null, serverState: watch(handle) });
+    const { run: warm } = await runOne({ server: 'standin', handle, scenario: { ...measuredLoad, warmup_s: 0 }, outerSignal: null, serverState: watch(handle) });
     const [measured, reference] = [run.server_cpu.ms_per_request, warm.server_cpu.ms_per_request];
     assert.ok(measured - reference < coldMs / 8, `measured ${measured} ms of CPU per request, the same server warm ${reference} ms`);
   });
