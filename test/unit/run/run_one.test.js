@@ -94,33 +94,38 @@ describe('run_one: a run against a stand-in server', function () {
   // 500 requests a second for 2 s over 20 keep-alive connections: the stand-in answers in well under 5 ms.
   const PACED = scenario('paced', { kind: 'rate', connections: 20, rate: 500, requests: 1000, warmup_s: 0 });
 
-  // A stall of 30 ms every 50 requests: 15 requests come due during each of the 20 stalls and
-  // wait for its end, about 8 of them half a stall or more, some 160 of the run's 1,000 (16 %).
-  // The p99 (the 10th slowest) then lies inside what the stalls did by design, about 29 ms, well
-  // above what a busy machine adds to 1 % of requests. (At 20 ms every 100 requests the stalls
-  // put about 10 requests past 15 ms: the p99 was the slowest of those against the machine's own
-  // slowest requests, and a busy machine's won: "neither", the stalls explaining 38 %, the p99
-  // 13.9 ms without them.)
+  // A stall of 30 ms every 50 requests, for 4 s at PACED's rate: 15 requests come due during each
+  // of the 40 stalls and wait for its end, about 8 of them half a stall or more, some 320 of the
+  // run's 2,000 (16 %). The p99 (the 20th slowest) then lies inside what the stalls did by design,
+  // about 29 ms, well above what a busy machine adds to 1 % of requests. (At 20 ms every 100
+  // requests the stalls put about 10 requests past 15 ms: the p99 was the slowest of those against
+  // the machine's own slowest requests, and a busy machine's won: "neither", the stalls explaining
+  // 38 %, the p99 13.9 ms without them.) Why 4 s and not 2: twice in some sixty runs of 2 s (a fresh
+  // clone's npm test, and CI) the p99 was 46.8 and 47.9 ms, 20.0 and 22.0 ms without the stalls,
+  // the machine otherwise idle: something none of the figures recorded delayed some 10 requests
+  // (1 % of 1,000) by about 20 ms more. Stopping the load generator, or the server, for 20 ms at
+  // a random moment did not reproduce it (without the stalls 1-8 ms; the server's stop is a
+  // stall it records); at 2,000 requests one such event is under 1 % of the run.
+  const STALLED = scenario('stalled', { kind: 'rate', connections: 20, rate: 500, requests: 2000, warmup_s: 0 });
   const STALL_MS = 30;
   // A planted stall is seen by a heartbeat (due every 10 ms) at least this late.
   const STALL_SEEN_MS = 20;
   it('the server\'s runtime events over the run: a loop stalled 30 ms every 50 requests is found, and the tail put down to it', async () => {
     handle = await startStandin({ STANDIN_STALL_EVERY: '50', STANDIN_STALL_MS: String(STALL_MS) });
-    const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
+    const { run } = await runOne({ server: 'standin', handle, scenario: STALLED, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.runtime.runtime, 'node');
     assert.equal(run.runtime.complete, true);
-    // 20 stalls of 30 ms, each seen STALL_SEEN_MS late or more.
-    assert.ok(run.runtime.loop.stalls >= 16, JSON.stringify(run.runtime.loop));
+    // 40 stalls of 30 ms, each seen STALL_SEEN_MS late or more.
+    assert.ok(run.runtime.loop.stalls >= 32, JSON.stringify(run.runtime.loop));
     assert.ok(run.runtime.loop.longest_stall_ms >= STALL_SEEN_MS && run.runtime.loop.longest_stall_ms < 60, JSON.stringify(run.runtime.loop));
     const { p99 } = run.runtime.tail;
     assert.equal(p99.coincided, 'stalls', JSON.stringify(p99));
     // With them the p99 is past half a stall, without them under it (as it was at 20 ms and 10 ms).
     // On failure, the loop's figures and what else took the machine's CPU meanwhile (steal, other
-    // processes) say whether the stalls or the machine made it: one failure in some fifty runs
-    // (a fresh clone's npm test: the p99 46.8 ms, 19.99 ms without the stalls) did not come back
-    // in 20 runs alone nor in 12 beside one or two busy loops.
-    assert.ok(p99.at_ms > STALL_MS / 2 && p99.stalls.without_ms < STALL_MS / 2, `the stalls make the p99: ${JSON.stringify({ p99, loop: run.runtime.loop, machine: run.machine_cpu })}`);
+    // processes) and how late the load generator sent (its schedule lag) say whether the stalls,
+    // the machine or the load generator made it.
+    assert.ok(p99.at_ms > STALL_MS / 2 && p99.stalls.without_ms < STALL_MS / 2, `the stalls make the p99: ${JSON.stringify({ p99, loop: run.runtime.loop, machine: run.machine_cpu, engine: run.engine, schedule_lag_ms: run.schedule_lag_ms, client_cpu_pct: run.client_cpu_pct })}`);
     assert.ok(run.runtime.allocations.per_request > 0 && run.runtime.allocations.unit === 'bytes', JSON.stringify(run.runtime.allocations));
   });
 
