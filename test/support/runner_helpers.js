@@ -44,6 +44,22 @@ function useStandin() {
   return server;
 }
 
+/**
+ * For tests that each start their own stand-in (with their own knobs): returns start(env), which
+ * starts it and resolves its handle; the stand-in is stopped after each test, whatever its outcome.
+ */
+function standinEachTest() {
+  let handle = null;
+  afterEach(async () => {
+    if (handle) await handle.stop(3000);
+    handle = null;
+  });
+  return async (env) => {
+    handle = await startStandin(env);
+    return handle;
+  };
+}
+
 /** The request most engine tests send: GET /hello, nothing else. */
 const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null };
 
@@ -183,4 +199,4 @@ function watchServer(handle) {
   return serverState;
 }
 
-module.exports = { namedScenario, TINY_SCENARIO, watchServer, runCommand, watchCommand, standinDefinitions, startStandin, useStandin, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };
+module.exports = { namedScenario, TINY_SCENARIO, watchServer, runCommand, watchCommand, standinDefinitions, startStandin, useStandin, standinEachTest, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };

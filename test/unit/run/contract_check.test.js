@@ -7,22 +7,16 @@
 const assert = require('node:assert/strict');
 const http = require('node:http');
 const { checkContract, HELLO_BODY } = require('../../../perf/lib/run/contract_check');
-const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
-const { startStandin } = require('../../support/runner_helpers');
+const { standinEachTest, namedScenario: scenario } = require('../../support/runner_helpers');
 
-const scenario = (name, raw) => normalizeScenario({ description: name, ...raw }, name, name);
 const BASE = ['GET /hello', 'GET / and HEAD /', '404 for a missing file', 'keep-alive', 'Connection: close', 'small upload'];
 
 describe('contract_check: before a server is benchmarked', function () {
   this.timeout(30000);
-  let handle;
-  afterEach(async () => {
-    if (handle) await handle.stop(3000);
-    handle = null;
-  });
+  const start = standinEachTest();
 
   it('a server that honours it passes every check, the scenarios\' requests each checked once', async () => {
-    handle = await startStandin();
+    const handle = await start();
     const file = scenario('file', { kind: 'closed', concurrency: 2, requests: 10, request: { path: '/lipsum100k.txt' } });
     const again = scenario('again', { kind: 'open', connections: 10, rate: 10, request: { path: '/lipsum100k.txt' } });
     const upload = scenario('upload', { kind: 'closed', concurrency: 2, requests: 10, request: { method: 'POST', path: '/upload', upload_bytes: 5000 } });
@@ -32,7 +26,7 @@ describe('contract_check: before a server is benchmarked', function () {
   });
 
   it('checks only what the server serves; a later trial only GET /hello', async () => {
-    handle = await startStandin();
+    const handle = await start();
     const target = { host: handle.host, port: handle.port };
     assert.deepEqual((await checkContract(target, [], { serves: ['hello'] })).checks.map((c) => c.name), ['GET /hello', 'keep-alive', 'Connection: close']);
     assert.deepEqual((await checkContract(target, [], { serves: ['files'] })).checks.map((c) => c.name), ['GET / and HEAD /', '404 for a missing file']);
@@ -40,7 +34,7 @@ describe('contract_check: before a server is benchmarked', function () {
   });
 
   it('a wrong reply fails it, the first failure saying what was expected; nothing after it is checked', async () => {
-    handle = await startStandin({ STANDIN_HELLO_BODY: 'hello!!!!!' });
+    const handle = await start({ STANDIN_HELLO_BODY: 'hello!!!!!' });
     const result = await checkContract({ host: handle.host, port: handle.port });
     assert.equal(result.ok, false);
     assert.equal(result.failure, `GET /hello answered "hello!!!!!" (expected ${JSON.stringify(HELLO_BODY)})`);

@@ -6,10 +6,9 @@
 
 const assert = require('node:assert/strict');
 const { lighterEngines, asTimed, foreseenAgainS, runsAgain, chooseVerdictEngines, pickLighter } = require('../../../perf/lib/run/lighter_engines');
-const { normalizeScenario } = require('../../../perf/lib/plan/scenarios');
 const { estimatePlanS } = require('../../../perf/lib/plan/trial_plan');
+const { namedScenario: scenario } = require('../../support/runner_helpers');
 
-const scenario = (name, raw) => normalizeScenario({ description: name, ...raw }, name, name);
 const ONE_AT_A_TIME = scenario('one_at_a_time', { kind: 'closed', concurrency: 1, keep_alive: false, requests: 300 });
 const TIMED = scenario('timed', { kind: 'closed', concurrency: 8, duration_s: 2 });
 const COUNTED = scenario('counted', { kind: 'closed', concurrency: 8, requests: 400 });

@@ -10,16 +10,12 @@ const assert = require('node:assert/strict');
 const { runOne, settle } = require('../../../perf/lib/run/run_one');
 const { scenarioParams } = require('../../../perf/lib/plan/scenarios');
 const { countFds } = require('../../../perf/lib/measure/proc_stats');
-const { startStandin, watchServer: watch, namedScenario: scenario, TINY_SCENARIO: TINY } = require('../../support/runner_helpers');
+const { standinEachTest, watchServer: watch, namedScenario: scenario, TINY_SCENARIO: TINY } = require('../../support/runner_helpers');
 const { normalizeRamp, stepScenario, warmupLoad } = require('../../../perf/lib/plan/ramps');
 
 describe('run_one: a run against a stand-in server', function () {
   this.timeout(60000);
-  let handle;
-  afterEach(async () => {
-    if (handle) await handle.stop(3000);
-    handle = null;
-  });
+  const start = standinEachTest();
 
   it('warms a closed loop up past warmup_s until its rate stops rising: a server slow for its first 1.2 s', async () => {
     // 6 ms of CPU a request more at its first /hello, down to none 1.2 s later
@@ -35,7 +31,7 @@ describe('run_one: a run against a stand-in server', function () {
     const coldS = 1.2;
     const coldMs = 6;
     const busyMs = 1;
-    handle = await startStandin({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: String(coldMs), STANDIN_BUSY_MS: String(busyMs) });
+    const handle = await start({ STANDIN_COLD_FOR_MS: String(coldS * 1000), STANDIN_COLD_MS: String(coldMs), STANDIN_BUSY_MS: String(busyMs) });
     // 200 requests measured (some 0.3 s of the stand-in's CPU) in each of the two runs compared:
     // at 40 (60 ms) one hiccup of a shared host moved a run's CPU per request by 0.86 ms, past the
     // eighth of coldMs allowed (2.32 ms measured against 1.46 ms warm).
@@ -56,7 +52,7 @@ describe('run_one: a run against a stand-in server', function () {
   });
 
   it('a ramp\'s first step: warmed by its count of requests, each on a new connection, once and before the window; the step measures its own requests only', async () => {
-    handle = await startStandin();
+    const handle = await start();
     const ramp = normalizeRamp({ description: 'up', from_rps: 100, to_rps: 400, warmup_requests: 600 }, 'ramp', undefined);
     const step = { ...stepScenario(ramp, 200), warmup_load: warmupLoad(ramp) };
     const { run, samples } = await runOne({ server: 'standin', handle, scenario: step, outerSignal: null, serverState: watch(handle) });
@@ -67,7 +63,7 @@ describe('run_one: a run against a stand-in server', function () {
   });
 
   it('warms up, then measures only the scenario\'s requests; the server\'s CPU to the nanosecond (schedstat)', async () => {
-    handle = await startStandin();
+    const handle = await start();
     const result = await runOne({ server: 'standin', trial: 2, handle, scenario: TINY, outerSignal: null, serverState: watch(handle) });
     const { run, samples } = result;
     assert.equal(run.ok, true, run.failure);
@@ -111,7 +107,7 @@ describe('run_one: a run against a stand-in server', function () {
   // A planted stall is seen by a heartbeat (due every 10 ms) at least this late.
   const STALL_SEEN_MS = 20;
   it('the server\'s runtime events over the run: a loop stalled 30 ms every 50 requests is found, and the tail put down to it', async () => {
-    handle = await startStandin({ STANDIN_STALL_EVERY: '50', STANDIN_STALL_MS: String(STALL_MS) });
+    const handle = await start({ STANDIN_STALL_EVERY: '50', STANDIN_STALL_MS: String(STALL_MS) });
     const { run } = await runOne({ server: 'standin', handle, scenario: STALLED, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.equal(run.runtime.runtime, 'node');
@@ -137,7 +133,7 @@ describe('run_one: a run against a stand-in server', function () {
   // the few held requests it overlapped leaves the 10th slowest where the holds put it.
   const HOLD_EVERY = 40;
   it('a tail of waiting (every 40th reply held 30 ms, the loop free): no stall as long as the planted ones, and the tail is put down to neither', async () => {
-    handle = await startStandin({ STANDIN_HOLD_EVERY: String(HOLD_EVERY), STANDIN_HOLD_MS: String(STALL_MS) });
+    const handle = await start({ STANDIN_HOLD_EVERY: String(HOLD_EVERY), STANDIN_HOLD_MS: String(STALL_MS) });
     const { run } = await runOne({ server: 'standin', handle, scenario: PACED, outerSignal: null, serverState: watch(handle) });
     assert.equal(run.ok, true, run.failure);
     assert.ok(run.runtime.loop.longest_stall_ms < STALL_SEEN_MS, `a held reply is no stall: ${JSON.stringify(run.runtime.loop)}`);

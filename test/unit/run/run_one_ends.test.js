@@ -10,7 +10,7 @@ const { runOne, failedRun, runDeadlineMs, settle, describeExit } = require('../.
 const { scenarioParams, WARMUP_CAP } = require('../../../perf/lib/plan/scenarios');
 const { countFds } = require('../../../perf/lib/measure/proc_stats');
 const { remoteServer } = require('../../../perf/lib/hosts/server_process');
-const { startStandin, watchServer: watch, namedScenario: scenario, TINY_SCENARIO: TINY } = require('../../support/runner_helpers');
+const { standinEachTest, watchServer: watch, namedScenario: scenario, TINY_SCENARIO: TINY } = require('../../support/runner_helpers');
 
 describe('run_one: the deadline and the records without measurements', () => {
   it('a run may take its expected length and a half, its timeout and 30 s; a count-bounded closed loop 900 s; plus its warm-up\'s, slices for up to WARMUP_CAP × warmup_s', () => {
@@ -41,14 +41,10 @@ describe('run_one: the deadline and the records without measurements', () => {
 
 describe('run_one: a run that ends without measuring the server', function () {
   this.timeout(60000);
-  let handle;
-  afterEach(async () => {
-    if (handle) await handle.stop(3000);
-    handle = null;
-  });
+  const start = standinEachTest();
 
   it('a server already running elsewhere (--target): its CPU and memory are not measured', async () => {
-    handle = await startStandin();
+    const handle = await start();
     const remote = remoteServer('elsewhere', handle.url);
     const { run } = await runOne({ server: 'elsewhere', handle: remote, scenario: { ...TINY, warmup_s: 0 }, outerSignal: null, serverState: watch(remote) });
     assert.equal(run.ok, true, run.failure);
@@ -58,7 +54,7 @@ describe('run_one: a run that ends without measuring the server', function () {
   });
 
   it('a server that exits during the run: the run fails and says how', async () => {
-    handle = await startStandin({ STANDIN_EXIT_AFTER: '20' });
+    const handle = await start({ STANDIN_EXIT_AFTER: '20' });
     const serverState = watch(handle);
     const { run } = await runOne({ server: 'standin', handle, scenario: scenario('many', { kind: 'closed', concurrency: 2, requests: 2000, warmup_s: 0 }), outerSignal: null, serverState });
     assert.equal(run.ok, false);
@@ -71,7 +67,7 @@ describe('run_one: a run that ends without measuring the server', function () {
     // The 5th /hello blocks its event loop for 8 s: the run's requests time out after 1 s (the
     // built-in engine's timeouts are whole seconds), the run ends after 1.5 s, and the probe
     // after it waits 3 s, all inside the stall.
-    handle = await startStandin({ STANDIN_STALL_AT: '5', STANDIN_STALL_MS: '8000' });
+    const handle = await start({ STANDIN_STALL_AT: '5', STANDIN_STALL_MS: '8000' });
     const serverState = watch(handle);
     const { run } = await runOne({ server: 'standin', handle, scenario: scenario('stalls', { kind: 'closed', concurrency: 2, duration_s: 1.5, timeout_s: 1, warmup_s: 0 }), outerSignal: null, serverState });
     assert.equal(serverState.hung, 'stalls');
@@ -83,7 +79,7 @@ describe('run_one: a run that ends without measuring the server', function () {
   });
 
   it('interrupted (the outer signal): nothing is recorded, before or during the run', async () => {
-    handle = await startStandin();
+    const handle = await start();
     const before = new AbortController();
     before.abort();
     assert.deepEqual(await runOne({ server: 'standin', handle, scenario: TINY, outerSignal: before.signal, serverState: watch(handle) }), { interrupted: true });
