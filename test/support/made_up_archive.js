@@ -25,7 +25,7 @@ function record(id, host, ratio, ci, { subject = 'short_conn_256', metric = 'thr
     host: { cpu_model: host },
     servers: { [a]: { runtime: on[a] }, [b]: { runtime: on[b] } },
     commit: '0123456',
-    methods: { scenario: 1, ramp: 2 },
+    methods: { scenario: 1, ramp: 3 },
     options: { margin: 0.1 },
     answers: [
       {

@@ -72,17 +72,21 @@ function rateGraceMs(objective = DEFAULT_OBJECTIVE) {
  * `rate` make a window of T = requests ÷ rate seconds; achieved_rps is the replies (any status;
  * errors are judged apart) to the requests due in [0, T) that came by T + graceMs, over T.
  * late_replies: those replies that came later (their latency is in the step's percentiles).
+ * within: { from_ms, to_ms }, a part of the window to judge instead (a step judged over whole
+ * pause periods: perf/lib/run/pause_window.js).
  */
-function scheduledRate(samples, { rate, requests, graceMs }) {
-  const windowMs = (requests * 1000) / rate;
+function scheduledRate(samples, { rate, requests, graceMs, within = null }) {
+  const fromMs = within ? within.from_ms : 0;
+  const toMs = within ? within.to_ms : (requests * 1000) / rate;
   let kept = 0;
   let late = 0;
   for (let i = 0; i < samples.length; i++) {
-    if (samples.error[i] !== 0 || samples.roleName(i) !== 'main' || samples.t[i] >= windowMs) continue;
-    if (samples.t[i] + samples.latency[i] <= windowMs + graceMs) kept += 1;
+    if (samples.error[i] !== 0 || samples.roleName(i) !== 'main' || samples.t[i] < fromMs || samples.t[i] >= toMs) continue;
+    if (samples.t[i] + samples.latency[i] <= toMs + graceMs) kept += 1;
     else late += 1;
   }
-  return { achieved_rps: kept / (windowMs / 1000), late_replies: late, window_s: windowMs / 1000 };
+  const windowS = (toMs - fromMs) / 1000;
+  return { achieved_rps: kept / windowS, late_replies: late, window_s: windowS };
 }
 
 /**

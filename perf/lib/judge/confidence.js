@@ -66,4 +66,4 @@ function compareTrials(aValues, bValues, { minVariance = [0, 0] } = {}) {
   return { ratio: Math.exp(diff), ci95, significant: ci95[0] > 1 || ci95[1] < 1 };
 }
 
-module.exports = { summarizeTrials, compareTrials, LEVEL };
+module.exports = { summarizeTrials, compareTrials, mean, variance, LEVEL };

@@ -25,7 +25,11 @@ const WARMUP_REQUESTS = 20000;
 const WARMUP_CONNECTIONS = 32;
 // What the plan assumes a closed loop warms at, for its estimate only (node, em: 6,000-11,000/s).
 const WARMUP_ESTIMATE_RPS = 5000;
-const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_requests: WARMUP_REQUESTS, fail_confirmations: FAIL_CONFIRMATIONS };
+// The longest a step may grow to hold two of its server's pause periods (perf/lib/run/pause_window.js):
+// the longest periods seen at the servers' keep-alive edges are 5-6 s (Node 24, Ruby 3.3 + YJIT,
+// 2026-11-29), and a search near its edge takes ten steps or more.
+const MAX_STEP_S = 15;
+const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, max_step_s: MAX_STEP_S, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_requests: WARMUP_REQUESTS, fail_confirmations: FAIL_CONFIRMATIONS };
 const validate = compileSchema(SCHEMA);
 
 /** One raw ramp checked (the schema, then from ≤ to) and with its defaults: the ramp as run. */
@@ -46,6 +50,7 @@ function normalizeRamp(raw, where, fileName) {
     from_rps: raw.from_rps,
     to_rps: raw.to_rps,
     step_s: raw.step_s ?? DEFAULTS.step_s,
+    max_step_s: Math.max(raw.step_s ?? DEFAULTS.step_s, raw.max_step_s ?? DEFAULTS.max_step_s),
     min_requests: raw.min_requests ?? DEFAULTS.min_requests,
     max_steps: raw.max_steps ?? DEFAULTS.max_steps,
     precision: raw.precision ?? DEFAULTS.precision,
@@ -78,7 +83,9 @@ function loadRamps({ dir = RAMPS_DIR, quick = false, names = null } = {}) {
     const name = path.basename(f, '.json');
     const { quick: quickValues, ...full } = raw;
     normalizeRamp(full, where, name); // the full-size ramp must be valid on its own
-    return quick && quickValues ? normalizeRamp({ ...full, ...quickValues }, `${where} (with --quick)`, name) : normalizeRamp(full, where, name);
+    // A quick step keeps its length unless the quick values say otherwise (its caveat says what that measures).
+    const quickSteps = quickValues && quickValues.step_s !== undefined && quickValues.max_step_s === undefined ? { max_step_s: quickValues.step_s } : {};
+    return quick && quickValues ? normalizeRamp({ ...full, ...quickSteps, ...quickValues }, `${where} (with --quick)`, name) : normalizeRamp(full, where, name);
   });
   if (!names) return ramps;
   const byName = new Map(ramps.map((r) => [r.name, r]));
@@ -91,7 +98,11 @@ function loadRamps({ dir = RAMPS_DIR, quick = false, names = null } = {}) {
   return names.map((n) => byName.get(n));
 }
 
-/** Seconds a step at `rate` offers: step_s, or longer where step_s would send fewer than min_requests. */
+/**
+ * Seconds a step at `rate` offers before its server's pauses are known: step_s, or longer where
+ * step_s would send fewer than min_requests (perf/lib/run/pause_window.js stepLength makes it longer
+ * still, up to max_step_s, for a server that pauses less often).
+ */
 function stepSeconds(ramp, rate) {
   return Math.max(ramp.step_s, ramp.min_requests / rate);
 }
@@ -107,10 +118,10 @@ function stepSeconds(ramp, rate) {
  * has nothing to warm: its connect is each request's own). With Tsung's load hosts (--engine
  * tsung) the rate is the hosts' together: Tsung spreads its arrivals over them.
  */
-function stepScenario(ramp, rate) {
+function stepScenario(ramp, rate, seconds = stepSeconds(ramp, rate)) {
   const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: 0, request: ramp.request, rate, ramp_step: true };
   if (ramp.engine) step.engine = ramp.engine; // --engine's, where it runs the ramp (run_plan.js rampsForEngine)
-  const count = Math.max(1, Math.round(rate * stepSeconds(ramp, rate)));
+  const count = Math.max(1, Math.round(rate * seconds));
   if (ramp.connection === 'keep-alive') return { ...step, kind: 'rate', connections: ramp.connections, requests: count, warm_connections: true };
   return { ...step, kind: 'open', connections: count, requests_per_connection: 1 };
 }
@@ -174,11 +185,13 @@ function stepsPerSearch(ramp) {
 /**
  * Seconds a ramp should take for `servers` servers and `repeat` searches each (stepsPerSearch,
  * each step its load at the rates the search passes through, and its overhead), and each
- * server's warm-up once.
+ * server's warm-up once. longest: as if every step grew to max_step_s (a server whose loop pauses
+ * less often than its steps last: perf/lib/run/pause_window.js), the most it should take.
  */
-function estimateRampS(ramp, { servers, repeat }) {
+function estimateRampS(ramp, { servers, repeat, longest = false }) {
   const typical = Math.sqrt(ramp.from_rps * ramp.to_rps);
-  return servers * (repeat * stepsPerSearch(ramp) * (stepSeconds(ramp, typical) + STEP_OVERHEAD_S) + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
+  const stepS = longest ? Math.max(ramp.max_step_s, stepSeconds(ramp, typical)) : stepSeconds(ramp, typical);
+  return servers * (repeat * stepsPerSearch(ramp) * (stepS + STEP_OVERHEAD_S) + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
 }
 
-module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS };
+module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS, MAX_STEP_S };

@@ -32,6 +32,7 @@ const { shuffled } = require('./rounds');
 const { comparedPairs } = require('../judge/tuning');
 const { rampStepSamplesFileName, ERROR_CODES } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
+const { longPauses, pauseWindow, PausePeriod, stepLength, lengthened } = require('./pause_window');
 
 const TIMEOUT = ERROR_CODES.indexOf('timeout');
 
@@ -46,12 +47,14 @@ function timeoutsOnSchedule(samples) {
  * A step's percentiles (ms) over its replies and its timed-out requests, each of those a latency
  * of at least timeoutMs: the exact order statistic of the replies where it falls among them,
  * else timeoutMs (a lower bound: the percentile is past the timeout). Other errors are left out,
- * as they are of the percentiles of every run.
+ * as they are of the percentiles of every run. within: { from_ms, to_ms }, only the requests due
+ * then (a step judged over whole pause periods: ./pause_window.js).
  */
-function censoredPercentiles(samples, timeoutMs) {
+function censoredPercentiles(samples, timeoutMs, within = null) {
   const latencies = [];
   for (let i = 0; i < samples.length; i++) {
     if (samples.roleName(i) !== 'main') continue;
+    if (within && (samples.t[i] < within.from_ms || samples.t[i] >= within.to_ms)) continue;
     if (samples.error[i] === 0) latencies.push(samples.latency[i]);
     else if (samples.error[i] === TIMEOUT) latencies.push(Infinity);
   }
@@ -66,12 +69,15 @@ function censoredPercentiles(samples, timeoutMs) {
 
 /**
  * A measured step as the search reads it, from the run of one step of loadS seconds (results.json's
- * run fields). schedule: { samples, scenario (the step's), graceMs }, where the engine's samples
+ * run fields). schedule: { samples, scenario (the step's), graceMs, objectiveMs, periodMs }, where the engine's samples
  * start when each request was due (its samplesOnSchedule(scenario)):
  * its achieved rate is then judged over its schedule (capacity.js scheduledRate: the replies to
  * the requests due in its window that came by the window's end and graceMs, over the window; the
  * later ones, late_replies, are latency), else it is the run's replies over the time to its last
- * reply (replies_rps, kept beside it either way).
+ * reply (replies_rps, kept beside it either way). With objectiveMs, a step whose server paused
+ * its loop that long twice or more, periodically (periodMs apart where it is known), is judged,
+ * rate and percentiles, from its first such pause to its last (./pause_window.js): its `window`
+ * (none for a server that records no runtime events).
  */
 function stepOf(run, rate, loadS, schedule = null) {
   const timedOut = schedule ? timeoutsOnSchedule(schedule.samples) : 0;
@@ -83,10 +89,14 @@ function stepOf(run, rate, loadS, schedule = null) {
   const onSchedule = engine && engine.samplesOnSchedule && engine.samplesOnSchedule(schedule.scenario) && schedule.samples.length > 0;
   // The requests due in the step's window: kind open's are its connections, one request each.
   const requests = onSchedule ? (schedule.scenario.kind === 'open' ? schedule.scenario.connections : schedule.scenario.requests) : 0;
-  const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs }) : null;
+  const pauses = onSchedule && typeof schedule.objectiveMs === 'number' ? longPauses(run.runtime, schedule.objectiveMs, (requests * 1000) / rate) : null;
+  const within = pauses && pauseWindow(pauses, (requests * 1000) / rate, schedule.periodMs ?? null);
+  const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs, within }) : null;
   const step = { offered_rps: rate, achieved_rps: kept ? round3(kept.achieved_rps) : run.throughput_rps ?? 0, load_s: loadS };
-  const censored = timedOut > 0 ? censoredPercentiles(schedule.samples, schedule.scenario.timeout_s * 1000) : null;
+  const censored = timedOut > 0 || within ? censoredPercentiles(schedule.samples, schedule.scenario.timeout_s * 1000, within) : null;
   for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = censored ? censored[p] : run.latency_ms ? run.latency_ms[p] ?? null : null;
+  // The long pauses the step held, and the part of it judged: whole periods between them, or all of it (from_ms null).
+  if (pauses) step.window = { long_pauses: pauses.length, pauses, from_ms: within ? round3(within.from_ms) : null, to_ms: within ? round3(within.to_ms) : null, periods: within ? within.periods : 0 };
   if (timedOut > 0) step.timed_out = timedOut;
   Object.assign(step, {
     replies_rps: run.throughput_rps ?? null,
@@ -183,6 +193,8 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
     for (const server of plan.rampServers) await restart(server, stepScenario(ramp, ramp.from_rps));
     const servers = plan.rampServers.filter((s) => up.has(s) && !up.get(s).state.notStarted);
     const searches = Object.fromEntries(servers.map((s) => [s, []]));
+    // Each server's pause period on this ramp, learned over its searches (./pause_window.js).
+    const periods = Object.fromEntries(servers.map((s) => [s, new PausePeriod()]));
     const width = Math.max(5, ...servers.map((s) => s.length));
     const entry = { name: ramp.name, description: ramp.description, request: ramp.request, connection: ramp.connection, connections: ramp.connections, servers: {}, comparisons: [] };
     out.ramps.push(entry);
@@ -190,7 +202,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
       const turn = turnstile();
       const failed = Object.fromEntries(servers.map((s) => [s, 0]));
       const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
-      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep });
+      const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep }, periods[server]);
       const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true }).then((r) => [server, r])));
       for (const [server, r] of results) {
         searches[server].push(r);
@@ -252,17 +264,38 @@ function turnstile() {
 /**
  * measure(rate) for one server's search: a step measured in its turn, the server settled after
  * it. A server that exited or hung fails the step's rate (fatal) and is started again before
- * its next step; one that does not start again ends the search.
+ * its next step; one that does not start again ends the search. Each step is as long as the
+ * server's pause period asks (./pause_window.js: period, the server's PausePeriod on this ramp),
+ * and measured again, longer, where it met one or two long pauses and no whole period between
+ * them (the shorter steps kept in its `lengthened_from`).
  */
-function measureStep(ramp, server, up, context) {
-  return stepMeasurer(server, up, context, {
-    scenarioAt: (rate) => stepScenario(ramp, rate),
+function measureStep(ramp, server, up, context, period) {
+  let planned = null;
+  const measure = stepMeasurer(server, up, context, {
+    scenarioAt: (rate) => stepScenario(ramp, rate, planned.seconds),
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
-    status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(stepSeconds(ramp, rate))} s)`,
+    status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
     fresh: false,
     warmup: warmupLoad(ramp),
-    read: (run, rate, scenario, samples) => stepOf(run, rate, round3(stepSeconds(ramp, rate)), { samples, scenario, graceMs: rateGraceMs(context.objective) }),
+    read: (run, rate, scenario, samples) => stepOf(run, rate, round3(planned.seconds), { samples, scenario, graceMs: rateGraceMs(context.objective), objectiveMs: context.objective.ms, periodMs: planned.period_s === null ? null : planned.period_s * 1000 }),
   });
+  return async (rate) => {
+    const shorter = [];
+    planned = stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate);
+    for (let lengthenings = 0; ; lengthenings++) {
+      const step = await measure(rate);
+      if (!step.window) return step;
+      Object.assign(step.window, { period_s: planned.period_s, short: planned.short });
+      const periodMs = planned.period_s === null ? null : planned.period_s * 1000;
+      period.observe(step.window.pauses, rate, step.load_s * 1000, periodMs === null ? null : planned.seconds * 1000, periodMs);
+      delete step.window.pauses;
+      if (shorter.length) step.lengthened_from = shorter;
+      const again = lengthened(step, planned, stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate), ramp.max_step_s, lengthenings);
+      if (!again) return step;
+      shorter.push({ load_s: step.load_s, long_pauses: step.window.long_pauses, [`${context.objective.percentile}_ms`]: step[`${context.objective.percentile}_ms`], achieved_rps: step.achieved_rps, ...(step.samples_file ? { samples_file: step.samples_file } : {}) });
+      planned = again;
+    }
+  };
 }
 
 /**

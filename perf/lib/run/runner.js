@@ -264,9 +264,12 @@ function rampsPlan(plan) {
   const held = plan.held ? `; then the held-count search (waiting requests held at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, ${plan.held.from.toLocaleString('en-US')}–${plan.held.to.toLocaleString('en-US')} connections): about ${fmtDuration(estimateHeldS(plan.held, plan.held.servers.length))}` : '';
   if (!plan.ramps.length) return held;
   const { repeat } = plan.rampOptions;
-  const s = plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.rampServers.length, repeat }), 0);
+  const estimate = (longest) => plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.rampServers.length, repeat, longest }), 0);
+  const [s, most] = [estimate(false), estimate(true)];
   const on = plan.rampServers.join(' ') === plan.runnable.join(' ') ? '' : ` on ${plan.rampServers.join(', ')}`;
-  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')})${on}, ${searchesText(repeat)}: about ${fmtDuration(s)}${held}`;
+  // Steps grow for a server that pauses less often than they last: how long, the run finds out.
+  const upTo = most > 1.1 * s ? `, up to ${fmtDuration(most)} where the servers' loops pause less often than a step lasts` : '';
+  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')})${on}, ${searchesText(repeat)}: about ${fmtDuration(s)}${upTo}${held}`;
 }
 
 /** The scenarios' part of the plan line. */

@@ -44,9 +44,31 @@ function disturbedText(r) {
   return `${still.length} failing step${still.length > 1 ? 's' : ''} disturbed on ${still.length > 1 ? 'their' : 'its'} repeat too (at ${rates}: steal ${worst.steal_pct ?? '?'} %, other processes ${worst.foreign_cpu_pct ?? '?'} % of a core)`;
 }
 
+/**
+ * How the search's steps met the server's long pauses (perf/lib/run/pause_window.js): "4 steps
+ * judged over whole periods between loop pauses of 10 ms or more (one every ~3.0 s); 1 step
+ * with one or two such pauses and no whole period, judged whole"; "" for a server that paused
+ * so long in none.
+ */
+function windowText(r, objective) {
+  const met = (r.steps || []).filter((st) => st.window && st.window.long_pauses > 0);
+  if (!met.length) return '';
+  const whole = met.filter((st) => st.window.periods > 0);
+  const few = met.filter((st) => st.window.periods === 0 && st.window.long_pauses <= 2);
+  const irregular = met.filter((st) => st.window.periods === 0 && st.window.long_pauses > 2);
+  const periods = whole.map((st) => (st.window.to_ms - st.window.from_ms) / st.window.periods).sort((a, b) => a - b);
+  const typical = periods.length ? ` (one every ~${(periods[Math.floor(periods.length / 2)] / 1000).toFixed(1)} s)` : '';
+  const n = (k) => `${k} step${k === 1 ? '' : 's'}`;
+  const parts = [];
+  if (whole.length) parts.push(`${n(whole.length)} judged over whole periods between loop pauses of ${objective.ms} ms or more${typical}`);
+  if (few.length) parts.push(`${n(few.length)} with one or two such pauses and no whole period, judged whole`);
+  if (irregular.length) parts.push(`${n(irregular.length)} with such pauses in no period, judged whole`);
+  return parts.join('; ');
+}
+
 /** One search: "hello_per_connection  node  sustains 3,900/s at p99 ≤ 10 ms (search 1 of 3); fails at 4,100/s: p99 12.3 ms over 10 ms". */
 function searchLine(name, server, r, objective, options = {}) {
-  const notes = [unconfirmedText(r), disturbedText(r)].filter(Boolean);
+  const notes = [unconfirmedText(r), disturbedText(r), windowText(r, objective)].filter(Boolean);
   const line = searchHead(name, server, r, objective, options);
   return r.incomplete || !notes.length ? line : `${line}; ${notes.join('; ')}`;
 }

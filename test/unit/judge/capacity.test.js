@@ -79,6 +79,7 @@ describe('capacity: a step\'s rate judged over its schedule', () => {
     const samples = stepSamples({ rate: 1000, requests: 1000, latencyOf: () => 9 });
     assert.deepEqual(scheduledRate(samples, { rate: 1000, requests: 1000, graceMs: 10 }), { achieved_rps: 1000, late_replies: 0, window_s: 1 });
     assert.deepEqual(scheduledRate(samples, { rate: 1000, requests: 500, graceMs: 10 }), { achieved_rps: 1000, late_replies: 0, window_s: 0.5 }, 'requests due after the window: not counted');
+    assert.deepEqual(scheduledRate(samples, { rate: 1000, requests: 1000, graceMs: 10, within: { from_ms: 250, to_ms: 750 } }), { achieved_rps: 1000, late_replies: 0, window_s: 0.5 }, 'a part of the window: the requests due in it, over it');
     const errors = stepSamples({ rate: 1000, requests: 1000, latencyOf: () => 1 });
     errors.add({ startAt: 0.5, endAt: 2, error: 'reset' });
     assert.equal(scheduledRate(errors, { rate: 1000, requests: 1000, graceMs: 10 }).achieved_rps, 1000, 'errors are judged apart, not as replies');

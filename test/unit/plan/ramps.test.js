@@ -24,7 +24,7 @@ describe('ramps as data', () => {
   it('fills in the defaults and merges the quick values', () => {
     const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5, precision: 0.1 } } });
     const [full] = loadRamps({ dir });
-    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_requests: 20000, fail_confirmations: 3 });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, max_step_s: 15, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_requests: 20000, fail_confirmations: 3 });
     const [quick] = loadRamps({ dir, quick: true });
     assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps, quick.precision], [100, 0.5, 1000, 0.1]);
   });
@@ -54,6 +54,10 @@ describe('ramps as data', () => {
     const [ramp] = loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', connections: 50, from_rps: 500, to_rps: 64000 } }) });
     const step = stepScenario(ramp, 4000);
     assert.deepEqual([step.kind, step.rate, step.connections, step.requests, step.warmup_s], ['rate', 4000, 50, 8000, 0]);
+    assert.equal(stepScenario(ramp, 4000, 6.9).requests, 27600, 'a step planned longer, for two of its server\'s pause periods');
+    assert.equal(ramp.max_step_s, 15, 'a step grows to 15 s at most by default');
+    assert.deepEqual(loadRamps({ quick: true }).map((r) => r.max_step_s), [0.5, 0.5], 'a quick step keeps its length');
+    assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', from_rps: 500, to_rps: 64000, step_s: 3, max_step_s: 1 } }) })[0].max_step_s, 3, 'never below step_s');
     assert.equal(step.warm_connections, true, 'its connections opened and warmed before its time zero');
     const { description, kind, connections, rate, requests } = step;
     assert.equal(normalizeScenario({ description, kind, connections, rate, requests }, 'step', undefined).requests, 8000);
