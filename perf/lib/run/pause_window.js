@@ -167,4 +167,4 @@ function lengthened(step, planned, next, maxS, lengthenings) {
   return { ...next, seconds: Math.min(maxS, Math.max(next.seconds, 2 * planned.seconds)) };
 }
 
-module.exports = { longPauses, pauseWindow, PausePeriod, stepLength, lengthened, WHOLE_PERIODS, PERIOD_MARGIN, MAX_LENGTHENINGS, EPISODE_GAP_MS };
+module.exports = { longPauses, pauseWindow, PausePeriod, stepLength, lengthened, MAX_LENGTHENINGS };
