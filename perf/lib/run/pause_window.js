@@ -119,11 +119,11 @@ class PausePeriod {
   }
 
   /**
-   * A step's long pauses (longPauses) at `rate`, over its load of loadMs; plannedMs, the length
-   * it was planned as, and periodMs, the period it was planned for (null before one was known).
+   * A step at `rate` over its load of loadMs: its long pauses (longPauses) and the window it was
+   * judged over (pauseWindow, or null); plannedMs, the length it was planned as where it was
+   * planned for a period (else null).
    */
-  observe(pauses, rate, loadMs, plannedMs = null, periodMs = null) {
-    const window = pauseWindow(pauses, loadMs, periodMs);
+  observe({ pauses, window }, rate, loadMs, plannedMs = null) {
     if (window) this.gaps.push({ rate, ms: (window.to_ms - window.from_ms) / window.periods });
     else if (pauses.length === 1) this.floors.push({ rate, ms: Math.max(pauses[0].from_ms, loadMs - pauses[0].from_ms) });
     else if (pauses.length === 0 && plannedMs !== null && loadMs >= plannedMs) this.floors.push({ rate, ms: loadMs });

@@ -286,8 +286,8 @@ function measureStep(ramp, server, up, context, period) {
       const step = await measure(rate);
       if (!step.window) return step;
       Object.assign(step.window, { period_s: planned.period_s, short: planned.short });
-      const periodMs = planned.period_s === null ? null : planned.period_s * 1000;
-      period.observe(step.window.pauses, rate, step.load_s * 1000, periodMs === null ? null : planned.seconds * 1000, periodMs);
+      const judged = step.window.periods > 0 ? step.window : null;
+      period.observe({ pauses: step.window.pauses, window: judged }, rate, step.load_s * 1000, planned.period_s === null ? null : planned.seconds * 1000);
       delete step.window.pauses;
       if (shorter.length) step.lengthened_from = shorter;
       const again = lengthened(step, planned, stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate), ramp.max_step_s, lengthenings);

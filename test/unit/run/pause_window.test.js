@@ -13,6 +13,8 @@ const { Samples } = require('../../../perf/lib/measure/samples');
 
 const stall = (from, lateMs, hb = 10) => ({ kind: 'stall', from_ms: from, to_ms: from + lateMs + hb });
 const P99_10MS = { percentile: 'p99', ms: 10 };
+/** What a step over loadMs that held these long pauses gives PausePeriod.observe: them and the window it was judged over. */
+const held = (pauses, loadMs, periodMs = null) => ({ pauses, window: pauseWindow(pauses, loadMs, periodMs) });
 
 /**
  * A server of one core serving each request in serviceMs, first come first served, its loop stopped
@@ -69,34 +71,34 @@ describe('ramps: a step as long as the pause', () => {
 
   it('learns a timer\'s period as a time and a collector\'s as a count of requests; one pause says the period is longer than its longer side', () => {
     const timer = new PausePeriod();
-    timer.observe([{ from_ms: 100 }, { from_ms: 3100 }], 1000, 4000);
+    timer.observe(held([{ from_ms: 100 }, { from_ms: 3100 }], 4000), 1000, 4000);
     assert.equal(timer.ms(4000), null, 'two pauses, no period known: nothing learned');
-    timer.observe([{ from_ms: 100 }, { from_ms: 3100 }, { from_ms: 6100 }], 1000, 8000);
+    timer.observe(held([{ from_ms: 100 }, { from_ms: 3100 }, { from_ms: 6100 }], 8000), 1000, 8000);
     assert.equal(timer.ms(4000), 3000, 'one rate seen: the longer of a time (3 s) and a count (3,000 requests: 0.75 s at 4,000/s)');
     assert.equal(timer.ms(250), 12000, 'and at a lower rate, the count\'s');
-    timer.observe([{ from_ms: 1000 }, { from_ms: 3900 }], 2000, 4000, 6900, 3000);
+    timer.observe(held([{ from_ms: 1000 }, { from_ms: 3900 }], 4000, 3000), 2000, 4000, 6900);
     assert.equal(timer.ms(4000), 2950, 'two rates, about the same gap: a time');
-    timer.observe([{ from_ms: 100 }, { from_ms: 400 }], 4000, 4000, 6900, 3000);
+    timer.observe(held([{ from_ms: 100 }, { from_ms: 400 }], 4000, 3000), 4000, 4000, 6900);
     assert.equal(timer.ms(4000), 2950, 'two pauses too close for a window teach nothing');
-    timer.observe([{ from_ms: 100 }, { from_ms: 1500 }, { from_ms: 3100 }], 4000, 4000, 4000, 3000);
+    timer.observe(held([{ from_ms: 100 }, { from_ms: 1500 }, { from_ms: 3100 }], 4000, 3000), 4000, 4000, 4000);
     assert.equal(timer.ms(4000), 3000, 'a stall between two pauses a planned period apart: the period, not the stall\'s gaps');
     const collector = new PausePeriod();
-    collector.observe([{ from_ms: 0 }, { from_ms: 4000 }, { from_ms: 8000 }], 1000, 9000);
-    collector.observe([{ from_ms: 10 }, { from_ms: 2010 }, { from_ms: 4010 }], 2000, 5000);
+    collector.observe(held([{ from_ms: 0 }, { from_ms: 4000 }, { from_ms: 8000 }], 9000), 1000, 9000);
+    collector.observe(held([{ from_ms: 10 }, { from_ms: 2010 }, { from_ms: 4010 }], 5000), 2000, 5000);
     assert.equal(collector.ms(8000), 500, 'the gap halves as the rate doubles: 4,000 requests a period');
     const once = new PausePeriod();
     assert.equal(once.ms(1000), null, 'no long pause seen');
-    once.observe([{ from_ms: 1200 }], 1000, 2000);
+    once.observe(held([{ from_ms: 1200 }], 2000), 1000, 2000);
     assert.equal(once.ms(1000), 1200, 'one pause 1.2 s into a 2 s step: no other within 1.2 s either side');
-    once.observe([], 1000, 2000, 2000);
+    once.observe(held([], 2000), 1000, 2000, 2000);
     assert.equal(once.ms(1000), 2000, 'none in a step planned to hold two: longer than the step');
   });
 
   it('plans two periods and a margin, at most max_step_s (short when cut), and measures a step again only after one long pause', () => {
     const period = new PausePeriod();
     assert.deepEqual(stepLength(2, 15, period, 1000), { seconds: 2, period_s: null, short: false }, 'no pause seen: the ramp\'s step');
-    period.observe([{ from_ms: 100 }, { from_ms: 3100 }, { from_ms: 6100 }], 1000, 7000);
-    period.observe([{ from_ms: 100 }, { from_ms: 3100 }, { from_ms: 6100 }], 2000, 7000);
+    period.observe(held([{ from_ms: 100 }, { from_ms: 3100 }, { from_ms: 6100 }], 7000), 1000, 7000);
+    period.observe(held([{ from_ms: 100 }, { from_ms: 3100 }, { from_ms: 6100 }], 7000), 2000, 7000);
     assert.deepEqual(stepLength(2, 15, period, 1000), { seconds: 6.9, period_s: 3, short: false });
     assert.deepEqual(stepLength(2, 5, period, 1000), { seconds: 5, period_s: 3, short: true }, 'cut to max_step_s');
     assert.deepEqual(stepLength(0.5, 0.5, period, 1000), { seconds: 0.5, period_s: 3, short: true }, 'a quick ramp\'s step keeps its length, marked');
