@@ -20,9 +20,9 @@ const { comparisonText } = require('../../perf/lib/text/ramps');
 // counts its requests to 300; the keep-alive ramp's test below warms its server up. A rate fails
 // on its second failing step in a row, as a quick run's keep-alive ramp's (the heavy server's
 // searches took 37 s with three: most of their steps confirm its failing rates).
-// Every step keeps its length (max_step_s: step_s), as a quick ramp's does: these tests are the
-// search's; steps as long as a server's pause are test/e2e/pause_window.test.js's.
-const UP = { description: 'hello, rising', from_rps: 200, to_rps: 1600, step_s: 0.6, max_step_s: 0.6, min_requests: 200, max_steps: 24, precision: 0.15, warmup_requests: 0, fail_confirmations: 2 };
+// Steps as long as a server's pause are test/e2e/pause_window.test.js's: these stand-ins pause
+// only when their load stalls their loop, which is no pause (test/e2e/ramp_step.test.js).
+const UP = { description: 'hello, rising', from_rps: 200, to_rps: 1600, step_s: 0.6, min_requests: 200, max_steps: 24, precision: 0.15, warmup_requests: 0, fail_confirmations: 2 };
 
 describe('ramps: each server\'s rate raised until it no longer holds the objective', function () {
   this.timeout(180000);
@@ -161,7 +161,7 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     // From 200/s (its first step 100 requests in 0.5 s, not in a second at 100/s): its edge lies
     // above 300/s. The server warmed up by 200 requests before its first step, as every ramp's
     // server is (by 20,000), and a rate failed by two failing steps in a row, as a quick run's.
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, max_step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15, warmup_requests: 200, fail_confirmations: 2 }));
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15, warmup_requests: 200, fail_confirmations: 2 }));
     // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
     // above the few milliseconds a busy machine adds to a tail.
     await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l), status: (text) => text && statuses.push(text) });
@@ -213,7 +213,7 @@ describe('ramps behind --link: the link saturates first, and the search says so'
     const rampsDir = makeTmpDir('ramps-link-');
     // From 100/s: at 50/s a step is 2 s (its 100 requests); the link's limit lies above both.
     // No warm-up: the default 20,000 requests pass the 1 Mbit/s link at its 250 a second, 80 s.
-    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 100, to_rps: 3200, step_s: 0.3, max_step_s: 0.3, min_requests: 100, max_steps: 24, warmup_requests: 0 }));
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 100, to_rps: 3200, step_s: 0.3, min_requests: 100, max_steps: 24, warmup_requests: 0 }));
     // A light server (it holds 1,600 new connections a second on loopback, above) behind a
     // 1 Mbit/s link: a connection's ~500 bytes each way fill it near 250 a second.
     await runScenarios({ definitions: standinDefinitions({ light: {} }), servers: ['light'], scenariosDir, rampsDir, ramps: ['up'], link: '1mbit', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });

@@ -3,7 +3,8 @@
 // search's answer held twice (perf/lib/run/ramp.js, perf/lib/judge/capacity.js), against
 // stand-in servers on real sockets: one that answers every request at once but holds one reply
 // for a second (its step still keeps its rate, the held reply in its latency), and one of known
-// capacity (1 ms of CPU a request: 1,000/s at most) offered twice that (it still fails).
+// capacity (1 ms of CPU a request: 1,000/s at most) offered twice that (it still fails, and its
+// loop, late with the load, is no pause to measure a step again for: perf/lib/run/pause_window.js).
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -25,7 +26,7 @@ describe('ramps: a step judged over its schedule, on warmed connections', functi
     // its confirmation where the server holds it, three failing steps where it does not (half a
     // second, not a second: the held reply is still a second late, past the step's end and its
     // grace, and the heavy server's backlog of each failing step half as long to drain).
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over 100 connections at one rate', connection: 'keep-alive', connections: 100, from_rps: 2000, to_rps: 2000, step_s: 0.5, max_step_s: 0.5, min_requests: 100, max_steps: 6, warmup_requests: 0 }));
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over 100 connections at one rate', connection: 'keep-alive', connections: 100, from_rps: 2000, to_rps: 2000, step_s: 0.5, min_requests: 100, max_steps: 6, warmup_requests: 0 }));
     // late: its ~700th /hello (after the contract check and the step's 100 warm-up requests, about
     // 0.3 s into the step) answered a second late. The requests behind it on its connection
     // (20 a second) wait too: about 5 of 1,000, under the 1 % above p99. An objective of 50 ms
@@ -61,5 +62,11 @@ describe('ramps: a step judged over its schedule, on warmed connections', functi
       // 1,000/s at most, and what it served by the window's end and the grace.
       assert.ok(st.achieved_rps <= 1000 * 1.05 + 10, `kept ${st.achieved_rps}/s`);
     }
+  });
+
+  it('past its edge, its loop busy with the backlog runs its heartbeat late without pausing: no step is measured again, longer', () => {
+    const [search] = doc.ramps.ramps[0].servers.heavy.searches;
+    assert.ok(search.steps.every((st) => st.window), 'the stand-in records its runtime events');
+    assert.deepEqual(search.steps.map((st) => [st.load_s, Boolean(st.lengthened_from)]), search.steps.map(() => [0.5, false]), JSON.stringify(search.steps.map((st) => st.window)));
   });
 });

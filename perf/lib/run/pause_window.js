@@ -10,8 +10,10 @@
 // the ramp's max_step_s), and judged from its first long pause to its last (pauseWindow): whole
 // periods, each holding one pause, wherever the pauses fell. A step that met one or two long
 // pauses and no whole period between them (a period longer than it, or one not yet seen) is
-// measured again at least twice as long (at most MAX_LENGTHENINGS times, up to max_step_s). One rule for every runtime: a long pause is a loop
-// stall or a collection of the objective's time or more, which every project server records.
+// measured again at least twice as long (at most MAX_LENGTHENINGS times, up to max_step_s), where
+// those pauses could decide its verdict (pauseEnds). One rule for every runtime: a long pause
+// is a loop stall or a collection of the objective's time or more, which every project server
+// records.
 
 const { median } = require('../measure/stats');
 const { variance } = require('../judge/confidence');
@@ -37,19 +39,28 @@ const PERIOD_TOLERANCE = 0.25;
 // A window from the first long pause to the last shorter than this share of the step is not whole
 // periods of a periodic pause: the step is judged whole.
 const MIN_WINDOW_SHARE = 1 / 3;
+// A loop stall through which the server answered at this share of its step's rate of replies or
+// more was the loop busy, not paused (servedThrough): a pause answers next to nothing.
+const BUSY_SHARE = 0.5;
+// A pause's shadow ends at the first request due after it answered within this share of the
+// objective: its backlog drained.
+const RECOVERED_SHARE = 0.5;
 
 /**
  * The run's long pauses inside the step's load [0, loadMs), on the samples' clock (results.json
  * runtime.pauses): loop stalls whose heartbeat ran objectiveMs late or more, and collections that
  * took objectiveMs or more (Node's exact, Ruby's placed to a heartbeat); those within
- * EPISODE_GAP_MS of each other as one episode ({ from_ms, to_ms }), in time order. null for a
- * server that recorded no runtime events over the step, or not all of them.
+ * EPISODE_GAP_MS of each other as one episode ({ from_ms, to_ms }), in time order. A stall the
+ * server answered through (servedThrough) is its loop busy with the load, not paused: not one.
+ * null for a server that recorded no runtime events over the step, or not all of them.
  */
-function longPauses(runtime, objectiveMs, loadMs) {
+function longPauses(runtime, samples, objectiveMs, loadMs) {
   if (!runtime || !Array.isArray(runtime.pauses) || runtime.complete === false) return null;
   const hb = runtime.heartbeat_ms || 0;
+  const served = servedThrough(samples, loadMs, hb);
   const long = runtime.pauses
     .filter((p) => (p.kind === 'stall' ? p.to_ms - p.from_ms - hb : p.to_ms - p.from_ms) >= objectiveMs && p.from_ms >= 0 && p.from_ms < loadMs)
+    .filter((p) => p.kind !== 'stall' || !served(p))
     .sort((a, b) => a.from_ms - b.from_ms);
   const episodes = [];
   for (const p of long) {
@@ -58,6 +69,33 @@ function longPauses(runtime, objectiveMs, loadMs) {
     else episodes.push({ from_ms: p.from_ms, to_ms: p.to_ms });
   }
   return episodes;
+}
+
+/**
+ * served(stall): whether the server went on answering through a loop stall, at BUSY_SHARE or more
+ * of its rate of replies over the step, over the part of the stall its heartbeat was surely late
+ * for ([from_ms + heartbeat, to_ms)): a loop serving a backlog past its edge runs its heartbeat
+ * late as a pause does, and answers all along (a stand-in at twice its capacity over 100
+ * keep-alive connections: stalls of 0.2-2 s); a paused loop answers nothing.
+ */
+function servedThrough(samples, loadMs, hb) {
+  const ends = [];
+  for (let i = 0; i < samples.length; i++) if (samples.error[i] === 0 && samples.roleName(i) === 'main') ends.push(samples.t[i] + samples.latency[i]);
+  ends.sort((a, b) => a - b);
+  const firstFrom = (ms) => {
+    let [lo, hi] = [0, ends.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const stepRate = ends.length / Math.max(loadMs, ends.length ? ends[ends.length - 1] : 0);
+  return (stall) => {
+    const [from, to] = [stall.from_ms + hb, stall.to_ms];
+    return to > from && (firstFrom(to) - firstFrom(from)) / (to - from) >= BUSY_SHARE * stepRate;
+  };
 }
 
 /**
@@ -100,6 +138,50 @@ function periodChain(pauses, periodMs) {
     if (chain.length >= 2 && (!best || chain.length > best.length)) best = chain;
   }
   return best;
+}
+
+/**
+ * A step judged whole that held long pauses, at the two ends of what its pauses can be over whole
+ * periods: { none, most }, each { weight(i) (each request's weight, by sample index, in the
+ * percentiles), creditMs (the pauses' time to add to the step's service, or to take from it where
+ * negative, in its rate) }; null where no request fell in a pause's shadow. A pause's shadow is
+ * the requests (role main) due from objectiveMs before it began, whose replies could wait for it,
+ * to the first due after it answered within RECOVERED_SHARE of the objective (its backlog
+ * drained), or to the step's end. k long pauses and no window in a step of loadMs mean a period
+ * longer than loadMs / (k + 1) (a shorter one puts k + 1 in it), so over whole periods the pauses
+ * take between none and k + 1 times the longest one's time, and the shadows between none of the
+ * requests and k + 1 times the largest one's share: `none` leaves the shadows out and gives the
+ * pauses' time back; `most` weighs the shadows to that share and takes the longest pause's time
+ * k + 1 times. The step's verdict lies between the two ends'.
+ */
+function pauseEnds(samples, pauses, objectiveMs, loadMs) {
+  const due = [];
+  for (let i = 0; i < samples.length; i++) if (samples.roleName(i) === 'main' && samples.t[i] >= 0 && samples.t[i] < loadMs) due.push(i);
+  due.sort((a, b) => samples.t[a] - samples.t[b]);
+  const shaded = new Set();
+  let largest = 0;
+  for (const p of pauses) {
+    let n = 0;
+    for (const i of due) {
+      if (samples.t[i] < p.from_ms - objectiveMs) continue;
+      if (samples.t[i] >= p.to_ms && samples.error[i] === 0 && samples.latency[i] < RECOVERED_SHARE * objectiveMs) break;
+      shaded.add(i);
+      n += 1;
+    }
+    largest = Math.max(largest, n);
+  }
+  if (!shaded.size) return null;
+  const k = pauses.length;
+  const most = Math.min(1, ((k + 1) * largest) / due.length);
+  // The shadows' weight that makes them `most` of the requests: w·s / (w·s + rest) = most.
+  const rest = due.length - shaded.size;
+  const heavy = most >= 1 || rest === 0 ? null : (most * rest) / ((1 - most) * shaded.size);
+  const pausedMs = pauses.reduce((sum, p) => sum + p.to_ms - p.from_ms, 0);
+  const longestMs = Math.max(...pauses.map((p) => p.to_ms - p.from_ms));
+  return {
+    none: { weight: (i) => (shaded.has(i) ? 0 : 1), creditMs: pausedMs },
+    most: { weight: (i) => (shaded.has(i) ? heavy ?? 1 : heavy === null ? 0 : 1), creditMs: -Math.max(0, (k + 1) * longestMs - pausedMs) },
+  };
 }
 
 const logSd = (xs) => (xs.length < 2 ? Infinity : Math.sqrt(variance(xs.map(Math.log))));
@@ -156,15 +238,18 @@ function stepLength(baseS, maxS, period, rate) {
 
 /**
  * The length to measure a step at `rate` again, or null to keep it: a step of `planned` seconds
- * that met one or two long pauses and no whole period between them is measured again at least
- * twice as long, up to maxS, while lengthenings are left. One that held none was not touched by
- * a pause, and one of three or more with no period in them is not made periodic by a longer
- * step: their figures stand.
+ * that met one or two long pauses and no whole period between them, whose pauses could decide
+ * its verdict (its window's pauses_decide: pauseEnds), is measured again at least twice as
+ * long, up to maxS, while lengthenings are left. One that held none was not touched by a pause;
+ * one whose verdict is the same at both ends of what its pauses can be over whole periods was
+ * not decided by them (a server past its edge fails without
+ * them); one of three or more with no period in them is not made periodic by a longer step:
+ * their figures stand.
  */
 function lengthened(step, planned, next, maxS, lengthenings) {
-  const { long_pauses: pauses, periods } = step.window;
-  if (step.stop || step.fatal || step.limited || lengthenings >= MAX_LENGTHENINGS || periods > 0 || pauses < 1 || pauses > 2 || planned.seconds >= maxS) return null;
+  const { long_pauses: pauses, periods, pauses_decide: decide } = step.window;
+  if (step.stop || step.fatal || step.limited || lengthenings >= MAX_LENGTHENINGS || periods > 0 || pauses < 1 || pauses > 2 || decide === false || planned.seconds >= maxS) return null;
   return { ...next, seconds: Math.min(maxS, Math.max(next.seconds, 2 * planned.seconds)) };
 }
 
-module.exports = { longPauses, pauseWindow, PausePeriod, stepLength, lengthened, MAX_LENGTHENINGS };
+module.exports = { longPauses, pauseWindow, pauseEnds, PausePeriod, stepLength, lengthened, MAX_LENGTHENINGS };

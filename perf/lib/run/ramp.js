@@ -32,7 +32,7 @@ const { shuffled } = require('./rounds');
 const { comparedPairs } = require('../judge/tuning');
 const { rampStepSamplesFileName, ERROR_CODES } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
-const { longPauses, pauseWindow, PausePeriod, stepLength, lengthened } = require('./pause_window');
+const { longPauses, pauseWindow, pauseEnds, PausePeriod, stepLength, lengthened } = require('./pause_window');
 
 const TIMEOUT = ERROR_CODES.indexOf('timeout');
 
@@ -47,34 +47,45 @@ function timeoutsOnSchedule(samples) {
  * A step's percentiles (ms) over its replies and its timed-out requests, each of those a latency
  * of at least timeoutMs: the exact order statistic of the replies where it falls among them,
  * else timeoutMs (a lower bound: the percentile is past the timeout). Other errors are left out,
- * as they are of the percentiles of every run. within: { from_ms, to_ms }, only the requests due
- * then (a step judged over whole pause periods: ./pause_window.js).
+ * as they are of the percentiles of every run. weight(i): each request's weight, 0 to leave it
+ * out (a step judged over whole pause periods, or its pauses' shadows weighed: ./pause_window.js).
  */
-function censoredPercentiles(samples, timeoutMs, within = null) {
-  const latencies = [];
+function censoredPercentiles(samples, timeoutMs, weight = () => 1) {
+  const latencies = []; // [latency, weight]
+  let total = 0;
   for (let i = 0; i < samples.length; i++) {
-    if (samples.roleName(i) !== 'main') continue;
-    if (within && (samples.t[i] < within.from_ms || samples.t[i] >= within.to_ms)) continue;
-    if (samples.error[i] === 0) latencies.push(samples.latency[i]);
-    else if (samples.error[i] === TIMEOUT) latencies.push(Infinity);
+    const w = samples.roleName(i) === 'main' ? weight(i) : 0;
+    if (w <= 0 || (samples.error[i] !== 0 && samples.error[i] !== TIMEOUT)) continue;
+    latencies.push([samples.error[i] === 0 ? samples.latency[i] : Infinity, w]);
+    total += w;
   }
-  latencies.sort((a, b) => a - b);
+  latencies.sort((a, b) => a[0] - b[0]);
   const out = {};
   for (const [p, pct] of Object.entries(PERCENTILES)) {
-    const x = latencies[Math.max(0, Math.ceil((pct / 100) * latencies.length) - 1)];
+    // The first latency with pct % of the weight at or below it: with weights of 1, the order statistic ⌈pct·n⌉.
+    let k = 0;
+    let below = latencies.length ? latencies[0][1] : 0;
+    while (k < latencies.length - 1 && below < (pct / 100) * total) {
+      k += 1;
+      below += latencies[k][1];
+    }
+    const x = latencies.length ? latencies[k][0] : undefined;
     out[p] = x === Infinity ? timeoutMs : round3(x);
   }
   return out;
 }
 
+/** A weight by sample index: 1 for the requests due within { from_ms, to_ms }, else 0. */
+const dueWithin = (samples, within) => (i) => (samples.t[i] >= within.from_ms && samples.t[i] < within.to_ms ? 1 : 0);
+
 /**
  * A measured step as the search reads it, from the run of one step of loadS seconds (results.json's
- * run fields). schedule: { samples, scenario (the step's), graceMs, objectiveMs, periodMs }, where the engine's samples
+ * run fields). schedule: { samples, scenario (the step's), graceMs, objective, periodMs }, where the engine's samples
  * start when each request was due (its samplesOnSchedule(scenario)):
  * its achieved rate is then judged over its schedule (capacity.js scheduledRate: the replies to
  * the requests due in its window that came by the window's end and graceMs, over the window; the
  * later ones, late_replies, are latency), else it is the run's replies over the time to its last
- * reply (replies_rps, kept beside it either way). With objectiveMs, a step whose server paused
+ * reply (replies_rps, kept beside it either way). With the objective, a step whose server paused
  * its loop that long twice or more, periodically (periodMs apart where it is known), is judged,
  * rate and percentiles, from its first such pause to its last (./pause_window.js): its `window`
  * (none for a server that records no runtime events).
@@ -89,11 +100,14 @@ function stepOf(run, rate, loadS, schedule = null) {
   const onSchedule = engine && engine.samplesOnSchedule && engine.samplesOnSchedule(schedule.scenario) && schedule.samples.length > 0;
   // The requests due in the step's window: kind open's are its connections, one request each.
   const requests = onSchedule ? (schedule.scenario.kind === 'open' ? schedule.scenario.connections : schedule.scenario.requests) : 0;
-  const pauses = onSchedule && typeof schedule.objectiveMs === 'number' ? longPauses(run.runtime, schedule.objectiveMs, (requests * 1000) / rate) : null;
-  const within = pauses && pauseWindow(pauses, (requests * 1000) / rate, schedule.periodMs ?? null);
+  const loadMs = (requests * 1000) / rate;
+  const objective = schedule && schedule.objective;
+  const pauses = onSchedule && objective ? longPauses(run.runtime, schedule.samples, objective.ms, loadMs) : null;
+  const within = pauses && pauseWindow(pauses, loadMs, schedule.periodMs ?? null);
   const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs, within }) : null;
   const step = { offered_rps: rate, achieved_rps: kept ? round3(kept.achieved_rps) : run.throughput_rps ?? 0, load_s: loadS };
-  const censored = timedOut > 0 || within ? censoredPercentiles(schedule.samples, schedule.scenario.timeout_s * 1000, within) : null;
+  const timeoutMs = onSchedule ? schedule.scenario.timeout_s * 1000 : null;
+  const censored = timedOut > 0 || within ? censoredPercentiles(schedule.samples, timeoutMs, within ? dueWithin(schedule.samples, within) : undefined) : null;
   for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = censored ? censored[p] : run.latency_ms ? run.latency_ms[p] ?? null : null;
   // The long pauses the step held, and the part of it judged: whole periods between them, or all of it (from_ms null).
   if (pauses) step.window = { long_pauses: pauses.length, pauses, from_ms: within ? round3(within.from_ms) : null, to_ms: within ? round3(within.to_ms) : null, periods: within ? within.periods : 0 };
@@ -143,6 +157,16 @@ function stepOf(run, rate, loadS, schedule = null) {
   // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one
   // that fell short of the schedule did not offer the rate, whatever the server did with it.
   else if (typeof run.arrival_rps === 'number' && !arrivalsKept(rate, run.arrival_rps, run.requests)) step.limited = `the load hosts started ${Math.round(run.arrival_rps)} requests a second of the ${Math.round(rate)} offered (their arrivals are random, and they start apart)`;
+  // Judged whole: whether its pauses could decide its verdict (pause_window.js pauseEnds).
+  if (pauses && pauses.length && !within) {
+    const ends = pauseEnds(schedule.samples, pauses, objective.ms, loadMs);
+    const failsAt = ({ weight, creditMs }) => {
+      const pct = censoredPercentiles(schedule.samples, timeoutMs, weight)[objective.percentile];
+      const achieved = Math.max(0, step.achieved_rps + (rate * creditMs) / loadMs);
+      return stepFailure({ ...step, achieved_rps: achieved, [`${objective.percentile}_ms`]: pct }, objective) !== null;
+    };
+    step.window.pauses_decide = ends !== null && failsAt(ends.none) !== failsAt(ends.most);
+  }
   return step;
 }
 
@@ -277,7 +301,7 @@ function measureStep(ramp, server, up, context, period) {
     status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
     fresh: false,
     warmup: warmupLoad(ramp),
-    read: (run, rate, scenario, samples) => stepOf(run, rate, round3(planned.seconds), { samples, scenario, graceMs: rateGraceMs(context.objective), objectiveMs: context.objective.ms, periodMs: planned.period_s === null ? null : planned.period_s * 1000 }),
+    read: (run, rate, scenario, samples) => stepOf(run, rate, round3(planned.seconds), { samples, scenario, graceMs: rateGraceMs(context.objective), objective: context.objective, periodMs: planned.period_s === null ? null : planned.period_s * 1000 }),
   });
   return async (rate) => {
     const shorter = [];

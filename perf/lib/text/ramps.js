@@ -61,7 +61,8 @@ function windowText(r, objective) {
   const n = (k) => `${k} step${k === 1 ? '' : 's'}`;
   const parts = [];
   if (whole.length) parts.push(`${n(whole.length)} judged over whole periods between loop pauses of ${objective.ms} ms or more${typical}`);
-  if (few.length) parts.push(`${n(few.length)} with one or two such pauses and no whole period, judged whole`);
+  const stood = few.filter((st) => st.window.pauses_decide === false).length;
+  if (few.length) parts.push(`${n(few.length)} with one or two such pauses and no whole period, judged whole${stood ? ` (${stood} of them because their pauses could not turn their verdict)` : ''}`);
   if (irregular.length) parts.push(`${n(irregular.length)} with such pauses in no period, judged whole`);
   return parts.join('; ');
 }

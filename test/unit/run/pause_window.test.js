@@ -34,10 +34,22 @@ function pausingServer({ rate, loadMs, serviceMs = 0.1, pauseMs = 20, periodMs =
     free = begin + serviceMs;
     samples.add({ startAt: due, endAt: free, status: 200 });
   }
-  return { samples, pauses: pauses.map((p) => stall(p, pauseMs - 5)) };
+  // Its heartbeat last ran 5 ms before the pause, and next as the loop resumed.
+  return { samples, pauses: pauses.map((p) => stall(p - 5, pauseMs - 5)) };
 }
 
-/** The step stepOf reads from pausingServer's figures at `rate` over loadMs. */
+/** A request due every millisecond for loadMs, each answered in 0.5 ms, or when the pause it fell in ended. */
+function servedAround(pauses, loadMs) {
+  const samples = new Samples();
+  samples.start(0);
+  for (let due = 0; due < loadMs; due += 1) {
+    const held = pauses.find((p) => due >= p.from_ms && due < p.to_ms);
+    samples.add({ startAt: due, endAt: held ? held.to_ms : due + 0.5, status: 200 });
+  }
+  return samples;
+}
+
+/** The step stepOf reads from pausingServer's figures at `rate` over loadMs, planned for a period of plannedForMs (default 3 s; null: none known yet). */
 function simulatedStep(options) {
   const { samples, pauses } = pausingServer(options);
   const requests = Math.round((options.rate * options.loadMs) / 1000);
@@ -45,15 +57,20 @@ function simulatedStep(options) {
   const latencies = [...samples.latency.slice(0, samples.length)].sort((a, b) => a - b);
   const at = (pct) => latencies[Math.ceil((pct / 100) * latencies.length) - 1];
   const run = { ok: true, failure: null, engine: 'rate_client', throughput_rps: options.rate, latency_ms: { p50: at(50), p90: at(90), p99: at(99), p999: at(99.9) }, errors: { refused: 0, reset: 0, timeout: 0, other: 0 }, runtime: { heartbeat_ms: 10, pauses } };
-  return stepOf(run, options.rate, options.loadMs / 1000, { samples, scenario, graceMs: 10, objectiveMs: 10, periodMs: options.periodMs ?? 3000 });
+  return stepOf(run, options.rate, options.loadMs / 1000, { samples, scenario, graceMs: 10, objective: P99_10MS, periodMs: options.plannedForMs === undefined ? 3000 : options.plannedForMs });
 }
 
 describe('ramps: a step as long as the pause', () => {
-  it('counts the loop\'s stalls and the collections that could hold a request past the objective, inside the step\'s load, close ones as one', () => {
-    const runtime = { heartbeat_ms: 10, pauses: [stall(-30, 20), stall(100, 9.9), stall(500, 10), { kind: 'gc', gc: 'minor', from_ms: 900, to_ms: 909 }, { kind: 'gc', gc: 'major', from_ms: 1400, to_ms: 1440 }, stall(1405, 35), stall(1600, 12), stall(2500, 30)] };
-    assert.deepEqual(longPauses(runtime, 10, 2000), [{ from_ms: 500, to_ms: 520 }, { from_ms: 1400, to_ms: 1622 }], 'late 10 ms or more, a collection of 10 ms or more, from 0 to the load\'s end; the stalls a collection made, and one 160 ms after it, one episode');
-    assert.deepEqual([longPauses(null, 10, 2000), longPauses({ heartbeat_ms: 10 }, 10, 2000), longPauses({ ...runtime, complete: false }, 10, 2000)], [null, null, null], 'no runtime events, or not all of the step\'s');
-    assert.deepEqual(longPauses({ heartbeat_ms: 10, pauses: [] }, 10, 2000), [], 'runtime events, no long pause');
+  it('counts the loop\'s stalls and the collections that could hold a request past the objective, inside the step\'s load, close ones as one; not a stall the server answered through', () => {
+    const paused = [stall(-30, 20), stall(100, 9.9), stall(500, 10), { kind: 'gc', gc: 'minor', from_ms: 900, to_ms: 909 }, { kind: 'gc', gc: 'major', from_ms: 1400, to_ms: 1440 }, stall(1405, 35), stall(1600, 12), stall(2500, 30)];
+    const runtime = { heartbeat_ms: 10, pauses: paused };
+    const samples = servedAround(paused, 2000);
+    assert.deepEqual(longPauses(runtime, samples, 10, 2000), [{ from_ms: 500, to_ms: 520 }, { from_ms: 1400, to_ms: 1622 }], 'late 10 ms or more, a collection of 10 ms or more, from 0 to the load\'s end; the stalls a collection made, and one 160 ms after it, one episode');
+    assert.deepEqual([longPauses(null, samples, 10, 2000), longPauses({ heartbeat_ms: 10 }, samples, 10, 2000), longPauses({ ...runtime, complete: false }, samples, 10, 2000)], [null, null, null], 'no runtime events, or not all of the step\'s');
+    assert.deepEqual(longPauses({ heartbeat_ms: 10, pauses: [] }, samples, 10, 2000), [], 'runtime events, no long pause');
+    // A loop 300 ms late at 1,000 ms that answered all along (the replies above go on through it): busy with the load, not paused.
+    assert.deepEqual(longPauses({ heartbeat_ms: 10, pauses: [stall(1000, 300)] }, samples, 10, 2000), [], 'a stall the server answered through');
+    assert.deepEqual(longPauses({ heartbeat_ms: 10, pauses: [stall(1000, 300)] }, servedAround([stall(1000, 300)], 2000), 10, 2000), [{ from_ms: 1000, to_ms: 1310 }], 'the same stall, nothing answered through it: a pause');
   });
 
   it('judges whole periods: from the first long pause to the last, when they are periodic and far enough apart', () => {
@@ -114,6 +131,22 @@ describe('ramps: a step as long as the pause', () => {
     assert.equal(lengthened(step(1), planned, planned, 15, MAX_LENGTHENINGS), null, 'lengthened enough');
     assert.equal(lengthened(step(1), { seconds: 15 }, planned, 15, 0), null, 'already max_step_s long');
     assert.equal(lengthened(step(1, { limited: 'the link' }), planned, planned, 15, 0), null, 'a step the harness limited');
+  });
+
+  it('measures a step again only where its pauses could decide its verdict: not past the server\'s edge, not for a pause too short to move its percentile', () => {
+    // One pause in a 2 s step, no period known yet: its shadow is ~2 % of the step, up to twice that over whole periods.
+    const under = simulatedStep({ rate: 6000, loadMs: 2000, phaseMs: 900, plannedForMs: null });
+    assert.deepEqual([under.window.long_pauses, under.window.periods, under.window.pauses_decide], [1, 0, true], 'at 60 % busy, the 20 ms pause alone fails the step: it decides');
+    assert.ok(lengthened(under, { seconds: 2, period_s: null, short: false }, { seconds: 2, period_s: null, short: false }, 15, 0), 'so it is measured again, longer');
+    // Past its edge (120 % busy) the backlog grows from the step's first request: it fails with or without the pause.
+    const past = simulatedStep({ rate: 12000, loadMs: 2000, phaseMs: 900, plannedForMs: null });
+    assert.ok(stepFailure(past, P99_10MS), 'past the edge the step fails');
+    assert.deepEqual([past.window.long_pauses, past.window.pauses_decide], [1, false]);
+    assert.equal(lengthened(past, { seconds: 2, period_s: null, short: false }, { seconds: 2, period_s: null, short: false }, 15, 0), null, 'its figures stand');
+    // A 16 ms pause at 6 % busy: the requests it held past 10 ms are under 1 % even over the shortest period it allows.
+    const slight = simulatedStep({ rate: 600, loadMs: 2000, phaseMs: 900, pauseMs: 16, plannedForMs: null });
+    assert.equal(stepFailure(slight, P99_10MS), null, JSON.stringify(slight.window));
+    assert.deepEqual([slight.window.long_pauses, slight.window.pauses_decide], [1, false]);
   });
 
   it('a server pausing 20 ms every 3 s: a 2 s step passes or fails by the pause\'s phase, a step of two periods judged over its window does not', () => {

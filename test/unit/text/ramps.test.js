@@ -31,13 +31,16 @@ describe('ramps in words', () => {
     assert.equal(serverText({ searches: [none], sustainable_rps: { n: 0, centre: null, ci95: null } }), 'no rate held');
   });
 
-  it('a search whose highest pass failed its confirming step says so; one whose failing steps the machine disturbed even when repeated, too', () => {
+  it('a search whose highest pass failed its confirming step says so; one whose failing steps the machine disturbed even when repeated, too; its steps counted by how their loop pauses were judged', () => {
     const unconfirmed = { sustainable_rps: 3900, unconfirmed_rps: 4000, confirmed: false, failing_rps: 4100, saturated: true, limited: null, steps: [{ rate: 4100, failure: 'p99 12.3 ms over 10 ms' }, { rate: 4000, confirming: true, failure: 'p99 10.4 ms over 10 ms' }] };
     assert.equal(searchLine('hello', 'node', unconfirmed, SLO), 'hello  node  sustains 3,900/s at p99 ≤ 10 ms; fails at 4,100/s: p99 12.3 ms over 10 ms; held 4,000/s once, not on its confirming step (p99 10.4 ms over 10 ms)');
     const never = { sustainable_rps: null, unconfirmed_rps: 1000, confirmed: false, failing_rps: 2000, saturated: true, limited: null, steps: [{ rate: 1000, failure: null }, { rate: 2000, failure: 'p99 30 ms over 10 ms' }, { rate: 1000, confirming: true, failure: 'p99 11 ms over 10 ms' }] };
     assert.equal(searchLine('hello', 'em', never, SLO), 'hello  em    held p99 ≤ 10 ms at no rate twice; held 1,000/s once, not on its confirming step (p99 11 ms over 10 ms)');
     const disturbed = { sustainable_rps: 3900, failing_rps: 4100, saturated: true, limited: null, steps: [{ rate: 4100, failure: 'p99 40 ms over 10 ms', disturbed: true, repeated: true, steal_pct: 31 }, { rate: 4100, failure: 'p99 35 ms over 10 ms', disturbed: true, steal_pct: 22.5, foreign_cpu_pct: 1.5 }] };
     assert.equal(searchLine('hello', 'node', disturbed, SLO), 'hello  node  sustains 3,900/s at p99 ≤ 10 ms; fails at 4,100/s: p99 35 ms over 10 ms; 1 failing step disturbed on its repeat too (at 4,100/s: steal 22.5 %, other processes 1.5 % of a core)');
+    const win = (w) => ({ rate: 4000, failure: null, window: { long_pauses: 0, periods: 0, from_ms: null, to_ms: null, ...w } });
+    const paused = { sustainable_rps: 3900, failing_rps: 4100, saturated: true, limited: null, steps: [win({ long_pauses: 3, periods: 2, from_ms: 100, to_ms: 6100 }), win({ long_pauses: 3, periods: 2, from_ms: 0, to_ms: 6000 }), win({ long_pauses: 1, pauses_decide: false }), win({ long_pauses: 2, pauses_decide: true }), win({ long_pauses: 4 }), win({}), { rate: 4100, failure: 'p99 12.3 ms over 10 ms' }] };
+    assert.equal(searchLine('hello', 'em', paused, SLO), 'hello  em    sustains 3,900/s at p99 ≤ 10 ms; fails at 4,100/s: p99 12.3 ms over 10 ms; 2 steps judged over whole periods between loop pauses of 10 ms or more (one every ~3.0 s); 2 steps with one or two such pauses and no whole period, judged whole (1 of them because their pauses could not turn their verdict); 1 step with such pauses in no period, judged whole');
   });
 
   it('the end: each server\'s rate with its interval, then the answer; nothing without ramps', () => {
