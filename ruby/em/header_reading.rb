@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative 'config'
+require_relative 'node_parser_methods'
 
 module EmVsNode
   # How Node's parser (llhttp) reads a header section, for the RequestGate, which must answer as
@@ -12,26 +13,14 @@ module EmVsNode
   module HeaderReading
     # Node's parser takes one or more spaces between the parts of the request line (RFC 9112 §3
     # allows it), so the gate does too. It also reads HTTP/0.9 and HTTP/2.0 request lines, which
-    # the Node server then refuses (400, after the parser's own checks).
-    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +HTTP/(1\.[01]|0\.9|2\.0)\z}
+    # the Node server then refuses (400, after the parser's own checks), and RTSP's and ICE's,
+    # which it reads as HTTP's of their version (NodeParserMethods).
+    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +(HTTP|RTSP|ICE)/(1\.[01]|0\.9|2\.0)\z}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
     # Node's parser takes white space before a Content-Length and after it (llhttp 9.4, Node 22
     # and later; Node 20's 9.3 refused a tab after it: CONTRACT.md, "Node 20's parser").
     CONTENT_LENGTH = /\A[ \t]*(\d+)[ \t]*\z/
     CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
-    # The methods Node knows (contract.json http_methods), as a table made once for every gate.
-    KNOWN_METHODS = CONTRACT['http_methods'].to_h { |name| [name.b.freeze, true] }.freeze
-    # What the start of a header section may look like before all of it has arrived.
-    # (HTTP's versions as Node's parser reads them; RTSP's and ICE's, which it holds.)
-    VERSION_PREFIX = Regexp.union(
-      %r{H(?:T(?:T(?:P(?:/(?:[012](?:\.[019]?)?)?)?)?)?)?},
-      %r{R(?:T(?:S(?:P(?:/(?:\d(?:\.\d?)?)?)?)?)?)?}, %r{I(?:C(?:E(?:/(?:\d(?:\.\d?)?)?)?)?)?}
-    )
-    REQUEST_LINE_PREFIX = /\A[A-Z-]{1,20}(?: +[!-~]*(?: +(?:#{VERSION_PREFIX})?)?)?\z/
-    # Request lines Node's parser reads on to the end of their header section before the
-    # request is refused: another protocol's (RTSP/1.0, ICE/1.0), or none at all (CONTRACT.md,
-    # "One moment to refuse").
-    HELD_REQUEST_LINE = %r{\A[!-~]+ +[!-~]+(?: +(?:RTSP|ICE)/\d\.\d)?\z}
     # The last line of a header section still arriving: a name so far, or a name, a colon and a value so far.
     PARTIAL_HEADER_LINE = /\A[!#$%&'*+.^_`|~0-9A-Za-z-]*(?::[^\x00-\x08\x0a-\x1f\x7f]*)?\z/n
     # A Content-Length still arriving: white space, digits, white space (a digit after white space
@@ -49,6 +38,8 @@ module EmVsNode
     # malformed Content-Length), 431 once what it counts reaches MAX_HEADER_BYTES; nil to wait.
     # Waiting for a blank line that never comes would hold the connection open instead.
     def partial_fault(partial)
+      return NodeParserMethods.preface_fault(partial) if NodeParserMethods.pri_line?(partial)
+
       return 400 if partial.match?(/(?<!\r)\n|\r(?!\n|\z)/n)
       return 431 if partial.bytesize > @max_header_bytes * RAW_HEADER_FACTOR
 
@@ -98,8 +89,8 @@ module EmVsNode
     # header lines are still read as they come.
     def start_line_count(request_line, complete)
       request = REQUEST_LINE.match(request_line)
-      return 0 if !request && !complete && HELD_REQUEST_LINE.match?(request_line)
-      return 400 unless request && KNOWN_METHODS[request[1]]
+      return 0 if !request && !complete && NodeParserMethods.held_request_line?(request_line)
+      return 400 unless request && NodeParserMethods.reads?(request[3], request[1])
 
       request[2].bytesize >= @max_header_bytes ? 431 : request[2].bytesize
     end
@@ -136,22 +127,21 @@ module EmVsNode
     def request_line_prefix_fault(line)
       if line.end_with?("\r")
         request = REQUEST_LINE.match(line.chop)
-        return nil if !request && HELD_REQUEST_LINE.match?(line.chop)
+        return nil if !request && NodeParserMethods.held_request_line?(line.chop)
 
-        return 400 unless request && KNOWN_METHODS[request[1]]
-      elsif !REQUEST_LINE_PREFIX.match?(line)
+        return 400 unless request && NodeParserMethods.reads?(request[3], request[1])
+      elsif !NodeParserMethods.request_line_prefix?(line)
         return 400
       end
       431 if line.bytesize >= @max_header_bytes
     end
 
     # What Node's parser refuses (so a 400 with a body, even to HEAD, or a 431) of a header
-    # section the gate's SECTION matched: an unknown method; where the order of the lines
-    # matters (what it counts, and Transfer-Encoding: both rare) the first fault line by line;
-    # a Content-Length that is not digits, or twice, or past 2^64 - 1. nil when none.
-    def parser_fault(buffer, start, length, method, fields)
-      return 400 unless KNOWN_METHODS[method]
-
+    # section the gate's SECTION matched in a method it reads with the protocol named: where the
+    # order of the lines matters (what it counts, and Transfer-Encoding: both rare) the first
+    # fault line by line; a Content-Length that is not digits, or twice, or past 2^64 - 1. nil
+    # when none.
+    def parser_fault(buffer, start, length, fields)
       if length > @max_header_bytes || fields.key?('transfer-encoding')
         fault = first_fault(buffer.byteslice(start, length), complete: true)
         return fault if fault

@@ -29,7 +29,7 @@ module EmVsNode
     # A whole well-formed header section, from where the match starts (\G): the request line and
     # every header line as REQUEST_LINE and HEADER_LINE take them, CRLF line ends only. One
     # match in C instead of a split and a match per line: this is the gate's cost per request.
-    SECTION = %r{\G([!-~]+) +([!-~]+) +HTTP/1\.([01])\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)\r\n}n
+    SECTION = %r{\G([!-~]+) +([!-~]+) +(HTTP|RTSP|ICE)/1\.([01])\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)\r\n}n
     # The fields the gate decides on (lower case); the others are the parser's and the application's.
     FRAMING_FIELDS = %w[host content-length transfer-encoding expect connection upgrade].to_h { |name| [name, true] }.freeze
     LINE_BREAK_BYTES = [10, 13].freeze
@@ -113,8 +113,8 @@ module EmVsNode
           break if pos == size
         end
         start = pos
-
-        header_end = buffer.index(CRLF2, pos)
+        # A PRI line's section is HTTP/2's preface, held as Node's parser holds it (partial_fault).
+        header_end = NodeParserMethods.pri_line?(buffer, pos) ? nil : buffer.index(CRLF2, pos)
         if header_end.nil?
           fault = partial_fault(buffer.byteslice(pos, size - pos))
           return refuse(steps, buffer, fed, start, fault) if fault
@@ -188,20 +188,23 @@ module EmVsNode
       return Answer.new(*refusal_of_malformed(buffer.byteslice(start, length))) unless request
 
       method = request[1]
-      fields = framing_fields(request[4])
-      fault = parser_fault(buffer, start, length, method, fields)
+      fields = framing_fields(request[5])
+      return Answer.new(400) unless NodeParserMethods.reads?(request[3], method)
+
+      fault = parser_fault(buffer, start, length, fields)
       return Answer.new(fault) if fault
 
       # Neither server is a proxy: CONNECT, whatever its target, is a bad request.
       return Answer.new(400) if method == 'CONNECT'
 
       head_only = method == 'HEAD'
-      return Answer.new(431, nil, head_only) if length >= @max_line_bytes && long_line?(request[4])
+      return Answer.new(431, nil, head_only) if length >= @max_line_bytes && long_line?(request[5])
 
-      http11 = request[3] == '1'
+      http11 = request[4] == '1'
       verdict = verdict_for(method, request[2], http11, fields)
-      # The C parser takes single spaces in the request line and lines shorter than its buffer.
-      as_is = length < PARSER_LINE_BYTES && request.begin(4) - start == method.bytesize + request[2].bytesize + 12
+      # The C parser takes HTTP's request lines with single spaces, and lines shorter than its
+      # buffer; Node's server reads RTSP's and ICE's as HTTP's (NodeParserMethods).
+      as_is = length < PARSER_LINE_BYTES && request[3] == 'HTTP' && request.begin(5) - start == method.bytesize + request[2].bytesize + 12
       return verdict if as_is || !verdict.is_a?(Symbol)
 
       Rewrite.new(parser_section(method, request[2], http11), verdict == :continue)

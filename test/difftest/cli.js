@@ -3,8 +3,9 @@
 // The differential tester on demand: starts a pair of servers (node and em unless --pair names
 // another pair of the project servers, each on its runtime or on another named SERVER@RUNTIME;
 // with the tester's short limits),
-// sends them cases of the grammar and prints every disagreement the contract does not document
-// as a case anyone can send again. scripts/difftest.sh runs setup, then this.
+// sends them cases of the grammar (or, with --corpus, llhttp's own request tests from a checkout
+// of it) and prints every disagreement the contract does not document as a case anyone can send
+// again. scripts/difftest.sh runs setup, then this.
 //   exit 0 no undocumented disagreement   exit 1 some   exit 2 bad option   130 / 143 stopped
 
 const { Command, InvalidArgumentError } = require('commander');
@@ -12,9 +13,11 @@ const { oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } =
 const { startServer, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { withRuntimeVariants, RuntimeError } = require('../../perf/lib/hosts/runtimes');
 const { runCases, runCase, describeDisagreement, describeObservation, TESTER_LIMITS } = require('./run');
+const { makeCase } = require('./grammar');
+const { corpusCases } = require('./corpus');
 
 const NAME = 'difftest.sh';
-const USAGE_LINE = 'usage: scripts/difftest.sh [--pair A,B] [--cases N] [--seed S] [--from I] [--concurrency C] | [--pair A,B] --seed S --case I';
+const USAGE_LINE = 'usage: scripts/difftest.sh [--pair A,B] [--cases N] [--seed S] [--from I] [--concurrency C] | [--pair A,B] --seed S --case I | [--pair A,B] --corpus DIR [--case I]';
 const PROJECT_SERVERS = ['node', 'em', 'async'];
 
 const serverPair = (v) => {
@@ -31,6 +34,15 @@ const serverPair = (v) => {
   return pair;
 };
 
+// llhttp's request tests, read when the option is: a folder without them is a bad option.
+const corpusOption = (dir) => {
+  try {
+    return { dir, ...corpusCases(dir) };
+  } catch (err) {
+    throw new InvalidArgumentError(err.message);
+  }
+};
+
 const wholeNumber = (most) => (v) => {
   if (!/^\d+$/.test(v) || Number(v) > most) throw new InvalidArgumentError(`must be a whole number up to ${most}.`);
   return Number(v);
@@ -44,13 +56,14 @@ function buildProgram() {
     .option('--seed <s>', 'the seed every case is made from (default 1)', wholeNumber(2 ** 32 - 1), 1)
     .option('--from <i>', 'the number of the first case (default 0)', wholeNumber(2 ** 31), 0)
     .option('--concurrency <c>', 'cases under way at once (default 150)', wholeNumber(1000), 150)
-    .option('--case <i>', 'send one case and show what each server did', wholeNumber(2 ** 31));
+    .option('--case <i>', 'send one case and show what each server did', wholeNumber(2 ** 31))
+    .option('--corpus <dir>', 'instead of the grammar\'s cases, every request test of an llhttp checkout (its test/request/*.md)', corpusOption);
 }
 
-function printSummary(summary, seconds, { seed, from, pair }) {
+function printSummary(summary, seconds, { source, pair }) {
   const out = process.stdout;
   const documented = Object.entries(summary.documented).map(([id, n]) => `${id} ${n}`).join(', ');
-  out.write(`\ndifftest: ${summary.cases} cases of seed ${seed} from ${from} in ${seconds.toFixed(0)} s: ${summary.agreed} alike, ` +
+  out.write(`\ndifftest: ${summary.cases} cases of ${source} in ${seconds.toFixed(0)} s: ${summary.agreed} alike, ` +
     `${Object.values(summary.documented).reduce((a, b) => a + b, 0)} documented differences${documented ? ` (${documented})` : ''}, ` +
     `${summary.disagreements.length} undocumented disagreements${summary.crashes.length ? `, ${summary.crashes.length} server exits` : ''}` +
     ` (${summary.retried} cases sent again after a reset)\n`);
@@ -69,6 +82,11 @@ async function main(argv) {
   const parsed = parseCommandLine(program, argv, NAME, USAGE_LINE);
   if (parsed !== null) return parsed;
   const opts = program.opts();
+  const corpus = opts.corpus || null;
+  if (corpus && opts.case !== undefined && opts.case >= corpus.cases.length) {
+    process.stderr.write(`${NAME}: --case ${opts.case}: llhttp's request tests in ${corpus.dir} are numbered 0 to ${corpus.cases.length - 1}\n${USAGE_LINE}\n`);
+    return 2;
+  }
   const stop = stopOnSignals(NAME, 'the cases that finished are reported');
   const servers = {};
   const definitions = withRuntimeVariants(loadServerDefinitions(), opts.pair);
@@ -85,26 +103,30 @@ async function main(argv) {
     restart: start,
   };
   try {
+    const caseAt = corpus ? (index) => corpus.cases[index] : (index) => makeCase(opts.seed, index);
     await Promise.all([a, b].map(start));
     if (opts.case !== undefined) {
-      const result = await runCase(running.ports(), opts.seed, opts.case, running.on);
-      process.stdout.write(`${result.diffs.length ? describeDisagreement(result, [a, b]) : `case ${opts.case} of seed ${opts.seed}: alike\n  both: ${describeObservation(result.node)}`}\n`);
+      const result = await runCase(running.ports(), caseAt(opts.case), running.on);
+      process.stdout.write(`${result.diffs.length ? describeDisagreement(result, [a, b]) : `case ${opts.case}: alike\n  both: ${describeObservation(result.node)}`}\n`);
       if (result.documented) process.stdout.write(`  documented: ${result.documented}\n`);
       return result.diffs.length && !result.documented ? 1 : 0;
     }
     const started = performance.now();
-    const step = Math.max(1, Math.round(opts.cases / 20));
+    const count = corpus ? corpus.cases.length : opts.cases;
+    const step = Math.max(1, Math.round(count / 20));
     const summary = await runCases(running, {
       seed: opts.seed,
-      count: opts.cases,
-      first: opts.from,
+      caseAt,
+      count,
+      first: corpus ? 0 : opts.from,
       concurrency: opts.concurrency,
       signal: stop.signal,
       onProgress: (done) => {
-        if (done % step === 0) process.stderr.write(`difftest: ${done}/${opts.cases} cases, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+        if (done % step === 0) process.stderr.write(`difftest: ${done}/${count} cases, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
       },
     });
-    printSummary(summary, (performance.now() - started) / 1000, { seed: opts.seed, from: opts.from, pair: [a, b] });
+    const source = corpus ? `llhttp's request tests in ${corpus.dir} (${corpus.computed} computed by code left out)` : `seed ${opts.seed} from ${opts.from}`;
+    printSummary(summary, (performance.now() - started) / 1000, { source, pair: [a, b] });
     return stop.exitCode() ?? (summary.disagreements.length || summary.crashes.length ? 1 : 0);
   } catch (err) {
     return exitOnError(err, { name: NAME, usageLine: USAGE_LINE, isUsage: () => false, stop });

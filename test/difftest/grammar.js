@@ -66,6 +66,8 @@ function method(c) {
   return c.weighted([
     [40, 'GET'], [8, 'HEAD'], [14, 'POST'], [3, 'PUT'], [2, 'DELETE'], [2, 'OPTIONS'], [2, 'PATCH'],
     [1, 'CONNECT'], [1, 'TRACE'], [1, 'PROPFIND'], [1, () => c.pick(['get', 'FOO', 'G@T', 'GET/'])],
+    // Methods Node's parser reads that Node's server does not serve: RTSP's, HTTP/2's preface.
+    [1, () => c.pick(['DESCRIBE', 'FLUSH', 'PRI', 'SOURCE', 'QUERY'])],
   ]);
 }
 
@@ -128,7 +130,7 @@ function requestLine(c, m, t, version) {
 }
 
 function version(c) {
-  return c.weighted([[75, 'HTTP/1.1'], [22, 'HTTP/1.0'], [1, 'HTTP/1.2'], [1, 'HTTP/2.0'], [1, 'http/1.1']]);
+  return c.weighted([[75, 'HTTP/1.1'], [22, 'HTTP/1.0'], [1, 'HTTP/1.2'], [1, 'HTTP/2.0'], [1, 'http/1.1'], [1, 'RTSP/1.0']]);
 }
 
 // ---- header fields ------------------------------------------------------------------------
@@ -272,6 +274,11 @@ const MOMENT_SECTIONS = [
   'POST /upload HTTP/1.1\r\nContent-Length: \r\nHost: x\r\n', 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n',
   'POST /upload HTTP/1.1\r\nContent-Length: 18446744073709551616\r\n', 'POST /upload HTTP/1.1\r\nContent-Length: 99999999999999999999999',
   'GET /hello HTTP/1.1\r\nFo@: x\r\n',
+  // A protocol its method may not come with, refused as the protocol's name arrives; a method of
+  // another protocol, held; a line no method starts (a body shorter than its Content-Length
+  // said); HTTP/2's preface after PRI, held while it follows it.
+  'GET /hello ICE/1.0', 'PUT /hello RTSP/1.0\r\nCSeq: 1\r\n', 'DESCRIBE /hello HTTP/1.1\r\n', 'DESCRIBE /hello RTSP/1.0\r\nCSeq: 1\r\n',
+  '/upload HTTP/1.1\r\nHost: x\r\n', 'PRI * HTTP/1.1\r\n\r\nSM', 'PRI * HTTP/1.1\r\n\r\nXY',
 ];
 
 /** What follows the last request on the connection. */

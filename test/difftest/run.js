@@ -26,12 +26,12 @@ const OPEN_CAP_MS = 6000;
 const RESET_RETRIES = 2;
 
 /**
- * One case sent to both servers at once; { testCase, node, em, diffs, documented, retries }.
- * on: what runs each side ({ node: { server, runtime }, em: … }), for the differences of a
- * runtime's own parser (contract.json runtime_differences); null: today's runtimes.
+ * One case (grammar.js makeCase, or corpus.js) sent to both servers at once; { testCase, node,
+ * em, diffs, documented, retries }. on: what runs each side ({ node: { server, runtime }, em: … }),
+ * for the differences of a runtime's own parser (contract.json runtime_differences); null:
+ * today's runtimes.
  */
-async function runCase(ports, seed, index, on = null) {
-  const testCase = makeCase(seed, index);
+async function runCase(ports, testCase, on = null) {
   let retries = 0;
   for (;;) {
     const [node, em] = await Promise.all([observe(ports.node, testCase, { openCapMs: OPEN_CAP_MS }), observe(ports.em, testCase, { openCapMs: OPEN_CAP_MS })]);
@@ -44,7 +44,8 @@ async function runCase(ports, seed, index, on = null) {
 }
 
 /**
- * Cases first..first+count-1 of seed, `concurrency` at a time, against `servers` ({ ports(),
+ * Cases first..first+count-1 of seed (or of caseAt(index), for cases not the grammar's),
+ * `concurrency` at a time, against `servers` ({ ports(),
  * exited(): names of servers that exited, restart(name), on: what runs each side (runCase) }). Resolves { cases, agreed, retried
  * (cases sent again after a reset),
  * documented: { id: count }, disagreements: [runCase results], classes: { class: count },
@@ -52,7 +53,7 @@ async function runCase(ports, seed, index, on = null) {
  * cases under way then are named with it. onProgress(done) after each case; an aborted
  * signal stops it after the cases under way.
  */
-async function runCases(servers, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null }) {
+async function runCases(servers, { seed, count, first = 0, concurrency = 100, onProgress = () => {}, signal = null, caseAt = (index) => makeCase(seed, index) }) {
   const summary = { cases: 0, agreed: 0, retried: 0, documented: {}, disagreements: [], classes: {}, crashes: [] };
   const underWay = new Set();
   let next = first;
@@ -69,7 +70,7 @@ async function runCases(servers, { seed, count, first = 0, concurrency = 100, on
       next += 1;
       if (restarting) await restarting;
       underWay.add(index);
-      const result = await runCase(servers.ports(), seed, index, servers.on || null);
+      const result = await runCase(servers.ports(), caseAt(index), servers.on || null);
       underWay.delete(index);
       if (servers.exited().length) {
         restarting ??= reviveExited().finally(() => {
@@ -114,11 +115,12 @@ function describeObservation(obs) {
  */
 function describeDisagreement({ testCase, node, em, diffs }, [a, b] = ['node', 'em']) {
   const { seed, index, writes, labels } = testCase;
+  const again = testCase.again ?? `scripts/difftest.sh ${a === 'node' && b === 'em' ? '' : `--pair ${a},${b} `}--seed ${seed} --case ${index}`;
   const sends = writes.length === 1 ? [`  sends: ${shown(writes[0].bytes)}`] : writes.length > 12
     ? [`  sends, a byte per write: ${shown(Buffer.concat(writes.map((w) => w.bytes)))}`]
     : writes.map((w, i) => `  write ${i + 1}${w.pauseMs ? ` after ${w.pauseMs} ms` : ''}: ${shown(w.bytes, 300)}`);
   return [
-    `case ${index} of seed ${seed} (again: scripts/difftest.sh ${a === 'node' && b === 'em' ? '' : `--pair ${a},${b} `}--seed ${seed} --case ${index}): ${labels.join(' | ')}`,
+    `case ${index} of ${seed === 'llhttp' ? "llhttp's tests" : `seed ${seed}`} (again: ${again}): ${labels.join(' | ')}`,
     ...sends,
     `  ${`${a}:`.padEnd(Math.max(a.length, b.length) + 2)}${describeObservation(node)}`,
     `  ${`${b}:`.padEnd(Math.max(a.length, b.length) + 2)}${describeObservation(em)}`,

@@ -1,9 +1,14 @@
 'use strict';
 // The differential tester's slice in npm test: a few thousand seeded cases of its grammar
 // (test/difftest/grammar.js) sent to each pair of servers, on each runtime set; any disagreement the contract does not
-// document fails the test and is printed as a case to send again (scripts/difftest.sh).
+// document fails the test and is printed as a case to send again (scripts/difftest.sh). A fixed
+// seed's cases are regression cases; a seed drawn for each run explores, named in the test's
+// title (DIFFTEST_SEED=N npm test draws N again).
 
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
 const { execFile } = require('node:child_process');
 const path = require('node:path');
 const { runtimeSets, useServers } = require('../support/servers');
@@ -12,7 +17,10 @@ const { withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
 const { runCases, describeDisagreement, TESTER_LIMITS } = require('../difftest/run');
 
 const SEED = 22;
-const CASES = 3000;
+const CASES = 2000;
+const DRAWN_SEED = Number(process.env.DIFFTEST_SEED) || crypto.randomInt(1, 2 ** 31);
+// On the default runtimes only: the drawn seed explores the servers, not the runtimes' parsers.
+const DRAWN_CASES = 1000;
 // Cases under way at once, over all pairs of every runtime set. The tester's client sends a
 // byte-per-write case a byte per turn of its own event loop; at 150 at once on two cores such a
 // case can take the whole HEADERS_TIMEOUT_MS of TESTER_LIMITS, and then which server's sweep
@@ -25,8 +33,8 @@ const pairsOf = (names) => names.flatMap((a, i) => names.slice(i + 1).map((b) =>
 const OTHER_RUNTIMES_CASES = 600;
 
 const sets = runtimeSets().map(({ names }, i) => ({ names, count: i === 0 ? CASES : OTHER_RUNTIMES_CASES, definitions: withRuntimeVariants(loadServerDefinitions(), names) }));
-const sweepsOf = sets.flatMap((set) => pairsOf(set.names).map((pair) => ({ set, pair })));
-const totalCases = sweepsOf.reduce((t, { set }) => t + set.count, 0);
+const sweepsOf = sets.flatMap((set, i) => pairsOf(set.names).flatMap((pair) => [{ set, pair, seed: SEED, count: set.count }, ...(i === 0 ? [{ set, pair, seed: DRAWN_SEED, count: DRAWN_CASES }] : [])]));
+const totalCases = sweepsOf.reduce((t, { count }) => t + count, 0);
 
 describe('the differential tester, a seeded slice, on each pair of servers, on each runtime set', function () {
   this.timeout(120000);
@@ -37,7 +45,7 @@ describe('the differential tester, a seeded slice, on each pair of servers, on e
   // each time.
   const sweeps = new Map();
   before(() => {
-    for (const { set, pair: [a, b] } of sweepsOf) {
+    for (const { set, pair: [a, b], seed, count } of sweepsOf) {
       const side = (name) => ({ server: set.definitions[name].variant_of || name, runtime: set.definitions[name].runtime });
       const exited = () => [a, b].filter((name) => servers[name].child.exitCode !== null || servers[name].child.signalCode !== null);
       const running = {
@@ -47,20 +55,21 @@ describe('the differential tester, a seeded slice, on each pair of servers, on e
         output: (name) => servers[name].output(),
         restart: async (name) => assert.fail(`the ${name} server exited: ${servers[name].output()}`),
       };
-      const concurrency = Math.max(1, Math.round((CONCURRENCY * set.count) / totalCases));
+      const concurrency = Math.max(1, Math.round((CONCURRENCY * count) / totalCases));
       // Settled here, read by the pair's test: a rejection is that test's failure, not the hook's.
-      sweeps.set(`${a} ${b}`, runCases(running, { seed: SEED, count: set.count, concurrency }).then((summary) => ({ summary, exited: exited() }), (error) => ({ error })));
+      sweeps.set(`${a} ${b} ${seed} ${count}`, runCases(running, { seed, count, concurrency }).then((summary) => ({ summary, exited: exited() }), (error) => ({ error })));
     }
   });
 
-  for (const { set, pair: [a, b] } of sweepsOf) {
-    it(`${a} (${set.definitions[a].runtime}) vs ${b} (${set.definitions[b].runtime}): finds no undocumented disagreement in ${set.count} cases of seed ${SEED}`, async () => {
-      const { summary, exited, error } = await sweeps.get(`${a} ${b}`);
+  for (const { set, pair: [a, b], seed, count } of sweepsOf) {
+    const drawn = seed === DRAWN_SEED ? ' (drawn for this run)' : '';
+    it(`${a} (${set.definitions[a].runtime}) vs ${b} (${set.definitions[b].runtime}): finds no undocumented disagreement in ${count} cases of seed ${seed}${drawn}`, async () => {
+      const { summary, exited, error } = await sweeps.get(`${a} ${b} ${seed} ${count}`);
       if (error) throw error;
       assert.deepEqual(exited, []);
-      assert.equal(summary.cases, set.count);
+      assert.equal(summary.cases, count);
       assert.equal(summary.disagreements.length, 0, `\n${summary.disagreements.map((d) => describeDisagreement(d, [a, b])).join('\n')}`);
-      assert.ok(summary.agreed > set.count * 0.95, `only ${summary.agreed} of ${set.count} cases alike`);
+      assert.ok(summary.agreed > count * 0.95, `only ${summary.agreed} of ${count} cases alike`);
     });
   }
 });
@@ -75,5 +84,22 @@ describe('the differential tester\'s command (scripts/difftest.sh), as its users
     });
     assert.equal(code, 0, `exit ${code}: ${stderr.slice(-400)}`);
     assert.match(stdout, /difftest: 30 cases of seed 3 from 0 in \d+ s: \d+ alike/);
+  });
+
+  it('llhttp\'s request tests from a checkout (--corpus): each sent to both, alike, exit 0; a folder without them, one line and exit 2', async () => {
+    const root = path.join(__dirname, '..', '..');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-'));
+    fs.mkdirSync(path.join(dir, 'test', 'request'), { recursive: true });
+    const test = (title, lines) => [`### ${title}`, '', '<!-- meta={"type": "request"} -->', '```http', ...lines, '', '', '```', ''].join('\n');
+    fs.writeFileSync(path.join(dir, 'test', 'request', 'sample.md'), [test('hello', ['GET /hello HTTP/1.1', 'Host: x']), test('RTSP', ['PUT /hello RTSP/1.0', 'CSeq: 1'])].join('\n'));
+    const run = (args) => new Promise((resolve) => {
+      execFile('bash', ['scripts/difftest.sh', ...args], { cwd: root }, (err, out, errOut) => resolve({ code: err ? err.code : 0, stdout: out, stderr: errOut }));
+    });
+    const { code, stdout, stderr } = await run(['--corpus', dir]);
+    assert.equal(code, 0, `exit ${code}: ${stderr.slice(-400)}`);
+    assert.match(stdout, /difftest: 2 cases of llhttp's request tests in .* \(0 computed by code left out\) in \d+ s: 2 alike/);
+    const none = await run(['--corpus', os.tmpdir()]);
+    assert.equal(none.code, 2, none.stdout);
+    assert.match(none.stderr, /has no test\/request\/\*\.md: name a checkout of llhttp/);
   });
 });
