@@ -16,11 +16,16 @@ const collect = vm.runInNewContext('gc');
 function facts() {
   collect();
   const memory = process.memoryUsage();
+  const heap = v8.getHeapStatistics();
   const resources = {};
   for (const type of process.getActiveResourcesInfo()) resources[type] = (resources[type] || 0) + 1;
   return {
     runtime: `node ${process.versions.node}`,
     heap_used_bytes: memory.heapUsed,
+    // The heap's pages resident, used or not: what V8 keeps after a collection.
+    heap_physical_bytes: heap.total_physical_size,
+    // What V8 itself allocates outside its heap (its own structures, not Node's).
+    v8_malloced_bytes: heap.malloced_memory,
     external_bytes: memory.external,
     array_buffers_bytes: memory.arrayBuffers,
     resources,

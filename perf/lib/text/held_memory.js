@@ -13,6 +13,7 @@ const COLUMNS = [
   ['mappings_kb.anonymous', 'other anon kB'],
   ['object_bytes', 'Ruby objects B'],
   ['heap_used_bytes', 'V8 heap B'],
+  ['heap_physical_bytes', 'V8 resident B'],
   ['fibers_alive', 'fibers'],
   ['fds', 'fds'],
 ];

@@ -17,9 +17,9 @@ describe('held memory in words', () => {
   it('a row a server, a column a part; a figure the runtime has not is a dash', () => {
     const lines = heldMemoryLines(study);
     assert.match(lines[0], /^Per held connection \(each a GET \/delay\?ms=5000 outstanding; the slope over 0, 1,000, 2,000 held, after a full collection\):$/);
-    assert.match(lines[1], /^server\s+runtime\s+resident kB\s+stacks kB\s+C heap kB\s+other anon kB\s+Ruby objects B\s+V8 heap B\s+fibers\s+fds$/);
-    assert.match(lines[2], /^em\s+ruby 3\.3\.8 \+YJIT\s+13\.7\s+0\s+12\.0\s+1\.60\s+1,300\s+–\s+0\s+1\.00$/);
-    assert.match(lines[3], /^node\s+node 24\.22\.3\s+19\.0\s+–\s+–\s+–\s+–\s+7,500\s+–\s+1\.00$/);
+    assert.match(lines[1], /^server\s+runtime\s+resident kB\s+stacks kB\s+C heap kB\s+other anon kB\s+Ruby objects B\s+V8 heap B\s+V8 resident B\s+fibers\s+fds$/);
+    assert.match(lines[2], /^em\s+ruby 3\.3\.8 \+YJIT\s+13\.7\s+0\s+12\.0\s+1\.60\s+1,300\s+–\s+–\s+0\s+1\.00$/);
+    assert.match(lines[3], /^node\s+node 24\.22\.3\s+19\.0\s+–\s+–\s+–\s+–\s+7,500\s+–\s+–\s+1\.00$/);
     assert.deepEqual(lines.slice(4), ['', 'Ruby objects per held connection, the largest (bytes, objects):', '  em: EmVsNode::Connection 320 B (1.00)']);
   });
 
