@@ -243,7 +243,7 @@ async function main(argv) {
     if (opts.archive && !incomplete && !result.interrupted && isFullRun(opts)) {
       try {
         const file = archiveRun(result.dir);
-        process.stdout.write(`archive: ${shownPath(file)} (npm run answers -- --write puts the answers across runs into README.md and RESULTS.md)\n`);
+        process.stdout.write(`archive: ${shownPath(file)} (npm run answers -- --write puts the answers across runs into README.md and docs/answers.md)\n`);
       } catch (err) {
         process.stderr.write(`${NAME}: not added to the archive: ${err.message}; npm run archive -- add ${shownPath(result.dir)} adds it once that is fixed\n`);
       }
