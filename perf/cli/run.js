@@ -78,7 +78,7 @@ function buildProgram() {
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
     .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick those of the headline questions its budget buys, at their quick values; none with --scenarios or --seeds; not with --target)', commaList)
     .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
-    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3, with --quick too; with 1 the search\'s bracket is its resolution, and no interval)', positiveInt)
+    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 4 with --quick; with 1 the search\'s bracket is its resolution, and no interval)', positiveInt)
     .option('--held', 'after the ramps, search the most waiting requests (GET /delay) each server holds at p99 ≤ wait + 10 ms, even with --scenarios (default: in a run of the default scenarios)')
     .option('--no-held', 'no held-count search')
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')

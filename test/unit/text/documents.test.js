@@ -86,6 +86,33 @@ describe('the documents a reader follows', () => {
     assert.deepEqual(broken, []);
   });
 
+  it('every section named in words (a file, then the first words of its heading in quotes) stands in that file, as a heading or a bold label', () => {
+    // A server's comment that names CONTRACT.md's "A runtime's own parser (Node 20)" in other words.
+    const KNOWN = new Set(['ruby/em/header_reading.rb: CONTRACT.md, "Node 20\'s parser"']);
+    const missing = [];
+    const texts = new Map();
+    const textOf = (rel) => {
+      if (!texts.has(rel)) texts.set(rel, read(rel));
+      return texts.get(rel);
+    };
+    for (const file of projectFiles(['.md', '.js', '.rb', '.sh']).filter((f) => f !== path.relative(ROOT, __filename))) {
+      const text = read(file);
+      for (const m of text.matchAll(/([\w./-]*\b[\w-]+\.md),?[ \t]*(?:\n[ \t]*(?:\/\/|#|\*)?[ \t]*)?\(?"([^"\n]{2,80})"/g)) {
+        const [, name, title] = m;
+        // The file as a reader finds it: beside the one naming it, at the root, or in perf/.
+        const rel = [path.posix.join(path.posix.dirname(file), name), name, `perf/${name}`].map((x) => path.posix.normalize(x)).find((x) => fs.existsSync(path.join(ROOT, x)));
+        if (!rel || path.basename(name) === 'README.md' && !name.includes('/')) continue; // a bare README.md: whose is unsaid
+        const heads = proseLines(textOf(rel)).map(({ line }) => line);
+        const stands = heads.some((line) => {
+          const h = line.match(/^#{1,6}\s+(.*)$/);
+          return (h && h[1].replace(/`/g, '').toLowerCase().startsWith(title.replace(/`/g, '').toLowerCase())) || line.includes(`**${title}`);
+        });
+        if (!stands && !KNOWN.has(`${file}: ${name}, "${title}"`)) missing.push(`${file}:${text.slice(0, m.index).split('\n').length}: ${name}, "${title}" (not in ${rel})`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
   it('RESULTS.md\'s contents list every entry, in the order they stand', () => {
     const text = read('RESULTS.md');
     const entries = proseLines(text).filter(({ line }) => /^## /.test(line)).map(({ line }) => markdownAnchor(line.slice(3)));
