@@ -73,7 +73,7 @@ function buildProgram() {
     .option('--tuned', 'also the tuned configurations of the servers named (perf/servers.json tuned_of; the default when no servers are named)')
     .option('--no-tuned', 'no tuned configurations: each runtime with its defaults only')
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
-    .option('--scenarios-dir <dir>', 'read the scenarios from this folder\'s JSON files instead of perf/scenarios/ (your own, in the same format: perf/README.md)')
+    .option('--scenarios-dir <dir>', 'read the scenarios from this folder\'s JSON files instead of perf/scenarios/ (your own, in the same format: perf/REFERENCE.md, "Scenarios")')
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min; with --quick the ramps' time too (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
     .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick those of the headline questions its budget buys, at their quick values; none with --scenarios or --seeds; not with --target)', commaList)
