@@ -217,7 +217,7 @@ describe('settings the servers cannot honour alike are refused at start', functi
   }
 });
 
-// Beyond the cases the issue listed: odd but legal clients, and more ways to waste a server.
+// Odd but legal clients, and more ways to waste a server.
 describe('more odd clients, on both servers', function () {
   this.timeout(40000);
   const servers = useServers({ env: LIMITS });
