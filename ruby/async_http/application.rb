@@ -28,7 +28,7 @@ module EmVsNode
       # What a client causes while its request is read or answered: it left, or stalled past the
       # socket's timeout. The connection ends without a reply (Server#accept).
       ENDED = [
-        IO::TimeoutError, ::Protocol::HTTP1::LineLengthError, ::Protocol::HTTP1::ProtocolError,
+        IO::TimeoutError, Async::TimeoutError, ::Protocol::HTTP1::LineLengthError, ::Protocol::HTTP1::ProtocolError,
         ::Protocol::HTTP::RemoteError,
         EOFError, IOError, Errno::ECONNRESET, Errno::EPIPE
       ].freeze
@@ -38,6 +38,8 @@ module EmVsNode
         @max_url_bytes = limits['MAX_URL_BYTES']
         @max_header_bytes = limits['MAX_HEADER_BYTES']
         @max_upload_bytes = limits['MAX_UPLOAD_BYTES']
+        @body_timeout_s = limits['BODY_TIMEOUT_MS'] / 1000.0
+        @request_timeout_s = limits['REQUEST_TIMEOUT_MS'] / 1000.0
         @keep_alive = ['keep-alive', "timeout=#{(limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0).round}"].freeze
         @host = RequestGate::HOST_VALUE
       end
@@ -74,7 +76,8 @@ module EmVsNode
         # connection after the reply (its client may still send the body): Node's rule.
         keep_alive = request.connection.persistent && !(expects && !upload) && !close_token?(request)
         head = RequestGate::Head.new(keep_alive, upload, 0, nil, path)
-        read_upload(request, head, expects) if upload
+        return respond(request, @app.error(408), false) if upload && !read_upload(request, head, expects)
+
         exchange = Exchange.new(@app)
         @app.route(exchange, request.method, head, query_at && target.byteslice(query_at + 1, target.bytesize))
         respond(request, exchange.template, exchange.keep_alive)
@@ -130,20 +133,39 @@ module EmVsNode
         body.body.is_a?(::Protocol::HTTP1::Body::Chunked) ? 411 : 400
       end
 
-      # The upload's body, read through SHA-256 as it arrives; a 100 Continue first when asked.
+      # The upload's body, read through SHA-256 as it arrives, a 100 Continue first when asked;
+      # false when it came too slowly: no progress for BODY_TIMEOUT_MS (the socket's timeout,
+      # raised from the keep-alive timeout for the body's reads), or not whole within
+      # REQUEST_TIMEOUT_MS (from its header section's end: the library hands a request over
+      # then; the contract counts from its first byte).
       def read_upload(request, head, expects)
         request.send_interim_response(100, []) if expects
         body = request.body
-        return unless body
+        return true unless body
 
+        socket = request.connection.stream.io
+        idle_timeout = socket.timeout
+        socket.timeout = @body_timeout_s
+        begin
+          Async::Task.current.with_timeout(@request_timeout_s) { digest(body, head) }
+          true
+        rescue IO::TimeoutError, Async::TimeoutError
+          false
+        ensure
+          # The library waits for a body the application read to be closed before it reads the
+          # next request or ends the connection (async-http's Finishable#wait); one closed
+          # before its end closes the connection's reading side (protocol-http1's Body::Fixed).
+          body.close
+          socket.timeout = idle_timeout
+        end
+      end
+
+      def digest(body, head)
         digest = head.digest = Digest::SHA256.new
         while (chunk = body.read)
           digest.update(chunk)
           head.upload_bytes += chunk.bytesize
         end
-        # Read whole: the library waits for a body the application read to be closed before it
-        # reads the next request or ends the connection (async-http's Finishable#wait).
-        body.close
       end
 
       # The template as the library's response: status, Content-Type, Date, the template's own

@@ -15,8 +15,9 @@ module EmVsNode
     # BadRequest: a line over maximum_line_length (the contract: 414 for the request line, its
     # target over MAX_URL_BYTES; 431 for a header line), answered here too, by the same method.
     class ContractProtocol
-      def initialize(errors, **options)
+      def initialize(errors, headers_timeout_s:, **options)
         @errors = errors
+        @headers_timeout_s = headers_timeout_s
         @options = options
       end
 
@@ -25,16 +26,19 @@ module EmVsNode
       end
 
       def server(peer)
-        Connection.new(::IO::Stream(peer), Async::HTTP::Protocol::HTTP1::VERSION, errors: @errors, **@options)
+        Connection.new(::IO::Stream(peer), Async::HTTP::Protocol::HTTP1::VERSION,
+                       errors: @errors, headers_timeout_s: @headers_timeout_s, **@options)
       end
     end
 
-    # The library's server connection, answering its refusals as the contract does.
+    # The library's server connection, answering its refusals as the contract does, with the
+    # contract's header deadline, which the library has no setting for.
     class Connection < Async::HTTP::Protocol::HTTP1::Server
       # errors: a status => ReplyTemplate callable (App#error).
-      def initialize(stream, version, errors:, **options)
+      def initialize(stream, version, errors:, headers_timeout_s:, **options)
         super(stream, version, **options)
         @errors = errors
+        @headers_timeout_s = headers_timeout_s
       end
 
       # The contract's reply for the library's refusal: the connection closes after it. Its
@@ -52,11 +56,17 @@ module EmVsNode
 
       # A line over the limit is no BadRequest to the library, which then closes without a
       # reply: the contract's 414 (the request line) or 431 (a header line).
+      # The header deadline (HEADERS_TIMEOUT_MS, then 408 and a close): from the connection's
+      # start for its first request, as the contract's; for a later one from its first byte,
+      # after an idle wait that only the socket's timeout bounds (KEEPALIVE_TIMEOUT_MS, a close
+      # without a reply). A timer per request (the scheduler's), where the other servers sweep.
       def next_request
         @request_line = nil
-        super
-      rescue ::Protocol::HTTP1::LineLengthError => e
-        fail_request(@request_line ? 431 : 414, e)
+        @stream.peek(1) if @count.positive? && idle? && @stream
+        Async::Task.current.with_timeout(@headers_timeout_s) { super }
+      rescue ::Protocol::HTTP1::LineLengthError, Async::TimeoutError => e
+        fail_request(@request_line ? 431 : 414, e) if e.is_a?(::Protocol::HTTP1::LineLengthError)
+        fail_request(408, e) if e.is_a?(Async::TimeoutError)
         raise
       end
 

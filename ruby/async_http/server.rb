@@ -74,7 +74,8 @@ module EmVsNode
     # set to the keep-alive timeout, the one deadline every connection meets. errors: the
     # contract's error replies, for the library's own refusals (protocol.rb).
     def self.endpoint(config, socket, errors)
-      protocol = ContractProtocol.new(errors, maximum_line_length: config.limits['MAX_HEADER_LINE_BYTES'] + 2)
+      protocol = ContractProtocol.new(errors, headers_timeout_s: config.limits['HEADERS_TIMEOUT_MS'] / 1000.0,
+                                              maximum_line_length: config.limits['MAX_HEADER_LINE_BYTES'] + 2)
       url = Async::HTTP::Endpoint.parse("http://#{config.host.include?(':') ? "[#{config.host}]" : config.host}:#{config.port}")
       bound = IO::Endpoint::BoundEndpoint.new(url, [socket], timeout: config.limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0)
       [bound, protocol, url.scheme]

@@ -3,7 +3,7 @@
 // runtimes (perf/servers.json), or each on another runtime of perf/runtimes.json (em@ruby31).
 
 const { startServer, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
-const { runtimesFile, withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
+const { runtimeEnv, runtimeOf, runtimesFile, withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
 
 // The servers the e2e tests hold to the contract: node, em and async, or those E2E_SERVERS names
 // (comma-separated, of perf/servers.json), e.g. E2E_SERVERS=node,em,async_http to hold the
@@ -40,6 +40,22 @@ function runtimeSets(file = runtimesFile()) {
     const on = { node: node[i] || node[0], ruby: ruby[i] || ruby[0] };
     return { names: i === 0 ? SERVER_NAMES : [`node@${on.node}`, `em@${on.ruby}`, `async@${on.ruby}`] };
   });
+}
+
+/**
+ * How the tests of settings refused at start run each server by hand: [command, args, env]. The
+ * machine's node and ruby, as the README runs them; async_http needs Ruby 3.3's async gems
+ * (IO::TimeoutError, async-http 0.105), so its runtime's environment.
+ */
+function startCommand(name) {
+  const commands = {
+    node: ['node', ['node/server.js']],
+    em: ['ruby', ['ruby/em/server.rb']],
+    async: ['ruby', ['ruby/async/server.rb']],
+    async_http: ['ruby', ['ruby/async_http/server.rb'], runtimeEnv(runtimeOf('ruby33_yjit'))],
+  };
+  const [command, args, env = process.env] = commands[name];
+  return [command, args, env];
 }
 
 /** Mocha hooks that start every server in names; returns a map filled in before(), by name. */
@@ -85,4 +101,4 @@ function waitForOutput(server, pattern, timeoutMs = 3000) {
   });
 }
 
-module.exports = { SERVER_NAMES, namedServers, runtimeSets, useServers, waitForOutput };
+module.exports = { SERVER_NAMES, namedServers, runtimeSets, startCommand, useServers, waitForOutput };
