@@ -86,24 +86,27 @@ module EmVsNode
       # The contract's refusals the parsed request can still show (the library refuses what
       # it cannot parse itself, CONTRACT.md "The async-http server"): Node's parser's method
       # list, the header section's size, CONNECT, Host, a body without a Content-Length (411 for
-      # chunked, which the library would read: eventmachine_httpserver cannot), the URL and
-      # upload limits, and the one expectation.
+      # chunked, which the library would read: eventmachine_httpserver cannot; body_length), the URL and
+      # upload limits, the one expectation, and the target's form.
       def refusal(request)
         method = request.method
-        # CONNECT has no path in the library's request (its target is the authority).
+        target = request.connection.request_target
         return 400 if method == 'CONNECT' || !NodeParserMethods.reads?('HTTP', method) || !VERSIONS.include?(request.version)
-        return 431 if header_bytes(request) >= @max_header_bytes
+        return 431 if header_bytes(request, target) >= @max_header_bytes
         return 400 unless host_ok?(request)
 
-        body = request.body
-        length = body&.length
-        return unframed(request, body) if body && length.nil?
-        return 414 if request.path.bytesize > @max_url_bytes
+        length, status = body_length(request)
+        return status if status
+        return 414 if target.bytesize > @max_url_bytes
         return 400 if length && length > CONTENT_LENGTH_MAX # Node's parser's overflow
         return 413 if length && length > @max_upload_bytes
 
-        expect = request.headers['expect']
-        417 if expect && request.version != HTTP10 && !expect.casecmp?(CONTINUE_EXPECTATION)
+        expect = request.headers['expect']&.rstrip
+        return 417 if expect && request.version != HTTP10 && !expect.casecmp?(CONTINUE_EXPECTATION)
+
+        # Only the origin form: neither server is a proxy (the library reads an absolute-form
+        # target as its path, and passes '*' on as one).
+        400 unless target.start_with?('/')
       end
 
       # A close token in Connection, white space around it or not: the library's list keeps the
@@ -113,24 +116,32 @@ module EmVsNode
       end
 
       # Counted as Node's parser counts a header section: the target, each field's name and value.
-      def header_bytes(request)
-        request.headers.fields.sum { |name, value| name.bytesize + value.bytesize } + request.path.bytesize
+      def header_bytes(request, target)
+        request.headers.fields.sum { |name, value| name.bytesize + value.bytesize } + target.bytesize
       end
 
-      # One Host of host syntax, required in HTTP/1.1 (the library takes it out of the fields).
+      # One Host of host syntax, required in HTTP/1.1 (the library takes it out of the fields,
+      # and keeps the white space after its value, which is no part of it: RFC 9110 §5.5).
       def host_ok?(request)
         host = request.authority
-        host.nil? ? request.version == HTTP10 : @host.match?(host)
+        host.nil? ? request.version == HTTP10 : @host.match?(host.rstrip)
       end
 
-      # A body of unknown length: chunked is 411, as on the other servers; any other
-      # Transfer-Encoding, which the library reads to the connection's end, 400. A request asking to
-      # upgrade has such a body too (the library reads what follows it as the new protocol's): it
-      # is answered, and the connection closed, as the contract answers an upgrade.
-      def unframed(request, body)
-        return nil if request.protocol
+      # The body's declared length, or the refusal of a body without one: chunked is 411, as on
+      # the other servers; any other Transfer-Encoding, which the library reads to the
+      # connection's end, 400. A request with an Upgrade field has such a body too (the library
+      # reads what follows it as the new protocol's, and leaves its Content-Length unread): it is
+      # answered, and the connection closed, with that Content-Length checked here.
+      def body_length(request)
+        body = request.body
+        length = body&.length
+        return [length, nil] unless body && length.nil?
+        return [nil, body.body.is_a?(::Protocol::HTTP1::Body::Chunked) ? 411 : 400] unless request.protocol
 
-        body.body.is_a?(::Protocol::HTTP1::Body::Chunked) ? 411 : 400
+        declared = request.headers['content-length']
+        return [nil, nil] if declared.nil?
+
+        declared.match?(/\A\d+\z/) ? [declared.to_i, nil] : [nil, 400]
       end
 
       # The upload's body, read through SHA-256 as it arrives, a 100 Continue first when asked;

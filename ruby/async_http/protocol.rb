@@ -42,11 +42,11 @@ module EmVsNode
       end
 
       # The contract's reply for the library's refusal: the connection closes after it. Its
-      # body goes to HEAD too when the parser refused (Node's parser's 400 does), not when the
-      # refusal is one of the server's own checks (two of a field that must be one: Host).
+      # body goes to HEAD too when the parser refused (Node's parser's 400 does: two
+      # Content-Lengths), not when the refusal is one of the server's own checks (two Hosts).
       def fail_request(status, error)
         template = @errors.call(status)
-        head = error.is_a?(::Protocol::HTTP::DuplicateHeaderError) && @request_line&.first == 'HEAD'
+        head = error.is_a?(::Protocol::HTTP::DuplicateHeaderError) && error.key == 'host' && @request_line&.first == 'HEAD'
         @persistent = false
         write_response(@version, status, [['content-type', template.type], ['date', HttpDate.now]])
         write_body(@version, ::Protocol::HTTP::Body::Buffered.new([template.body], template.body.bytesize), head)
@@ -74,6 +74,13 @@ module EmVsNode
       # header line, and whether the request was a HEAD.
       def read_request_line
         @request_line = super
+      end
+
+      # The current request's target as sent: the library's request has only its path, which
+      # an absolute-form target ('http://host/path') and the asterisk form ('*') become too.
+      # The library reads one request at a time, so while the application runs it is its own.
+      def request_target
+        @request_line&.[](1)
       end
     end
   end

@@ -74,10 +74,9 @@ describe('async_http: async-http\'s own server serving the contract', function (
     });
 
     it('/delay on the scheduler\'s timer, pipelined replies in order, 400 for a bad ms, 405 with Allow and a close', async () => {
-      const result = await send(request('GET', '/delay?ms=100') + request('GET', '/hello') + request('GET', '/delay?ms=x'), { count: 2 });
-      assert.deepEqual(result.replies.map((r) => r.body.toString()), ['waited 100 ms\n', contract.hello_body]);
-      const bad = await send(request('GET', '/delay?ms=10001'), { waitForClose: true });
-      assert.deepEqual([bad.replies[0].status, bad.closed], [400, true]);
+      const result = await send(request('GET', '/delay?ms=100') + request('GET', '/hello') + request('GET', '/delay?ms=10001'), { count: 3, waitForClose: true });
+      assert.deepEqual(result.replies.map((r) => r.body.toString()), ['waited 100 ms\n', contract.hello_body, 'Bad Request\n']);
+      assert.ok(result.closed, 'a 400 closes the connection');
       const put = await send(request('PUT', '/hello'), { waitForClose: true });
       assert.deepEqual([put.replies[0].status, put.replies[0].headers.allow, put.closed], [405, 'GET, HEAD', true]);
     });
@@ -142,6 +141,20 @@ describe('async_http: async-http\'s own server serving the contract', function (
       assert.equal(twice.replies[0].status, 411);
       const head = await send('HEAD /hello HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n\r\n', { waitForClose: true, headFlags: [true] });
       assert.deepEqual([head.replies[0].status, head.replies[0].headers['content-length'], head.extra.length], [400, '12', 0]);
+    },
+    'async-http-single-fields': async () => {
+      const once = await send(request('GET', '/hello', { 'User-Agent': 'a' }));
+      assert.equal(once.replies[0].status, 200, 'one User-Agent is served');
+      const twice = await send('GET /hello HTTP/1.1\r\nHost: a\r\nUser-Agent: a\r\nUser-Agent: b\r\n\r\n', { waitForClose: true });
+      assert.deepEqual([twice.replies[0].status, twice.closed], [400, true]);
+    },
+    'async-http-upgrade': async () => {
+      // No upgrade option in Connection: the contract keeps the connection; the library closes it.
+      const result = await send(request('GET', '/hello', { Upgrade: 'websocket' }) + request('GET', '/hello'), { waitForClose: true });
+      assert.deepEqual(result.replies.map((r) => [r.status, r.headers.connection]), [[200, 'close']]);
+      assert.ok(result.closed);
+      const over = await send(request('GET', '/hello', { Upgrade: 'websocket', 'Content-Length': contract.limits.MAX_UPLOAD_BYTES + 1 }), { waitForClose: true });
+      assert.equal(over.replies[0].status, 413, 'its Content-Length is still checked');
     },
     'async-http-field-name-case': async () => {
       const text = await untilClosed(await openWith(server.port, request('GET', '/hello', { Connection: 'close' })));
