@@ -23,6 +23,7 @@ module EmVsNode
     class Application
       HTTP10 = 'HTTP/1.0'
       VERSIONS = [HTTP10, 'HTTP/1.1'].freeze
+      NOT_SERVED = %w[CONNECT PRI].freeze
       CONTINUE_EXPECTATION = '100-continue'
       CONTENT_LENGTH_MAX = (2**64) - 1
       # What a client causes while its request is read or answered: it left, or stalled past the
@@ -91,7 +92,9 @@ module EmVsNode
       def refusal(request)
         method = request.method
         target = request.connection.request_target
-        return 400 if method == 'CONNECT' || !NodeParserMethods.reads?('HTTP', method) || !VERSIONS.include?(request.version)
+        # Neither server is a proxy (CONNECT), nor speaks HTTP/2 (PRI: Node's parser reads only its
+        # preface, and Node's server refuses it).
+        return 400 if NOT_SERVED.include?(method) || !NodeParserMethods.reads?('HTTP', method) || !VERSIONS.include?(request.version)
         return 431 if header_bytes(request, target) >= @max_header_bytes
         return 400 unless host_ok?(request)
 

@@ -95,6 +95,13 @@ describe('async_http: async-http\'s own server serving the contract', function (
       assert.deepEqual([reply.status, reply.body.toString(), reply.headers['content-type'], result.closed], [400, 'Bad Request\n', 'text/plain; charset=utf-8', true]);
       assert.ok(reply.headers.date);
     });
+
+    it('only origin-form targets of HTTP/1.x methods it serves: absolute form, *, PRI and CONNECT are 400', async () => {
+      for (const line of ['GET http://127.0.0.1/hello HTTP/1.1', 'HEAD * HTTP/1.1', 'PRI //hello HTTP/1.1', 'CONNECT 127.0.0.1:443 HTTP/1.1']) {
+        const result = await send(`${line}\r\nHost: a\r\n\r\n`, { waitForClose: true, headFlags: [line.startsWith('HEAD')] });
+        assert.deepEqual([result.replies[0].status, result.closed], [400, true], line);
+      }
+    });
   });
 
   describe('deadlines set on the library', () => {
