@@ -14,7 +14,7 @@ require_relative '../em/reply'
 module EmVsNode
   module AsyncHttpServer
     # The application async-http's server calls with each request protocol-http1 has read (a
-    # ::Protocol::HTTP middleware's #call: request in, response out). The routes are the other
+    # Protocol::HTTP middleware's #call: request in, response out). The routes are the other
     # servers' (ruby/em/app.rb's App, through an Exchange), the replies their templates
     # (ReplyTemplate) given to the library as status, headers and a body of known length. The
     # library parses, frames and keeps connections; what it leaves to an application, the

@@ -64,9 +64,11 @@ module EmVsNode
         @request_line = nil
         @stream.peek(1) if @count.positive? && idle? && @stream
         Async::Task.current.with_timeout(@headers_timeout_s) { super }
-      rescue ::Protocol::HTTP1::LineLengthError, Async::TimeoutError => e
-        fail_request(@request_line ? 431 : 414, e) if e.is_a?(::Protocol::HTTP1::LineLengthError)
-        fail_request(408, e) if e.is_a?(Async::TimeoutError)
+      rescue ::Protocol::HTTP1::LineLengthError => e
+        fail_request(@request_line ? 431 : 414, e)
+        raise
+      rescue Async::TimeoutError => e
+        fail_request(408, e)
         raise
       end
 
