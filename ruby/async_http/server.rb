@@ -16,6 +16,14 @@
 # The Gemfile's default group (this Ruby's Gemfile: ruby/load_gems.rb): the set-up of a run installs
 # no other.
 require_relative '../load_gems'
+# Built on today's async-http (0.105, the server's Protocol::HTTP1 hooks it subclasses) and
+# async (Async::Promise), whose releases ask for Ruby 3.3: on an older Ruby the machine's root
+# Gemfile has releases without them, and the start ends here in one line.
+if RUBY_VERSION < '3.3'
+  warn "async_http server: needs Ruby 3.3 or later (this is #{RUBY_VERSION}); run it on the " \
+       'project\'s: npm run runtimes -- install, then .runtimes/ruby33-3.3.8-2/bin/ruby ruby/async_http/server.rb'
+  exit 1
+end
 EmVsNode::Gems.setup('async_http server', :default)
 require 'async'
 require 'async/http/server'
