@@ -25,9 +25,9 @@
 
 const crypto = require('node:crypto');
 const { jStat } = require('jstat');
-const { decide, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('./answer');
+const { decide, claimOutcome, relate, CONTRADICTIONS } = require('./answer');
 const { lookLevel } = require('./sequential');
-const { LEVEL } = require('./confidence');
+const { LEVEL, DEFAULT_MARGIN } = require('../method');
 const { median } = require('../measure/stats');
 
 // How each kind of answer is measured and judged, by version: bumped when a rule that moves the

@@ -19,10 +19,8 @@
 // rounds, 4 % a winner, the rest undecided).
 
 const { jStat } = require('jstat');
-const { decide, decidingHalfWidth, DEFAULT_MARGIN } = require('./answer');
-
-const LEVEL = 0.95;
-const DEFAULT_LOOKS = [5, 10, 20, 40];
+const { decide, decidingHalfWidth } = require('./answer');
+const { LEVEL, DEFAULT_LOOKS, DEFAULT_MARGIN } = require('../method');
 
 /** The looks: rounds after which the interval is computed; at least 2 rounds each, increasing. */
 function checkLooks(looks) {
@@ -185,4 +183,4 @@ function intervalMethodText(looks) {
   return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
 }
 
-module.exports = { LEVEL, DEFAULT_LOOKS, intervalMethodText, lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };
+module.exports = { intervalMethodText, lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };

@@ -13,7 +13,7 @@ const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, a
 const { controlFalseDiscoveries, isHeadline } = require('../judge/multiplicity');
 const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('../hosts/runtimes');
 const { seedClaim } = require('../judge/seeds');
-const { DEFAULT_MARGIN } = require('../judge/answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { serverSources } = require('../run/environment');
 const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
