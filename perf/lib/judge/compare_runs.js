@@ -151,23 +151,30 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
   return { rows, regressions: rows.filter((r) => r.regression), notes, metrics, thresholdPct };
 }
 
-/** What differs between the two environments that could explain a change by itself. */
-function environmentNotes(A, B) {
+// The environment's fields that can explain a change by themselves: the machine and the runtimes
+// as recorded, and two of the run's options (quick: the loads differ; pinning).
+const ENVIRONMENT_KEYS = ['hostname', 'cpu_model', 'cores', 'kernel', 'node', 'ruby', 'eventmachine', 'eventmachine_httpserver'];
+const OPTION_OF = { quick: (e) => (e.options ? !!e.options.quick : null), pinning: (e) => (e.pinning ? !!e.pinning.enabled : null) };
+
+/**
+ * What differs between the two environments that could explain a change by itself:
+ * [{ key, a, b }], key one of ENVIRONMENT_KEYS (a and b the values recorded) or 'quick',
+ * 'pinning' (a and b true or false); perf/lib/text/compare_format.js says it.
+ */
+function environmentDifferences(A, B) {
   const ea = A.environment;
   const eb = B.environment;
-  const keys = ['hostname', 'cpu_model', 'cores', 'kernel', 'node', 'ruby', 'eventmachine', 'eventmachine_httpserver'];
-  const out = keys.filter((k) => ea[k] !== undefined && eb[k] !== undefined && canonical(ea[k]) !== canonical(eb[k])).map((k) => `${k}: ${JSON.stringify(ea[k])} in A, ${JSON.stringify(eb[k])} in B`);
-  const quick = (e) => (e.options ? !!e.options.quick : null);
-  if (quick(ea) !== null && quick(eb) !== null && quick(ea) !== quick(eb)) out.push(`--quick: ${quick(ea) ? 'yes' : 'no'} in A, ${quick(eb) ? 'yes' : 'no'} in B (the loads differ)`);
-  const pin = (e) => (e.pinning ? !!e.pinning.enabled : null);
-  if (pin(ea) !== null && pin(eb) !== null && pin(ea) !== pin(eb)) out.push(`CPU pinning: ${pin(ea) ? 'on' : 'off'} in A, ${pin(eb) ? 'on' : 'off'} in B`);
-  return out;
+  const recorded = ENVIRONMENT_KEYS.filter((k) => ea[k] !== undefined && eb[k] !== undefined && canonical(ea[k]) !== canonical(eb[k])).map((key) => ({ key, a: ea[key], b: eb[key] }));
+  const options = Object.entries(OPTION_OF)
+    .map(([key, of]) => ({ key, a: of(ea), b: of(eb) }))
+    .filter(({ a, b }) => a !== null && b !== null && a !== b);
+  return [...recorded, ...options];
 }
 
 module.exports = {
   compareRuns,
   metricName,
-  environmentNotes,
+  environmentDifferences,
   CompareError,
   DEFAULT_METRICS,
   DEFAULT_THRESHOLD_PCT,

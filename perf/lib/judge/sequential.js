@@ -173,14 +173,4 @@ function runSequential(round, options = {}) {
   }
 }
 
-/**
- * How a run's intervals were made, in a clause for legends and notes: from paired rounds
- * (looks, the results' options.looks) or from independent trials (looks null).
- */
-function intervalMethodText(looks) {
-  if (!looks) return '95 % confidence intervals over the trials (Student t on log values; Welch for ratios)';
-  const pct = Math.round(lookLevel(looks) * 10000) / 100;
-  return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
-}
-
-module.exports = { intervalMethodText, lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };
+module.exports = { lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };

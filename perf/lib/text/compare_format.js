@@ -5,9 +5,16 @@
 
 const path = require('node:path');
 const { METRICS } = require('../judge/metrics');
-const { environmentNotes } = require('../judge/compare_runs');
+const { environmentDifferences } = require('../judge/compare_runs');
 const { KINDS } = require('../judge/compare_verdicts');
 const { fmtNumber, fmtChange, alignedTable } = require('./format');
+
+/** One difference between the two environments (compare_runs.js environmentDifferences) in words. */
+function differenceText({ key, a, b }) {
+  if (key === 'quick') return `--quick: ${a ? 'yes' : 'no'} in A, ${b ? 'yes' : 'no'} in B (the loads differ)`;
+  if (key === 'pinning') return `CPU pinning: ${a ? 'on' : 'off'} in A, ${b ? 'on' : 'off'} in B`;
+  return `${key}: ${JSON.stringify(a)} in A, ${JSON.stringify(b)} in B`;
+}
 
 function describeRun(label, R) {
   const e = R.environment;
@@ -25,7 +32,7 @@ function describeRun(label, R) {
 function formatComparison(A, B, result) {
   const lines = [describeRun('A', A), describeRun('B', B)];
   lines.push(`Change from A to B = B ÷ A, with its 95% confidence interval (Welch's t on log values of the trials); a regression is significantly worse by more than ${result.thresholdPct}% (for req/s: A ÷ B). Failed, client-bound, not judged and superseded trials are left out.`);
-  for (const n of environmentNotes(A, B)) lines.push(`note: A and B differ: ${n}`);
+  for (const d of environmentDifferences(A, B)) lines.push(`note: A and B differ: ${differenceText(d)}`);
   lines.push('');
   const head = ['server', 'scenario', 'metric', 'A', 'B', 'change', '95% CI', 'verdict'];
   let last = null;

@@ -11,11 +11,10 @@ const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
-const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
-const { verdictWords, keptWords } = require('./verdict_words');
+const { verdictWords, keptWords, intervalMethodText } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines, marginText } = require('./format');
 
 const GROUP_COLUMNS = [

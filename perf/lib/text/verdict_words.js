@@ -5,6 +5,7 @@
 
 const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
+const { lookLevel } = require('../judge/sequential');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -42,4 +43,14 @@ function keptWords(f, about) {
   return `Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, among which it holds the expected share of false winners to ${FDR * 100} % or less (about ${about(f.expected_false)})`;
 }
 
-module.exports = { moreText, verdictWords, keptWords };
+/**
+ * How a run's intervals were made, in a clause for legends and notes: from paired rounds
+ * (looks, the results' options.looks) or from independent trials (looks null).
+ */
+function intervalMethodText(looks) {
+  if (!looks) return '95 % confidence intervals over the trials (Student t on log values; Welch for ratios)';
+  const pct = Math.round(lookLevel(looks) * 10000) / 100;
+  return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
+}
+
+module.exports = { moreText, verdictWords, keptWords, intervalMethodText };

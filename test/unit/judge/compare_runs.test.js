@@ -194,3 +194,13 @@ describe('compare.sh: two runs side by side', function () {
     assert.match(res.stdout, /^A: A \(/m);
   });
 });
+
+describe('compare_runs: what differs between two environments, as data', () => {
+  it('a recorded field whose values differ (compared whatever their keys\' order), --quick and pinning where both runs recorded them', () => {
+    const env = (over) => ({ environment: { cpu_model: 'X', node: { v8: '1', uv: '2' }, ...over } });
+    const A = env({ kernel: '6.1', options: { quick: true }, pinning: { enabled: true } });
+    const B = env({ kernel: '6.8', node: { uv: '2', v8: '1' }, options: { quick: false }, pinning: { enabled: false } });
+    assert.deepEqual(cr.environmentDifferences(A, B), [{ key: 'kernel', a: '6.1', b: '6.8' }, { key: 'quick', a: true, b: false }, { key: 'pinning', a: true, b: false }]);
+    assert.deepEqual(cr.environmentDifferences(env({ hostname: 'h' }), env({ options: { quick: true } })), [], 'a field or option only one run recorded is no difference');
+  });
+});

@@ -36,6 +36,13 @@ describe('compare format: the changes from A to B', () => {
     assert.match(lines[6], /^node\s+s\s+mean ms\s+1\.50\s+1\.20\s+-20%\s+\[-25%, -14%\]\s+better$/);
   });
 
+  it('says each difference between the environments: a field as recorded, --quick and CPU pinning in words', () => {
+    const a = runOf('A', { kernel: '6.1', options: { quick: true }, pinning: { enabled: true } });
+    const b = runOf('B', { kernel: '6.8', options: { quick: false }, pinning: { enabled: false } });
+    const notes = formatComparison(a, b, { rows: [], regressions: [], notes: [], thresholdPct: 10 }).filter((l) => l.startsWith('note:'));
+    assert.deepEqual(notes, ['note: A and B differ: kernel: "6.1" in A, "6.8" in B', 'note: A and B differ: --quick: yes in A, no in B (the loads differ)', 'note: A and B differ: CPU pinning: on in A, off in B']);
+  });
+
   it('names a server and scenario on their first row only; values in their metric\'s unit; a pair not compared in one row', () => {
     const rows = [
       row({ metric: 'throughput_rps', a: 95.4, b: 19011.2, ratio: 1.0123, ci95: [0.99, 1.03], significant: false, verdict: 'no significant change' }),
