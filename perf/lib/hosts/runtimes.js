@@ -11,8 +11,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { PROJECT_ROOT } = require('../project_root');
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const RUNTIMES_FILE = path.join(PROJECT_ROOT, 'perf', 'runtimes.json');
 const RUNTIMES_DIR = path.join(PROJECT_ROOT, '.runtimes');
 // Written last by an install: its presence says the runtime is whole.

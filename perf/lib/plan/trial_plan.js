@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { expectedDurationS, expectedWarmupS } = require('./scenarios');
 const { scenarioNeeds } = require('../store/scenario_doc');
-const { PROJECT_ROOT } = require('../hosts/server_process');
+const { PROJECT_ROOT } = require('../project_root');
 
 /**
  * Trials per server and scenario on the command line, --quick included: three is the fewest

@@ -15,9 +15,9 @@ const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('..
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../method');
 const { serverSources } = require('../run/environment');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
 const { headline, defaultPairs, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
+const { PROJECT_ROOT } = require('../project_root');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
 const RESULTS = path.join(PROJECT_ROOT, 'RESULTS.md');

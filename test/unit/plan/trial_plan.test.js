@@ -7,8 +7,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const plan = require('../../../perf/lib/plan/trial_plan');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
-const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { makeTmpDir } = require('../../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../../perf/lib/project_root');
 
 describe('trials: what the runner plans', () => {
   const scenarios = loadScenarios({ quick: true });
