@@ -42,7 +42,6 @@ const KNOWN_JUDGE_PHRASES = {
   'judge/crosscheck.js': 28,
   'judge/meta.js': 2,
   'judge/metrics.js': 5,
-  'judge/multiplicity.js': 1,
   'judge/seeds.js': 1,
   'judge/verdicts.js': 16,
   'judge/warnings.js': 7,

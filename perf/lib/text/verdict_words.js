@@ -6,6 +6,7 @@
 const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
 const { lookLevel } = require('../judge/sequential');
+const { LEVEL } = require('../method');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -31,8 +32,16 @@ function verdictWords(c) {
   if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
-  if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, a winner at 95 % alone, not kept with false discoveries held at 5 % over the run`;
+  if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, ${notKeptText(a.fdr)} over the run`;
   return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
+}
+
+/**
+ * Why a winner at its own interval's level is undecided: the false-discovery control
+ * (judge/multiplicity.js) did not keep it among the winners at its rate q ({ kept: false, q }).
+ */
+function notKeptText(fdr) {
+  return `a winner at ${LEVEL * 100} % alone, not kept with false discoveries held at ${fdr.q * 100} %`;
 }
 
 /**
@@ -53,4 +62,4 @@ function intervalMethodText(looks) {
   return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
 }
 
-module.exports = { moreText, verdictWords, keptWords, intervalMethodText };
+module.exports = { moreText, verdictWords, keptWords, notKeptText, intervalMethodText };
