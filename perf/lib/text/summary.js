@@ -8,6 +8,7 @@
 // here formats what perf/lib/judge/judged.js judgeResults gave; nothing is decided here.
 
 const { rampLines } = require('./ramps');
+const { warningText } = require('./warnings');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
@@ -37,7 +38,7 @@ const fmtMetric = (metric, v) => fmtNumber(v, METRICS[metric].unit);
  */
 function summarize(results) {
   const { runs, servers, scenarios } = results;
-  const notes = results.warnings.map((w) => `${w.server} ${w.scenario}${trialsLabel(w.trials, results.trials)}: ${w.text}`);
+  const notes = results.warnings.map((w) => `${w.server} ${w.scenario}${trialsLabel(w.trials, results.trials)}: ${warningText(w)}`);
   const rows = scenarios.map((scenario) => {
     const cells = {};
     for (const server of servers) {
