@@ -90,7 +90,18 @@ describe('compare.sh: two runs side by side', function () {
     const result = cr.compareRuns(loadResultsFile(path.join(A, 'results.json')), loadResultsFile(path.join(H, 'results.json')));
     const p99 = result.rows.filter((r) => r.metric === 'p99_ms');
     assert.equal(p99.length, 4);
-    for (const r of p99) assert.deepEqual([r.no_verdict, r.ratio, r.ci95, r.regression], ['n too small', null, null, false]);
+    for (const r of p99) assert.deepEqual([r.verdict, r.no_verdict, r.ratio, r.ci95, r.regression], ['no-verdict', 'n too small', null, null, false]);
+    assert.deepEqual(result.noVerdicts.map((n) => n.kind), ['n too small'], 'each kind once, for the note under the table');
+  });
+
+  it('each row\'s verdict as a code: the planted regression, the rest unchanged or better', () => {
+    const result = cr.compareRuns(loadResultsFile(path.join(A, 'results.json')), loadResultsFile(path.join(B, 'results.json')));
+    const planted = result.rows.find((r) => r.server === 'node' && r.scenario === 'sequential_6000' && r.metric === 'mean_ms');
+    assert.deepEqual([planted.verdict, planted.regression], ['regression', true]);
+    assert.deepEqual(result.regressions, [planted]);
+    const codes = new Set(['no-change', 'better', 'worse-within', 'no-verdict']);
+    assert.ok(result.rows.filter((r) => r !== planted).every((r) => codes.has(r.verdict)), JSON.stringify(result.rows.map((r) => r.verdict)));
+    assert.deepEqual(result.only, []);
   });
 
   it('throughput the schedule sets: "no verdict (set by the rate)", never a regression', () => {
