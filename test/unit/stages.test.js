@@ -42,7 +42,7 @@ const KNOWN_JUDGE_PHRASES = {
   'judge/capacity.js': 4,
   'judge/compare_verdicts.js': 4,
   'judge/crosscheck.js': 28,
-  'judge/meta.js': 2,
+  'judge/meta.js': 1,
   'judge/metrics.js': 5,
   'judge/seeds.js': 1,
   'judge/verdicts.js': 16,
