@@ -21,8 +21,9 @@ class Database {
     this.#keyPrefix = keyPrefix;
     this.#timeoutMs = timeoutMs;
     this.#where = `${host}:${port}`;
-    // Loaded only when Redis is configured: a server without one (every benchmark before issue
-    // 23) keeps its start-up and memory as they were. database.rb does the same.
+    // Loaded only when Redis is configured: a server started without one (as every server was
+    // before the backend routes) keeps its start-up and memory as they were then. database.rb
+    // does the same.
     const { createClient } = require('redis');
     this.#client = createClient({
       socket: { host, port, connectTimeout: timeoutMs, reconnectStrategy: () => RECONNECT_MS },

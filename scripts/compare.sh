@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares two results of scripts/run_scenarios.sh and exits 1 on a significant regression.
-# Usage: scripts/compare.sh RUN_A RUN_B [--threshold PCT] [--metric m1,m2]   (details: perf/README.md)
+# Usage: scripts/compare.sh RUN_A RUN_B [--threshold PCT] [--metric m1,m2]   (details: perf/REFERENCE.md, "Comparing two runs")
 # RUN_A and RUN_B are read relative to the current directory (or `latest`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -4,7 +4,7 @@
 # Usage: scripts/profile.sh [--servers node_tuned,em_tuned] [--workload hello_keepalive|hello_close|lipsum]
 #                           [--seconds N] [--warmup N] [--connections N] [--mode cpu|wall] [--out DIR] [--no-pin]
 # Writes SERVER.svg, SERVER.folded, the raw profile and index.html (both graphs, the top frames,
-# GC and idle) under perf/results/profiles/<UTC time>/. Details: perf/README.md ("Flame graphs").
+# GC and idle) under perf/results/profiles/<UTC time>/. Details: perf/REFERENCE.md ("scripts/profile.sh: flame graphs").
 # Installs what is missing first, wrk and StackProf (the Gemfile's profile group) included.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,8 +4,8 @@
 //   archive.js add DIR        adds the finished full run in DIR to results/archive/ (a full run
 //                             of scripts/run_scenarios.sh adds its own)
 //   archive.js answers        prints every comparison pooled over the archive
-//     --write                 and writes README.md's and RESULTS.md's answer blocks and the
-//                             forest plots they show (docs/answers_<a>_vs_<b>.svg)
+//     --write                 and writes README.md's answer block, docs/answers.md and the
+//                             forest plots README shows (docs/answers_<a>_vs_<b>.svg)
 //     --check                 exits 1 when those differ from what the archive gives
 //   archive.js against DIR…   each headline question's pooled answer, and each run's in DIR…
 //                             beside it (quick runs against the full runs): exit 1 when one
@@ -37,14 +37,14 @@ function buildProgram(io) {
     .option('--archive <dir>', 'the archive folder', ARCHIVE_DIR)
     .action((dir, opts) => {
       const file = archiveRun(dir, { archiveDir: opts.archive });
-      io.out(`archived: ${shownPath(file)} (npm run answers -- --write updates README.md and RESULTS.md)`);
+      io.out(`archived: ${shownPath(file)} (npm run answers -- --write updates README.md and docs/answers.md)`);
       io.status = 0;
     });
   program
     .command('answers')
-    .description('every comparison pooled over the archive (random effects); --write puts them in README.md and RESULTS.md')
-    .option('--write', "write README.md's and RESULTS.md's answer blocks and docs/answers_*.svg (a forest plot per pair of runtimes on their defaults)")
-    .option('--check', 'exit 1 when README.md, RESULTS.md or docs/answers_*.svg differ from what the archive gives')
+    .description('every comparison pooled over the archive (random effects); --write puts them in README.md and docs/answers.md')
+    .option('--write', "write README.md's answer block, docs/answers.md and docs/answers_*.svg (a forest plot per pair of runtimes on their defaults)")
+    .option('--check', 'exit 1 when README.md, docs/answers.md or docs/answers_*.svg differ from what the archive gives')
     .option('--without-stale', 'leave out the runs of servers changed since they ran')
     .option('--archive <dir>', 'the archive folder', ARCHIVE_DIR)
     .action(async (opts) => {

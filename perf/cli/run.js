@@ -73,12 +73,12 @@ function buildProgram() {
     .option('--tuned', 'also the tuned configurations of the servers named (perf/servers.json tuned_of; the default when no servers are named)')
     .option('--no-tuned', 'no tuned configurations: each runtime with its defaults only')
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
-    .option('--scenarios-dir <dir>', 'read the scenarios from this folder\'s JSON files instead of perf/scenarios/ (your own, in the same format: perf/README.md)')
+    .option('--scenarios-dir <dir>', 'read the scenarios from this folder\'s JSON files instead of perf/scenarios/ (your own, in the same format: perf/REFERENCE.md, "Scenarios")')
     .option('--budget <time>', `measuring time for the paired rounds (all servers up, alternating in a random order), spent where a comparison is still undecided, e.g. 10min; with --quick the ramps' time too (default: ${DEFAULT_BUDGET_S.quick / 60} min with --quick, ${DEFAULT_BUDGET_S.full / 60} min without)`, budgetSeconds)
     .option('--repeat <n>', `instead of a budget, a fixed number of trials per server and scenario, each server started afresh for each, servers interleaved (${DEFAULT_TRIALS} where rounds cannot be used: one server, --target, --link, --load-hosts)`, positiveInt)
     .option('--ramps <list>', 'comma-separated ramps (perf/ramps/*.json) to run after the scenarios, each server\'s rate raised until it no longer holds the objective; none: no ramps (default: all, with --quick those of the headline questions its budget buys, at their quick values; none with --scenarios or --seeds; not with --target)', commaList)
     .option('--slo <objective>', 'the ramps\' latency objective, a percentile and a time (default: p99=10ms)')
-    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3, with --quick too; with 1 the search\'s bracket is its resolution, and no interval)', positiveInt)
+    .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 4 with --quick; with 1 the search\'s bracket is its resolution, and no interval)', positiveInt)
     .option('--held', 'after the ramps, search the most waiting requests (GET /delay) each server holds at p99 ≤ wait + 10 ms, even with --scenarios (default: in a run of the default scenarios)')
     .option('--no-held', 'no held-count search')
     .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
@@ -243,7 +243,7 @@ async function main(argv) {
     if (opts.archive && !incomplete && !result.interrupted && isFullRun(opts)) {
       try {
         const file = archiveRun(result.dir);
-        process.stdout.write(`archive: ${shownPath(file)} (npm run answers -- --write puts the answers across runs into README.md and RESULTS.md)\n`);
+        process.stdout.write(`archive: ${shownPath(file)} (npm run answers -- --write puts the answers across runs into README.md and docs/answers.md)\n`);
       } catch (err) {
         process.stderr.write(`${NAME}: not added to the archive: ${err.message}; npm run archive -- add ${shownPath(result.dir)} adds it once that is fixed\n`);
       }

@@ -23,6 +23,7 @@ require_relative 'config'
 require_relative '../em/static_site'
 require_relative '../em/app'
 require_relative '../em/connection_cap'
+require_relative 'backends'
 require_relative 'deadlines'
 require_relative 'connection'
 require_relative 'listener'
@@ -36,21 +37,6 @@ module EmVsNode
     # configured, and its client library loaded only then), the routes (App), the
     # ConnectionCap, the Deadlines, the connections that use them, and the listener; with
     # RUNTIME_EVENTS_FILE set, the runtime's events for the benchmark runner (RuntimeEvents).
-    def self.backends(config)
-      timeout_ms = config.limits['BACKEND_TIMEOUT_MS']
-      upstream = config.upstream && begin
-        require_relative 'upstream'
-        Upstream.new(config.upstream.host, config.upstream.port,
-                     size: CONTRACT['backends']['upstream_pool'], timeout_ms: timeout_ms)
-      end
-      database = config.redis && begin
-        require_relative 'database'
-        Database.new(config.redis.host, config.redis.port,
-                     size: CONTRACT['backends']['db_pool'], key_prefix: CONTRACT['backends']['db_key_prefix'], timeout_ms: timeout_ms)
-      end
-      [upstream, database]
-    end
-
     def self.run(argv)
       config = read_config(argv)
       site = StaticSite.new(config.root, CONTRACT)

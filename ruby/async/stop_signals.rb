@@ -7,7 +7,7 @@ module EmVsNode
     # to a pipe that a task of the reactor waits on. Not an Interrupt raised from a trap, nor
     # Ruby's default SIGINT handler: the scheduler's loop masks signal exceptions
     # (Thread.handle_interrupt(SignalException => :never)), and one queued just before the
-    # selector blocks can leave it waiting with nothing to wake it (socketry/io-event#204, later
+    # selector blocks can leave it waiting with nothing to wake it (https://github.com/socketry/io-event/issues/204, later
     # than the io-event 1.11.2 that Ruby 3.1's Gemfile locks): the async server was still running
     # 30 s after a signal in 2 of 4 fresh-clone runs of npm test. A trap is not such an exception,
     # and the pipe's byte wakes the selector, with every io-event.

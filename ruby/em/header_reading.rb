@@ -15,10 +15,10 @@ module EmVsNode
     # allows it), so the gate does too. It also reads HTTP/0.9 and HTTP/2.0 request lines, which
     # the Node server then refuses (400, after the parser's own checks), and RTSP's and ICE's,
     # which it reads as HTTP's of their version (NodeParserMethods).
-    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +(HTTP|RTSP|ICE)/(1\.[01]|0\.9|2\.0)\z}
+    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +(#{NodeParserMethods::PROTOCOL_NAMES.join('|')})/(#{NodeParserMethods::VERSIONS})\z}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
     # Node's parser takes white space before a Content-Length and after it (llhttp 9.4, Node 22
-    # and later; Node 20's 9.3 refused a tab after it: CONTRACT.md, "Node 20's parser").
+    # and later; Node 20's 9.3 refused a tab after it: CONTRACT.md, "A runtime's own parser (Node 20)").
     CONTENT_LENGTH = /\A[ \t]*(\d+)[ \t]*\z/
     CONTENT_LENGTH_MAX = (2**64) - 1 # beyond it Node's parser reports an overflow: 400
     # The last line of a header section still arriving: a name so far, or a name, a colon and a value so far.

@@ -33,8 +33,10 @@ module EmVsNode
     # A request line without a version, HTTP/0.9's: Node's parser reads on to the end of its
     # header section and the server then refuses it (CONTRACT.md, "One moment to refuse").
     HELD_REQUEST_LINE = /\A([!-~]+) +[!-~]+\z/
+    # The versions Node's parser reads whole (a line with another is refused at its version).
+    VERSIONS = /1\.[01]|0\.9|2\.0/
     # A request line in PRI as far as its version, and the preface that must follow it.
-    PRI_LINE = %r{\GPRI +[!-~]+ +HTTP/(?:1\.[01]|0\.9|2\.0)}
+    PRI_LINE = %r{\GPRI +[!-~]+ +HTTP/(?:#{VERSIONS})}
     PRI_PREFACE = "\r\n\r\nSM\r\n\r\n"
     PRI_FIRST_BYTE = 'P'.ord
 

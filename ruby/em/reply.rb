@@ -34,10 +34,15 @@ module EmVsNode
     KEEP_ALIVE = 1
     HEAD_ONLY = 2
 
-    attr_reader :body, :closing
+    # status, type and extra_headers: for a server whose library writes the reply's head
+    # itself (ruby/async_http/), from the same template.
+    attr_reader :body, :closing, :status, :type, :extra_headers
 
     def initialize(status, type, body, extra_headers = nil, keep_alive_s:)
       @body = body.frozen? ? body : body.dup.freeze
+      @status = status
+      @type = type
+      @extra_headers = extra_headers
       @closing = CONTRACT['closing_statuses'].include?(status)
       extra = extra_headers&.map { |name, value| "#{name}: #{value}\r\n" }&.join
       @prefix = "HTTP/1.1 #{status} #{CONTRACT['status_text'][status.to_s]}\r\n" \

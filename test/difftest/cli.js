@@ -18,7 +18,8 @@ const { corpusCases } = require('./corpus');
 
 const NAME = 'difftest.sh';
 const USAGE_LINE = 'usage: scripts/difftest.sh [--pair A,B] [--cases N] [--seed S] [--from I] [--concurrency C] | [--pair A,B] --seed S --case I | [--pair A,B] --corpus DIR [--case I]';
-const PROJECT_SERVERS = ['node', 'em', 'async'];
+// async_http: async-http's own server, whose parser's differences the contract documents (CONTRACT.md).
+const PROJECT_SERVERS = ['node', 'em', 'async', 'async_http'];
 
 const serverPair = (v) => {
   const pair = v.split(',');

@@ -28,7 +28,7 @@ describe('archive command line', function () {
     const archive = path.join(root, 'archive');
     const added = cli('add', resultsDir(root, { quick: false, design: 'rounds' }), '--archive', archive);
     assert.equal(added.status, 0, added.stderr);
-    assert.match(added.stdout, /^archived: .*2024-06-01T12-00-00Z__0123456\.json \(npm run answers -- --write updates README\.md and RESULTS\.md\)\n$/);
+    assert.match(added.stdout, /^archived: .*2024-06-01T12-00-00Z__0123456\.json \(npm run answers -- --write updates README\.md and docs\/answers\.md\)\n$/);
     assert.equal(readArchive(archive).length, 1);
     const again = cli('add', resultsDir(root, { quick: false, design: 'rounds' }), '--archive', archive);
     assert.equal(again.status, 2);

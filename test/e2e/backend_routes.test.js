@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { exchange, request, openWith } = require('../support/raw_http');
-const { SERVER_NAMES, useServers } = require('../support/servers');
+const { SERVER_NAMES, startCommand, useServers } = require('../support/servers');
 const { startServer, findFreePort } = require('../../perf/lib/hosts/server_process');
 const { startBackends: startNamed, missingBackend } = require('../../perf/lib/hosts/backends');
 const contract = require('../../contract.json');
@@ -427,7 +427,7 @@ describe('the backend routes, /upstream and /db, on every server', function () {
     // CONTRACT.md, "Backends": node-redis and em-hiredis pipeline every command on one
     // connection; async-redis sends one command at a time on a connection, over a pool of at most
     // db_pool.
-    const REDIS_CONNECTIONS = { node: 1, em: 1, async: contract.backends.db_pool };
+    const REDIS_CONNECTIONS = { node: 1, em: 1, async: contract.backends.db_pool, async_http: contract.backends.db_pool };
     const BURST = 200;
     const WAIT_MS = 20000;
     const OVERSHOOT_WATCH_MS = 500;
@@ -605,7 +605,6 @@ describe('the backend routes, /upstream and /db, on every server', function () {
 
 describe('backend addresses the servers cannot read are refused at start, alike', function () {
   this.timeout(20000);
-  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']], async: ['ruby', ['ruby/async/server.rb']] };
   const refusals = [
     [{ UPSTREAM: 'nope' }, [], "upstream must be HOST:PORT with a port 1..65535, got 'nope'"],
     [{ UPSTREAM: '127.0.0.1:0' }, [], "upstream must be HOST:PORT with a port 1..65535, got '127.0.0.1:0'"],
@@ -620,8 +619,8 @@ describe('backend addresses the servers cannot read are refused at start, alike'
     const said = {};
     for (const name of SERVER_NAMES) {
       it(`${name}: ${[...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...args].join(' ')} is one line and exit 2`, async () => {
-        const [command, commandArgs] = commands[name];
-        const child = spawn(command, [...commandArgs, '--port', '1', ...args], { cwd: `${__dirname}/../..`, env: { ...process.env, ...env } });
+        const [command, commandArgs, runtime] = startCommand(name);
+        const child = spawn(command, [...commandArgs, '--port', '1', ...args], { cwd: `${__dirname}/../..`, env: { ...runtime, ...env } });
         let stderr = '';
         child.stderr.on('data', (c) => {
           stderr += c;
@@ -636,7 +635,7 @@ describe('backend addresses the servers cannot read are refused at start, alike'
         assert.equal(stderr.trim().split('\n').length, 1, stderr);
         assert.equal(stderr.trim(), `${name} server: ${message}`);
         said[name] = stderr.trim().replace(/^\w+ server: /, '');
-        if (Object.keys(said).length === SERVER_NAMES.length) for (const other of SERVER_NAMES) assert.equal(said[other], said.node);
+        if (Object.keys(said).length === SERVER_NAMES.length) for (const other of SERVER_NAMES) assert.equal(said[other], said[SERVER_NAMES[0]]);
       });
     }
   }

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const { spawnSync, spawn } = require('node:child_process');
 const { exchange, request, openWith, untilClosed } = require('../support/raw_http');
-const { SERVER_NAMES, useServers } = require('../support/servers');
+const { SERVER_NAMES, startCommand, useServers } = require('../support/servers');
 const { startServer } = require('../../perf/lib/hosts/server_process');
 const contract = require('../../contract.json');
 
@@ -188,7 +188,6 @@ describe('slow readers and stalled uploads, on both servers', function () {
 
 describe('settings the servers cannot honour alike are refused at start', function () {
   this.timeout(20000);
-  const commands = { node: ['node', ['node/server.js']], em: ['ruby', ['ruby/em/server.rb']], async: ['ruby', ['ruby/async/server.rb']] };
   const refusals = [
     [{ MAX_HEADER_LINE_BYTES: '10000' }, /MAX_HEADER_LINE_BYTES=10000 is above 8000/],
     [{ MAX_URL_BYTES: '10000' }, /MAX_URL_BYTES=10000 is above 8000/],
@@ -199,8 +198,8 @@ describe('settings the servers cannot honour alike are refused at start', functi
   for (const name of SERVER_NAMES) {
     for (const [env, message] of refusals) {
       it(`${name}: ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} is one line and exit 2`, async () => {
-        const [command, args] = commands[name];
-        const child = spawn(command, args, { cwd: `${__dirname}/../..`, env: { ...process.env, ...env } });
+        const [command, args, runtime] = startCommand(name);
+        const child = spawn(command, args, { cwd: `${__dirname}/../..`, env: { ...runtime, ...env } });
         let stderr = '';
         child.stderr.on('data', (c) => {
           stderr += c;
@@ -217,7 +216,7 @@ describe('settings the servers cannot honour alike are refused at start', functi
   }
 });
 
-// Beyond the cases the issue listed: odd but legal clients, and more ways to waste a server.
+// Odd but legal clients, and more ways to waste a server.
 describe('more odd clients, on both servers', function () {
   this.timeout(40000);
   const servers = useServers({ env: LIMITS });

@@ -1,6 +1,6 @@
 'use strict';
-// The rules between perf/lib's stages (issue 45: one document between stages, the judge decides
-// once, words live in text/), read from the source:
+// The rules between perf/lib's stages (one document between stages, the judge decides once,
+// words live in text/), read from the source:
 //   plan/ requires nothing from judge/: what plan, run and judge share is the method's
 //     (perf/lib/method.js);
 //   text/ imports no wording from judge/: no name it takes from judge/ is a phrase, holds one
@@ -19,7 +19,7 @@ const path = require('node:path');
 // The parser eslint reads the project with (eslint is a devDependency).
 const espree = require('espree');
 
-// What each rule finds today, to be emptied (issue 45): measured at 2d65043.
+// What each rule still finds, to be emptied (measured first at 2d65043).
 const KNOWN_WORDING_IMPORTS = [
   'text/answers.js ← judge/metrics METRICS',
   'text/compare_format.js ← judge/compare_verdicts KINDS',
@@ -112,7 +112,7 @@ function isWording(value, seen = new Set()) {
   return false;
 }
 
-describe('stages: the rules between perf/lib\'s stages (issue 45)', () => {
+describe('stages: the rules between perf/lib\'s stages', () => {
   it('plan/ requires nothing from judge/', () => {
     const found = stageFiles('plan').flatMap((file) => requiresOf(file).filter((r) => r.target.startsWith('judge/')).map((r) => `${file} → ${r.target}`));
     assert.deepEqual(found, []);

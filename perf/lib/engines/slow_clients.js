@@ -19,7 +19,7 @@ const { latencySummary, round3 } = require('../measure/stats');
 /**
  * options: { host, port, scenario (kind slow_clients), timeoutMs, samples (started), signal,
  *   onProgress }
- * Resolves with { slow_clients, probe_by_phase } (see perf/README.md).
+ * Resolves with { slow_clients, probe_by_phase } (see perf/REFERENCE.md, "Scenarios").
  */
 async function runSlowClients(options) {
   const { host, port, scenario, timeoutMs = 10000, samples, signal = null, onProgress = null } = options;

@@ -116,6 +116,49 @@ function countFds(pid) {
   }
 }
 
+// A mapping's header line in /proc/<pid>/smaps: its range, permissions and name (empty when anonymous).
+const MAPPING_LINE = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \d+\s*(.*)$/;
+const PAGE_BYTES = 4096;
+
+/**
+ * The resident kB of a process's mappings by kind, from the text of /proc/<pid>/smaps:
+ * { stacks, c_heap, anonymous, files, other, stack_regions }. A stack is a writable anonymous
+ * mapping beside a one-page guard (no access), as Ruby's fiber pool and pthreads map their
+ * stacks; c_heap is brk's [heap] (malloc's small blocks); anonymous the rest of the anonymous
+ * memory (Ruby's object pages, V8's heap, malloc's large blocks and arenas).
+ */
+function parseMappings(text) {
+  const maps = [];
+  for (const line of text.split('\n')) {
+    const m = MAPPING_LINE.exec(line);
+    if (m) maps.push({ from: BigInt(`0x${m[1]}`), to: BigInt(`0x${m[2]}`), perms: m[3], name: m[4].trim(), rss: 0 });
+    else if (line.startsWith('Rss:') && maps.length) maps[maps.length - 1].rss = Number(line.split(/\s+/)[1]);
+  }
+  const isGuard = (map) => map && map.perms === '---p' && map.to - map.from === BigInt(PAGE_BYTES);
+  const kb = { stacks: 0, c_heap: 0, anonymous: 0, files: 0, other: 0, stack_regions: 0 };
+  maps.forEach((map, i) => {
+    const besideGuard = (isGuard(maps[i - 1]) && maps[i - 1].to === map.from) || (isGuard(maps[i + 1]) && maps[i + 1].from === map.to);
+    let kind = 'other';
+    if (map.name === '[heap]') kind = 'c_heap';
+    else if (map.name.startsWith('/')) kind = 'files';
+    else if (map.name === '' && map.perms.startsWith('rw') && besideGuard) {
+      kind = 'stacks';
+      kb.stack_regions += 1;
+    } else if (map.name === '') kind = 'anonymous';
+    kb[kind] += map.rss;
+  });
+  return kb;
+}
+
+/** parseMappings of a live process, or null when it is gone. */
+function readMappings(pid) {
+  try {
+    return parseMappings(fs.readFileSync(`/proc/${pid}/smaps`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** Samples VmRSS every intervalMs; stop() returns the peak in kB (and VmHWM when reset worked). */
 function startRssSampler(pid, intervalMs = 100) {
   const hwmReset = resetPeakRss(pid);
@@ -230,4 +273,4 @@ function readListenOverflows(pid = 'self') {
   }
 }
 
-module.exports = { readCpu, readRanNs, readMemory, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta, parseNetstat, readListenOverflows };
+module.exports = { readCpu, readRanNs, readMemory, readMappings, parseMappings, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta, parseNetstat, readListenOverflows };

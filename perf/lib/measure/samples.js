@@ -2,7 +2,7 @@
 // Per-request samples of one run: the one home of their file format. Kept in growable typed
 // arrays while a run records them (a long keep-alive run has hundreds of thousands), written
 // as gzipped CSV under the results folder (samplesFileName), and read back by the report
-// (readSamples) and the tests (parseSamplesCsv). Columns are documented in perf/README.md.
+// (readSamples) and the tests (parseSamplesCsv). Columns are documented in perf/REFERENCE.md, "Output".
 
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,7 +1,7 @@
 'use strict';
 // A scenario in words, from the parameters it actually ran with (a run's `params`, recorded by
 // the runner after --quick scaling). The scenario files' `description` is written for the full
-// size; a --quick run (a shorter load: perf/README.md, "Quick runs") must not be described
+// size; a --quick run (a shorter load: perf/REFERENCE.md, "Quick runs") must not be described
 // with the full counts.
 
 const count = (n) => Number(n).toLocaleString('en-US');

@@ -4,7 +4,7 @@
 // file is written to a temporary name in the same directory and renamed into place, so a
 // reader never sees half a file. Each run claims a directory of its own, and space is kept
 // in reserve so that results.json can record how the run ended even on a full disk.
-// Layout and formats: perf/README.md.
+// Layout and formats: perf/REFERENCE.md, "Output".
 
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,7 +1,7 @@
 'use strict';
 // The archive's two jobs, from stored files only: add a finished full run's record
 // (results.json → results/archive/<id>.json), and pool every record into the answers across
-// runs (and the blocks of README.md and RESULTS.md that show them). The data flows one way:
+// runs (README.md's block and docs/answers.md, which show them). The data flows one way:
 // store reads, judge decides, text words it.
 
 const fs = require('node:fs');
@@ -15,12 +15,12 @@ const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('..
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../method');
 const { serverSources } = require('../run/environment');
-const { readmeBlock, resultsBlock, withBlock } = require('../text/pooled');
+const { readmeBlock, answersDocument, withBlock } = require('../text/pooled');
 const { headline, defaultPairs, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
 const { PROJECT_ROOT } = require('../project_root');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
-const RESULTS = path.join(PROJECT_ROOT, 'RESULTS.md');
+const ANSWERS = path.join(PROJECT_ROOT, 'docs', 'answers.md');
 const BLOCK = 'answers';
 
 /**
@@ -123,8 +123,8 @@ function archiveAnswers({ archiveDir = ARCHIVE_DIR, withoutStale = false, defini
   return { records, pooled, nextRun: nextRunCheck(pooled), falseDiscoveries, questions, pairs: eraPairs(defs), pooledOf, claimOf };
 }
 
-/** The README.md and RESULTS.md text with their answer blocks as the archive gives them. */
-function documentsWithAnswers(answers, { images = [], readme = README, results = RESULTS } = {}) {
+/** README.md's text with its answer block, and docs/answers.md's, as the archive gives them. */
+function documentsWithAnswers(answers, { images = [], readme = README, answersFile = ANSWERS } = {}) {
   const runtimeLabelOf = (id) => {
     try {
       return runtimeOf(id).label;
@@ -133,10 +133,9 @@ function documentsWithAnswers(answers, { images = [], readme = README, results =
     }
   };
   const readmeText = withBlock(fs.readFileSync(readme, 'utf8'), BLOCK, readmeBlock({ ...answers, hostOf, images, runtimeLabelOf }));
-  const resultsText = withBlock(fs.readFileSync(results, 'utf8'), BLOCK, resultsBlock({ ...answers, hostOf }));
   return [
     { file: readme, text: readmeText },
-    { file: results, text: resultsText },
+    { file: answersFile, text: `${answersDocument({ ...answers, hostOf }).join('\n')}\n` },
   ];
 }
 
@@ -213,4 +212,4 @@ function runsAgainstArchive(dirs, { archiveDir = ARCHIVE_DIR } = {}) {
   });
 }
 
-module.exports = { runsAgainstArchive, decidingOdds, betweenRunSpread, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, RESULTS };
+module.exports = { runsAgainstArchive, decidingOdds, betweenRunSpread, archiveRun, archiveAnswers, documentsWithAnswers, notArchivable, README, ANSWERS };

@@ -76,6 +76,15 @@ function markdownTable(head, body, align) {
   return [row(head), `|${head.map((_, i) => (align[i] === 'r' ? ' ---: ' : ' --- ')).join('|')}|`, ...body.map(row)];
 }
 
+/**
+ * The anchor a Markdown heading gets on GitHub (and in most renderers): its text lower-cased,
+ * what is neither a letter, a digit, a space, "-" nor "_" dropped, each space a "-".
+ * "Ruby 3.3 + YJIT, 2026-11-29" → "ruby-33--yjit-2026-11-29".
+ */
+function markdownAnchor(heading) {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+}
+
 /** One CSV field: quoted when it holds a quote, a comma or a line break; objects as JSON. */
 function csvField(v) {
   if (v === null || v === undefined) return '';
@@ -102,4 +111,4 @@ function calibrationWords(values) {
   return `calibration ${lo.toFixed(4)}${hi > lo ? `–${hi.toFixed(4)}` : ''} ms CPU/req`;
 }
 
-module.exports = { calibrationWords, fmtNumber, fmtDuration, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv };
+module.exports = { calibrationWords, fmtNumber, fmtDuration, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, markdownAnchor, csvField, csvLines, objectsToCsv };

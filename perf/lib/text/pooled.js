@@ -1,14 +1,14 @@
 'use strict';
 // The answers across runs in words (perf/lib/judge/meta.js poolArchive decides them): one line
-// per comparison for the terminal, the headline questions' table written into README.md, and
-// every comparison's table written into RESULTS.md, each between markers so that
-// `npm run answers -- --write` can replace it and a test can tell when it is stale.
+// per comparison for the terminal, the headline questions' table written into README.md between
+// markers, and every comparison's table, the whole of docs/answers.md, so that
+// `npm run answers -- --write` can write them and a test can tell when they are stale.
 
 const { METRICS } = require('../judge/metrics');
 const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
-const { fmtFactor, fmtInterval, markdownTable, marginText, calibrationWords } = require('./format');
+const { fmtFactor, fmtInterval, markdownTable, markdownAnchor, marginText, calibrationWords } = require('./format');
 const { keptWords } = require('./verdict_words');
 
 const RAMP_METRIC = 'sustainable_rps';
@@ -75,6 +75,43 @@ function basisWords(p, { why = true } = {}) {
   return parts.join(', ');
 }
 
+/** One answer in a table's short cell: "node 1.61× [1.28–2.04]", "same [0.94–1.05]", "undecided: node 0.62–1.08×". */
+function shortDecision(p, x) {
+  if (x.decision === 'winner') return `${x.winner} ${fmtFactor(x.factor)} ${fmtInterval(sideInterval(p, x.ci95, x.winner))}`;
+  const ofA = fmtInterval(sideInterval(p, x.ci95, p.a));
+  if (x.decision === 'same') return `same ${ofA}`;
+  return `undecided: ${p.a} ${ofA.slice(1, -1)}×`;
+}
+
+/**
+ * The pooled answer in a short cell (the factor and its interval only; the question says of
+ * what): fewer runs than pool, each run's own answer; "depends on the host" with each host's.
+ */
+function shortAnswer(p) {
+  if (p.decision === null) return 'not judged';
+  if (p.decision === 'depends') return `depends on the host: ${p.hosts.map((h) => (h.decision === 'winner' ? `${h.winner} ${fmtFactor(h.factor)}` : h.decision === 'same' ? 'same' : 'undecided')).join(', ')}`;
+  if (p.decision === 'few') return p.each.map((x) => shortDecision(p, x)).join('; ');
+  return shortDecision(p, p);
+}
+
+/**
+ * What a pooled answer rests on, in a short cell: "4 runs, 1 host", then "history" where all its
+ * runs were measured before a change to its server or method ("1 history" where some were), and
+ * "+2 earlier" for such runs left out beside current ones. SHORT_LEGEND says so once.
+ */
+function shortBasis(p, { i2 = false } = {}) {
+  if (p.k === 0) return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}`;
+  const hosts = p.hosts.length;
+  const parts = [`${p.k} run${p.k === 1 ? '' : 's'}`, `${hosts} host${hosts === 1 ? '' : 's'}`];
+  if (i2 && p.i2 !== null && p.i2 !== undefined) parts.push(`I² ${Math.round(p.i2 * 100)} %`);
+  if (p.stale_runs) parts.push(p.stale_runs === p.k ? 'history' : `${p.stale_runs} history`);
+  if (p.earlier_runs) parts.push(`+${p.earlier_runs} earlier`);
+  return parts.join(', ');
+}
+
+/** What a short cell's words mean, said once under a table of them. */
+const HISTORY_LEGEND = '"history": measured before a change to its server or method (the answer stands until current runs replace it); "+N earlier": N such runs left out beside current ones.';
+
 /** One pooled comparison as a terminal line. */
 function pooledLine(p) {
   return `${p.subject} ${metricLabel(p.metric)} (${p.a} vs ${p.b}): ${answerWords(p)} · ${basisWords(p)}`;
@@ -93,7 +130,7 @@ const CLAIM_WORDS = {
 };
 
 /** The archive's runs in a phrase: "3 full runs (2026-11-27 to 2026-11-28) on 2 hosts (AMD EPYC: 2, Intel Xeon: 1)". */
-function archiveWords(records, hostOf) {
+function archiveWords(records, hostOf, { brief = false } = {}) {
   const days = [...new Set(records.map((r) => String(r.started_at).slice(0, 10)))].sort();
   const hosts = new Map();
   for (const r of records) {
@@ -103,6 +140,7 @@ function archiveWords(records, hostOf) {
     hosts.set(hostOf(r), h);
   }
   const span = days.length > 1 ? `${days[0]} to ${days[days.length - 1]}` : days[0];
+  if (brief) return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'}`;
   // The host's calibration (perf/lib/run/calibration.js), where its runs measured one.
   const yardstick = ({ yardstick: y }) => (y.length ? `, ${calibrationWords(y)}` : '');
   return `${records.length} full run${records.length === 1 ? '' : 's'} (${span}) on ${hosts.size} host${hosts.size === 1 ? '' : 's'} (${[...hosts].map(([h, x]) => `${h}: ${x.n}${yardstick(x)}`).join(', ')})`;
@@ -144,7 +182,7 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
         const p = pooledOf(q, pair);
         if (!p) return 'not measured';
         const claim = claimOf(q, p);
-        return `${answerWords(byServerName(p))}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${basisWords(p, { why: false })}`;
+        return `${shortAnswer(byServerName(p))}${claim ? ` (the study's claim: ${CLAIM_WORDS[claim]})` : ''} · ${shortBasis(p)}`;
       });
       return [q.topic ? `${q.topic}: ${q.question}` : q.question, ...cells];
     });
@@ -161,20 +199,14 @@ function readmeBlock({ questions, pairs, records, hostOf, pooledOf, claimOf, run
     }
     const eraRecords = records.filter((r) => r.answers.some((x) => measured.some((pair) => x.a === pair.a && x.b === pair.b)));
     const labels = [...new Set(measured.map((x) => x.label))];
-    const runs = archiveWords(eraRecords, hostOf);
-    const fewWords = `From ${runs}: fewer than ${MIN_POOLED_RUNS}, so each cell lists each run's own answer with its 95 % interval, not pooled (perf/README.md, "Answers across runs").`;
-    const pooledWords = `Pooled over ${runs}: each run's answer with its own interval, combined with a random-effects model whose 95 % interval includes the spread between runs (perf/README.md, "Answers across runs"); a cell with fewer than ${MIN_POOLED_RUNS} runs lists each run's own answer instead.`;
+    const runs = archiveWords(eraRecords, hostOf, { brief: true });
     const tables = measured.length > MAX_README_COLUMNS ? labels.map((label) => measured.filter((x) => x.label === label)) : [measured];
-    out.push(
-      `${heading} ${eraRecords.length < MIN_POOLED_RUNS ? fewWords : pooledWords} A winner's factor is how many times better; "the same" is within ${marginText(DEFAULT_MARGIN)}.`,
-      ...tables.flatMap((columns) => ['', ...table(columns)]),
-      '',
-    );
+    out.push(`${heading} ${eraRecords.length < MIN_POOLED_RUNS ? `From ${runs}: each cell lists each run's own answer.` : `Pooled over ${runs}.`}`, ...tables.flatMap((columns) => ['', ...table(columns)]), '');
   }
-  return [...out.slice(0, -1), ...images.flatMap((image) => ['', image])];
+  const legend = `Each cell: the winner, how many times better it is at what the question asks, and the 95 % interval of that factor; "same": within ${marginText(DEFAULT_MARGIN)}; "undecided": neither, with the interval of the first server's factor. Then the runs and hosts it rests on: each run's answer with its own interval, pooled with a random-effects model whose 95 % interval includes the spread between runs ([perf/README.md](perf/README.md#answers-across-runs-the-archive)); with fewer than ${MIN_POOLED_RUNS} runs, each run's own answer, not pooled. ${HISTORY_LEGEND} Every comparison, with its hosts and the spread between its runs: [docs/answers.md](docs/answers.md).`;
+  return [legend, '', ...out.slice(0, -1), ...images.flatMap((image) => ['', image])];
 }
 
-/** RESULTS.md's block: every pooled comparison, a table per pair of servers. */
 /**
  * The false-discovery control over the archive's pooled answers beyond the headline questions
  * (judge/multiplicity.js) in one sentence, or null where none was tested.
@@ -195,21 +227,34 @@ function nextRunWords({ n, beyond, beyondOwn }) {
   return `Each current run's answer set against the pool of the other runs of its comparison: ${share(beyond)} beyond their 95 % across runs (the between-run τ² added, as a quick run's "across runs" interval adds it; about 5 % expected), ${share(beyondOwn)} beyond each run's own noise alone.`;
 }
 
-function resultsBlock({ pooled, records, hostOf, nextRun, falseDiscoveries }) {
-  if (!records.length) return ['No full run is in the archive yet.'];
+/**
+ * docs/answers.md, whole: the archive's runs and hosts, how the answers are checked, then every
+ * pooled comparison, a table per pair of servers, with a list of the pairs first.
+ */
+function answersDocument({ pooled, records, hostOf, nextRun, falseDiscoveries }) {
+  const out = [
+    '# Answers across runs',
+    '',
+    '<!-- written by `npm run answers -- --write` from results/archive/; a test fails when it differs -->',
+    '',
+    "What the archive of full runs (results/archive/) says today: every comparison of each pair of servers, pooled across the runs that measured it. The headline questions in short are in [README.md](../README.md#what-the-runs-found); each measurement as it was made, dated, with why the answers come out as they do, in [RESULTS.md](../RESULTS.md); how runs are pooled and judged, in [perf/README.md](../perf/README.md#answers-across-runs-the-archive).",
+  ];
+  if (!records.length) return [...out, '', 'No full run is in the archive yet.'];
   const byPair = new Map();
   for (const p of pooled) {
     const k = `${p.a} vs ${p.b}`;
     if (!byPair.has(k)) byPair.set(k, []);
     byPair.get(k).push(p);
   }
-  const out = [`Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval; with fewer than ${MIN_POOLED_RUNS} runs, each run's own answer. Each run's own answers are in its record under results/archive/.`];
+  out.push('', `Pooled over ${archiveWords(records, hostOf)}; random effects (DerSimonian–Laird τ², Hartung–Knapp 95 % interval), the project's rule on the pooled interval; with fewer than ${MIN_POOLED_RUNS} runs, each run's own answer. Each run's own answers are in its record under results/archive/.`);
   const check = nextRun && nextRunWords(nextRun);
   if (check) out.push('', check);
   const control = falseDiscoveryWords(falseDiscoveries);
   if (control) out.push('', control);
+  out.push('', `"rests on": the runs and hosts an answer pools, and I², the share of their spread that lies between runs rather than within them; ${HISTORY_LEGEND}`);
+  out.push('', ...[...byPair.keys()].map((pair) => `- [${pair}](#${markdownAnchor(pair)})`));
   for (const [pair, list] of byPair) {
-    out.push('', `### ${pair}`, '', ...markdownTable(['scenario or ramp', 'metric', 'answer', 'rests on'], list.map((p) => [p.subject, metricLabel(p.metric), answerWords(p), basisWords(p)]), ['l', 'l', 'l', 'l']));
+    out.push('', `## ${pair}`, '', ...markdownTable(['scenario or ramp', 'metric', 'answer', 'rests on'], list.map((p) => [p.subject, metricLabel(p.metric), answerWords(p), p.k === 0 ? basisWords(p) : shortBasis(p, { i2: true })]), ['l', 'l', 'l', 'l']));
   }
   return out;
 }
@@ -245,4 +290,4 @@ function againstLines(rows, label = (dir) => dir) {
   return lines;
 }
 
-module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, resultsBlock, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };
+module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, answersDocument, shortAnswer, shortBasis, HISTORY_LEGEND, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };

@@ -15,6 +15,8 @@ const {
   processTable,
   readCpu,
   readMemory,
+  readMappings,
+  parseMappings,
   resetPeakRss,
   countFds,
   startRssSampler,
@@ -73,6 +75,25 @@ describe('proc stats: the parsers', () => {
     assert.throws(() => parseStat('4242 (x) S 1 2'), /^Error: unexpected \/proc\/<pid>\/stat format$/);
   });
 
+  it('parseMappings: resident kB by kind; a stack is a writable anonymous mapping beside a one-page guard, either side', () => {
+    const map = (range, perms, name, rss) => `${range} ${perms} 00000000 00:00 0 ${name}\nSize: 8 kB\nRss: ${rss} kB\nPss: 1 kB\n`;
+    const text = [
+      map('55a000000000-55a000021000', 'rw-p', '[heap]', 100),
+      map('7f0000000000-7f0000001000', '---p', '', 0),
+      map('7f0000001000-7f00000a1000', 'rw-p', '', 40), // after its guard: a stack
+      map('7f00000a1000-7f00000a2000', '---p', '', 0),
+      map('7f00000a2000-7f0000142000', 'rw-p', '', 24), // after the next guard: a stack
+      map('7f0000200000-7f0000300000', 'rw-p', '', 500), // no guard beside it: anonymous
+      map('7f0000300000-7f0000302000', '---p', '', 0), // two pages: no guard
+      map('7f0000302000-7f0000303000', 'rw-p', '', 4), // anonymous
+      map('7f1000000000-7f1000010000', 'r-xp', '/usr/lib/libc.so.6', 300),
+      map('7ffd00000000-7ffd00001000', 'r-xp', '[vdso]', 8),
+      map('7f2000000000-7f2000001000', 'rw-p', '', 2), // a stack whose guard lies after it
+      map('7f2000001000-7f2000002000', '---p', '', 0),
+    ].join('');
+    assert.deepEqual(parseMappings(text), { stacks: 66, c_heap: 100, anonymous: 504, files: 300, other: 8, stack_regions: 3 });
+  });
+
   it('parseProcStat: an older kernel\'s shorter cpu line counts the missing fields 0', () => {
     const hz = clkTck();
     const m = parseProcStat(`cpu  ${hz} 0 ${2 * hz} ${10 * hz}\ncpu0 1 0 2 10\ncpu1 1 0 2 10\ncpu2 1 0 2 10\nintr 5\n`);
@@ -112,6 +133,14 @@ describe('proc stats: a real process', function () {
     child = await startChild();
   });
   afterEach(() => child.end());
+
+  it('readMappings: a live process has files and a C heap mapped, its resident kinds add up to its VmRSS (within 5 %: the two are read a moment apart)', () => {
+    const kinds = readMappings(process.pid);
+    assert.ok(kinds.files > 0 && kinds.anonymous > 0, JSON.stringify(kinds));
+    const total = kinds.stacks + kinds.c_heap + kinds.anonymous + kinds.files + kinds.other;
+    const rss = readMemory(process.pid).rss_kb;
+    assert.ok(Math.abs(total - rss) < 0.05 * rss, `${total} kB of mappings against ${rss} kB resident`);
+  });
 
   it('readCpu: the CPU time it used grows as it works', async () => {
     const before = readCpu(child.pid);

@@ -1,5 +1,5 @@
 'use strict';
-// Scenario files: the shipped ones load and mean what the issue says; mistakes are caught
+// Scenario files: the shipped ones load and mean what their descriptions say; mistakes are caught
 // with one line naming the file and the field; --quick scales counts, keeps rates.
 
 const assert = require('node:assert/strict');
@@ -22,8 +22,8 @@ describe('perf scenarios: the shipped files', () => {
     assert.equal(quick.keepalive_400x100.full_size, undefined, 'closed loops keep their concurrency');
   });
 
-  it('has every scenario of the issue, in its order', () => {
-    // user-added scenarios follow the issue's, by name
+  it('has every shipped scenario, the seed studies\' first, in their order', () => {
+    // user-added scenarios follow the shipped ones, by name
     assert.deepEqual(loadScenarios().map((s) => s.name).slice(0, ORDER.length), ORDER);
     // No folder named (null, as the command line passes it without --scenarios-dir): the same.
     assert.deepEqual(loadScenarios({ dir: null }).map((s) => s.name), loadScenarios().map((s) => s.name));

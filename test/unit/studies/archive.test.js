@@ -1,7 +1,8 @@
 'use strict';
 // The archive's jobs (perf/lib/studies/archive.js): a finished full run added as a record, other
-// runs refused in one line saying why; the archive pooled; README.md's and RESULTS.md's answer
-// blocks replaced from it; and the committed blocks and figure are what results/archive/ gives.
+// runs refused in one line saying why; the archive pooled; README.md's answer block and
+// docs/answers.md written from it; and the committed ones and the figures are what
+// results/archive/ gives.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -43,7 +44,7 @@ describe('archive: adding runs and pooling them', () => {
     assert.deepEqual(readArchive(archiveDir), []);
   });
 
-  it('pools the archive, and writes its blocks between the markers of both documents', () => {
+  it('pools the archive, and writes README.md\'s block between its markers and docs/answers.md whole', () => {
     const archiveDir = path.join(root, 'archive');
     for (const r of around('AMD EPYC', [0.56, 0.57, 0.55])) writeRecord({ ...r, id: `${r.id}`, sources: {} }, archiveDir);
     const answers = studies.archiveAnswers({ archiveDir });
@@ -52,16 +53,17 @@ describe('archive: adding runs and pooling them', () => {
     assert.equal(p.decision, 'winner');
     assert.equal(p.winner, 'em@ruby33_yjit');
     const readme = path.join(root, 'README.md');
-    const results = path.join(root, 'RESULTS.md');
+    const answersFile = path.join(root, 'answers.md');
     fs.writeFileSync(readme, '# x\n<!-- answers:begin: generated -->\n<!-- answers:end -->\nend\n');
-    fs.writeFileSync(results, '# r\n<!-- answers:begin: generated -->\nold\n<!-- answers:end -->\n');
-    const [r1, r2] = studies.documentsWithAnswers(answers, { images: ['![x](docs/answers_node_vs_em.svg)'], readme, results });
+    const [r1, r2] = studies.documentsWithAnswers(answers, { images: ['![x](docs/answers_node_vs_em.svg)'], readme, answersFile });
     assert.match(r1.text, /\*\*Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs/);
-    assert.match(r1.text, /\| A new connection per request: throughput of 256 clients \| em 1\.\d+× more req\/s/);
+    assert.match(r1.text, /\| A new connection per request: throughput of 256 clients \| em 1\.\d+× \[[\d.]+–[\d.]+\] · 3 runs, 1 host \|/);
     assert.match(r1.text, /\*\*History: Node 20 and Ruby 3\.1\.\*\*\nNo full run of them is in the archive yet/);
     assert.match(r1.text, /!\[x\]\(docs\/answers_node_vs_em\.svg\)\n<!-- answers:end -->\nend\n$/);
-    assert.match(r2.text, /### node@node24 vs em@ruby33_yjit/);
-    assert.ok(!r2.text.includes('old'));
+    assert.equal(r2.file, answersFile);
+    assert.match(r2.text, /^# Answers across runs\n/);
+    assert.match(r2.text, /\n- \[node@node24 vs em@ruby33_yjit\]\(#nodenode24-vs-emruby33_yjit\)\n/);
+    assert.match(r2.text, /\n## node@node24 vs em@ruby33_yjit\n/);
   });
 
   it('pools per runtime, never across: the same servers on Node 20 and Ruby 3.1 (a record from before runtimes were data: the machine\'s, of the versions it recorded) answer apart', () => {
@@ -78,9 +80,8 @@ describe('archive: adding runs and pooling them', () => {
     assert.deepEqual(answers.pairs.filter((x) => x.label === 'both tuned').map((x) => [x.era, x.a, x.b]).slice(0, 1), [['history', 'node_tuned@node20', 'em_tuned@ruby31']]);
     const readme = path.join(root, 'README.md');
     fs.writeFileSync(readme, '<!-- answers:begin -->\n<!-- answers:end -->\n');
-    fs.writeFileSync(path.join(root, 'RESULTS.md'), '<!-- answers:begin -->\n<!-- answers:end -->\n');
-    const [{ text }] = studies.documentsWithAnswers(answers, { readme, results: path.join(root, 'RESULTS.md') });
-    assert.match(text, /Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs[\s\S]*\| em 1\.\d+× more req\/s[\s\S]*History: Node 20 and Ruby 3\.1\.\*\* Pooled over 3 full runs[\s\S]*\| node 1\.\d+× more req\/s/);
+    const [{ text }] = studies.documentsWithAnswers(answers, { readme, answersFile: path.join(root, 'answers.md') });
+    assert.match(text, /Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs[\s\S]*\| em 1\.\d+× \[[\s\S]*History: Node 20 and Ruby 3\.1\.\*\* Pooled over 3 full runs[\s\S]*\| node 1\.\d+× \[/);
   });
 
   it('a quick run\'s odds: per question, the chances one more run decides each default pair among the servers, summed; the prior where no run answered', () => {
@@ -99,7 +100,7 @@ describe('archive: adding runs and pooling them', () => {
     assert.equal(studies.decidingOdds({ archiveDir: historyDir, servers: ['node', 'em'] })(q), nodeEm);
   });
 
-  it('README.md, RESULTS.md and docs/answers_*.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {
+  it('README.md, docs/answers.md and docs/answers_*.svg hold what results/archive/ gives (npm run answers -- --write)', async () => {
     const answers = studies.archiveAnswers();
     const figures = await answersFigures(answers);
     const expected = [...studies.documentsWithAnswers(answers, { images: figures.map((f) => f.markdown) }), ...figures.map(({ file, svg }) => ({ file, text: svg }))];

@@ -1,7 +1,8 @@
 'use strict';
 // The answers across runs in words (perf/lib/text/pooled.js): a winner with its interval in its
 // own favour, the same within the margin, undecided, "depends on the machine" naming each host's
-// answer, not judged; what each rests on; the README's and RESULTS' blocks, and their markers.
+// answer, not judged; what each rests on; the README's block of short cells, docs/answers.md,
+// and the markers.
 
 const assert = require('node:assert/strict');
 const { poolArchive, hostOf, nextRunCheck } = require('../../../perf/lib/judge/meta');
@@ -59,6 +60,24 @@ describe('pooled answers in words', () => {
     assert.match(pooled.basisWords(one(records)), /^2 runs \(not pooled\), 1 host, all measured before a change to its server or method \(history\)$/);
   });
 
+  it('says an answer in a short cell: the factor and its interval only, then the runs and hosts, "history" for runs before a change', () => {
+    const p = one(around('AMD EPYC', [0.56, 0.57, 0.55]));
+    assert.match(pooled.shortAnswer(p), /^em 1\.\d+× \[[\d.]+–[\d.]+\]$/);
+    assert.equal(pooled.shortBasis(p), '3 runs, 1 host');
+    assert.match(pooled.shortBasis(p, { i2: true }), /^3 runs, 1 host, I² \d+ %$/);
+    const depends = one([...around('AMD EPYC', [0.66, 0.68, 0.65]), ...around('Intel Xeon', [1.2, 1.22, 1.19])]);
+    assert.equal(pooled.shortAnswer(depends), 'depends on the host: em 1.51×, node 1.2×');
+    assert.equal(pooled.shortAnswer(one([record('a', 'EPYC', null, null)])), 'not judged');
+    const records = around('EPYC', [0.56, 0.56]);
+    records[1].stale = { [records[1].answers[0].key]: true };
+    assert.equal(pooled.shortBasis(one(records)), '1 run, 1 host, +1 earlier');
+    records[0].stale = { [records[0].answers[0].key]: true };
+    const few = one(records);
+    assert.match(pooled.shortAnswer(few), /^em 1\.\d+× \[[\d.]+–[\d.]+\]; em 1\.\d+× \[[\d.]+–[\d.]+\]$/);
+    assert.equal(pooled.shortBasis(few), '2 runs, 1 host, history');
+    assert.match(pooled.HISTORY_LEGEND, /^"history": measured before a change to its server or method/);
+  });
+
   // Pairs as perf/lib/plan/questions.js eraPairs gives them: each side SERVER@RUNTIME.
   const ON = { node: 'node24', em: 'ruby33_yjit', async: 'ruby33_yjit', node_tuned: 'node24', em_tuned: 'ruby33_yjit', async_tuned: 'ruby33_yjit' };
   const pairOf = (a, b, label, era = 'today', on = ON) => ({ a: `${a}@${on[a]}`, b: `${b}@${on[b]}`, label, era, names: { a, b } });
@@ -76,13 +95,17 @@ describe('pooled answers in words', () => {
     const pairs = [pairOf('node', 'em', 'defaults'), pairOf('node_tuned', 'em_tuned', 'both tuned'), pairOf('node', 'em', 'defaults', 'history', history)];
     const pooledOf = (q, pair) => answers.find((p) => p.subject === q.subject && p.metric === q.metric && p.a === pair.a && p.b === pair.b) || null;
     const lines = pooled.readmeBlock({ questions, pairs, records, hostOf, pooledOf, runtimeLabelOf, claimOf: () => null, images: ['![answers](docs/answers_node_vs_em.svg)'] });
-    assert.match(lines[0], /^\*\*Today's runtimes: Node 24 and Ruby 3\.3 \+ YJIT\.\*\* Pooled over 3 full runs \(2026-11-27 to 2026-11-28\) on 2 hosts \(AMD EPYC: 2, Intel Xeon: 1\)/);
+    // The legend first, once: what a cell's words mean.
+    assert.match(lines[0], /^Each cell: the winner, how many times better/);
+    assert.equal(lines.filter((l) => l.includes('measured before a change to its server or method')).length, 1);
+    assert.equal(lines[2], "**Today's runtimes: Node 24 and Ruby 3.3 + YJIT.** Pooled over 3 full runs (2026-11-27 to 2026-11-28) on 2 hosts.");
     // No run measured the tuned pair: no column for it; the servers by name, the heading names their runtimes.
-    assert.equal(lines[2], '| question | defaults: node vs em |');
-    assert.match(lines[4], /^\| A new connection per request: throughput \| em 1\.\d+× more req\/s \[[\d.]+–[\d.]+\] · 3 runs, 2 hosts, I² \d+ % \|$/);
-    assert.equal(lines[5], '| Never measured | not measured |');
+    assert.equal(lines[4], '| question | defaults: node vs em |');
+    // A cell: the factor and its interval, then the runs and hosts.
+    assert.match(lines[6], /^\| A new connection per request: throughput \| em 1\.\d+× \[[\d.]+–[\d.]+\] · 3 runs, 2 hosts \|$/);
+    assert.equal(lines[7], '| Never measured | not measured |');
     // History's era, which no run measured: said so, with the command that makes one.
-    assert.deepEqual(lines.slice(7, 9), ['**History: Node 20 and Ruby 3.1.**', 'No full run of them is in the archive yet: `scripts/run_scenarios.sh` makes one (it installs them first).']);
+    assert.deepEqual(lines.slice(9, 11), ['**History: Node 20 and Ruby 3.1.**', 'No full run of them is in the archive yet: `scripts/run_scenarios.sh` makes one (it installs them first).']);
     assert.equal(lines[lines.length - 1], '![answers](docs/answers_node_vs_em.svg)');
     assert.match(pooled.readmeBlock({ questions, pairs, records: [], hostOf, pooledOf, runtimeLabelOf, claimOf: () => null })[0], /^No full run is in the archive yet/);
   });
@@ -109,17 +132,20 @@ describe('pooled answers in words', () => {
     const records = around('AMD EPYC', [0.56, 0.56, 0.56]);
     records[0].calibration = { server: 'libevent', cpu_ms_per_request: 0.0121 };
     records[2].calibration = { server: 'libevent', cpu_ms_per_request: 0.0125 };
-    const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
-    assert.match(lines[0], /on 1 host \(AMD EPYC: 3, calibration 0\.0121–0\.0125 ms CPU\/req\)/);
+    const lines = pooled.answersDocument({ pooled: poolArchive(records), records, hostOf });
+    assert.ok(lines.some((l) => /^Pooled over 3 full runs .* on 1 host \(AMD EPYC: 3, calibration 0\.0121–0\.0125 ms CPU\/req\)/.test(l)));
   });
 
-  it('writes RESULTS\' block: a table per pair with every comparison', () => {
+  it('writes docs/answers.md: a list of the pairs, then a table per pair with every comparison', () => {
     const records = around('AMD EPYC', [0.56, 0.56, 0.56]);
-    const lines = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf });
-    assert.ok(lines.includes('### node vs em'));
-    assert.ok(lines.some((l) => /^\| short_conn_256 \| req\/s \| em 1\.79× more req\/s/.test(l)));
+    const lines = pooled.answersDocument({ pooled: poolArchive(records), records, hostOf });
+    assert.equal(lines[0], '# Answers across runs');
+    assert.ok(lines.includes('- [node vs em](#node-vs-em)'));
+    assert.ok(lines.includes('## node vs em'));
+    assert.ok(lines.some((l) => /^\| short_conn_256 \| req\/s \| em 1\.79× more req\/s \[[\d.]+–[\d.]+\] \| 3 runs, 1 host, I² \d+ % \|$/.test(l)));
+    assert.match(pooled.answersDocument({ pooled: [], records: [], hostOf }).pop(), /^No full run is in the archive yet/);
     // With each run set against the others: how many answers lie beyond, with τ² and without.
-    const checked = pooled.resultsBlock({ pooled: poolArchive(records), records, hostOf, nextRun: nextRunCheck(poolArchive(records)) });
+    const checked = pooled.answersDocument({ pooled: poolArchive(records), records, hostOf, nextRun: nextRunCheck(poolArchive(records)) });
     assert.ok(checked.includes('Each current run\'s answer set against the pool of the other runs of its comparison: 0 of 3 (0.0 %) beyond their 95 % across runs (the between-run τ² added, as a quick run\'s "across runs" interval adds it; about 5 % expected), 0 of 3 (0.0 %) beyond each run\'s own noise alone.'), checked.join('\n'));
     assert.equal(pooled.nextRunWords({ n: 0, beyond: 0, beyondOwn: 0 }), null);
   });

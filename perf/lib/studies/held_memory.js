@@ -1,0 +1,176 @@
+'use strict';
+// What a held request costs each server, and what holds it. At each of a few counts from none,
+// N keep-alive connections each wait on GET /delay (asked again as soon as answered, so that N
+// stay held), and a probe loaded into the server (ruby/held_probe.rb, node/held_probe.js) reports its memory after a full
+// collection: resident size, its mappings by kind (stacks, heap, the rest), and for Ruby its
+// objects by class, fibers and threads; for Node its heap and handles. Per held connection:
+// each figure's least-squares slope over the counts (a server's fixed cost falls out).
+
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { startServer, loadServerDefinitions } = require('../hosts/server_process');
+const { PROJECT_ROOT } = require('../project_root');
+const { withRuntimeVariants } = require('../hosts/runtimes');
+const { readMemory, readMappings, countFds } = require('../measure/proc_stats');
+
+const DEFAULTS = { counts: [0, 1000, 2000, 4000], waitMs: 5000, readyTimeoutMs: 60000 };
+const PROBES = { ruby: path.join(PROJECT_ROOT, 'ruby', 'held_probe.rb'), node: path.join(PROJECT_ROOT, 'node', 'held_probe.js') };
+
+/** The environment that loads the probe into a server of this definition; throws for a server that runs neither Ruby nor Node. */
+function probeEnv(name, definition, socketPath) {
+  if (definition.command === 'ruby') return { RUBYOPT: `-r${PROBES.ruby}`, HELD_PROBE_SOCKET: socketPath };
+  if (definition.command === 'node') return { NODE_OPTIONS: `--require ${PROBES.node}`, HELD_PROBE_SOCKET: socketPath };
+  throw new Error(`server '${name}' runs ${definition.command}, neither Ruby nor Node: the held-memory probe cannot load into it`);
+}
+
+/** The probe's report: one line of JSON from the server's Unix socket. */
+function askProbe(socketPath) {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = net.connect(socketPath);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('end', () => {
+      try {
+        const facts = JSON.parse(text);
+        if (facts.error) reject(new Error(`the held-memory probe failed: ${facts.error}`));
+        else resolve(facts);
+      } catch (err) {
+        reject(new Error(`the held-memory probe answered no JSON (${text.slice(0, 80) || 'nothing'})`, { cause: err }));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * Holds `count` keep-alive connections to url, each with a GET /delay?ms=waitMs outstanding,
+ * asking again on each reply; { stop(): closes them all, failures(): requests that failed }.
+ */
+function holdConnections(url, count, waitMs) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: count, maxFreeSockets: count });
+  let stopped = false;
+  let failures = 0;
+  const ask = () => {
+    if (stopped) return;
+    const req = http.get(`${url}/delay?ms=${waitMs}`, { agent }, (res) => {
+      res.resume();
+      res.on('end', ask);
+    });
+    req.on('error', () => {
+      if (!stopped) failures += 1;
+    });
+  };
+  for (let i = 0; i < count; i += 1) ask();
+  return {
+    failures: () => failures,
+    stop() {
+      stopped = true;
+      agent.destroy();
+    },
+  };
+}
+
+/** Least-squares slope of ys over xs (null with fewer than two distinct xs). */
+function slope(xs, ys) {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i += 1) {
+    sxx += (xs[i] - mx) ** 2;
+    sxy += (xs[i] - mx) * (ys[i] - my);
+  }
+  return sxx > 0 ? sxy / sxx : null;
+}
+
+/** The numeric figures of a probe's report, flattened (mappings_kb.stacks, resources.Timeout, classes as class.<name>.bytes and .count). */
+function figuresOf(facts) {
+  const out = {};
+  for (const [key, value] of Object.entries(facts)) {
+    if (typeof value === 'number') out[key] = value;
+    else if (key === 'classes') for (const c of value) Object.assign(out, { [`class.${c.name}.bytes`]: c.bytes, [`class.${c.name}.count`]: c.count });
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (typeof v === 'number') out[`${key}.${k}`] = v;
+  }
+  return out;
+}
+
+/**
+ * Per held connection, each figure's slope over the points ({ held, facts }); a figure a point
+ * lacks (a class not among the largest there) counts as 0 at that point.
+ */
+function perHeld(points) {
+  const figures = points.map((p) => figuresOf(p.facts));
+  const names = [...new Set(figures.flatMap((f) => Object.keys(f)))];
+  const held = points.map((p) => p.held);
+  return Object.fromEntries(names.map((name) => [name, slope(held, figures.map((f) => f[name] ?? 0))]));
+}
+
+/** Resolves once check() is true, polling every pollMs; rejects after timeoutMs with why(). */
+async function until(check, { timeoutMs, pollMs = 100, why, signal }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (signal?.aborted) throw new Error('interrupted');
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/**
+ * One server through every count, started once: { name, runtime, points: [{ held, facts }], per_held }.
+ * A count is measured once the probe sees every connection open (its descriptors), and once
+ * more after the wait has passed at least once (every request read, every wait answered and
+ * asked again): that second report is the point's.
+ */
+async function measureServer(name, { counts, waitMs, env, definitions, log, signal }) {
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-probe-'));
+  const socketPath = path.join(socketDir, 'probe.sock');
+  const server = await startServer(name, { definitions, env: { ...env, ...probeEnv(name, definitions[name], socketPath) }, readyTimeoutMs: DEFAULTS.readyTimeoutMs });
+  const points = [];
+  try {
+    await until(() => fs.existsSync(socketPath), { timeoutMs: 10000, why: () => `server '${name}' started without the held-memory probe (its output: ${server.output().split('\n').pop()})`, signal });
+    const idleFds = countFds(server.pid);
+    for (const held of counts) {
+      const hold = holdConnections(server.url, held, waitMs);
+      try {
+        await until(() => countFds(server.pid) >= idleFds + held, { timeoutMs: 30000, why: () => `server '${name}' did not open ${held} connections within 30 s`, signal });
+        const since = Date.now();
+        await until(() => Date.now() - since > waitMs, { timeoutMs: waitMs * 2, why: () => 'the wait did not pass', signal });
+        const facts = { ...(await askProbe(socketPath)), rss_kb: readMemory(server.pid).rss_kb, fds: countFds(server.pid), mappings_kb: readMappings(server.pid) };
+        if (hold.failures() > 0) throw new Error(`server '${name}' failed ${hold.failures()} of the requests at ${held} held (its output: ${server.output().split('\n').pop()})`);
+        points.push({ held, facts });
+        log(`${name}: ${held} held, ${facts.rss_kb} kB resident`);
+      } finally {
+        hold.stop();
+      }
+      await until(() => countFds(server.pid) <= idleFds, { timeoutMs: 30000, why: () => `server '${name}' kept connections open after the clients left`, signal });
+    }
+  } finally {
+    await server.stop();
+    fs.rmSync(socketDir, { recursive: true, force: true });
+  }
+  return { name, runtime: points[0]?.facts.runtime, points, per_held: perHeld(points) };
+}
+
+/**
+ * The study: each server in turn (one at a time: the counts' connections are this process's),
+ * { counts, wait_ms, env, servers: [measureServer's answer] }.
+ */
+async function runHeldMemory({ servers, counts = DEFAULTS.counts, waitMs = DEFAULTS.waitMs, env = {}, log = () => {}, signal } = {}) {
+  const definitions = withRuntimeVariants(loadServerDefinitions(), servers);
+  const measured = [];
+  for (const name of servers) {
+    if (!definitions[name]) throw new Error(`unknown server '${name}' (known: ${Object.keys(definitions).join(', ')})`);
+    measured.push(await measureServer(name, { counts, waitMs, env, definitions, log, signal }));
+  }
+  return { counts, wait_ms: waitMs, env, servers: measured };
+}
+
+module.exports = { runHeldMemory, perHeld, slope, figuresOf, probeEnv, DEFAULTS };
