@@ -17,7 +17,7 @@ const { loadRamps } = require('../lib/plan/ramps');
 const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
-const { DEFAULT_MARGIN } = require('../lib/judge/answer');
+const { DEFAULT_MARGIN } = require('../lib/method');
 const { archiveRun, decidingOdds, betweenRunSpread } = require('../lib/studies/archive');
 
 /**

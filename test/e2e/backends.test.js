@@ -11,11 +11,11 @@ const path = require('node:path');
 const { createClient } = require('redis');
 const { startBackends, missingBackend, worldValue } = require('../../perf/lib/hosts/backends');
 const { runScenarios } = require('../../perf/lib/run/runner');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { send } = require('../../perf/lib/hosts/one_request');
 const { schemaProblem } = require('../../perf/lib/store/results_doc');
 const { makeTmpDir, writeScenarioDir, watchCommand, alive } = require('../support/runner_helpers');
 const contract = require('../../contract.json');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
 const missing = ['upstream', 'redis'].map(missingBackend).filter(Boolean);

@@ -7,10 +7,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { PROJECT_ROOT, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
+const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { loadScenarios } = require('../../perf/lib/plan/scenarios');
 const { loadRamps } = require('../../perf/lib/plan/ramps');
 const { standinDefinitions, makeTmpDir, alive, watchCommand } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
 

@@ -6,8 +6,8 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { standinDefinitions, makeTmpDir, mountTmpfs, runCommand, alive } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
 

@@ -11,9 +11,9 @@ const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
 const { SERVER_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
 const { runScenarios } = require('../../perf/lib/run/runner');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { parseSamplesCsv } = require('../../perf/lib/measure/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 describe('judging runs: a closed loop that cannot saturate its server', function () {
   this.timeout(60000);

@@ -6,9 +6,9 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { runCommand, makeTmpDir } = require('../support/runner_helpers');
 const { CLIENT_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'overhead.sh');
 

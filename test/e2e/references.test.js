@@ -9,9 +9,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
-const { startServer, loadServerDefinitions, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { startServer, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { missingRequirement } = require('../../perf/lib/plan/trial_plan');
 const { makeTmpDir, alive, runCommand, smallerScenarioDir } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const definitions = loadServerDefinitions();
 const NGINX_MISSING = missingRequirement(definitions.nginx);

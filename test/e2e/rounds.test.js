@@ -13,7 +13,7 @@ const { usableForVerdict } = require('../../perf/lib/judge/verdicts');
 const { SHARED_LOAD_PCT } = require('../../perf/lib/judge/bottleneck');
 const { reasonCode } = require('../../perf/lib/judge/reasons');
 const { schemaProblem, loadResults } = require('../../perf/lib/store/results_doc');
-const { DEFAULT_LOOKS } = require('../../perf/lib/judge/sequential');
+const { DEFAULT_LOOKS } = require('../../perf/lib/method');
 const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('../support/runner_helpers');
 
 const SCENARIOS = {

@@ -6,12 +6,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { parseSamplesCsv, CSV_HEADER } = require('../../perf/lib/measure/samples');
 const { percentileResolved } = require('../../perf/lib/judge/verdicts');
 const { mergeLatencyHistograms } = require('../../perf/lib/measure/stats');
 const { schemaProblem, SCHEMA_VERSION } = require('../../perf/lib/store/results_doc');
 const { makeTmpDir, runCommand } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const SCENARIOS = ['concurrent_2000_100', 'keepalive_400x100'];
 const SERVERS = ['node', 'em'];

@@ -8,10 +8,11 @@
 const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { startServer, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { startServer } = require('../../perf/lib/hosts/server_process');
 const { runOne } = require('../../perf/lib/run/run_one');
 const { normalizeScenario } = require('../../perf/lib/plan/scenarios');
 const contract = require('../../contract.json');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 // 4,000 requests over 10 keep-alive connections, a closed loop: enough garbage for both GCs.
 const LOAD = normalizeScenario({ description: 'events', kind: 'closed', concurrency: 10, requests: 4000, warmup_s: 0 }, 'events', 'events');

@@ -6,9 +6,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { startServer } = require('../../perf/lib/hosts/server_process');
 const { linkUnavailableReason, namespaceExists } = require('../../perf/lib/hosts/netns');
 const { makeTmpDir, alive, smallerScenarioDir } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
 

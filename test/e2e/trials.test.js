@@ -11,9 +11,10 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { runScenarios } = require('../../perf/lib/run/runner');
 const { schemaProblem } = require('../../perf/lib/store/results_doc');
-const { loadServerDefinitions, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { findSamplesFile, readSamples } = require('../../perf/lib/measure/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand, STANDIN } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const SCENARIOS = {
   tiny_closed: { description: 'keep-alive hello', kind: 'closed', concurrency: 4, requests: 40 },

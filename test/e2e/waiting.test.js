@@ -8,9 +8,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { runScenarios } = require('../../perf/lib/run/runner');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
 const { schemaProblem } = require('../../perf/lib/store/results_doc');
 const { makeTmpDir, writeScenarioDir, runCommand } = require('../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 describe('waiting requests: a few hundred held on both servers', function () {
   this.timeout(60000);

@@ -3,7 +3,7 @@
 
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const COMPARE = path.join(PROJECT_ROOT, 'scripts', 'compare.sh');
 

@@ -5,8 +5,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, PROJECT_ROOT } = require('../../perf/lib/hosts/server_process');
+const { startServer } = require('../../perf/lib/hosts/server_process');
 const { normalizeScenario } = require('../../perf/lib/plan/scenarios');
+const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const STANDIN = path.join(__dirname, 'standin_server.js');
 

@@ -12,9 +12,10 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startServer, findFreePort, PROJECT_ROOT } = require('./server_process');
+const { startServer, findFreePort } = require('./server_process');
 const { send } = require('./one_request');
 const contract = require('../../../contract.json');
+const { PROJECT_ROOT } = require('../project_root');
 
 const HOST = '127.0.0.1';
 const UPSTREAM_BINARY = path.join(PROJECT_ROOT, 'perf', 'c', 'build', 'upstream');

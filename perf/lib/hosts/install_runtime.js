@@ -17,8 +17,8 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, execFileSync } = require('node:child_process');
 const { RUNTIMES_DIR, INSTALLED_FILE, installDir, installRecord, runtimeOf, unavailable } = require('./runtimes');
+const { PROJECT_ROOT } = require('../project_root');
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 // Debian's archive, read with a source list of our own (the machine's apt configuration is left
 // as it is), signed with the keys of the machine's debian-archive-keyring.
 const DEBIAN_MIRROR = 'http://deb.debian.org/debian';

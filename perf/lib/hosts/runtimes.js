@@ -11,8 +11,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { PROJECT_ROOT } = require('../project_root');
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const RUNTIMES_FILE = path.join(PROJECT_ROOT, 'perf', 'runtimes.json');
 const RUNTIMES_DIR = path.join(PROJECT_ROOT, '.runtimes');
 // Written last by an install: its presence says the runtime is whole.
@@ -123,6 +123,28 @@ function settingsRuntimes(def) {
 }
 
 /**
+ * The tuned configuration of a server among the definitions (tuned_of), on the server's own
+ * runtime (a tuning is chosen by measurement on each runtime: perf/servers.json `on`), or null
+ * where none was measured: em has em_tuned, em@ruby31 em_tuned@ruby31 (withRuntimeVariants
+ * makes it), em@ruby33 none.
+ */
+function tunedOf(server, definitions = {}) {
+  const def = definitions[server] || {};
+  // A server on another runtime (em@ruby31, perf/lib/hosts/runtimes.js) is tuned as its server is there.
+  const base = def.variant_of || server;
+  const names = Object.keys(definitions).filter((n) => definitions[n] && definitions[n].tuned_of === base);
+  const made = names.find((n) => definitions[n].runtime === def.runtime);
+  if (made) return made;
+  const measured = names.find((n) => !definitions[n].variant_of && settingsRuntimes(definitions[n]).includes(def.runtime));
+  return measured ? labelOf(measured, def.runtime) : null;
+}
+
+/** The server a tuned configuration tunes, or the server itself. */
+function baseOf(server, definitions = {}) {
+  return (definitions[server] && definitions[server].tuned_of) || server;
+}
+
+/**
  * definitions with an entry for each "SERVER@RUNTIME" among names: SERVER's definition on that
  * runtime (of the same kind as SERVER's own; a tuned configuration with the settings measured on
  * it, `on`, and on no runtime it was not measured on). Throws RuntimeError for a name that
@@ -200,6 +222,8 @@ module.exports = {
   unavailable,
   runtimeEnv,
   settingsRuntimes,
+  tunedOf,
+  baseOf,
   withRuntimeVariants,
   describeRuntime,
   eras,

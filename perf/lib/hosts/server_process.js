@@ -12,8 +12,8 @@ const os = require('node:os');
 const { RuntimeEventsFile } = require('../measure/runtime_events');
 const { runtimeOf, runtimeEnv, unavailable } = require('./runtimes');
 const contract = require('../../../contract.json');
+const { PROJECT_ROOT } = require('../project_root');
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const SERVERS_FILE = path.join(PROJECT_ROOT, 'perf', 'servers.json');
 
 // Every server child still running, so an exiting caller can make sure none is orphaned.
@@ -267,4 +267,4 @@ function remoteServer(name, url) {
   };
 }
 
-module.exports = { remoteServer, startServer, findFreePort, ephemeralRange, loadServerDefinitions, killLiveServers, PROJECT_ROOT };
+module.exports = { remoteServer, startServer, findFreePort, ephemeralRange, loadServerDefinitions, killLiveServers };

@@ -13,7 +13,7 @@
 // The margin is symmetric on the log scale, as the intervals are, so "A is the same as B" and
 // "B is the same as A" are one statement.
 
-const DEFAULT_MARGIN = 0.1;
+const { DEFAULT_MARGIN } = require('../method');
 
 /** Whether an interval [lo, hi] of a ratio lies wholly within the margin m around 1. */
 function withinMargin(ci, margin) {
@@ -98,4 +98,4 @@ function relate(first, second) {
 /** The relations that contradict: the two answers cannot both be true. */
 const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
 
-module.exports = { DEFAULT_MARGIN, decide, withinMargin, decidingHalfWidth, moreMeasuring, claimOutcome, relate, CONTRADICTIONS };
+module.exports = { decide, withinMargin, decidingHalfWidth, moreMeasuring, claimOutcome, relate, CONTRADICTIONS };

@@ -42,14 +42,9 @@
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.
 
-const RAMP_FACTOR = 2;
+const { RAMP_FACTOR, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS, DEFAULT_OBJECTIVE, DEFAULT_PRECISION } = require('../method');
+
 const SCHEDULE_SLACK = 0.05;
-const FAIL_CONFIRMATIONS = 3;
-// Confirming steps a search's answer may take before it is unconfirmed: a second chance, no more
-// (each costs a step of every search near its edge).
-const CONFIRM_ATTEMPTS = 2;
-const DEFAULT_OBJECTIVE = { percentile: 'p99', ms: 10 };
-const DEFAULT_PRECISION = 0.05;
 // The least grace a step's replies get after its window (scheduledRate): a reply that
 // met an objective of a few ms counts whenever in the window it was due.
 const MIN_RATE_GRACE_MS = 10;
@@ -305,4 +300,4 @@ function utilizationEstimate(steps) {
   return 1000 / top.server_cpu_ms_per_request;
 }
 
-module.exports = { CONFIRM_ATTEMPTS, DEFAULT_PRECISION, searchCapacity, sustainedRate, scheduledRate, rateGraceMs, MIN_RATE_GRACE_MS, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate, DEFAULT_OBJECTIVE, FAIL_CONFIRMATIONS, RAMP_FACTOR };
+module.exports = { searchCapacity, sustainedRate, scheduledRate, rateGraceMs, MIN_RATE_GRACE_MS, stepFailure, scheduleKept, arrivalsKept, SCHEDULE_SLACK, utilizationEstimate };

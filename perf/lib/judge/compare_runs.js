@@ -9,11 +9,12 @@
 // The runs the verdicts leave out (failed, client-bound, not judged: perf/lib/judge/verdicts.js
 // usableForVerdict) are left out here too, and so are runs another engine superseded. A metric the verdicts never
 // judge (noVerdict: throughput the schedule sets, a p99 with too few requests above it) has no
-// change judged here either: "no verdict (…)", never better, worse or a regression.
+// change judged here either: no verdict, never better, worse or a regression. Each row's
+// verdict is a code with its figures; perf/lib/text/compare_format.js says it.
 
 const { compareTrials, summarizeTrials } = require('./confidence');
-const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause, MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('./verdicts');
-const { reasonCode, reasonLabel } = require('./reasons');
+const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause } = require('./verdicts');
+const { reasonCode } = require('./reasons');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
@@ -50,29 +51,32 @@ function loadKey(run) {
 /** The runs a comparison uses: those a verdict may use (verdicts.js usableForVerdict). */
 const usable = (r) => usableForVerdict(r) && !isSuperseded(r);
 
-/** Why a side cannot be compared (no usable trial), or null. */
-function unusable(label, runs) {
-  if (!runs.length) return `no run in ${label}`;
+/**
+ * Why a side ('A' or 'B') cannot be compared (no usable trial): { why, side }, why one of
+ * no-run, client-bound (every finished trial), not-judged (with reasons: the codes of the
+ * runner's reasons, perf/lib/judge/reasons.js), failed; or null.
+ */
+function unusable(side, runs) {
+  if (!runs.length) return { why: 'no-run', side };
   if (runs.some(usable)) return null;
   const finished = runs.filter((r) => r.ok);
-  if (finished.length && finished.every((r) => r.client_bound)) return `every ${label} trial client-bound`;
-  const kinds = [...new Set(runs.filter((r) => r.ok).flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
-  if (kinds.length) return `every ${label} trial not judged (${kinds.join(', ')})`;
-  return `every ${label} trial failed`;
+  if (finished.length && finished.every((r) => r.client_bound)) return { why: 'client-bound', side };
+  const reasons = [...new Set(finished.flatMap((r) => notJudgedBecause(r).map(reasonCode)))];
+  if (reasons.length) return { why: 'not-judged', side, reasons };
+  return { why: 'failed', side };
 }
-
-/** What "no verdict (…)" means, once per kind, under the table. */
-const NO_VERDICT_NOTES = {
-  [RATE_SET]: `no verdict (${RATE_SET}): the schedule fixes the throughput of open-loop and slow-client scenarios whatever the server does`,
-  [TOO_FEW]: `no verdict (${TOO_FEW}): fewer than ${MIN_TAIL_SAMPLES} requests above the percentile in A's or B's trials, so it is their slowest few`,
-};
 
 /**
  * Compares run B with run A. options: metrics (names), thresholdPct. Returns
- * { rows, regressions, notes, metrics, thresholdPct } where each row is (metric null: one row
- * for a server and scenario none of whose metrics can be compared)
+ * { rows, regressions, only, noVerdicts, metrics, thresholdPct } where each row is (metric null:
+ * one row for a server and scenario none of whose metrics can be compared)
  * { server, scenario, metric, a, b, n_a, n_b, ratio (B/A), ci95, significant, worse (factor by
- * which B is worse; < 1 = better), regression, no_verdict (verdicts.js's reason, or null), verdict }.
+ * which B is worse; < 1 = better), regression, no_verdict (verdicts.js's reason, or null),
+ * verdict }, verdict a code: not-compared (not_compared: { why: 'load-differs' } or unusable's),
+ * not-measured, no-verdict, zero (a trial measured 0), no-interval (single: 'A', 'B' or 'both',
+ * the sides of one trial), no-change, regression, worse-within (the threshold), better.
+ * only: [{ server, scenario, side }], the pairs run in one side only, not compared;
+ * noVerdicts: [{ kind, note }], each kind of no_verdict once, with its first row's note.
  */
 function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_THRESHOLD_PCT } = {}) {
   const limit = 1 + thresholdPct / 100;
@@ -81,21 +85,21 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
   const servers = [...new Set(pairs.map((p) => p.server))];
   pairs.sort((x, y) => servers.indexOf(x.server) - servers.indexOf(y.server));
   const rows = [];
-  const notes = [];
+  const only = [];
   for (const { server, scenario } of pairs) {
     const ra = A.runs.filter((r) => r.server === server && r.scenario === scenario);
     const rb = B.runs.filter((r) => r.server === server && r.scenario === scenario);
     if (!ra.length || !rb.length) {
-      notes.push(`${server} ${scenario}: only in ${ra.length ? 'A' : 'B'}; not compared`);
+      only.push({ server, scenario, side: ra.length ? 'A' : 'B' });
       continue;
     }
     const keysA = new Set(ra.map(loadKey));
     const keysB = new Set(rb.map(loadKey));
     const sameLoad = [...keysA].every((k) => keysB.has(k)) && keysA.size === keysB.size;
-    const why = sameLoad ? unusable('A', ra) || unusable('B', rb) : 'the load differs (scenario parameters, e.g. --quick in one run only)';
+    const why = sameLoad ? unusable('A', ra) || unusable('B', rb) : { why: 'load-differs' };
     if (why) {
       // One row for the pair: no metric of it can be judged.
-      rows.push({ server, scenario, metric: null, a: null, b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: `not compared: ${why}` });
+      rows.push({ server, scenario, metric: null, a: null, b: null, n_a: 0, n_b: 0, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: 'not-compared', not_compared: why });
       continue;
     }
     const runsA = ra.filter(usable);
@@ -115,59 +119,66 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
       const never = noVerdict(metric, params, requests);
       const row = { server, scenario, metric, a: sa.centre, b: sb.centre, n_a: sa.n, n_b: sb.n, ratio: null, ci95: null, significant: null, worse: null, regression: false, no_verdict: null, verdict: null };
       if (!sa.n || !sb.n) {
-        row.verdict = 'not measured';
+        row.verdict = 'not-measured';
       } else if (never) {
         row.no_verdict = never.no_verdict;
         row.no_verdict_note = never.note;
-        row.verdict = `no verdict (${never.no_verdict})`;
+        row.verdict = 'no-verdict';
       } else if ([...ua, ...ub].some((v) => v === 0)) {
         // A 0 (CPU below /proc's 10 ms resolution in a short run) has no logarithm.
-        row.verdict = 'a trial measured 0 (below the resolution): not judged';
+        row.verdict = 'zero';
       } else {
         row.ratio = sb.centre / sa.centre;
         const cmp = compareTrials(ub, ua);
         const toWorse = (r) => (m.better === 'lower' ? r : 1 / r);
         row.worse = toWorse(row.ratio);
         if (!cmp) {
-          row.verdict = sa.n < 2 && sb.n < 2 ? '1 trial each: no interval, not judged' : `${sa.n < 2 ? 'A' : 'B'} has 1 trial: no interval, not judged`;
+          row.verdict = 'no-interval';
+          row.single = sa.n < 2 && sb.n < 2 ? 'both' : sa.n < 2 ? 'A' : 'B';
         } else {
           row.ratio = cmp.ratio;
           row.worse = toWorse(cmp.ratio);
           row.ci95 = cmp.ci95;
           row.significant = cmp.significant;
-          if (!cmp.significant) row.verdict = 'no significant change';
+          if (!cmp.significant) row.verdict = 'no-change';
           else if (row.worse > limit) {
             row.regression = true;
-            row.verdict = `REGRESSION (worse by more than ${thresholdPct}%)`;
-          } else if (row.worse > 1) row.verdict = `worse, within ${thresholdPct}%`;
+            row.verdict = 'regression';
+          } else if (row.worse > 1) row.verdict = 'worse-within';
           else row.verdict = 'better';
         }
       }
       rows.push(row);
     }
   }
-  // Each kind once: its general note where there is one, else the first row's own.
-  for (const kind of [...new Set(rows.map((r) => r.no_verdict).filter(Boolean))]) notes.push(NO_VERDICT_NOTES[kind] || `no verdict (${kind}): ${rows.find((r) => r.no_verdict === kind).no_verdict_note}`);
-  return { rows, regressions: rows.filter((r) => r.regression), notes, metrics, thresholdPct };
+  const noVerdicts = [...new Set(rows.map((r) => r.no_verdict).filter(Boolean))].map((kind) => ({ kind, note: rows.find((r) => r.no_verdict === kind).no_verdict_note }));
+  return { rows, regressions: rows.filter((r) => r.regression), only, noVerdicts, metrics, thresholdPct };
 }
 
-/** What differs between the two environments that could explain a change by itself. */
-function environmentNotes(A, B) {
+// The environment's fields that can explain a change by themselves: the machine and the runtimes
+// as recorded, and two of the run's options (quick: the loads differ; pinning).
+const ENVIRONMENT_KEYS = ['hostname', 'cpu_model', 'cores', 'kernel', 'node', 'ruby', 'eventmachine', 'eventmachine_httpserver'];
+const OPTION_OF = { quick: (e) => (e.options ? !!e.options.quick : null), pinning: (e) => (e.pinning ? !!e.pinning.enabled : null) };
+
+/**
+ * What differs between the two environments that could explain a change by itself:
+ * [{ key, a, b }], key one of ENVIRONMENT_KEYS (a and b the values recorded) or 'quick',
+ * 'pinning' (a and b true or false); perf/lib/text/compare_format.js says it.
+ */
+function environmentDifferences(A, B) {
   const ea = A.environment;
   const eb = B.environment;
-  const keys = ['hostname', 'cpu_model', 'cores', 'kernel', 'node', 'ruby', 'eventmachine', 'eventmachine_httpserver'];
-  const out = keys.filter((k) => ea[k] !== undefined && eb[k] !== undefined && canonical(ea[k]) !== canonical(eb[k])).map((k) => `${k}: ${JSON.stringify(ea[k])} in A, ${JSON.stringify(eb[k])} in B`);
-  const quick = (e) => (e.options ? !!e.options.quick : null);
-  if (quick(ea) !== null && quick(eb) !== null && quick(ea) !== quick(eb)) out.push(`--quick: ${quick(ea) ? 'yes' : 'no'} in A, ${quick(eb) ? 'yes' : 'no'} in B (the loads differ)`);
-  const pin = (e) => (e.pinning ? !!e.pinning.enabled : null);
-  if (pin(ea) !== null && pin(eb) !== null && pin(ea) !== pin(eb)) out.push(`CPU pinning: ${pin(ea) ? 'on' : 'off'} in A, ${pin(eb) ? 'on' : 'off'} in B`);
-  return out;
+  const recorded = ENVIRONMENT_KEYS.filter((k) => ea[k] !== undefined && eb[k] !== undefined && canonical(ea[k]) !== canonical(eb[k])).map((key) => ({ key, a: ea[key], b: eb[key] }));
+  const options = Object.entries(OPTION_OF)
+    .map(([key, of]) => ({ key, a: of(ea), b: of(eb) }))
+    .filter(({ a, b }) => a !== null && b !== null && a !== b);
+  return [...recorded, ...options];
 }
 
 module.exports = {
   compareRuns,
   metricName,
-  environmentNotes,
+  environmentDifferences,
   CompareError,
   DEFAULT_METRICS,
   DEFAULT_THRESHOLD_PCT,

@@ -15,7 +15,8 @@
 // Used for the A/A check (two quick runs in a row) and for quick against full:
 // scripts/compare.sh --verdicts, which exits 1 on the contradicting kinds (CONTRADICTIONS).
 
-const { DEFAULT_MARGIN, withinMargin, relate, CONTRADICTIONS } = require('./answer');
+const { withinMargin, relate, CONTRADICTIONS } = require('./answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { leadOf } = require('./metrics');
 
 const KINDS = ['same winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only A', 'only B', 'neither', 'not judged in one'];

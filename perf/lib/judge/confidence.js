@@ -11,8 +11,7 @@
 // (test/unit/judge/confidence.test.js checks that by simulation).
 
 const { jStat } = require('jstat');
-
-const LEVEL = 0.95;
+const { LEVEL } = require('../method');
 
 function mean(values) {
   return values.reduce((s, v) => s + v, 0) / values.length;
@@ -66,4 +65,4 @@ function compareTrials(aValues, bValues, { minVariance = [0, 0] } = {}) {
   return { ratio: Math.exp(diff), ci95, significant: ci95[0] > 1 || ci95[1] < 1 };
 }
 
-module.exports = { summarizeTrials, compareTrials, mean, variance, LEVEL };
+module.exports = { summarizeTrials, compareTrials, mean, variance };

@@ -28,7 +28,8 @@ const { METRICS } = require('./metrics');
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
 const { clkTck } = require('../measure/proc_stats');
-const { DEFAULT_MARGIN, decide, relate, withinMargin } = require('./answer');
+const { decide, relate, withinMargin } = require('./answer');
+const { DEFAULT_MARGIN } = require('../method');
 
 /** An interval of B / A as the verdict on the engines' agreement (see the top of this file). */
 function agreementOf(ci, margin, widened) {

@@ -17,7 +17,7 @@ const { analyzeBackends } = require('./backends');
 const { withAnswer } = require('./metrics');
 const { runWarnings, errorCount } = require('./warnings');
 const { seedsRun, studyTests } = require('./seeds');
-const { DEFAULT_MARGIN } = require('./answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { controlFalseDiscoveries, comparisonTest, isHeadline } = require('./multiplicity');
 
 /**

@@ -25,9 +25,9 @@
 
 const crypto = require('node:crypto');
 const { jStat } = require('jstat');
-const { decide, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('./answer');
+const { decide, claimOutcome, relate, CONTRADICTIONS } = require('./answer');
 const { lookLevel } = require('./sequential');
-const { LEVEL } = require('./confidence');
+const { LEVEL, DEFAULT_MARGIN } = require('../method');
 const { median } = require('../measure/stats');
 
 // How each kind of answer is measured and judged, by version: bumped when a rule that moves the
@@ -49,8 +49,11 @@ const MIN_POOLED_DF = 4;
 // pooled answer.
 const MIN_POOLED_RUNS = 3;
 
-const METHOD = 'random effects: DerSimonian–Laird τ², Hartung–Knapp interval (t, k − 1 df), 95 %';
-const FEW_RUNS = `fewer than ${MIN_POOLED_RUNS} runs: each run's own answer, not pooled`;
+// How a pooled answer was made (its method): 'random-effects' (DerSimonian–Laird τ², the
+// Hartung–Knapp interval on t with k − 1 degrees of freedom, at LEVEL), or 'few-runs' (fewer than
+// MIN_POOLED_RUNS runs: each run's own answer, not pooled).
+const RANDOM_EFFECTS = 'random-effects';
+const FEW_RUNS = 'few-runs';
 const Z95 = jStat.normal.inv(1 - (1 - LEVEL) / 2, 0, 1);
 
 /** Student's t quantile of a two-sided interval at level with df degrees of freedom. */
@@ -169,7 +172,7 @@ function randomEffects(estimates) {
   const sws = 1 / variance;
   const scale = Math.max(1, estimates.reduce((s, e, i) => s + ws[i] * (e.y - mu) ** 2, 0) / (k - 1));
   const half = tQuantile(LEVEL, k - 1) * Math.sqrt(scale / sws);
-  return { k, mu, ci: [mu - half, mu + half], tau2, q, i2: q > 0 ? Math.max(0, (q - (k - 1)) / q) : 0, method: METHOD };
+  return { k, mu, ci: [mu - half, mu + half], tau2, q, i2: q > 0 ? Math.max(0, (q - (k - 1)) / q) : 0, method: RANDOM_EFFECTS };
 }
 
 /**
@@ -471,4 +474,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, hostName, METHOD, FEW_RUNS };
+module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, hostName };

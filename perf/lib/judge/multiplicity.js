@@ -14,7 +14,6 @@ const { logStandardError } = require('./meta');
 const QUESTIONS = require('../../questions.json');
 
 const FDR = 0.05;
-const NOT_KEPT = `a winner at 95 % alone, not among the winners kept when the false discoveries over all the comparisons beyond the headline questions are held at ${FDR * 100} % (Benjamini–Hochberg)`;
 
 /**
  * Whether a comparison of subject (a scenario or ramp) on metric between servers a and b (their
@@ -60,7 +59,8 @@ function benjaminiHochberg(ps, q = FDR) {
  * items: [x], each with a decision; confirmatory(x): whether it answers a headline question (left
  * as it is); test(x): { y, se, df, tests } for pValue, or null where it has no interval (left as it
  * is). Every other item with a decision is tested; a winner whose p-value the procedure does not
- * keep becomes { decision: 'undecided', winner: null, fdr: NOT_KEPT } (its factor kept). Returns
+ * keep becomes { decision: 'undecided', winner: null, fdr: { kept: false, q } } (its factor kept;
+ * perf/lib/text/verdict_words.js notKeptText says why). Returns
  * { items, summary: { tested, winners (before), kept, expected_false (at most, q × kept) } }.
  */
 function controlFalseDiscoveries(items, { confirmatory, test, q = FDR }) {
@@ -79,7 +79,7 @@ function controlFalseDiscoveries(items, { confirmatory, test, q = FDR }) {
     winners++;
     if (kept[j]) keptWinners++;
     // Its factor and interval stay: they are what it measured; only the winner goes.
-    else out[i] = { ...out[i], decision: 'undecided', winner: null, fdr: NOT_KEPT };
+    else out[i] = { ...out[i], decision: 'undecided', winner: null, fdr: { kept: false, q } };
   });
   return { items: out, summary: { tested: tested.length, winners, kept: keptWinners, expected_false: q * keptWinners } };
 }
@@ -96,4 +96,4 @@ function comparisonTest(c, looks) {
   return { y: Math.log(c.ratio), se, df: paired ? c.rounds - 1 : null, tests: paired && looks ? looks.length : 1 };
 }
 
-module.exports = { FDR, NOT_KEPT, isHeadline, pValue, benjaminiHochberg, controlFalseDiscoveries, comparisonTest };
+module.exports = { FDR, isHeadline, pValue, benjaminiHochberg, controlFalseDiscoveries, comparisonTest };

@@ -1,6 +1,6 @@
 'use strict';
-// The seed studies' headline comparisons (perf/seeds.json) beside a run: what --seeds runs
-// (seedPlan), and for each seed its published ratio next to this machine's, with the interval
+// The seed studies' headline comparisons (perf/seeds.json) beside a run (what --seeds runs is
+// perf/lib/plan/seeds.js's): for each seed its published ratio next to this machine's, with the interval
 // and whether the published conclusion holds (seedRows), as data: perf/lib/text/seeds.js puts
 // them in words. A pair of servers in one scenario is the run's own comparison (results.json
 // `comparisons`); one server in two scenarios (long against short connections) goes through
@@ -10,26 +10,8 @@ const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, withAnswer } = require('./metrics');
 const { compareRunSets, findComparison, notJudgedBecause } = require('./verdicts');
 const { reasonCode } = require('./reasons');
-const { DEFAULT_MARGIN, claimOutcome } = require('./answer');
-
-/** The servers and, for each, the scenarios --seeds runs: { servers, scenariosFor }. */
-function seedPlan() {
-  const scenariosFor = {};
-  const add = (server, scenario) => {
-    scenariosFor[server] = scenariosFor[server] || [];
-    if (!scenariosFor[server].includes(scenario)) scenariosFor[server].push(scenario);
-  };
-  for (const s of SEEDS) {
-    if (s.here.server) {
-      add(s.here.server, s.here.a);
-      add(s.here.server, s.here.b);
-    } else {
-      add(s.here.a, s.here.scenario);
-      add(s.here.b, s.here.scenario);
-    }
-  }
-  return { servers: Object.keys(scenariosFor), scenariosFor };
-}
+const { claimOutcome } = require('./answer');
+const { DEFAULT_MARGIN } = require('../method');
 
 /** How many times better side a is than side b in the metric's direction. */
 function factorOf(metric, a, b) {
@@ -170,4 +152,4 @@ function seedsRun(results) {
   return seedRows(results).filter((r) => r.comparison);
 }
 
-module.exports = { seedClaim, SEEDS, STUDY, seedPlan, seedRows, seedsRun, studyTests };
+module.exports = { seedClaim, SEEDS, STUDY, seedRows, seedsRun, studyTests };

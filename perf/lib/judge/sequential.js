@@ -19,10 +19,8 @@
 // rounds, 4 % a winner, the rest undecided).
 
 const { jStat } = require('jstat');
-const { decide, decidingHalfWidth, DEFAULT_MARGIN } = require('./answer');
-
-const LEVEL = 0.95;
-const DEFAULT_LOOKS = [5, 10, 20, 40];
+const { decide, decidingHalfWidth } = require('./answer');
+const { LEVEL, DEFAULT_LOOKS, DEFAULT_MARGIN } = require('../method');
 
 /** The looks: rounds after which the interval is computed; at least 2 rounds each, increasing. */
 function checkLooks(looks) {
@@ -175,14 +173,4 @@ function runSequential(round, options = {}) {
   }
 }
 
-/**
- * How a run's intervals were made, in a clause for legends and notes: from paired rounds
- * (looks, the results' options.looks) or from independent trials (looks null).
- */
-function intervalMethodText(looks) {
-  if (!looks) return '95 % confidence intervals over the trials (Student t on log values; Welch for ratios)';
-  const pct = Math.round(lookLevel(looks) * 10000) / 100;
-  return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
-}
-
-module.exports = { LEVEL, DEFAULT_LOOKS, intervalMethodText, lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };
+module.exports = { lookLevel, pairedInterval, status, moreRounds, lookToDecide, budgetOutlook, runSequential };

@@ -2,32 +2,11 @@
 // Each runtime as its users tune it (perf/servers.json: a server with `tuned_of` is another's
 // tuned configuration): which servers a run compares, and what tuning both sides does to an
 // answer, defaults against both tuned. The one home of both rules; text and report render them.
+// Which server tunes which (tunedOf, baseOf) is the definitions' own: perf/lib/hosts/runtimes.js.
 
 const { primaryPair, runtimePairs, findComparison } = require('./verdicts');
 const { METRIC_NAMES } = require('./metrics');
-const { settingsRuntimes, labelOf } = require('../hosts/runtimes');
-
-/**
- * The tuned configuration of a server among the definitions (tuned_of), on the server's own
- * runtime (a tuning is chosen by measurement on each runtime: perf/servers.json `on`), or null
- * where none was measured: em has em_tuned, em@ruby31 em_tuned@ruby31 (withRuntimeVariants
- * makes it), em@ruby33 none.
- */
-function tunedOf(server, definitions = {}) {
-  const def = definitions[server] || {};
-  // A server on another runtime (em@ruby31, perf/lib/hosts/runtimes.js) is tuned as its server is there.
-  const base = def.variant_of || server;
-  const names = Object.keys(definitions).filter((n) => definitions[n] && definitions[n].tuned_of === base);
-  const made = names.find((n) => definitions[n].runtime === def.runtime);
-  if (made) return made;
-  const measured = names.find((n) => !definitions[n].variant_of && settingsRuntimes(definitions[n]).includes(def.runtime));
-  return measured ? labelOf(measured, def.runtime) : null;
-}
-
-/** The server a tuned configuration tunes, or the server itself. */
-function baseOf(server, definitions = {}) {
-  return (definitions[server] && definitions[server].tuned_of) || server;
-}
+const { tunedOf, baseOf } = require('../hosts/runtimes');
 
 /** A pair with both sides tuned ([node, em] → [node_tuned, em_tuned]) when both ran, else null. */
 function tunedOfPair(pair, servers, definitions = {}) {
@@ -134,4 +113,4 @@ function rampTuning(ramp, definitions = {}) {
   });
 }
 
-module.exports = { tunedOf, baseOf, tunedPair, tunedOfPair, comparedPairs, tuningEffect, tuningEffects, rampTuning };
+module.exports = { tunedPair, tunedOfPair, comparedPairs, tuningEffect, tuningEffects, rampTuning };

@@ -14,7 +14,8 @@
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
 const { reasonCode, reasonLabel, doubtsPaceOnly } = require('./reasons');
-const { DEFAULT_MARGIN, decide, moreMeasuring } = require('./answer');
+const { decide, moreMeasuring } = require('./answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { status, pairedInterval, moreRounds } = require('./sequential');
 
 

@@ -2,7 +2,7 @@
 // The held-count search's design (the search itself: perf/lib/run/held.js): how many
 // waiting requests it offers each server, each step as a scenario, and how long it should take.
 
-const { FAIL_CONFIRMATIONS } = require('../judge/capacity');
+const { FAIL_CONFIRMATIONS } = require('../method');
 
 // The search's design, full size and --quick: the wait (ms), the held counts it starts from and
 // goes up to, each step's seconds of arrivals (after the first wait, which fills the pool), how

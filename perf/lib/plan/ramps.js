@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const SCHEMA = require('../../schemas/ramp.schema.json');
 const { compileSchema, schemaFailure, normalizeRequest, ScenarioError } = require('./scenarios');
-const { RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS } = require('../judge/capacity');
+const { RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS } = require('../method');
 
 const RAMPS_DIR = path.resolve(__dirname, '..', '..', 'ramps');
 // Requests that warm a server up before its first step after a start. A runtime's first

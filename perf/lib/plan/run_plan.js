@@ -13,14 +13,12 @@ const { parseLoadHosts, netnsHostsUnavailableReason } = require('../hosts/load_h
 const { planPinning } = require('../hosts/pinning');
 const { backendsFor, missingBackend } = require('../hosts/backends');
 const { RESULTS_ROOT } = require('../store/results_store');
-const { seedPlan } = require('../judge/seeds');
-const { DEFAULT_MARGIN } = require('../judge/answer');
+const { seedPlan } = require('./seeds');
 const { loadScenarios, expectedWarmupS, MAX_WARMUP_S } = require('./scenarios');
 const { heldConnections, scenarioNeeds } = require('../store/scenario_doc');
 const { ensureDescriptors, descriptorsFor, shortfallLine, FD_RESERVE } = require('../hosts/fd_limits');
 const { HELD_SEARCH, heldStepScenario } = require('./held');
 const { loadRamps, stepScenario, estimateRampS, rampConnections } = require('./ramps');
-const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
 const { PERCENTILES } = require('../measure/stats');
 
 // Searches per server and ramp: their spread is the sustainable rate's interval, three the
@@ -33,9 +31,8 @@ const RAMP_REPEAT = 3;
 const QUICK_RAMP_REPEAT = 4;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
-const { DEFAULT_LOOKS } = require('../judge/sequential');
-const { tunedOf } = require('../judge/tuning');
-const { withRuntimeVariants, RuntimeError } = require('../hosts/runtimes');
+const { DEFAULT_MARGIN, DEFAULT_OBJECTIVE, DEFAULT_LOOKS } = require('../method');
+const { withRuntimeVariants, tunedOf, RuntimeError } = require('../hosts/runtimes');
 const { headline, headlineServers, subjectsOf, quickSelection } = require('./questions');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */

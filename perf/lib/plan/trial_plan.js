@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { expectedDurationS, expectedWarmupS } = require('./scenarios');
 const { scenarioNeeds } = require('../store/scenario_doc');
-const { PROJECT_ROOT } = require('../hosts/server_process');
+const { PROJECT_ROOT } = require('../project_root');
 
 /**
  * Trials per server and scenario on the command line, --quick included: three is the fewest
@@ -83,15 +83,6 @@ function estimatePlanS(plan, served) {
   return total;
 }
 
-/** 75 -> "1 min 15 s", 3720 -> "1 h 2 min". */
-function fmtDuration(s) {
-  const t = Math.max(1, Math.round(s));
-  if (t < 60) return `${t} s`;
-  if (t < 3600) return `${Math.floor(t / 60)} min${t % 60 ? ` ${t % 60} s` : ''}`;
-  const m = Math.round(t / 60);
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
-}
-
 module.exports = {
   DEFAULT_TRIALS,
   ESTIMATE_RPS,
@@ -102,5 +93,4 @@ module.exports = {
   trialPlan,
   estimateScenarioS,
   estimatePlanS,
-  fmtDuration,
 };

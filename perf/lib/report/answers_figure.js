@@ -7,8 +7,8 @@
 
 const path = require('node:path');
 const { forestSvg } = require('./forest');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { basisWords, metricLabel } = require('../text/pooled');
+const { PROJECT_ROOT } = require('../project_root');
 
 /** Where a pair's figure is written. */
 const answersImage = (pair) => path.join(PROJECT_ROOT, 'docs', `answers_${pair.names.a}_vs_${pair.names.b}.svg`);

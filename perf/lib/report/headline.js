@@ -9,6 +9,7 @@ const { METRIC_NAMES, metricValue } = require('../judge/metrics');
 const { findComparison } = require('../judge/verdicts');
 const { fmtFactor, trialsLabel, marginText } = require('../text/format');
 const { verdictWords } = require('../text/verdict_words');
+const { warningText } = require('../text/warnings');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
 
@@ -77,7 +78,8 @@ function comparisons(results) {
 /**
  * Everything a reader must be warned about, one entry per problem: the runs' warnings
  * (perf/lib/judge/warnings.js runWarnings: failed, missing, errors, client-bound or close to it,
- * behind schedule) and, for information, the scenarios a server does not serve.
+ * behind schedule; in words by perf/lib/text/warnings.js) and, for information, the scenarios
+ * a server does not serve.
  */
 function flags(results) {
   const { skipped } = results;
@@ -88,7 +90,7 @@ function flags(results) {
       if (skip && !skip.unplanned && runsOf(results, scenario, server).length === 0) out.push({ scenario, server, kind: 'skipped', severity: 'info', text: `${server} does not serve this scenario (${String(skip.reason).split(';')[0]}): not run` });
     }
   }
-  for (const w of results.warnings) out.push({ ...w, text: `${w.server}${trialsLabel(w.trials, results.trials)}: ${w.text}` });
+  for (const w of results.warnings) out.push({ ...w, text: `${w.server}${trialsLabel(w.trials, results.trials)}: ${warningText(w)}` });
   return out;
 }
 

@@ -8,10 +8,9 @@ const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
 const { OVERHEAD_METRICS, percentileResolved, fewestReplies, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS } = require('../judge/metrics');
-const { moreText } = require('../text/verdict_words');
+const { moreText, notKeptText, intervalMethodText } = require('../text/verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, marginText, calibrationWords } = require('../text/format');
 const { runtimeWords } = require('../text/runtimes');
-const { intervalMethodText } = require('../judge/sequential');
 const { hostName } = require('../judge/meta');
 const { scenarioLine, decidedShare, budgetAdvice } = require('../text/answers');
 const { runsOf } = require('../store/results_doc');
@@ -214,7 +213,7 @@ function verdictText(c, { compact = false } = {}) {
   }
   if (c.answer.kind === 'undecided') {
     // In its section, with what would decide it; the table keeps to the interval.
-    const more = compact ? '' : c.answer.fdr ? ` <span class="ci">a winner at 95 % alone, not kept with false discoveries held at 5 % over the run</span>` : ` <span class="ci">${esc(moreText(c.answer.more))} would decide</span>`;
+    const more = compact ? '' : c.answer.fdr ? ` <span class="ci">${esc(notKeptText(c.answer.fdr))} over the run</span>` : ` <span class="ci">${esc(moreText(c.answer.more))} would decide</span>`;
     return `<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${more}${caveat}`;
   }
   if (c.answer.kind === 'no_interval') {

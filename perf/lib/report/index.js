@@ -27,7 +27,7 @@ const { pauseChart, failedSteps, timelineRuns } = require('./pause_charts');
 const { runtimeRows } = require('./runtime_table');
 const { loadProfiles, NoProfiles } = require('./profiles');
 const { runForests, forestSpecs } = require('./forest');
-const { DEFAULT_OBJECTIVE } = require('../judge/capacity');
+const { DEFAULT_OBJECTIVE } = require('../method');
 
 const { writeFileAtomic } = require('../store/results_store');
 const { mergeLatencyHistograms } = require('../measure/stats');

@@ -22,11 +22,11 @@ const flame = require('../studies/flame');
 const { namespaceIds } = require('./render');
 const { serverStyle } = require('./style');
 const { fmtNumber } = require('../text/format');
+const { PROJECT_ROOT } = require('../project_root');
 
 /** The folder of a results folder that profile.sh --out fills, and the file it writes last. */
 const PROFILES_DIR = 'profiles';
 const PROFILE_FILE = 'profile.json';
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** --profiles named a folder that holds no profile.json: one line, nothing written. */
 class NoProfiles extends Error {}

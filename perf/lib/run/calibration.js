@@ -8,11 +8,12 @@
 // every server, and the two can be set side by side with that known.
 
 const path = require('node:path');
-const { startServer, loadServerDefinitions, PROJECT_ROOT } = require('../hosts/server_process');
+const { startServer, loadServerDefinitions } = require('../hosts/server_process');
 const { normalizeScenario } = require('../plan/scenarios');
 const { missingRequirement } = require('../plan/trial_plan');
 const { runOne } = require('./run_one');
 const CALIBRATION = require('../../calibration.json');
+const { PROJECT_ROOT } = require('../project_root');
 
 const SCENARIO = normalizeScenario({ name: 'calibration', ...CALIBRATION.scenario }, path.join(PROJECT_ROOT, 'perf', 'calibration.json'));
 

@@ -7,10 +7,10 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { runtimeOf } = require('../hosts/runtimes');
 const { thresholds } = require('../judge/bottleneck');
 const { METHOD_VERSIONS } = require('../judge/meta');
+const { PROJECT_ROOT } = require('../project_root');
 
 function run(command, args, options = {}) {
   try {

@@ -8,7 +8,8 @@
 
 const { ENGINES, DEFAULT_ENGINE, whyNotInstalled } = require('../engines');
 const { reasonText } = require('../judge/reasons');
-const { trialPlan, estimatePlanS, fmtDuration } = require('../plan/trial_plan');
+const { trialPlan, estimatePlanS } = require('../plan/trial_plan');
+const { fmtDuration } = require('../text/format');
 const { median } = require('../measure/stats');
 
 /**

@@ -202,15 +202,15 @@ async function warmUp({ handle, scenario, seconds, once = false, signal }) {
  */
 async function runOne({ server, trial = null, handle, scenario, outerSignal, serverState, progress, loadHosts = null, link = null, paired = false, beside = [] }) {
   const engine = engineFor(scenario);
+  if (outerSignal && outerSignal.aborted) return { interrupted: true };
   const controller = new AbortController();
+  // The run's own signal follows the outer one without a listener on it: the servers of a
+  // simultaneous round run at once, each with its run, and a listener each on the run's one
+  // signal passed Node's limit of 10 (MaxListenersExceededWarning).
+  const signal = outerSignal ? AbortSignal.any([outerSignal, controller.signal]) : controller.signal;
   const abort = (reason) => {
-    if (!controller.signal.aborted) controller.abort(reason);
+    if (!signal.aborted) controller.abort(reason);
   };
-  const onOuter = () => abort({ kind: 'interrupted' });
-  if (outerSignal) {
-    if (outerSignal.aborted) return { interrupted: true };
-    outerSignal.addEventListener('abort', onOuter, { once: true });
-  }
   serverState.abortRun = () => abort({ kind: 'server-exit' });
   const deadlineMs = runDeadlineMs(scenario);
   const deadline = setTimeout(() => abort({ kind: 'deadline' }), deadlineMs);
@@ -222,7 +222,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   let engineError = null;
   if (warm) {
     try {
-      warmup = await warmUp({ handle, scenario: warm, seconds: scenario.warmup_s, once: Boolean(scenario.warmup_load), signal: controller.signal });
+      warmup = await warmUp({ handle, scenario: warm, seconds: scenario.warmup_s, once: Boolean(scenario.warmup_load), signal });
     } catch (err) {
       // A missing engine is missing, whether the warm-up or the run first asks for it.
       engineError = err instanceof EngineUnavailable ? err : new Error(`during the warm-up: ${err.message}`, { cause: err });
@@ -247,15 +247,14 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   let extra = {};
   try {
     // Not after a warm-up that failed or was cut short (the server exited, a deadline, Ctrl-C).
-    if (!engineError && !controller.signal.aborted) {
-      extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal: controller.signal, onProgress: progress, loadHosts })) || {};
+    if (!engineError && !signal.aborted) {
+      extra = (await ENGINES[engine].run({ host: handle.host, port: handle.port, scenario, samples, signal, onProgress: progress, loadHosts })) || {};
     }
   } catch (err) {
     engineError = err;
   } finally {
     clearTimeout(deadline);
     serverState.abortRun = null;
-    if (outerSignal) outerSignal.removeEventListener('abort', onOuter);
   }
   const linkAfter = link ? linkBytes(link) : null;
   const after = cpuSnapshot(pid, besidePids, backendPids);
@@ -266,8 +265,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const backendCpu = backends.map((b, i) => ({ name: b.name, cpu: cpuDelta(before.backends[i], after.backends[i]) }));
   const peakKb = rss.stop();
 
-  const reason = controller.signal.aborted ? controller.signal.reason : null;
-  if (reason && reason.kind === 'interrupted') return { interrupted: true };
+  if (signal.aborted && outerSignal && signal.reason === outerSignal.reason) return { interrupted: true };
+  const reason = signal.aborted ? signal.reason : null;
 
   const role = scenario.kind === 'slow_clients' ? 'probe' : null;
   // External engines (httperf, wrk) keep no samples: their own summary stands in.

@@ -29,7 +29,8 @@ const { toMarkdown, toCsv, toText } = require('../text/summary');
 const { terminalText } = require('../text/answers');
 const { skippedLine, whyNotInstalled, rateClientLine } = require('../engines');
 const { analyzeRuns, usableForVerdict } = require('../judge/verdicts');
-const { estimatePlanS, fmtDuration } = require('../plan/trial_plan');
+const { estimatePlanS } = require('../plan/trial_plan');
+const { fmtDuration } = require('../text/format');
 const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
@@ -169,6 +170,15 @@ async function runScenarios(asked = {}) {
   let link = null;
   let loadHosts = null;
   let error = null;
+  // The servers up (bringUp adds each, bringDown takes it out), stopped at once when the run is
+  // interrupted: one listener on the run's signal for them all, where a listener each passed
+  // Node's limit of 10 (MaxListenersExceededWarning) with six servers up and a simultaneous
+  // round's runs.
+  const serversUp = new Set();
+  const stopServersUp = () => {
+    for (const handle of serversUp) handle.stop(2000);
+  };
+  if (signal) signal.addEventListener('abort', stopServersUp, { once: true });
   try {
     store.init(environment);
     liveRuns.add(finish);
@@ -205,7 +215,7 @@ async function runScenarios(asked = {}) {
     }
     const namespace = link ? { address: link.serverAddress, commandPrefix: link.commandPrefix } : loadHosts && loadHosts.server;
     const start = serverStarter(plan, { cpu: pinning.enabled ? pinning.server_cpu : null, namespace, backends });
-    const session = { plan, start, loadHosts, link, store, io };
+    const session = { plan, start, loadHosts, link, store, io, serversUp };
     if (plan.rounds) {
       await runPairedRounds(session);
     } else {
@@ -225,6 +235,7 @@ async function runScenarios(asked = {}) {
     // Whatever stopped the run (a full disk…) is recorded with the runs finished before it.
     error = err;
   } finally {
+    if (signal) signal.removeEventListener('abort', stopServersUp);
     if (backends) await backends.stop();
     if (link) removeLink(link);
     if (loadHosts) removeLoadHosts(loadHosts);
@@ -370,7 +381,7 @@ async function runTrials({ order, served }, session) {
  * diedDuring, hung: set by runOne; abortRun, current). null when it did not start, failed the
  * check or Ctrl-C came: each of its scenarios is then recorded as a failed run (trial).
  */
-async function bringUp(server, scenarios, { plan, start, store, io }, { trial, short, restart = false }) {
+async function bringUp(server, scenarios, { plan, start, store, io, serversUp }, { trial, short, restart = false }) {
   const { signal } = io;
   // A restart between paired rounds says only what failed, and records no run: each round
   // records its own failed one.
@@ -395,10 +406,9 @@ async function bringUp(server, scenarios, { plan, start, store, io }, { trial, s
     state.diedDuring = state.current;
     if (state.abortRun) state.abortRun();
   });
-  const onInterrupt = () => handle.stop(2000);
-  if (signal) signal.addEventListener('abort', onInterrupt, { once: true });
+  serversUp.add(handle);
   const bringDown = async ({ quiet = false } = {}) => {
-    if (signal) signal.removeEventListener('abort', onInterrupt);
+    serversUp.delete(handle);
     // A server found hung cannot act on SIGTERM (its loop is what hung): SIGKILL it at once.
     await handle.stop(state.hung ? 0 : 3000);
     if (!quiet) io.log(`${server}: stopped`);

@@ -29,11 +29,11 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { parseLabel, labelOf } = require('../hosts/runtimes');
 const { writeFileAtomic } = require('./results_store');
 const { median } = require('../measure/stats');
 const { runtimeAcross } = require('../measure/runtime_events');
+const { PROJECT_ROOT } = require('../project_root');
 
 const ARCHIVE_VERSION = 1;
 const ARCHIVE_DIR = path.join(PROJECT_ROOT, 'results', 'archive');

@@ -10,9 +10,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const util = require('node:util');
 const zlib = require('node:zlib');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { samplesFileName } = require('../measure/samples');
 const { RESULTS_FILE, encodeResults, schemaProblem, decodeResults } = require('./results_doc');
+const { PROJECT_ROOT } = require('../project_root');
 
 const RESULTS_ROOT = path.join(PROJECT_ROOT, 'perf', 'results');
 // Kept free for the last results.json: this much more than twice its latest size.

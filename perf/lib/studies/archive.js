@@ -13,11 +13,11 @@ const { answerKey, runAnswers, staleAnswers, poolArchive, pooledClaim, hostOf, a
 const { controlFalseDiscoveries, isHeadline } = require('../judge/multiplicity');
 const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('../hosts/runtimes');
 const { seedClaim } = require('../judge/seeds');
-const { DEFAULT_MARGIN } = require('../judge/answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { serverSources } = require('../run/environment');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { readmeBlock, answersDocument, withBlock } = require('../text/pooled');
 const { headline, defaultPairs, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
+const { PROJECT_ROOT } = require('../project_root');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
 const ANSWERS = path.join(PROJECT_ROOT, 'docs', 'answers.md');

@@ -11,7 +11,8 @@ const http = require('node:http');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { startServer, loadServerDefinitions, PROJECT_ROOT } = require('../hosts/server_process');
+const { startServer, loadServerDefinitions } = require('../hosts/server_process');
+const { PROJECT_ROOT } = require('../project_root');
 const { withRuntimeVariants } = require('../hosts/runtimes');
 const { readMemory, readMappings, countFds } = require('../measure/proc_stats');
 

@@ -25,7 +25,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
-const { startServer, loadServerDefinitions, PROJECT_ROOT } = require('../hosts/server_process');
+const { startServer, loadServerDefinitions } = require('../hosts/server_process');
 const { planPinning, pinProcess } = require('../hosts/pinning');
 const { collectEnvironment } = require('../run/environment');
 const { readCpu, cpuDelta } = require('../measure/proc_stats');
@@ -35,6 +35,7 @@ const { wrkEngine, plan: wrkPlan, ENV_VAR: WRK_ENV_VAR } = require('../engines/w
 const { findBinary, shellQuote } = require('../engines/external');
 const { judgeClientBound } = require('../judge/bottleneck');
 const flame = require('./flame');
+const { PROJECT_ROOT } = require('../project_root');
 
 const execFileAsync = promisify(execFile);
 

@@ -14,9 +14,9 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { runScenarios } = require('../run/runner');
-const { PROJECT_ROOT } = require('../hosts/server_process');
 const { MAX_STEP_S } = require('../plan/ramps');
 const { mean, variance } = require('../judge/confidence');
+const { PROJECT_ROOT } = require('../project_root');
 
 const C_DIR = path.join(PROJECT_ROOT, 'perf', 'c');
 const SOURCE = path.join(C_DIR, 'pausing_server.c');

@@ -8,8 +8,7 @@
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
 const { withoutAdvice } = require('../judge/verdicts');
-const { marginText, fmtFactor, fmtInterval } = require('./format');
-const { fmtDuration } = require('../plan/trial_plan');
+const { marginText, fmtFactor, fmtInterval, fmtDuration } = require('./format');
 const { toText, overheadLines, seedLines, falseDiscoveryLines } = require('./summary');
 const { rampLines } = require('./ramps');
 const { waitingLines } = require('./waiting');

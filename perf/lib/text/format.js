@@ -1,7 +1,16 @@
 'use strict';
-// How every output of the project writes a number, a factor, an interval, a list of trials and
-// a table: the terminal, summary.txt/.md/.csv, compare, the cross-check, the overhead study and the
+// How every output of the project writes a number, a duration, a factor, an interval, a list of
+// trials and a table: the terminal, summary.txt/.md/.csv, compare, the cross-check, the overhead study and the
 // report all call these, so that one figure reads the same wherever it is shown.
+
+/** 75 -> "1 min 15 s", 3720 -> "1 h 2 min". */
+function fmtDuration(s) {
+  const t = Math.max(1, Math.round(s));
+  if (t < 60) return `${t} s`;
+  if (t < 3600) return `${Math.floor(t / 60)} min${t % 60 ? ` ${t % 60} s` : ''}`;
+  const m = Math.round(t / 60);
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
+}
 
 /**
  * A measured value for a person: three significant digits or so ("0.052", "3.41", "16.0",
@@ -102,4 +111,4 @@ function calibrationWords(values) {
   return `calibration ${lo.toFixed(4)}${hi > lo ? `–${hi.toFixed(4)}` : ''} ms CPU/req`;
 }
 
-module.exports = { calibrationWords, fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, markdownAnchor, csvField, csvLines, objectsToCsv };
+module.exports = { calibrationWords, fmtNumber, fmtDuration, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, markdownAnchor, csvField, csvLines, objectsToCsv };

@@ -6,7 +6,7 @@
 
 const { METRICS } = require('../judge/metrics');
 const { parseLabel } = require('../hosts/runtimes');
-const { DEFAULT_MARGIN } = require('../judge/answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, markdownAnchor, marginText, calibrationWords } = require('./format');
 const { keptWords } = require('./verdict_words');

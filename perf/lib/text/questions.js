@@ -8,7 +8,7 @@ const { runtimeWords } = require('./runtimes');
 const { headline } = require('../plan/questions');
 const { runAnswers, acrossRuns, MIN_POOLED_RUNS } = require('../judge/meta');
 const { answerWords } = require('./pooled');
-const { fmtDuration } = require('../plan/trial_plan');
+const { fmtDuration } = require('./format');
 
 /** The run's answer to question q between a and b (either way round), or null. */
 function answerTo(answers, q, [a, b]) {

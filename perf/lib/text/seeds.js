@@ -4,7 +4,7 @@
 // published conclusion holds, for the terminal, summary.txt/.md and the report. Decides nothing.
 
 const { METRICS } = require('../judge/metrics');
-const { DEFAULT_MARGIN } = require('../judge/answer');
+const { DEFAULT_MARGIN } = require('../method');
 const { marginText, fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');
 const { withoutAdvice } = require('../judge/verdicts');
 const { verdictWords } = require('./verdict_words');

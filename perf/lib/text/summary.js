@@ -8,14 +8,14 @@
 // here formats what perf/lib/judge/judged.js judgeResults gave; nothing is decided here.
 
 const { rampLines } = require('./ramps');
+const { warningText } = require('./warnings');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
-const { intervalMethodText } = require('../judge/sequential');
 const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
-const { verdictWords, keptWords } = require('./verdict_words');
+const { verdictWords, keptWords, intervalMethodText } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines, marginText } = require('./format');
 
 const GROUP_COLUMNS = [
@@ -38,7 +38,7 @@ const fmtMetric = (metric, v) => fmtNumber(v, METRICS[metric].unit);
  */
 function summarize(results) {
   const { runs, servers, scenarios } = results;
-  const notes = results.warnings.map((w) => `${w.server} ${w.scenario}${trialsLabel(w.trials, results.trials)}: ${w.text}`);
+  const notes = results.warnings.map((w) => `${w.server} ${w.scenario}${trialsLabel(w.trials, results.trials)}: ${warningText(w)}`);
   const rows = scenarios.map((scenario) => {
     const cells = {};
     for (const server of servers) {

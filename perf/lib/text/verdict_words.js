@@ -5,6 +5,8 @@
 
 const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
+const { lookLevel } = require('../judge/sequential');
+const { LEVEL } = require('../method');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -30,8 +32,16 @@ function verdictWords(c) {
   if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
-  if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, a winner at 95 % alone, not kept with false discoveries held at 5 % over the run`;
+  if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, ${notKeptText(a.fdr)} over the run`;
   return `undecided: ${text} ${fmtInterval(a.ci)}; ${moreText(a.more)} would decide`;
+}
+
+/**
+ * Why a winner at its own interval's level is undecided: the false-discovery control
+ * (judge/multiplicity.js) did not keep it among the winners at its rate q ({ kept: false, q }).
+ */
+function notKeptText(fdr) {
+  return `a winner at ${LEVEL * 100} % alone, not kept with false discoveries held at ${fdr.q * 100} %`;
 }
 
 /**
@@ -42,4 +52,14 @@ function keptWords(f, about) {
   return `Benjamini–Hochberg at ${FDR * 100} % keeps ${f.kept}, among which it holds the expected share of false winners to ${FDR * 100} % or less (about ${about(f.expected_false)})`;
 }
 
-module.exports = { moreText, verdictWords, keptWords };
+/**
+ * How a run's intervals were made, in a clause for legends and notes: from paired rounds
+ * (looks, the results' options.looks) or from independent trials (looks null).
+ */
+function intervalMethodText(looks) {
+  if (!looks) return '95 % confidence intervals over the trials (Student t on log values; Welch for ratios)';
+  const pct = Math.round(lookLevel(looks) * 10000) / 100;
+  return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
+}
+
+module.exports = { moreText, verdictWords, keptWords, notKeptText, intervalMethodText };

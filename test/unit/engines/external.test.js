@@ -10,9 +10,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { findBinary, whichSync, runEngineProcess, clientCpuPct, EngineUnavailable, shellQuote, firstComplaint } = require('../../../perf/lib/engines/external');
 const { allowedCpus } = require('../../../perf/lib/hosts/pinning');
-const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { buildReport } = require('../../../perf/lib/report');
 const { makeTmpDir, alive, runCommand } = require('../../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
 

@@ -8,9 +8,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { startServer, remoteServer, findFreePort, ephemeralRange, loadServerDefinitions, killLiveServers, PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
+const { startServer, remoteServer, findFreePort, ephemeralRange, loadServerDefinitions, killLiveServers } = require('../../../perf/lib/hosts/server_process');
 const { exchange, request } = require('../../support/raw_http');
 const { standinDefinitions, makeTmpDir, alive } = require('../../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../../perf/lib/project_root');
 
 /** A definition running `script` with node -e, then `args`; extra: more of the definition. */
 const nodeScript = (script, args = [], extra = {}) => ({ description: 'test', command: process.execPath, args: ['-e', script, ...args], ready: 'ready', ...extra });

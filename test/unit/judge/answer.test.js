@@ -2,7 +2,8 @@
 // The three answers (perf/lib/judge/answer.js) and a published claim against its own number.
 
 const assert = require('node:assert/strict');
-const { decide, withinMargin, moreMeasuring, claimOutcome, relate, CONTRADICTIONS, DEFAULT_MARGIN } = require('../../../perf/lib/judge/answer');
+const { decide, withinMargin, moreMeasuring, claimOutcome, relate, CONTRADICTIONS } = require('../../../perf/lib/judge/answer');
+const { DEFAULT_MARGIN } = require('../../../perf/lib/method');
 
 describe('answer: winner, the same within a margin, or undecided', () => {
   it('a winner where the interval excludes 1, on either side, and reaches past the margin', () => {

@@ -4,7 +4,8 @@
 // 15 % a step, and one step in ten a stall (50 ms) whatever the rate; errors from capacity on.
 
 const assert = require('node:assert/strict');
-const { CONFIRM_ATTEMPTS, searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs, FAIL_CONFIRMATIONS } = require('../../../perf/lib/judge/capacity');
+const { searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs } = require('../../../perf/lib/judge/capacity');
+const { CONFIRM_ATTEMPTS, FAIL_CONFIRMATIONS } = require('../../../perf/lib/method');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 const { mulberry32, seededNormals } = require('../../support/seeded_random');

@@ -90,7 +90,18 @@ describe('compare.sh: two runs side by side', function () {
     const result = cr.compareRuns(loadResultsFile(path.join(A, 'results.json')), loadResultsFile(path.join(H, 'results.json')));
     const p99 = result.rows.filter((r) => r.metric === 'p99_ms');
     assert.equal(p99.length, 4);
-    for (const r of p99) assert.deepEqual([r.no_verdict, r.ratio, r.ci95, r.regression], ['n too small', null, null, false]);
+    for (const r of p99) assert.deepEqual([r.verdict, r.no_verdict, r.ratio, r.ci95, r.regression], ['no-verdict', 'n too small', null, null, false]);
+    assert.deepEqual(result.noVerdicts.map((n) => n.kind), ['n too small'], 'each kind once, for the note under the table');
+  });
+
+  it('each row\'s verdict as a code: the planted regression, the rest unchanged or better', () => {
+    const result = cr.compareRuns(loadResultsFile(path.join(A, 'results.json')), loadResultsFile(path.join(B, 'results.json')));
+    const planted = result.rows.find((r) => r.server === 'node' && r.scenario === 'sequential_6000' && r.metric === 'mean_ms');
+    assert.deepEqual([planted.verdict, planted.regression], ['regression', true]);
+    assert.deepEqual(result.regressions, [planted]);
+    const codes = new Set(['no-change', 'better', 'worse-within', 'no-verdict']);
+    assert.ok(result.rows.filter((r) => r !== planted).every((r) => codes.has(r.verdict)), JSON.stringify(result.rows.map((r) => r.verdict)));
+    assert.deepEqual(result.only, []);
   });
 
   it('throughput the schedule sets: "no verdict (set by the rate)", never a regression', () => {
@@ -192,5 +203,15 @@ describe('compare.sh: two runs side by side', function () {
     const res = compare(['A', 'C'], root);
     assert.equal(res.status, 0, res.stderr);
     assert.match(res.stdout, /^A: A \(/m);
+  });
+});
+
+describe('compare_runs: what differs between two environments, as data', () => {
+  it('a recorded field whose values differ (compared whatever their keys\' order), --quick and pinning where both runs recorded them', () => {
+    const env = (over) => ({ environment: { cpu_model: 'X', node: { v8: '1', uv: '2' }, ...over } });
+    const A = env({ kernel: '6.1', options: { quick: true }, pinning: { enabled: true } });
+    const B = env({ kernel: '6.8', node: { uv: '2', v8: '1' }, options: { quick: false }, pinning: { enabled: false } });
+    assert.deepEqual(cr.environmentDifferences(A, B), [{ key: 'kernel', a: '6.1', b: '6.8' }, { key: 'quick', a: true, b: false }, { key: 'pinning', a: true, b: false }]);
+    assert.deepEqual(cr.environmentDifferences(env({ hostname: 'h' }), env({ options: { quick: true } })), [], 'a field or option only one run recorded is no difference');
   });
 });

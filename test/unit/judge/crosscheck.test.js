@@ -9,8 +9,8 @@ const { compareMetric, compareRuns, buildReport, CROSSCHECK_METRICS } = require(
 const { commonScenarios } = require('../../../perf/lib/studies/crosscheck_run');
 const { toText, toMarkdown } = require('../../../perf/lib/text/crosscheck_format');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
-const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { makeTmpDir, runCommand, smallerScenarioDir } = require('../../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../../perf/lib/project_root');
 
 const metric = (key) => CROSSCHECK_METRICS.find((m) => m.key === key);
 

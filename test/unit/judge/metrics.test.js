@@ -67,8 +67,8 @@ describe('metrics: what a stored comparison answers (answerOf)', () => {
   });
 
   it('a winner the false-discovery control did not keep: undecided, and why', () => {
-    const c = comparison('p50_ms', 0.5, [0.4, 0.625], { decision: 'undecided', fdr: 'not kept' });
-    assert.deepEqual([answerOf(c).kind, answerOf(c).fdr], ['undecided', 'not kept']);
+    const c = comparison('p50_ms', 0.5, [0.4, 0.625], { decision: 'undecided', fdr: { kept: false, q: 0.05 } });
+    assert.deepEqual([answerOf(c).kind, answerOf(c).fdr], ['undecided', { kept: false, q: 0.05 }]);
   });
 
   it('undecided: the interval holds 1 and reaches past the margin — the lead, its factor and interval, and what would decide it', () => {

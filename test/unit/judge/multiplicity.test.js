@@ -47,7 +47,7 @@ describe('multiplicity: winners held to the false-discovery rate', () => {
     const byId = Object.fromEntries(out.map((x) => [x.id, x]));
     assert.equal(byId.headline.decision, 'winner');
     assert.equal(byId.clear.decision, 'winner');
-    assert.deepEqual([byId.edge.decision, byId.edge.winner, byId.edge.factor, byId.edge.fdr], ['undecided', null, 1.1, multiplicity.NOT_KEPT]);
+    assert.deepEqual([byId.edge.decision, byId.edge.winner, byId.edge.factor, byId.edge.fdr], ['undecided', null, 1.1, { kept: false, q: multiplicity.FDR }]);
     assert.equal(byId.same.decision, 'same');
     assert.deepEqual(summary, { tested: 11, winners: 2, kept: 1, expected_false: 0.05 });
   });

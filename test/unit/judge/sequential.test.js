@@ -5,7 +5,8 @@
 // adjacent slices correlated ~0.4).
 
 const assert = require('node:assert/strict');
-const { status, runSequential, lookLevel, lookToDecide, budgetOutlook, moreRounds, pairedInterval, DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+const { status, runSequential, lookLevel, lookToDecide, budgetOutlook, moreRounds, pairedInterval } = require('../../../perf/lib/judge/sequential');
+const { DEFAULT_LOOKS } = require('../../../perf/lib/method');
 const { moreMeasuring } = require('../../../perf/lib/judge/answer');
 const { jStat } = require('jstat');
 const { seededNormals } = require('../../support/seeded_random');

@@ -3,7 +3,8 @@
 // tuned configurations ran, and what tuning both sides does to an answer.
 
 const assert = require('node:assert/strict');
-const { tunedOf, baseOf, tunedPair, tunedOfPair, comparedPairs, tuningEffect } = require('../../../perf/lib/judge/tuning');
+const { tunedPair, tunedOfPair, comparedPairs, tuningEffect } = require('../../../perf/lib/judge/tuning');
+const { tunedOf, baseOf } = require('../../../perf/lib/hosts/runtimes');
 const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 const { withRuntimeVariants } = require('../../../perf/lib/hosts/runtimes');
 

@@ -237,7 +237,8 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
 });
 
 describe('paired rounds: comparisons from the rounds both servers ran (looks)', () => {
-  const { DEFAULT_LOOKS, status } = require('../../../perf/lib/judge/sequential');
+  const { status } = require('../../../perf/lib/judge/sequential');
+  const { DEFAULT_LOOKS } = require('../../../perf/lib/method');
   const { seededNormals } = require('../../support/seeded_random');
   // Rounds in which the machine's state moves both sides together (a common factor) and node
   // is 1.5× faster: unpaired, the common factor would widen the interval; paired, it cancels.

@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const { descriptorsFor } = require('../../../perf/lib/hosts/fd_limits');
 const { resolvePlan, UsageError } = require('../../../perf/lib/plan/run_plan');
-const { seedPlan } = require('../../../perf/lib/judge/seeds');
+const { seedPlan } = require('../../../perf/lib/plan/seeds');
 const { RESULTS_ROOT } = require('../../../perf/lib/store/results_store');
 const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 const { standinDefinitions, writeScenarioDir } = require('../../support/runner_helpers');
@@ -168,7 +168,7 @@ describe('the run\'s plan: trials, warm-up, engine', () => {
   });
 
   it('--budget: paired rounds with the looks where two or more servers can be up side by side; recorded', () => {
-    const { DEFAULT_LOOKS } = require('../../../perf/lib/judge/sequential');
+    const { DEFAULT_LOOKS } = require('../../../perf/lib/method');
     const plan = asked({ budget: 90 });
     assert.deepEqual([plan.rounds, plan.unpaired, plan.trials], [{ budgetS: 90, looks: DEFAULT_LOOKS, random: Math.random }, null, 1]);
     const drawn = () => 0.5;

@@ -90,6 +90,30 @@ describe('run_one: a run that ends without measuring the server', function () {
     assert.deepEqual(await running, { interrupted: true });
     assert.ok(performance.now() - started < 10000, 'stopped well before its 20 s');
   });
+
+  it('twelve runs at once under one outer signal (a simultaneous round): interrupted together, with no listener each on that signal (no MaxListenersExceededWarning)', async () => {
+    const handle = await start();
+    const warnings = [];
+    const onWarning = (w) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const outer = new AbortController();
+      const long = scenario('long', { kind: 'closed', concurrency: 1, duration_s: 20, warmup_s: 0 });
+      const measuring = new Set();
+      // Interrupted once every one of them is measuring: all twelve are in progress at once.
+      const progressOf = (i) => () => {
+        measuring.add(i);
+        if (measuring.size === 12) outer.abort();
+      };
+      const runs = Array.from({ length: 12 }, (_, i) => runOne({ server: 'standin', handle, scenario: long, outerSignal: outer.signal, serverState: watch(handle), progress: progressOf(i) }));
+      assert.deepEqual(await Promise.all(runs), Array.from({ length: 12 }, () => ({ interrupted: true })));
+      // A warning is emitted on the next tick of the one that passed the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings.map((w) => w.name), []);
+  });
 });
 
 describe('settle: between runs, the server\'s descriptors back near their baseline', () => {

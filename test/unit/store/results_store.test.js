@@ -5,9 +5,9 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { PROJECT_ROOT } = require('../../../perf/lib/hosts/server_process');
 const { ResultsStore, createResultsDir, linkLatest } = require('../../../perf/lib/store/results_store');
 const { standinDefinitions, makeTmpDir, runCommand } = require('../../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'run.js');
 const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -10,10 +10,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { PROJECT_ROOT, loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
+const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 const { foldProfile, profiledDefinition, checkServers, runtimeOf, ProfileUsageError } = require('../../../perf/lib/studies/profile');
 const flame = require('../../../perf/lib/studies/flame');
 const { runCommand, makeTmpDir } = require('../../support/runner_helpers');
+const { PROJECT_ROOT } = require('../../../perf/lib/project_root');
 
 const CLI = path.join(PROJECT_ROOT, 'perf', 'cli', 'profile.js');
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'profile.sh');

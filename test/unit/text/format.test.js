@@ -3,7 +3,7 @@
 // table (perf/lib/text/format.js), so that one figure reads the same wherever it is shown.
 
 const assert = require('node:assert/strict');
-const { calibrationWords, fmtNumber, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv } = require('../../../perf/lib/text/format');
+const { calibrationWords, fmtNumber, fmtDuration, fmtFactor, fmtInterval, marginText, fmtChange, trialsLabel, alignedTable, markdownTable, csvField, csvLines, objectsToCsv } = require('../../../perf/lib/text/format');
 
 describe('format: numbers', () => {
   it('a quantity in about three significant digits, whole ones with thousands separators', () => {
@@ -17,6 +17,12 @@ describe('format: numbers', () => {
 
   it('a dash where there is no number', () => {
     for (const v of [null, undefined, Number.NaN, Infinity, -Infinity]) assert.equal(fmtNumber(v, 'ms'), '–', String(v));
+  });
+});
+
+describe('format: durations', () => {
+  it('seconds under a minute, minutes and seconds under an hour, then hours and minutes; at least 1 s', () => {
+    assert.deepEqual([0.2, 75, 60, 3720, 7200].map(fmtDuration), ['1 s', '1 min 15 s', '1 min', '1 h 2 min', '2 h']);
   });
 });
 

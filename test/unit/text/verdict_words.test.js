@@ -27,6 +27,11 @@ describe('a verdict in words', () => {
     assert.equal(words(withAnswer({ ...c, more_measuring: 250 })), 'undecided: em 1.1× less CPU/req [0.90–1.30]; over 100× the measuring would decide');
   });
 
+  it('a winner the false-discovery control did not keep: undecided, said with the rate it was held to', () => {
+    const c = comparison('p50_ms', 0.5, [0.4, 0.625], { decision: 'undecided', winner: null, fdr: { kept: false, q: 0.1 } });
+    assert.equal(words(c), 'undecided: node 2.0× faster [1.60–2.50], a winner at 95 % alone, not kept with false discoveries held at 10 % over the run');
+  });
+
   it('the same within the margin: only where the whole interval lies inside it, said with the margin and the ratio\'s interval', () => {
     const same = comparison('peak_rss_mb', 1.001, [0.98, 1.02]);
     assert.equal(words(same), 'same within ±10 % [0.98–1.02]');

@@ -1,0 +1,28 @@
+'use strict';
+// The method's numbers: what the plan budgets for, the runner's controllers measure by (the
+// sequential looks of paired rounds, the ramps' capacity search) and the judge decides with.
+// One home, so that what is planned, what is measured and what is judged cannot drift apart;
+// why each is what it is, the modules that use it say (perf/lib/judge/answer.js,
+// perf/lib/judge/sequential.js, perf/lib/judge/capacity.js, perf/lib/judge/confidence.js).
+
+// Every interval's level: the chance that it covers the true value.
+const LEVEL = 0.95;
+
+// The equivalence margin around a ratio of 1 (±10 %): an interval wholly within it is "the same".
+const DEFAULT_MARGIN = 0.1;
+
+// Paired rounds: the rounds after which the interval is computed and the answer decided, the
+// 5 % spent over them (Bonferroni: each look at 98.75 % with these four).
+const DEFAULT_LOOKS = [5, 10, 20, 40];
+
+// The capacity search: the objective a step is held to, the ramp's factor from one rate to the
+// next, the precision the bisection narrows to, the failing steps in a row that fail a rate,
+// and the confirming steps a search's answer may take before it is unconfirmed (a second
+// chance, no more: each costs a step of every search near its edge).
+const DEFAULT_OBJECTIVE = { percentile: 'p99', ms: 10 };
+const RAMP_FACTOR = 2;
+const DEFAULT_PRECISION = 0.05;
+const FAIL_CONFIRMATIONS = 3;
+const CONFIRM_ATTEMPTS = 2;
+
+module.exports = { LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };
