@@ -9,7 +9,7 @@
 // server, set the pace) are never used for a verdict: they are left out of the comparisons,
 // and a pair whose every trial is client-bound is reported as excluded. Some metrics are never
 // judged whatever the numbers (`no_verdict`): throughput where the schedule sets the rate, and a
-// p99 with too few requests above it. Formats: perf/README.md.
+// p99 with too few requests above it. Formats: perf/REFERENCE.md, "Output".
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');

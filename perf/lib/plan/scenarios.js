@@ -2,7 +2,7 @@
 // Scenarios are data: one JSON file per scenario in perf/scenarios/. This module loads them,
 // checks them against their JSON Schema (perf/schemas/scenario.schema.json, with ajv) and the
 // rules that span several fields, says what is wrong in one line naming the file and the
-// field, fills in defaults and applies --quick. The fields are documented in perf/README.md.
+// field, fills in defaults and applies --quick. The fields are documented in perf/REFERENCE.md, "Scenarios".
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -302,7 +302,7 @@ function loadScenarios({ dir: asked = null, quick = false, names = null, factor 
   return scenarios.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
-/** The seed scenarios first, in the order, then the waiting-requests and backend ones; user-added ones follow by name. */
+/** The seed studies' scenarios first (the 2011 study's four tests in its order, then the other seeds' and the slow clients), then the waiting-requests and backend ones; user-added ones follow by name. */
 const ORDER = [
   'sequential_6000',
   'concurrent_2000_20',

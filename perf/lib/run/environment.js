@@ -120,7 +120,7 @@ function npmVersion(name) {
   }
 }
 
-/** The environment object of results.json (see perf/README.md). */
+/** The environment object of results.json (see perf/REFERENCE.md, "Output"). */
 function collectEnvironment({ pinning = null, options = {} } = {}) {
   const cpus = os.cpus();
   const gems = lockedGems();

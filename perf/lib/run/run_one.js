@@ -1,7 +1,7 @@
 'use strict';
 // One run's measurement: one scenario against a running server, its warm-up (not counted),
 // then the measured load through its engine, with the server's and the machine's CPU around
-// it, and the run record results.json keeps (fields: perf/README.md). perf/lib/run/runner.js
+// it, and the run record results.json keeps (fields: perf/REFERENCE.md, "Output"). perf/lib/run/runner.js
 // orchestrates the runs; this module measures one.
 
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
