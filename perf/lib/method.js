@@ -25,4 +25,10 @@ const DEFAULT_PRECISION = 0.05;
 const FAIL_CONFIRMATIONS = 3;
 const CONFIRM_ATTEMPTS = 2;
 
-module.exports = { LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };
+// A ramp step with at most this many long pauses and no whole period between them may have a
+// period longer than itself (k pauses in a step of length L: a period over L/(k+1)), and is
+// measured again longer where they could decide its verdict; with more, they are in no period,
+// and a longer step would not make them one (perf/lib/run/pause_window.js).
+const FEW_PAUSES = 2;
+
+module.exports = { FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };

@@ -23,7 +23,7 @@ const { stepScenario, stepSeconds, warmupLoad } = require('../plan/ramps');
 const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('../judge/capacity');
 const { ENGINES } = require('../engines');
 const { summarizeTrials } = require('../judge/confidence');
-const { LEVEL } = require('../method');
+const { LEVEL, FEW_PAUSES } = require('../method');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
 const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
@@ -158,8 +158,10 @@ function stepOf(run, rate, loadS, schedule = null) {
   // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one
   // that fell short of the schedule did not offer the rate, whatever the server did with it.
   else if (typeof run.arrival_rps === 'number' && !arrivalsKept(rate, run.arrival_rps, run.requests)) step.limited = `the load hosts started ${Math.round(run.arrival_rps)} requests a second of the ${Math.round(rate)} offered (their arrivals are random, and they start apart)`;
-  // Judged whole: whether its pauses could decide its verdict (pause_window.js pauseEnds).
-  if (pauses && pauses.length && !within) {
+  // Judged whole after a few pauses: whether they could decide its verdict (pause_window.js
+  // pauseEnds), which says whether it is measured again longer. More pauses in no period are not
+  // (a longer step would not make them periodic), so what they could decide is not asked.
+  if (pauses && pauses.length && pauses.length <= FEW_PAUSES && !within) {
     const ends = pauseEnds(schedule.samples, pauses, objective.ms, loadMs);
     const failsAt = ({ weight, creditMs }) => {
       const pct = censoredPercentiles(schedule.samples, timeoutMs, weight)[objective.percentile];

@@ -147,6 +147,13 @@ describe('ramps: a step as long as the pause', () => {
     const slight = simulatedStep({ rate: 600, loadMs: 2000, phaseMs: 900, pauseMs: 16, plannedForMs: null });
     assert.equal(stepFailure(slight, P99_10MS), null, JSON.stringify(slight.window));
     assert.deepEqual([slight.window.long_pauses, slight.window.pauses_decide], [1, false]);
+    // Three pauses at irregular gaps (100, 500 and 1,700 ms in): in no period, and not measured again whatever they decide, so not asked.
+    const irregular = [stall(100, 30), stall(500, 30), stall(1700, 30)];
+    const samples = servedAround(irregular, 2000);
+    const scenario = { kind: 'rate', rate: 1000, connections: 10, requests: 2000, timeout_s: 10 };
+    const run = { ok: true, failure: null, engine: 'rate_client', throughput_rps: 1000, latency_ms: { p50: 0.5, p90: 0.5, p99: 25, p999: 30 }, errors: { refused: 0, reset: 0, timeout: 0, other: 0 }, runtime: { heartbeat_ms: 10, pauses: irregular } };
+    const many = stepOf(run, 1000, 2, { samples, scenario, graceMs: 10, objective: P99_10MS, periodMs: null });
+    assert.deepEqual([many.window.long_pauses, many.window.periods, 'pauses_decide' in many.window], [3, 0, false], JSON.stringify(many.window));
   });
 
   it('a server pausing 20 ms every 3 s: a 2 s step passes or fails by the pause\'s phase, a step of two periods judged over its window does not', () => {
