@@ -21,6 +21,7 @@ const TOGETHER = [
   ...files('unit/engines', ['external', 'httperf', 'index', 'tsung_output', 'wrk', 'http_exchange', 'autocannon', 'sequential']),
   ...files('unit/run', ['calibration', 'contract_check', 'environment', 'lighter_engines', 'ramp', 'pause_window', 'rounds', 'runtimes', 'run_one_ends']),
   ...['judge', 'report', 'text', 'plan', 'measure', 'store', 'difftest'].map((folder) => `test/unit/${folder}/*.test.js`),
+  'test/unit/stages.test.js',
 ];
 
 const ALL = 'test/**/*.test.js';
