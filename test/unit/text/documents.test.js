@@ -129,7 +129,8 @@ describe('the documents a reader follows', () => {
   });
 
   it('no issue number stands in a file a user reads (code, comments, scenarios, documents, test names)', () => {
-    // "issue 43", "issues #4", "#44"; not an HTML entity (&#39;) nor a colour (#222).
+    // The word issue followed by a number, or a hash and a number standing alone; not an HTML
+    // entity (&#39;) nor a colour (#2a2a2a).
     const pattern = /\b[Ii]ssues? #?\d+|(?<![&\w#])#\d{1,5}\b(?![;\w])/;
     const colour = /(colou?r|stroke|fill|background|border|--[a-z-]+)\s*[:=]|'#\d+'|"#\d+"/i;
     const found = [];
