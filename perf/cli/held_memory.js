@@ -11,6 +11,7 @@ const { Command, InvalidArgumentError } = require('commander');
 const { shownPath, wholeNumber, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runHeldMemory, DEFAULTS } = require('../lib/studies/held_memory');
 const { heldMemoryLines } = require('../lib/text/held_memory');
+const { writeFileAtomic, folderStamp, RESULTS_ROOT } = require('../lib/store/results_store');
 const contract = require('../../contract.json');
 
 const NAME = 'held_memory.sh';
@@ -53,12 +54,12 @@ async function main(argv) {
   if (parsed !== null) return parsed;
   const opts = program.opts();
   const stop = stopOnSignals(NAME, 'nothing is written');
-  const outDir = opts.out || path.join('perf', 'results', `held-memory-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const outDir = path.resolve(opts.out || path.join(RESULTS_ROOT, `held-memory-${folderStamp()}`));
   try {
     const study = await runHeldMemory({ servers: opts.servers || DEFAULT_SERVERS, counts: opts.counts, waitMs: opts.waitMs, env: opts.env || {}, signal: stop.signal, log: (line) => process.stdout.write(`${line}\n`) });
     fs.mkdirSync(outDir, { recursive: true });
     const file = path.join(outDir, 'held_memory.json');
-    fs.writeFileSync(file, `${JSON.stringify(study, null, 2)}\n`);
+    writeFileAtomic(file, `${JSON.stringify(study, null, 2)}\n`);
     process.stdout.write(`\n${heldMemoryLines(study).join('\n')}\nheld memory: ${shownPath(file)}\n`);
     return 0;
   } catch (err) {

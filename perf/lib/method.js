@@ -30,5 +30,7 @@ const CONFIRM_ATTEMPTS = 2;
 // measured again longer where they could decide its verdict; with more, they are in no period,
 // and a longer step would not make them one (perf/lib/run/pause_window.js).
 const FEW_PAUSES = 2;
+/** Whether a step's window ({ long_pauses, periods }) holds such a few pauses: one to FEW_PAUSES, no whole period. */
+const fewPauses = ({ long_pauses: pauses, periods }) => periods === 0 && pauses >= 1 && pauses <= FEW_PAUSES;
 
-module.exports = { FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };
+module.exports = { fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };

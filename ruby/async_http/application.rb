@@ -25,7 +25,6 @@ module EmVsNode
       VERSIONS = [HTTP10, 'HTTP/1.1'].freeze
       NOT_SERVED = %w[CONNECT PRI].freeze
       CONTINUE_EXPECTATION = '100-continue'
-      CONTENT_LENGTH_MAX = (2**64) - 1
       # What a client causes while its request is read or answered: it left, or stalled past the
       # socket's timeout. The connection ends without a reply (Server#accept).
       ENDED = [
@@ -101,7 +100,7 @@ module EmVsNode
         length, status = body_length(request)
         return status if status
         return 414 if target.bytesize > @max_url_bytes
-        return 400 if length && length > CONTENT_LENGTH_MAX # Node's parser's overflow
+        return 400 if length && length > HeaderReading::CONTENT_LENGTH_MAX # Node's parser's overflow
         return 413 if length && length > @max_upload_bytes
 
         expect = request.headers['expect']&.rstrip

@@ -15,7 +15,9 @@ module EmVsNode
     # allows it), so the gate does too. It also reads HTTP/0.9 and HTTP/2.0 request lines, which
     # the Node server then refuses (400, after the parser's own checks), and RTSP's and ICE's,
     # which it reads as HTTP's of their version (NodeParserMethods).
-    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +(#{NodeParserMethods::PROTOCOL_NAMES.join('|')})/(#{NodeParserMethods::VERSIONS})\z}
+    REQUEST_LINE = %r{\A([!-~]+) +([!-~]+) +(#{NodeParserMethods::PROTOCOLS})/(#{NodeParserMethods::VERSIONS})\z}
+    # Header lines, each as HEADER_LINE takes it whole, as a pattern's text (RequestGate::SECTION's).
+    FIELD_LINES = %q{((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)}
     HEADER_LINE = /\A([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*\z/n
     # Node's parser takes white space before a Content-Length and after it (llhttp 9.4, Node 22
     # and later; Node 20's 9.3 refused a tab after it: CONTRACT.md, "A runtime's own parser (Node 20)").

@@ -24,12 +24,14 @@ module EmVsNode
     ANY_PROTOCOL = PROTOCOL_METHODS.values.reduce(:merge).freeze
     METHOD_STARTS = ANY_PROTOCOL.keys.flat_map { |name| (1..name.size).map { |n| name[0, n] } }.to_h { |x| [x, true] }.freeze
     PROTOCOL_NAMES = PROTOCOL_METHODS.keys.freeze
+    # The protocols as a pattern's alternatives (HTTP|RTSP|ICE), for the gate's line patterns.
+    PROTOCOLS = PROTOCOL_NAMES.join('|').freeze
     # A request line still arriving, in its parts: the method (or its start), the spaces and the
     # target, the spaces and the protocol and version so far.
     REQUEST_LINE_PARTS = /\A([^ ]*)(?:( +)([^ ]*)(?:( +)(.*))?)?\z/m
     # A protocol and version still arriving, once the protocol's name has: the versions Node's
     # parser reads (0.9, 1.0, 1.1, 2.0), for every protocol alike.
-    VERSION_PREFIX = %r{\A(?:HTTP|RTSP|ICE)(?:/(?:[012](?:\.[019]?)?)?)?\z}
+    VERSION_PREFIX = %r{\A(?:#{PROTOCOLS})(?:/(?:[012](?:\.[019]?)?)?)?\z}
     # A request line without a version, HTTP/0.9's: Node's parser reads on to the end of its
     # header section and the server then refuses it (CONTRACT.md, "One moment to refuse").
     HELD_REQUEST_LINE = /\A([!-~]+) +[!-~]+\z/

@@ -29,7 +29,7 @@ module EmVsNode
     # A whole well-formed header section, from where the match starts (\G): the request line and
     # every header line as REQUEST_LINE and HEADER_LINE take them, CRLF line ends only. One
     # match in C instead of a split and a match per line: this is the gate's cost per request.
-    SECTION = %r{\G([!-~]+) +([!-~]+) +(HTTP|RTSP|ICE)/1\.([01])\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*)\r\n}n
+    SECTION = %r{\G([!-~]+) +([!-~]+) +(#{NodeParserMethods::PROTOCOLS})/1\.([01])\r\n#{FIELD_LINES}\r\n}n
     # The fields the gate decides on (lower case); the others are the parser's and the application's.
     FRAMING_FIELDS = %w[host content-length transfer-encoding expect connection upgrade].to_h { |name| [name, true] }.freeze
     LINE_BREAK_BYTES = [10, 13].freeze

@@ -8,7 +8,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { main } = require('../../perf/cli/held_memory');
+const { execFile } = require('node:child_process');
+
+const CLI = path.join(__dirname, '..', '..', 'perf', 'cli', 'held_memory.js');
 
 describe('held memory: the study on the project servers', function () {
   this.timeout(120000);
@@ -17,19 +19,11 @@ describe('held memory: the study on the project servers', function () {
   let study;
   before(async () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'held-memory-'));
-    const write = process.stdout.write;
-    printed = '';
-    process.stdout.write = (chunk) => {
-      printed += chunk;
-      return true;
-    };
-    let code;
-    try {
-      code = await main(['--servers', 'node,em,async', '--counts', '0,60,120', '--wait-ms', '1000', '--out', out]);
-    } finally {
-      process.stdout.write = write;
-    }
-    assert.equal(code, 0, printed);
+    const ran = await new Promise((resolve) => {
+      execFile(process.execPath, [CLI, '--servers', 'node,em,async', '--counts', '0,60,120', '--wait-ms', '1000', '--out', out], (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+    });
+    printed = ran.stdout;
+    assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
     study = JSON.parse(fs.readFileSync(path.join(out, 'held_memory.json'), 'utf8'));
   });
   after(() => fs.rmSync(out, { recursive: true, force: true }));

@@ -52,7 +52,7 @@ function startCommand(name) {
     node: ['node', ['node/server.js']],
     em: ['ruby', ['ruby/em/server.rb']],
     async: ['ruby', ['ruby/async/server.rb']],
-    async_http: ['ruby', ['ruby/async_http/server.rb'], runtimeEnv(runtimeOf('ruby33_yjit'))],
+    async_http: ['ruby', ['ruby/async_http/server.rb'], runtimeEnv(runtimeOf(loadServerDefinitions().async_http.runtime))],
   };
   const [command, args, env = process.env] = commands[name];
   return [command, args, env];
@@ -101,4 +101,4 @@ function waitForOutput(server, pattern, timeoutMs = 3000) {
   });
 }
 
-module.exports = { SERVER_NAMES, namedServers, runtimeSets, startCommand, useServers, waitForOutput };
+module.exports = { SERVER_NAMES, runtimeSets, startCommand, useServers, waitForOutput };

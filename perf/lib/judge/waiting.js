@@ -13,7 +13,7 @@
 const { jStat } = require('jstat');
 const { waitMs, heldConnections } = require('../store/scenario_doc');
 // The median: a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early).
-const { median } = require('../measure/stats');
+const { median, leastSquares } = require('../measure/stats');
 
 // The overhead a server may add to a waiting request before it no longer "holds" it: p99 more
 // than this above the wait (a timer of N ms answered within N + 10 ms).
@@ -41,12 +41,7 @@ function memorySlope(points, level = 0.95) {
   const pts = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   const n = pts.length;
   if (n < 3 || new Set(pts.map((p) => p.x)).size < 2) return null;
-  const mx = pts.reduce((t, p) => t + p.x, 0) / n;
-  const my = pts.reduce((t, p) => t + p.y, 0) / n;
-  const sxx = pts.reduce((t, p) => t + (p.x - mx) ** 2, 0);
-  const sxy = pts.reduce((t, p) => t + (p.x - mx) * (p.y - my), 0);
-  const slope = sxy / sxx;
-  const base = my - slope * mx;
+  const { slope, base, sxx } = leastSquares(pts);
   const sse = pts.reduce((t, p) => t + (p.y - base - slope * p.x) ** 2, 0);
   const se = Math.sqrt(sse / (n - 2) / sxx);
   const half = jStat.studentt.inv(1 - (1 - level) / 2, n - 2) * se;

@@ -182,4 +182,20 @@ function median(xs) {
   return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
-module.exports = { median, latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs, selectRows, round3, PERCENTILES };
+/**
+ * The least-squares line through points ({ x, y }): { slope, base (its value at x = 0), mx (the
+ * mean x), sxx (the sum of squared deviations of x) }, or null where the x's do not differ.
+ */
+function leastSquares(points) {
+  const n = points.length;
+  if (n === 0) return null;
+  const mx = points.reduce((t, p) => t + p.x, 0) / n;
+  const my = points.reduce((t, p) => t + p.y, 0) / n;
+  const sxx = points.reduce((t, p) => t + (p.x - mx) ** 2, 0);
+  if (!(sxx > 0)) return null;
+  const sxy = points.reduce((t, p) => t + (p.x - mx) * (p.y - my), 0);
+  const slope = sxy / sxx;
+  return { slope, base: my - slope * mx, mx, sxx };
+}
+
+module.exports = { leastSquares, median, latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs, selectRows, round3, PERCENTILES };

@@ -17,7 +17,7 @@
 
 const { median } = require('../measure/stats');
 const { variance } = require('../judge/confidence');
-const { FEW_PAUSES } = require('../method');
+const { fewPauses } = require('../method');
 
 // Periods a step should hold: with two, a step holds at least two long pauses wherever they fall.
 const WHOLE_PERIODS = 2;
@@ -248,8 +248,7 @@ function stepLength(baseS, maxS, period, rate) {
  * their figures stand.
  */
 function lengthened(step, planned, next, maxS, lengthenings) {
-  const { long_pauses: pauses, periods, pauses_decide: decide } = step.window;
-  if (step.stop || step.fatal || step.limited || lengthenings >= MAX_LENGTHENINGS || periods > 0 || pauses < 1 || pauses > FEW_PAUSES || decide === false || planned.seconds >= maxS) return null;
+  if (step.stop || step.fatal || step.limited || lengthenings >= MAX_LENGTHENINGS || !fewPauses(step.window) || step.window.pauses_decide === false || planned.seconds >= maxS) return null;
   return { ...next, seconds: Math.min(maxS, Math.max(next.seconds, 2 * planned.seconds)) };
 }
 

@@ -23,7 +23,7 @@ const { stepScenario, stepSeconds, warmupLoad } = require('../plan/ramps');
 const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('../judge/capacity');
 const { ENGINES } = require('../engines');
 const { summarizeTrials } = require('../judge/confidence');
-const { LEVEL, FEW_PAUSES } = require('../method');
+const { LEVEL, fewPauses } = require('../method');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
 const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
@@ -161,7 +161,7 @@ function stepOf(run, rate, loadS, schedule = null) {
   // Judged whole after a few pauses: whether they could decide its verdict (pause_window.js
   // pauseEnds), which says whether it is measured again longer. More pauses in no period are not
   // (a longer step would not make them periodic), so what they could decide is not asked.
-  if (pauses && pauses.length && pauses.length <= FEW_PAUSES && !within) {
+  if (step.window && fewPauses(step.window)) {
     const ends = pauseEnds(schedule.samples, pauses, objective.ms, loadMs);
     const failsAt = ({ weight, creditMs }) => {
       const pct = censoredPercentiles(schedule.samples, timeoutMs, weight)[objective.percentile];

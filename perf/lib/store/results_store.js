@@ -74,13 +74,18 @@ function makeDirs(dir) {
  * root/<UTC timestamp> (e.g. 2025-11-21T03-15-00Z), made unique with -2, -3… by creating it
  * without `recursive`, so that two runs started at once never share one.
  */
+/** A folder name's UTC time: 2026-11-30T09-12-03Z (colons are no friends of every file system). */
+function folderStamp(now = new Date()) {
+  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+}
+
 function createResultsDir({ dir = null, root = RESULTS_ROOT, now = new Date() } = {}) {
   if (dir) {
     makeDirs(path.resolve(dir));
     return path.resolve(dir);
   }
   makeDirs(root);
-  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = folderStamp(now);
   for (let i = 1; ; i++) {
     const candidate = path.join(root, i === 1 ? stamp : `${stamp}-${i}`);
     try {
@@ -249,4 +254,4 @@ class ResultsStore {
   }
 }
 
-module.exports = { ResultsStore, writeFileAtomic, createResultsDir, linkLatest, systemCause, RESULTS_ROOT };
+module.exports = { ResultsStore, writeFileAtomic, createResultsDir, folderStamp, linkLatest, systemCause, RESULTS_ROOT };

@@ -8,7 +8,7 @@ const path = require('node:path');
 const { loadScenarios } = require('../plan/scenarios');
 const { ENGINES, selectEngine, ENGINE_CHOICES } = require('../engines');
 const { readResultsFile, RESULTS_FILE } = require('../store/results_doc');
-const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
+const { writeFileAtomic, RESULTS_ROOT, folderStamp } = require('../store/results_store');
 const { loadServerDefinitions } = require('../hosts/server_process');
 const { runScenarios } = require('../run/runner');
 const { buildReport } = require('../judge/crosscheck');
@@ -56,10 +56,6 @@ function usageError(message) {
   return err;
 }
 
-function stamp(now = new Date()) {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 /**
  * Runs the cross-check. options: { engines: [A, B], servers, scenarios (names or null: all
  * both can run), scenariosDir (default perf/scenarios), repeat (default 3, 2 with quick), quick, outDir, pin, serversFile (server
@@ -88,7 +84,7 @@ async function runCrosscheck(options = {}) {
   // Sanity: each engine must accept every kept scenario (selectEngine throws otherwise).
   for (const e of engines) selectEngine(scenarios, e);
 
-  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `crosscheck-${stamp()}`));
+  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `crosscheck-${folderStamp()}`));
   fs.mkdirSync(dir, { recursive: true });
   const names = scenarios.map((s) => s.name);
   log(`crosscheck: ${engines.join(' vs ')} on ${servers.join(', ')}; ${names.join(', ')}; ${repeat} trials each${quick ? ' (--quick)' : ''}; results in ${dir}`);

@@ -13,17 +13,30 @@ const os = require('node:os');
 const path = require('node:path');
 const { startServer, loadServerDefinitions } = require('../hosts/server_process');
 const { PROJECT_ROOT } = require('../project_root');
-const { withRuntimeVariants } = require('../hosts/runtimes');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { withRuntimeVariants, RuntimeError } = require('../hosts/runtimes');
+const { ensureDescriptors, descriptorsFor } = require('../hosts/fd_limits');
 const { readMemory, readMappings, countFds } = require('../measure/proc_stats');
+const { leastSquares } = require('../measure/stats');
 
 const DEFAULTS = { counts: [0, 1000, 2000, 4000], waitMs: 5000, readyTimeoutMs: 60000 };
+// The most a probe may take to answer: a full collection and a walk of every object, a second or
+// two at 4,000 held connections.
+const PROBE_TIMEOUT_MS = 30000;
+
+/** A mistake in what was asked (an unknown server, a runtime not known): the CLI says it with its usage, exit 2. */
+const usageError = (message) => Object.assign(new Error(message), { usage: true });
 const PROBES = { ruby: path.join(PROJECT_ROOT, 'ruby', 'held_probe.rb'), node: path.join(PROJECT_ROOT, 'node', 'held_probe.js') };
 
-/** The environment that loads the probe into a server of this definition; throws for a server that runs neither Ruby nor Node. */
-function probeEnv(name, definition, socketPath) {
-  if (definition.command === 'ruby') return { RUBYOPT: `-r${PROBES.ruby}`, HELD_PROBE_SOCKET: socketPath };
-  if (definition.command === 'node') return { NODE_OPTIONS: `--require ${PROBES.node}`, HELD_PROBE_SOCKET: socketPath };
-  throw new Error(`server '${name}' runs ${definition.command}, neither Ruby nor Node: the held-memory probe cannot load into it`);
+/**
+ * The environment that loads the probe into a server of this definition, after whatever
+ * RUBYOPT or NODE_OPTIONS env already gives; throws for a server that runs neither Ruby nor Node.
+ */
+function probeEnv(name, definition, socketPath, env = {}) {
+  const after = (given, option) => [given, option].filter(Boolean).join(' ');
+  if (definition.command === 'ruby') return { RUBYOPT: after(env.RUBYOPT, `-r${PROBES.ruby}`), HELD_PROBE_SOCKET: socketPath };
+  if (definition.command === 'node') return { NODE_OPTIONS: after(env.NODE_OPTIONS, `--require ${PROBES.node}`), HELD_PROBE_SOCKET: socketPath };
+  throw usageError(`server '${name}' runs ${definition.command}, neither Ruby nor Node: the held-memory probe cannot load into it`);
 }
 
 /** The probe's report: one line of JSON from the server's Unix socket. */
@@ -32,6 +45,7 @@ function askProbe(socketPath) {
     let text = '';
     const socket = net.connect(socketPath);
     socket.setEncoding('utf8');
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => socket.destroy(new Error(`the held-memory probe did not answer within ${PROBE_TIMEOUT_MS / 1000} s`)));
     socket.on('data', (chunk) => {
       text += chunk;
     });
@@ -77,18 +91,7 @@ function holdConnections(url, count, waitMs) {
 }
 
 /** Least-squares slope of ys over xs (null with fewer than two distinct xs). */
-function slope(xs, ys) {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i += 1) {
-    sxx += (xs[i] - mx) ** 2;
-    sxy += (xs[i] - mx) * (ys[i] - my);
-  }
-  return sxx > 0 ? sxy / sxx : null;
-}
+const slope = (xs, ys) => leastSquares(xs.map((x, i) => ({ x, y: ys[i] })))?.slope ?? null;
 
 /** The numeric figures of a probe's report, flattened (mappings_kb.stacks, resources.Timeout, classes as class.<name>.bytes and .count). */
 function figuresOf(facts) {
@@ -132,7 +135,7 @@ async function until(check, { timeoutMs, pollMs = 100, why, signal }) {
 async function measureServer(name, { counts, waitMs, env, definitions, log, signal }) {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-probe-'));
   const socketPath = path.join(socketDir, 'probe.sock');
-  const server = await startServer(name, { definitions, env: { ...env, ...probeEnv(name, definitions[name], socketPath) }, readyTimeoutMs: DEFAULTS.readyTimeoutMs });
+  const server = await startServer(name, { definitions, env: { ...env, ...probeEnv(name, definitions[name], socketPath, env) }, readyTimeoutMs: DEFAULTS.readyTimeoutMs });
   const points = [];
   try {
     await until(() => fs.existsSync(socketPath), { timeoutMs: 10000, why: () => `server '${name}' started without the held-memory probe (its output: ${server.output().split('\n').pop()})`, signal });
@@ -141,8 +144,7 @@ async function measureServer(name, { counts, waitMs, env, definitions, log, sign
       const hold = holdConnections(server.url, held, waitMs);
       try {
         await until(() => countFds(server.pid) >= idleFds + held, { timeoutMs: 30000, why: () => `server '${name}' did not open ${held} connections within 30 s`, signal });
-        const since = Date.now();
-        await until(() => Date.now() - since > waitMs, { timeoutMs: waitMs * 2, why: () => 'the wait did not pass', signal });
+        await sleep(waitMs, undefined, { signal });
         const facts = { ...(await askProbe(socketPath)), rss_kb: readMemory(server.pid).rss_kb, fds: countFds(server.pid), mappings_kb: readMappings(server.pid) };
         if (hold.failures() > 0) throw new Error(`server '${name}' failed ${hold.failures()} of the requests at ${held} held (its output: ${server.output().split('\n').pop()})`);
         points.push({ held, facts });
@@ -164,12 +166,20 @@ async function measureServer(name, { counts, waitMs, env, definitions, log, sign
  * { counts, wait_ms, env, servers: [measureServer's answer] }.
  */
 async function runHeldMemory({ servers, counts = DEFAULTS.counts, waitMs = DEFAULTS.waitMs, env = {}, log = () => {}, signal } = {}) {
-  const definitions = withRuntimeVariants(loadServerDefinitions(), servers);
-  const measured = [];
-  for (const name of servers) {
-    if (!definitions[name]) throw new Error(`unknown server '${name}' (known: ${Object.keys(definitions).join(', ')})`);
-    measured.push(await measureServer(name, { counts, waitMs, env, definitions, log, signal }));
+  let definitions;
+  try {
+    definitions = withRuntimeVariants(loadServerDefinitions(), servers);
+  } catch (err) {
+    throw err instanceof RuntimeError ? usageError(err.message) : err;
   }
+  const unknown = servers.filter((name) => !definitions[name]);
+  if (unknown.length) throw usageError(`unknown server '${unknown[0]}' (known: ${Object.keys(definitions).join(', ')})`);
+  for (const name of servers) probeEnv(name, definitions[name], '', env);
+  // Each held connection is a descriptor of this process's, and the servers inherit its limit.
+  const descriptors = ensureDescriptors(descriptorsFor(Math.max(...counts)));
+  if (descriptors.why) throw new Error(`the open-files limit is ${descriptors.soft}, too few for ${Math.max(...counts)} held connections (${descriptors.why}): raise it (ulimit -n), run as root, or ask for fewer (--counts)`);
+  const measured = [];
+  for (const name of servers) measured.push(await measureServer(name, { counts, waitMs, env, definitions, log, signal }));
   return { counts, wait_ms: waitMs, env, servers: measured };
 }
 

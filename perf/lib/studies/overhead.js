@@ -19,7 +19,7 @@ const { readCpu, cpuDelta } = require('../measure/proc_stats');
 const { summarizeTrials, compareTrials } = require('../judge/confidence');
 const { checkContract } = require('../run/contract_check');
 const { collectEnvironment } = require('../run/environment');
-const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
+const { writeFileAtomic, RESULTS_ROOT, folderStamp } = require('../store/results_store');
 const { fmtNumber, fmtFactor, fmtInterval, alignedTable } = require('../text/format');
 const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary } = require('../engines/external');
@@ -180,10 +180,6 @@ function formatTable(rows) {
   return lines;
 }
 
-function stamp(now = new Date()) {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 /**
  * Measures each pair. options: { pairs (default node:node_bare, em:em_bare), rounds (≥ 2),
  * seconds (whole, ≥ 1), connections, pin (default true), outDir (default
@@ -209,7 +205,7 @@ async function runOverhead(options = {}) {
   const environment = collectEnvironment({ pinning, options: settings });
   environment.started_at = new Date().toISOString();
   if (pinning.enabled) pinProcess(process.pid, pinning.client_cpu); // wrk runs on this process's CPUs
-  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `overhead-${stamp()}`));
+  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `overhead-${folderStamp()}`));
   fs.mkdirSync(dir, { recursive: true });
   log(pinning.enabled ? `pinning: servers on CPU ${pinning.server_cpu}, wrk on CPU ${pinning.client_cpu}` : `pinning: off (${pinning.reason})`);
   log(`code: commit ${environment.project_commit ? environment.project_commit.slice(0, 7) : 'unknown'}${environment.project_dirty ? ' with uncommitted changes' : ''}`);

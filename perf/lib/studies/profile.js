@@ -29,7 +29,7 @@ const { startServer, loadServerDefinitions } = require('../hosts/server_process'
 const { planPinning, pinProcess } = require('../hosts/pinning');
 const { collectEnvironment } = require('../run/environment');
 const { readCpu, cpuDelta } = require('../measure/proc_stats');
-const { writeFileAtomic, RESULTS_ROOT } = require('../store/results_store');
+const { writeFileAtomic, RESULTS_ROOT, folderStamp } = require('../store/results_store');
 const { fmtNumber } = require('../text/format');
 const { wrkEngine, plan: wrkPlan, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary, shellQuote } = require('../engines/external');
@@ -119,10 +119,6 @@ function nowUs() {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
-function stamp(now = new Date()) {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
@@ -194,7 +190,7 @@ async function runProfile(options = {}) {
   checkServers(servers, definitions, workload);
   findBinary({ name: 'wrk', envVar: WRK_ENV_VAR }); // not installed: one line saying how to install it
 
-  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, 'profiles', stamp()));
+  const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, 'profiles', folderStamp()));
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (err) {

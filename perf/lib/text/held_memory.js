@@ -38,8 +38,8 @@ function heldMemoryLines(study) {
   const body = study.servers.map((s) => [s.name, s.runtime || '–', ...COLUMNS.map(([key]) => (key in s.per_held ? fmtNumber(s.per_held[key]) : '–'))]);
   const counts = study.counts.map((n) => fmtNumber(n, 'count')).join(', ');
   const lines = [`Per held connection (each a GET /delay?ms=${study.wait_ms} outstanding; the slope over ${counts} held, after a full collection):`, ...alignedTable(head, body, ['l', 'l', ...COLUMNS.map(() => 'r')])];
-  const held = study.servers.filter((s) => classesText(s.per_held));
-  if (held.length) lines.push('', 'Ruby objects per held connection, the largest (bytes, objects):', ...held.map((s) => `  ${s.name}: ${classesText(s.per_held)}`));
+  const classes = study.servers.map((s) => [s.name, classesText(s.per_held)]).filter(([, text]) => text);
+  if (classes.length) lines.push('', 'Ruby objects per held connection, the largest (bytes, objects):', ...classes.map(([name, text]) => `  ${name}: ${text}`));
   return lines;
 }
 

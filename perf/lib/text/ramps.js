@@ -6,7 +6,7 @@
 const { fmtNumber, fmtFactor, fmtInterval, marginText } = require('./format');
 const { causeText } = require('./runtime');
 const { tuningText } = require('./tuning');
-const { FEW_PAUSES } = require('../method');
+const { fewPauses } = require('../method');
 
 const rate = (x) => fmtNumber(x, 'req/s');
 
@@ -55,8 +55,8 @@ function windowText(r, objective) {
   const met = (r.steps || []).filter((st) => st.window && st.window.long_pauses > 0);
   if (!met.length) return '';
   const whole = met.filter((st) => st.window.periods > 0);
-  const few = met.filter((st) => st.window.periods === 0 && st.window.long_pauses <= FEW_PAUSES);
-  const irregular = met.filter((st) => st.window.periods === 0 && st.window.long_pauses > FEW_PAUSES);
+  const few = met.filter((st) => fewPauses(st.window));
+  const irregular = met.filter((st) => st.window.periods === 0 && !fewPauses(st.window));
   const periods = whole.map((st) => (st.window.to_ms - st.window.from_ms) / st.window.periods).sort((a, b) => a - b);
   const typical = periods.length ? ` (one every ~${(periods[Math.floor(periods.length / 2)] / 1000).toFixed(1)} s)` : '';
   const n = (k) => `${k} step${k === 1 ? '' : 's'}`;

@@ -4,7 +4,7 @@
 // loaded into each kind of server. Against real servers: test/e2e/held_memory.test.js.
 
 const assert = require('node:assert/strict');
-const { slope, figuresOf, perHeld, probeEnv } = require('../../../perf/lib/studies/held_memory');
+const { slope, figuresOf, perHeld, probeEnv, runHeldMemory } = require('../../../perf/lib/studies/held_memory');
 
 describe('held memory: per held connection', () => {
   it('slope: the least-squares slope, a fixed cost falling out; none over one count', () => {
@@ -31,5 +31,12 @@ describe('held memory: per held connection', () => {
     assert.match(probeEnv('node', { command: 'node' }, '/tmp/p.sock').NODE_OPTIONS, /^--require \/.*node\/held_probe\.js$/);
     assert.equal(probeEnv('node', { command: 'node' }, '/tmp/p.sock').HELD_PROBE_SOCKET, '/tmp/p.sock');
     assert.throws(() => probeEnv('nginx', { command: 'bash' }, '/tmp/p.sock'), /server 'nginx' runs bash, neither Ruby nor Node/);
+    assert.match(probeEnv('em', { command: 'ruby' }, '/tmp/p.sock', { RUBYOPT: '-W0' }).RUBYOPT, /^-W0 -r\/.*held_probe\.rb$/, 'after what the caller gave');
+  });
+
+  it('a server it cannot measure is refused before any is started: one line, a usage mistake', async () => {
+    await assert.rejects(runHeldMemory({ servers: ['em', 'no_such_server'] }), (err) => err.usage === true && /^unknown server 'no_such_server' \(known: /.test(err.message));
+    await assert.rejects(runHeldMemory({ servers: ['nginx'] }), (err) => err.usage === true && /runs .*, neither Ruby nor Node/.test(err.message));
+    await assert.rejects(runHeldMemory({ servers: ['em@no_such_runtime'] }), (err) => err.usage === true && /unknown runtime 'no_such_runtime'/.test(err.message));
   });
 });
