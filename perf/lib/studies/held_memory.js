@@ -23,6 +23,8 @@ const DEFAULTS = { counts: [0, 1000, 2000, 4000], waitMs: 5000, readyTimeoutMs: 
 // The most a probe may take to answer: a full collection and a walk of every object, a second or
 // two at 4,000 held connections.
 const PROBE_TIMEOUT_MS = 30000;
+// The rounds of waits a report may be taken again in before the wait is called too short.
+const ROUNDS = 3;
 
 /** A mistake in what was asked (an unknown server, a runtime not known): the CLI says it with its usage, exit 2. */
 const usageError = (message) => Object.assign(new Error(message), { usage: true });
@@ -64,24 +66,33 @@ function askProbe(socketPath) {
 
 /**
  * Holds `count` keep-alive connections to url, each with a GET /delay?ms=waitMs outstanding,
- * asking again on each reply; { stop(): closes them all, failures(): requests that failed }.
+ * asking again on each reply; { replies(), everyAnswered(k): each holder answered k times or
+ * more, failures(): requests that failed, stop(): closes them all }.
  */
 function holdConnections(url, count, waitMs) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: count, maxFreeSockets: count });
+  const answered = new Array(count).fill(0);
+  let replies = 0;
   let stopped = false;
   let failures = 0;
-  const ask = () => {
+  const ask = (holder) => {
     if (stopped) return;
     const req = http.get(`${url}/delay?ms=${waitMs}`, { agent }, (res) => {
       res.resume();
-      res.on('end', ask);
+      res.on('end', () => {
+        answered[holder] += 1;
+        replies += 1;
+        ask(holder);
+      });
     });
     req.on('error', () => {
       if (!stopped) failures += 1;
     });
   };
-  for (let i = 0; i < count; i += 1) ask();
+  for (let holder = 0; holder < count; holder += 1) ask(holder);
   return {
+    replies: () => replies,
+    everyAnswered: (times) => answered.every((n) => n >= times),
     failures: () => failures,
     stop() {
       stopped = true;
@@ -128,9 +139,9 @@ async function until(check, { timeoutMs, pollMs = 100, why, signal }) {
 
 /**
  * One server through every count, started once: { name, runtime, points: [{ held, facts }], per_held }.
- * A count is measured once the probe sees every connection open (its descriptors), and once
- * more after the wait has passed at least once (every request read, every wait answered and
- * asked again): that second report is the point's.
+ * A count's report is taken half a wait after every connection's request was answered the same
+ * number of times (each then read, answered and asked again: the server holds every one), and
+ * stands only if no reply came while it was taken; else it is taken again a round later.
  */
 async function measureServer(name, { counts, waitMs, env, definitions, log, signal }) {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-probe-'));
@@ -144,8 +155,7 @@ async function measureServer(name, { counts, waitMs, env, definitions, log, sign
       const hold = holdConnections(server.url, held, waitMs);
       try {
         await until(() => countFds(server.pid) >= idleFds + held, { timeoutMs: 30000, why: () => `server '${name}' did not open ${held} connections within 30 s`, signal });
-        await sleep(waitMs, undefined, { signal });
-        const facts = { ...(await askProbe(socketPath)), rss_kb: readMemory(server.pid).rss_kb, fds: countFds(server.pid), mappings_kb: readMappings(server.pid) };
+        const facts = await reportWhileHeld(name, server, socketPath, hold, { held, waitMs, signal });
         if (hold.failures() > 0) throw new Error(`server '${name}' failed ${hold.failures()} of the requests at ${held} held (its output: ${server.output().split('\n').pop()})`);
         points.push({ held, facts });
         log(`${name}: ${held} held, ${facts.rss_kb} kB resident`);
@@ -159,6 +169,23 @@ async function measureServer(name, { counts, waitMs, env, definitions, log, sign
     fs.rmSync(socketDir, { recursive: true, force: true });
   }
   return { name, runtime: points[0]?.facts.runtime, points, per_held: perHeld(points) };
+}
+
+/**
+ * The probe's report, the resident size, descriptors and mappings, taken while every one of the
+ * held connections has its request waiting (measureServer says how); throws after ROUNDS rounds
+ * in which a reply came while it was taken (a wait too short for the server to be read in time).
+ */
+async function reportWhileHeld(name, server, socketPath, hold, { held, waitMs, signal }) {
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    await until(() => hold.everyAnswered(round), { timeoutMs: 2 * waitMs + 30000, why: () => `server '${name}' did not answer each of ${held} held requests ${round} time(s) within ${(2 * waitMs + 30000) / 1000} s`, signal });
+    const repliesBefore = hold.replies();
+    if (repliesBefore !== round * held) continue; // a connection already in its next round
+    await sleep(waitMs / 2, undefined, { signal });
+    const facts = { ...(await askProbe(socketPath)), rss_kb: readMemory(server.pid).rss_kb, fds: countFds(server.pid), mappings_kb: readMappings(server.pid) };
+    if (hold.replies() === repliesBefore) return facts;
+  }
+  throw new Error(`server '${name}': in ${ROUNDS} rounds a held request was answered while its memory was read, so not every connection was held then: ask for a longer wait (--wait-ms, now ${waitMs})`);
 }
 
 /**
