@@ -12,7 +12,7 @@ const { Command, InvalidArgumentError } = require('commander');
 const { oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('../../perf/cli/support');
 const { startServer, loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { withRuntimeVariants, RuntimeError } = require('../../perf/lib/hosts/runtimes');
-const { runCases, runCase, describeDisagreement, describeObservation, TESTER_LIMITS } = require('./run');
+const { runCases, runCase, warmServers, describeDisagreement, describeObservation, TESTER_LIMITS, WARM_CASES } = require('./run');
 const { makeCase } = require('./grammar');
 const { corpusCases } = require('./corpus');
 
@@ -112,6 +112,8 @@ async function main(argv) {
       if (result.documented) process.stdout.write(`  documented: ${result.documented}\n`);
       return result.diffs.length && !result.documented ? 1 : 0;
     }
+    process.stderr.write(`difftest: warming both servers (${WARM_CASES} cases each, unjudged)\n`);
+    await warmServers([servers[a].port, servers[b].port], { concurrency: opts.concurrency, signal: stop.signal });
     const started = performance.now();
     const count = corpus ? corpus.cases.length : opts.cases;
     const step = Math.max(1, Math.round(count / 20));

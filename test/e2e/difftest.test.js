@@ -14,16 +14,13 @@ const path = require('node:path');
 const { runtimeSets, useServers } = require('../support/servers');
 const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
-const { runCases, describeDisagreement, TESTER_LIMITS } = require('../difftest/run');
+const { runCases, warmServers, describeDisagreement, TESTER_LIMITS } = require('../difftest/run');
 
 const SEED = 22;
 const CASES = 2000;
 const DRAWN_SEED = Number(process.env.DIFFTEST_SEED) || crypto.randomInt(1, 2 ** 31);
 // On the default runtimes only: the drawn seed explores the servers, not the runtimes' parsers.
 const DRAWN_CASES = 1000;
-// The cases each server answers before the sweeps (below), of a seed of their own.
-const WARM_SEED = 1;
-const WARM_CASES = 200;
 // Cases under way at once, over all pairs of every runtime set. The tester's client sends a
 // byte-per-write case a byte per turn of its own event loop; at 150 at once on two cores such a
 // case can take the whole HEADERS_TIMEOUT_MS of TESTER_LIMITS, and then which server's sweep
@@ -47,14 +44,10 @@ describe('the differential tester, a seeded slice, on each pair of servers, on e
   // out a timeout, 1–3 s), and pairs or runtime sets one after the other waited that out again
   // each time.
   const sweeps = new Map();
-  // Each server first answers cases of another seed, unjudged: a Ruby server with YJIT compiles
-  // its paths on their first calls, and with fifteen servers just started on two cores its first
-  // closing replies came up to a second late (em against async on Ruby 3.3 + YJIT, 12 of the
-  // first 15 cases of seed 22, on an AMD EPYC host, 2026-11-30, at this change and before it).
-  before(async () => {
-    const names = Object.keys(servers);
-    await Promise.all(names.map((name) => runCases({ ports: () => ({ node: servers[name].port, em: servers[name].port }), exited: () => [] }, { seed: WARM_SEED, count: WARM_CASES, concurrency: Math.max(1, Math.round(CONCURRENCY / names.length)) })));
-  });
+  // Each server first answers cases of another seed, unjudged (test/difftest/run.js warmServers):
+  // with fifteen servers just started on two cores, a cold Ruby server's first closing replies
+  // came up to a second late.
+  before(() => warmServers(Object.values(servers).map((server) => server.port), { concurrency: CONCURRENCY }));
   before(() => {
     for (const { set, pair: [a, b], seed, count } of sweepsOf) {
       const side = (name) => ({ server: set.definitions[name].variant_of || name, runtime: set.definitions[name].runtime });
