@@ -43,10 +43,11 @@ module EmVsNode
 
       # The contract's reply for the library's refusal: the connection closes after it. Its
       # body goes to HEAD too when the parser refused (Node's parser's 400 does: two
-      # Content-Lengths), not when the refusal is one of the server's own checks (two Hosts).
+      # Content-Lengths), not when the refusal is one of the server's own checks (two Hosts) or
+      # a header line over the limit (Node's 431 to HEAD has none).
       def fail_request(status, error)
         template = @errors.call(status)
-        head = error.is_a?(::Protocol::HTTP::DuplicateHeaderError) && error.key == 'host' && @request_line&.first == 'HEAD'
+        head = @request_line&.first == 'HEAD' && (status == 431 || host_twice?(error))
         @persistent = false
         write_response(@version, status, [['content-type', template.type], ['date', HttpDate.now]])
         write_body(@version, ::Protocol::HTTP::Body::Buffered.new([template.body], template.body.bytesize), head)
@@ -83,6 +84,12 @@ module EmVsNode
       # The library reads one request at a time, so while the application runs it is its own.
       def request_target
         @request_line&.[](1)
+      end
+
+      private
+
+      def host_twice?(error)
+        error.is_a?(::Protocol::HTTP::DuplicateHeaderError) && error.key == 'host'
       end
     end
   end

@@ -77,13 +77,15 @@ module EmVsNode
     end
 
     # The library's settings from the contract's limits, where it has one: protocol-http1's
-    # longest line (a request line or a header line, its CRLF included), and io-endpoint's
+    # maximum_line_length (a request line or a header line whose CR LF starts at it or later is
+    # too long: MAX_HEADER_LINE_BYTES + 1 lets a line of MAX_HEADER_LINE_BYTES through, refuses
+    # one byte more, as Node's parser does), and io-endpoint's
     # timeout on each accepted socket (IO#timeout: a read or write that waits longer fails),
     # set to the keep-alive timeout, the one deadline every connection meets. errors: the
     # contract's error replies, for the library's own refusals (protocol.rb).
     def self.endpoint(config, socket, errors)
       protocol = ContractProtocol.new(errors, headers_timeout_s: config.limits['HEADERS_TIMEOUT_MS'] / 1000.0,
-                                              maximum_line_length: config.limits['MAX_HEADER_LINE_BYTES'] + 2)
+                                              maximum_line_length: config.limits['MAX_HEADER_LINE_BYTES'] + 1)
       url = Async::HTTP::Endpoint.parse("http://#{config.host.include?(':') ? "[#{config.host}]" : config.host}:#{config.port}")
       bound = IO::Endpoint::BoundEndpoint.new(url, [socket], timeout: config.limits['KEEPALIVE_TIMEOUT_MS'] / 1000.0)
       [bound, protocol, url.scheme]

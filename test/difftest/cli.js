@@ -67,7 +67,7 @@ function printSummary(summary, seconds, { source, pair }) {
   out.write(`\ndifftest: ${summary.cases} cases of ${source} in ${seconds.toFixed(0)} s: ${summary.agreed} alike, ` +
     `${Object.values(summary.documented).reduce((a, b) => a + b, 0)} documented differences${documented ? ` (${documented})` : ''}, ` +
     `${summary.disagreements.length} undocumented disagreements${summary.crashes.length ? `, ${summary.crashes.length} server exits` : ''}` +
-    ` (${summary.retried} cases sent again after a reset)\n`);
+    ` (${summary.retried} cases sent again: a reset, a close's moment or a 408 on one side)\n`);
   for (const crash of summary.crashes) {
     out.write(`\nthe ${crash.server} server exited (started again) while cases ${crash.cases.join(', ')} were under way; its last words:\n${crash.output}\n`);
   }

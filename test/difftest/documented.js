@@ -5,6 +5,7 @@
 // true), a test of one case's disagreement. A disagreement that none of these claims is
 // undocumented: a bug of one server or a gap in the contract.
 
+const { METHODS } = require('node:http');
 const contract = require('../../contract.json');
 
 // Aspects a reset can change: which replies arrived whole, stray bytes of a cut one, the close.
@@ -35,6 +36,107 @@ const runtimeAnswered = (id, statuses, diffs, on, node, em) => {
   return Boolean(side) && statuses.includes(side.replies[0]?.status) && firstReplyOnly(diffs);
 };
 
+// ---- async-http's own server (contract.json entries with "server": "async_http") ------------
+// Its parser (protocol-http1) reads some requests otherwise than Node's; once it has, what
+// follows on the connection differs too (a 400 closes it, a request read as another leaves its
+// body as the next request). So such a difference claims a disagreement only where a request
+// carrying its trigger came no later than the first reply the two sides answered differently:
+// a disagreement before any trigger stays undocumented.
+
+/** The texts of a case's requests, then what follows them (grammar.js lengths); a case of another source: its bytes as one. */
+function requestTexts(testCase) {
+  const text = sent(testCase);
+  if (!testCase.lengths) return [text];
+  const texts = [];
+  let at = 0;
+  for (const length of testCase.lengths) {
+    texts.push(text.slice(at, at + length));
+    at += length;
+  }
+  return [...texts, text.slice(at)];
+}
+
+/** The index of the first reply the two observations differ in (status, fields, body), or the fewer replies' count. */
+function firstDifferingReply(a, b) {
+  const n = Math.min(a.replies.length, b.replies.length);
+  const same = (x, y) => x.status === y.status && x.body === y.body && JSON.stringify(x.headers) === JSON.stringify(y.headers);
+  for (let i = 0; i < n; i += 1) if (!same(a.replies[i], b.replies[i])) return i;
+  return n;
+}
+
+/** A request's start line and field lines ({ start, fields, blankBefore }), as sent. */
+function headOf(request) {
+  const blankBefore = /^\r?\n/.test(request);
+  const rest = request.replace(/^(\r?\n)+/, '');
+  const end = rest.search(/\r?\n\r?\n/);
+  const lines = (end < 0 ? rest : rest.slice(0, end)).split(/\r?\n/);
+  return { start: lines[0], fields: lines.slice(1), blankBefore };
+}
+const fieldValues = (fields, name) => fields.filter((f) => f.toLowerCase().startsWith(`${name.toLowerCase()}:`)).map((f) => f.slice(name.length + 1));
+/** Whether a text (latin1, a byte a character) has a byte that `is` picks. */
+const hasByte = (text, is) => [...text].some((ch) => is(ch.charCodeAt(0)));
+// Beyond it Node's parser refuses a Content-Length at the byte (an overflow).
+const CONTENT_LENGTH_MAX = 2n ** 64n - 1n;
+// The methods Node's parser reads (its server answers the others 400 at the request line).
+const NODE_METHODS = new Set(METHODS);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// The fields protocol-http takes as single-valued (its policy), that Node's server keeps the first of.
+const SINGLE_FIELDS = ['Content-Type', 'User-Agent', 'Expect', 'Referer', 'From', 'Location', 'Server', 'Content-Disposition', 'Max-Forwards', 'Retry-After', 'If-Range', 'Content-Range'];
+
+// Each difference's trigger: does this request (or the tail) carry it?
+const ASYNC_HTTP_TRIGGERS = {
+  // Not METHOD SP target SP HTTP/d.d with single spaces, an empty line before it, a version Node's parser refuses, or
+  // A target neither a path nor '*' alone (the library's 400 before any check; an absolute
+  // URI's authority stands for Host).
+  'async-http-request-line': (r) => {
+    const { start, blankBefore } = headOf(r);
+    const target = start.split(' ')[1] ?? '';
+    return blankBefore || !/^\S+ \S+ \S+$/.test(start) || !/ HTTP\/1\.[01]$/.test(start) || (target.startsWith('*') && target !== '*') || target.includes('://');
+  },
+  // A line judged only whole: a field name of other than token bytes, a line starting with
+  // white space, a Content-Length not digits, past 2^64 - 1, twice or beside a Transfer-Encoding, a head that never
+  // ends, a request line over the limit; a request line Node's parser refuses (a method it does not read, CONNECT to no host:port).
+  'async-http-refusal-moment': (r) => {
+    const { start, fields } = headOf(r);
+    const [method, target] = start.split(/[ \t]+/);
+    return !NODE_METHODS.has(method) || (method === 'CONNECT' && !/^[^/*]+:\d+$/.test(target ?? '')) || fields.some((f) => /^[ \t]/.test(f) || !f.includes(':') || !TOKEN.test(f.slice(0, f.indexOf(':'))))
+      || fieldValues(fields, 'Content-Length').some((v) => !/^\d+$/.test(v.trim()) || BigInt(v.trim()) > CONTENT_LENGTH_MAX)
+      || fieldValues(fields, 'Content-Length').length > 1
+      || (fieldValues(fields, 'Content-Length').length > 0 && fieldValues(fields, 'Transfer-Encoding').length > 0)
+      || !/\n\r?\n/.test(r) || hasByte(start, (c) => c < 9 || (c > 13 && c < 32) || c >= 127) || start.length > contract.limits.MAX_URL_BYTES;
+  },
+  // White space after a field value, or a line over the limit only with the white space around its value.
+  'async-http-field-white-space': (r) => headOf(r).fields.some((f) => /[ \t]$/.test(f)
+    || (f.length > contract.limits.MAX_HEADER_LINE_BYTES && f.replace(/^([^:]*):[ \t]*(.*?)[ \t]*$/, '$1: $2').length <= contract.limits.MAX_HEADER_LINE_BYTES)),
+  // A Transfer-Encoding other than one field of chunked alone.
+  'async-http-transfer-codings': (r) => {
+    const codings = fieldValues(headOf(r).fields, 'Transfer-Encoding');
+    return codings.length > 1 || (codings.length === 1 && codings[0].trim().toLowerCase() !== 'chunked');
+  },
+  // A single-valued field twice.
+  'async-http-single-fields': (r) => SINGLE_FIELDS.some((name) => fieldValues(headOf(r).fields, name).length > 1),
+  // An Upgrade field, or HTTP/1.0's Connection naming both keep-alive and close (in one field or two).
+  'async-http-upgrade': (r) => {
+    const { start, fields } = headOf(r);
+    const connection = fieldValues(fields, 'Connection').join(',');
+    return fieldValues(fields, 'Upgrade').length > 0 || (/HTTP\/1\.0$/.test(start) && /keep-alive/i.test(connection) && /close/i.test(connection));
+  },
+  // A line ended by LF alone.
+  'async-http-line-ends': (r) => /(^|[^\r])\n/.test(r.match(/^[\s\S]*?\n\r?\n/)?.[0] ?? r),
+  // A field value with a control byte Node's parser refuses and protocol-http1 takes (not NUL, CR or LF).
+  'async-http-field-controls': (r) => headOf(r).fields.some((f) => hasByte(f, (c) => (c >= 1 && c <= 8) || c === 11 || c === 12 || (c >= 14 && c <= 31) || c === 127)),
+};
+
+/** Whether one side runs async-http's own server. */
+const onAsyncHttp = (on) => Boolean(on) && Object.values(on).some((side) => side?.server === 'async_http');
+
+/** A recogniser for an async_http difference: a request with its trigger no later than the first reply answered differently. */
+const asyncHttpRecogniser = (id) => (testCase, diffs, node, em, on) => {
+  if (!onAsyncHttp(on)) return false;
+  const triggered = requestTexts(testCase).findIndex((text) => text.length > 0 && ASYNC_HTTP_TRIGGERS[id](text));
+  return triggered >= 0 && triggered <= firstDifferingReply(node, em);
+};
+
 const RECOGNISERS = {
   // A connection was reset, or a reply cut short by the close (after being sent again:
   // run.js), and all that differs is what that takes away: replies not read whole, and when
@@ -44,6 +146,7 @@ const RECOGNISERS = {
   // Transfer-Encoding field (411 beside chunked, its server's own 400 alone).
   'node20-content-length-tab': (testCase, diffs, node, em, on) => runtimeAnswered('node20-content-length-tab', [400], diffs, on, node, em) && /\r\nContent-Length:[ \t]*\d+ *\t[ \t]*\r\n/i.test(sent(testCase)),
   'node20-empty-transfer-encoding': (testCase, diffs, node, em, on) => runtimeAnswered('node20-empty-transfer-encoding', [400, 411], diffs, on, node, em) && /\r\nTransfer-Encoding:[ \t]*\r\n/i.test(sent(testCase)),
+  ...Object.fromEntries(Object.keys(ASYNC_HTTP_TRIGGERS).map((id) => [id, asyncHttpRecogniser(id)])),
 };
 
 /**

@@ -316,7 +316,8 @@ function writes(c, requests, after) {
 
 /**
  * Case `index` of `seed`: { seed, index, writes: [{ bytes, pauseMs }], heads: [bool per
- * request], labels: [what was chosen] }.
+ * request], lengths: [bytes per request; what follows the last is the tail], labels: [what was
+ * chosen] }.
  */
 function makeCase(seed, index) {
   const c = new Chooser(caseSeed(seed, index));
@@ -324,7 +325,7 @@ function makeCase(seed, index) {
   const requests = Array.from({ length: count }, () => request(c));
   const after = tail(c);
   if (after) c.label(`tail:${JSON.stringify(after)}`);
-  return { seed, index, writes: writes(c, requests, after), heads: requests.map((r) => r.head), labels: c.labels };
+  return { seed, index, writes: writes(c, requests, after), heads: requests.map((r) => r.head), lengths: requests.map((r) => r.bytes.length), labels: c.labels };
 }
 
 module.exports = { makeCase, caseSeed };

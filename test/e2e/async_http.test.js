@@ -104,6 +104,19 @@ describe('async_http: async-http\'s own server serving the contract', function (
     });
   });
 
+  describe('limits set on the library', () => {
+    it('a header line of MAX_HEADER_LINE_BYTES is read; one byte more is 431 and a close, to HEAD without a body (as Node\'s)', async () => {
+      const line = (length) => `X-Long: ${'b'.repeat(length - 'X-Long: '.length)}`;
+      const most = await send(`GET /hello HTTP/1.1\r\nHost: a\r\n${line(contract.limits.MAX_HEADER_LINE_BYTES)}\r\n\r\n`);
+      assert.equal(most.replies[0].status, 200);
+      for (const method of ['GET', 'HEAD']) {
+        const over = await send(`${method} /hello HTTP/1.1\r\nHost: a\r\n${line(contract.limits.MAX_HEADER_LINE_BYTES + 1)}\r\n\r\n`, { waitForClose: true, headFlags: [method === 'HEAD'] });
+        assert.deepEqual([over.replies[0].status, over.closed], [431, true], method);
+        assert.equal(over.replies[0].body.length, method === 'HEAD' ? 0 : 'Request Header Fields Too Large\n'.length, method);
+      }
+    });
+  });
+
   describe('deadlines set on the library', () => {
     it('a header section that stalls: 408 and a close', async () => {
       const text = await untilClosed(await openWith(server.port, 'GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: '));
@@ -162,6 +175,18 @@ describe('async_http: async-http\'s own server serving the contract', function (
       assert.ok(result.closed);
       const over = await send(request('GET', '/hello', { Upgrade: 'websocket', 'Content-Length': contract.limits.MAX_UPLOAD_BYTES + 1 }), { waitForClose: true });
       assert.equal(over.replies[0].status, 413, 'its Content-Length is still checked');
+    },
+    'async-http-line-ends': async () => {
+      // Never a whole line to the library: no reply to it; the header deadline's 408 or the
+      // socket's timeout, whichever comes first (here both are 1 s), closes the connection.
+      const started = Date.now();
+      const text = await untilClosed(await openWith(server.port, 'GET /hello HTTP/1.1\nHost: a\n\n'));
+      assert.ok(text === '' || /^HTTP\/1\.1 408 /.test(text), JSON.stringify(text.slice(0, 40)));
+      assert.ok(Date.now() - started >= Math.min(KEEPALIVE_MS, Number(LIMITS.HEADERS_TIMEOUT_MS)) - 50, `closed after ${Date.now() - started} ms`);
+    },
+    'async-http-field-controls': async () => {
+      const result = await send(request('GET', '/hello', { 'X-A': 'a\u0001b' }));
+      assert.equal(result.replies[0].status, 200, 'served where Node says 400');
     },
     'async-http-field-name-case': async () => {
       const text = await untilClosed(await openWith(server.port, request('GET', '/hello', { Connection: 'close' })));

@@ -27,18 +27,31 @@ const DRAWN_CASES = 1000;
 // sees it late is chance.
 const CONCURRENCY = 110;
 
+// Most cases must be alike, so that no recogniser of a documented difference claims what is
+// not: of the grammar's cases, at least 95 % between the servers of one gate, 80 % against
+// async-http's own parser (85.2–87.3 % over seeds 1 to 5, 7, 11 and 22: its request-line
+// reading alone is 7–9 % of them).
+const ALIKE = 0.95;
+const ASYNC_HTTP_ALIKE = 0.8;
+
 // Each pair of the project servers; the runner's result names the first `node`, the second `em`.
 const pairsOf = (names) => names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]));
 // On the other runtimes (test/support/servers.js runtimeSets), a smaller slice of the same seed.
 const OTHER_RUNTIMES_CASES = 600;
 
 const sets = runtimeSets().map(({ names }, i) => ({ names, count: i === 0 ? CASES : OTHER_RUNTIMES_CASES, definitions: withRuntimeVariants(loadServerDefinitions(), names) }));
-const sweepsOf = sets.flatMap((set, i) => pairsOf(set.names).flatMap((pair) => [{ set, pair, seed: SEED, count: set.count }, ...(i === 0 ? [{ set, pair, seed: DRAWN_SEED, count: DRAWN_CASES }] : [])]));
+// async-http's own server against Node's, on today's runtimes: each of its parser's differences
+// the contract documents is recognised (test/difftest/documented.js), so any other disagreement fails.
+const beside = sets[0].names.includes('async_http') ? [] : [{ set: { ...sets[0], names: ['node', 'async_http'], definitions: withRuntimeVariants(loadServerDefinitions(), ['node', 'async_http']) }, pair: ['node', 'async_http'], seed: SEED, count: CASES }];
+const sweepsOf = [
+  ...sets.flatMap((set, i) => pairsOf(set.names).flatMap((pair) => [{ set, pair, seed: SEED, count: set.count }, ...(i === 0 ? [{ set, pair, seed: DRAWN_SEED, count: DRAWN_CASES }] : [])])),
+  ...beside,
+];
 const totalCases = sweepsOf.reduce((t, { count }) => t + count, 0);
 
 describe('the differential tester, a seeded slice, on each pair of servers, on each runtime set', function () {
   this.timeout(120000);
-  const servers = useServers({ env: TESTER_LIMITS }, sets.flatMap((set) => set.names));
+  const servers = useServers({ env: TESTER_LIMITS }, [...new Set(sweepsOf.flatMap(({ pair }) => pair))]);
   // Every pair's sweep at once, CONCURRENCY cases under way in all, shared in proportion to the
   // pairs' cases so that they end together: a sweep ends with its slowest cases (those that wait
   // out a timeout, 1–3 s), and pairs or runtime sets one after the other waited that out again
@@ -73,7 +86,8 @@ describe('the differential tester, a seeded slice, on each pair of servers, on e
       assert.deepEqual(exited, []);
       assert.equal(summary.cases, count);
       assert.equal(summary.disagreements.length, 0, `\n${summary.disagreements.map((d) => describeDisagreement(d, [a, b])).join('\n')}`);
-      assert.ok(summary.agreed > count * 0.95, `only ${summary.agreed} of ${count} cases alike`);
+      const alike = b === 'async_http' ? ASYNC_HTTP_ALIKE : ALIKE;
+      assert.ok(summary.agreed > count * alike, `only ${summary.agreed} of ${count} cases alike (documented: ${JSON.stringify(summary.documented)})`);
     });
   }
 });

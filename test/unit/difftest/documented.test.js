@@ -30,3 +30,43 @@ describe('difftest: documented differences', () => {
     assert.equal(documentedAs(caseOf('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'), status, reply, reply, node20), null);
   });
 });
+
+describe('difftest: async-http\'s own server\'s documented differences', () => {
+  const onAsyncHttp = { node: { server: 'node', runtime: 'node24' }, em: { server: 'async_http', runtime: 'ruby33_yjit' } };
+  const nodeEm = { node: { server: 'node', runtime: 'node24' }, em: { server: 'em', runtime: 'ruby33_yjit' } };
+  const ok = (path = '/hello') => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  // A case of the grammar's shape: its requests' texts, their lengths, nothing after them.
+  const casOf = (...requests) => ({ writes: [{ bytes: Buffer.from(requests.join(''), 'latin1'), pauseMs: 0 }], lengths: requests.map((r) => Buffer.byteLength(r, 'latin1')) });
+  const replies = (...statuses) => ({ replies: statuses.map((status) => ({ status, headers: {}, body: '' })), closed: true, rest: 0, reset: false });
+  const at = (n) => [{ aspect: `status of reply ${n}` }];
+  // Each difference: a request that carries it (Node's answer, async_http's).
+  const TRIGGERED = {
+    'async-http-request-line': ['GET  /hello HTTP/1.1\r\nHost: x\r\n\r\n', 200, 400],
+    'async-http-refusal-moment': ['GET /hello HTTP/1.1\r\nHost: x\r\nFo@: v\r\n\r\n', 400, 408],
+    'async-http-field-white-space': ['POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\t\r\n\r\nhello', 200, 400],
+    'async-http-transfer-codings': ['POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n', 400, 411],
+    'async-http-single-fields': ['GET /hello HTTP/1.1\r\nHost: x\r\nUser-Agent: a\r\nUser-Agent: b\r\n\r\n', 200, 400],
+    'async-http-upgrade': ['GET /hello HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n', 200, 200],
+    'async-http-line-ends': ['GET /hello HTTP/1.1\nHost: x\n\n', 200, null],
+    'async-http-field-controls': ['GET /hello HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n', 400, 200],
+  };
+
+  for (const [id, [request, nodeStatus, asyncStatus]] of Object.entries(TRIGGERED)) {
+    it(`${id}: documented from the request that carries it on, never before it, and only where async_http runs a side`, () => {
+      const theirs = (...before) => replies(...before, ...(asyncStatus === null ? [] : [asyncStatus]));
+      // Alone, and after a request both answered alike.
+      assert.equal(documentedAs(casOf(request), at(1), replies(nodeStatus), theirs(), onAsyncHttp), id);
+      assert.equal(documentedAs(casOf(ok(), request), at(2), replies(200, nodeStatus), theirs(200), onAsyncHttp), id);
+      // A disagreement on the request before it: not this difference, whatever came after.
+      assert.equal(documentedAs(casOf(ok(), request), at(1), replies(200, nodeStatus), replies(404, asyncStatus ?? 400), onAsyncHttp), null);
+      // The same bytes between node and em: no difference of async_http's.
+      assert.equal(documentedAs(casOf(request), at(1), replies(nodeStatus), theirs(), nodeEm), null);
+      assert.equal(documentedAs(casOf(request), at(1), replies(nodeStatus), theirs(), null), null);
+    });
+  }
+
+  it('an ordinary request claims none of them: a disagreement on it stays undocumented', () => {
+    assert.equal(documentedAs(casOf(ok(), ok('/nothing')), at(1), replies(200, 404), replies(400, 404), onAsyncHttp), null);
+    assert.equal(documentedAs(casOf('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'), at(1), replies(200), replies(400), onAsyncHttp), null);
+  });
+});
