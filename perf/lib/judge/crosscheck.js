@@ -238,12 +238,11 @@ function compareRuns(runsA, runsB, margin = DEFAULT_MARGIN) {
 }
 
 /**
- * How two engines' answers about the servers relate: perf/lib/judge/answer.js relate ('same
- * winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only first',
- * 'only second', 'neither'), or 'cannot tell' (an engine without an interval).
+ * How two engines' answers about the servers relate: perf/lib/judge/answer.js relate's code,
+ * or 'cannot_tell' (an engine without an interval).
  */
 function answersRelate(a, b, margin) {
-  if (!a.decision || !b.decision) return 'cannot tell';
+  if (!a.decision || !b.decision) return 'cannot_tell';
   // A winner's side: the server its ratio favours; clear: the factor's lower bound beyond the margin.
   const asAnswer = (x) => {
     const factorLow = x.ratio > 1 ? x.ci95[0] : 1 / x.ci95[1];

@@ -236,8 +236,8 @@ function relatable(x) {
 }
 
 /**
- * How one run's answer stands against the pooled one (answer.js relate, the pooled first): 'same
- * winner', 'opposite', 'same vs clear winner', 'only first' (the pool decided, the run did not)…,
+ * How one run's answer stands against the pooled one (answer.js relate, the pooled first): 'same_winner',
+ * 'opposite', 'same_vs_clear', 'only_first' (the pool decided, the run did not)…,
  * and whether that contradicts it (CONTRADICTIONS); null where either has no answer to set
  * against the other (not judged, or the pool depends on the machine).
  */

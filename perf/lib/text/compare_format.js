@@ -10,6 +10,7 @@ const { KINDS } = require('../judge/compare_verdicts');
 const { MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('../judge/verdicts');
 const { reasonLabel } = require('../judge/reasons');
 const { fmtNumber, fmtChange, alignedTable } = require('./format');
+const { RELATION_WORDS } = require('./verdict_words');
 
 /** One difference between the two environments (compare_runs.js environmentDifferences) in words. */
 function differenceText({ key, a, b }) {
@@ -100,12 +101,12 @@ function formatComparison(A, B, result) {
 function formatVerdictAgreement(result) {
   const t = result.tally;
   const lines = [
-    `Verdicts of A and B (scenario × metric × pair of servers, ${result.rows.length} in both): ${KINDS.map((k) => `${k} ${t[k]}`).join(', ')}.`,
+    `Verdicts of A and B (scenario × metric × pair of servers, ${result.rows.length} in both): ${KINDS.map((k) => `${RELATION_WORDS[k]} ${t[k]}`).join(', ')}.`,
   ];
   const named = result.rows.filter((r) => r.winnerA || r.winnerB);
   if (named.length) {
     lines.push('', 'Where a winner was named:');
-    for (const r of named) lines.push(`  ${r.kind.padEnd(12)} ${r.scenario} ${METRICS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
+    for (const r of named) lines.push(`  ${RELATION_WORDS[r.kind].padEnd(12)} ${r.scenario} ${METRICS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
   }
   return lines;
 }

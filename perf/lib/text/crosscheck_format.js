@@ -11,18 +11,18 @@ function verdictText(code, margin) {
   return head === 'agree' ? [`agree within ${marginText(margin)}`, ...rest].join(' (') : code;
 }
 
-/** How the engines' answers about the servers relate (perf/lib/judge/answer.js relate, or 'cannot tell'), in words. */
+/** How the engines' answers about the servers relate (perf/lib/judge/answer.js relate, or 'cannot_tell'), in words. */
 function agreementText(code, engines, margin) {
   const words = {
-    'same winner': 'same winner',
+    same_winner: 'same winner',
     opposite: 'opposite',
-    'both same': `both the same within ${marginText(margin)}`,
-    'same vs clear winner': 'contradict: one a clear winner, the other the same',
-    'same vs close winner': 'one a close winner, the other the same',
-    'only first': `only ${engines[0]} decided`,
-    'only second': `only ${engines[1]} decided`,
+    both_same: `both the same within ${marginText(margin)}`,
+    same_vs_clear: 'contradict: one a clear winner, the other the same',
+    same_vs_close: 'one a close winner, the other the same',
+    only_first: `only ${engines[0]} decided`,
+    only_second: `only ${engines[1]} decided`,
     neither: 'both undecided',
-    'cannot tell': 'cannot tell',
+    cannot_tell: 'cannot tell',
   };
   return words[code];
 }

@@ -9,7 +9,7 @@ const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, markdownAnchor, marginText, calibrationWords } = require('./format');
-const { keptWords } = require('./verdict_words');
+const { keptWords, RELATION_WORDS } = require('./verdict_words');
 
 const RAMP_METRIC = 'sustainable_rps';
 
@@ -283,7 +283,7 @@ function againstLines(rows, label = (dir) => dir) {
     for (const { dir, answer, against } of runs) {
       const words = !answer ? 'not measured' : answer.decision === null ? `not judged (${answer.not_judged})` : answerWords({ ...answer, runs: [answer] });
       if (against && against.contradicts) contradictions++;
-      lines.push(`  ${label(dir)}  ${words}${against ? `  [${against.contradicts ? 'CONTRADICTS: ' : ''}${against.relation}]` : ''}`);
+      lines.push(`  ${label(dir)}  ${words}${against ? `  [${against.contradicts ? 'CONTRADICTS: ' : ''}${RELATION_WORDS[against.relation]}]` : ''}`);
     }
   }
   lines.push(`${contradictions} contradiction${contradictions === 1 ? '' : 's'} of the full runs' answers.`);

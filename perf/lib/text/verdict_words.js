@@ -62,4 +62,22 @@ function intervalMethodText(looks) {
   return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
 }
 
-module.exports = { moreText, verdictWords, keptWords, notKeptText, intervalMethodText };
+/**
+ * How two answers relate (perf/lib/judge/answer.js relate; perf/lib/judge/compare_verdicts.js
+ * adds only_a, only_b and not_judged_in_one), in the words of a tally or a bracket.
+ */
+const RELATION_WORDS = {
+  same_winner: 'same winner',
+  opposite: 'opposite',
+  both_same: 'both same',
+  same_vs_clear: 'same vs clear winner',
+  same_vs_close: 'same vs close winner',
+  only_first: 'only first',
+  only_second: 'only second',
+  only_a: 'only A',
+  only_b: 'only B',
+  neither: 'neither',
+  not_judged_in_one: 'not judged in one',
+};
+
+module.exports = { RELATION_WORDS, moreText, verdictWords, keptWords, notKeptText, intervalMethodText };

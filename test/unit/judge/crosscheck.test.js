@@ -106,7 +106,7 @@ describe('crosscheck: verdicts', () => {
     }
     const report = buildReport({ engines: ['autocannon', 'httperf'], servers: ['node', 'em'], scenarios: ['sequential_6000'], repeat: 3, quick: true, runs });
     const v = report.server_verdicts.find((x) => x.metric === 'throughput_rps');
-    assert.equal(v.agreement, 'same winner');
+    assert.equal(v.agreement, 'same_winner');
     assert.equal(report.margin, 0.1, 'the margin the verdicts were decided at');
     assert.ok(Math.abs(v.engines.autocannon.ratio - 0.5) < 0.01);
     assert.equal(v.engines.httperf.significant, true);

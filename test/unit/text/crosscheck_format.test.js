@@ -65,8 +65,8 @@ describe('crosscheck format: the terminal', () => {
 
   it('the servers\' verdicts by engine: each engine\'s ratio and interval, whether they agree and overlap', () => {
     const verdicts = [
-      { scenario: 'sequential_6000', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2.01, ci95: [1.9, 2.1] }, httperf: { ratio: 1.95, ci95: [1.8, 2.05] } }, agreement: 'both same', intervals_overlap: true },
-      { scenario: 'sequential_6000', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: { autocannon: { ratio: 0.5, ci95: null }, httperf: null }, agreement: 'cannot tell', intervals_overlap: null },
+      { scenario: 'sequential_6000', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2.01, ci95: [1.9, 2.1] }, httperf: { ratio: 1.95, ci95: [1.8, 2.05] } }, agreement: 'both_same', intervals_overlap: true },
+      { scenario: 'sequential_6000', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: { autocannon: { ratio: 0.5, ci95: null }, httperf: null }, agreement: 'cannot_tell', intervals_overlap: null },
     ];
     const text = toText(report({ server_verdicts: verdicts }));
     assert.match(text, /^Server verdicts by engine \(ratio node \/ em; each engine's answer: a winner, the same within the margin, or undecided; "same winner" and "both the same" agree, "opposite" and "contradict" do not\):$/m);
@@ -93,7 +93,7 @@ describe('crosscheck format: crosscheck.md', () => {
   });
 
   it('the servers\' verdicts, skipped scenarios, failed runs and an interruption get their own parts', () => {
-    const verdicts = [{ scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only first', intervals_overlap: false }];
+    const verdicts = [{ scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only_first', intervals_overlap: false }];
     const md = toMarkdown(report({ server_verdicts: verdicts, skipped: [{ scenario: 'slow_read', engine: 'httperf', reason: 'no slow clients' }], failures: ['a failure'], interrupted: true }));
     assert.match(md, /^## Server verdicts by engine\n\nRatio node \/ em; each engine's answer: /m);
     assert.match(md, /^\| s \| req\/s \| 2\.000 \[1\.900, 2\.100\] \| 1\.000 \[0\.900, 1\.100\] \| only autocannon decided \| no \|$/m);
@@ -104,8 +104,8 @@ describe('crosscheck format: crosscheck.md', () => {
 describe('crosscheck format: crosscheck.json', () => {
   it('the document in words: each verdict, the tally\'s keys and each agreement as the text gives them; the margin is in them', () => {
     const verdicts = [
-      { scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: {}, agreement: 'same vs clear winner', intervals_overlap: false },
-      { scenario: 's', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: {}, agreement: 'only second', intervals_overlap: true },
+      { scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: {}, agreement: 'same_vs_clear', intervals_overlap: false },
+      { scenario: 's', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: {}, agreement: 'only_second', intervals_overlap: true },
     ];
     const doc = crosscheckWords(report({ server_verdicts: verdicts }));
     assert.deepEqual(doc.rows.map((r) => r.verdict), ['agree within ±10 %', 'agree within ±10 % (resolution)', 'n/a', 'no data']);
