@@ -13,6 +13,7 @@ const agg = require('./aggregate');
 const specs = require('./chart_specs');
 const { HEADLINE_METRICS, representative, comparisons, flags, headline } = require('./headline');
 const { METRICS, metricValue } = require('../judge/metrics');
+const { METRIC_WORDS } = require('../text/metric_words');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
@@ -231,7 +232,7 @@ function overviewCharts(results, comps) {
   const pair = results.pair;
   if (pair) {
     const [a, b] = pair;
-    const metrics = HEADLINE_METRICS.map((m) => METRICS[m].short);
+    const metrics = HEADLINE_METRICS.map((m) => METRIC_WORDS[m].short);
     const rows = comps
       .filter((c) => HEADLINE_METRICS.includes(c.metric) && c.factor !== null)
       .map((c) => {
@@ -240,7 +241,7 @@ function overviewCharts(results, comps) {
         const ci = Array.isArray(c.ci95) ? (m.better === 'lower' ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : [null, null];
         const winner = c.winner || NO_WINNER;
         const label = `${c.words} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit})`;
-        return { scenario: c.scenario, metric: m.short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
+        return { scenario: c.scenario, metric: METRIC_WORDS[c.metric].short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
       });
     if (rows.length) {
       charts.push({
@@ -271,7 +272,7 @@ function overviewCharts(results, comps) {
       }
     }
     if (!rows.some((r) => r.value !== null)) continue;
-    const title = m.long;
+    const title = METRIC_WORDS[metric].long;
     const better = m.better === 'lower' ? 'Shorter bars are better.' : 'Longer bars are better.';
     charts.push({
       name: `overview_${metric}`,

@@ -26,7 +26,7 @@ const { waitMs } = require('../store/scenario_doc');
 const { lookToDecide } = require('../judge/sequential');
 const { estimateScenarioS, SETTLE_S } = require('../plan/trial_plan');
 const { fmtDuration } = require('../text/format');
-const { METRICS } = require('../judge/metrics');
+const { METRIC_WORDS } = require('../text/metric_words');
 const { analyzeRuns, isSuperseded, usableForVerdict, withoutAdvice } = require('../judge/verdicts');
 const { runLine } = require('../text/run_log');
 
@@ -256,7 +256,7 @@ function scenarioComparisons(st, runs, plan) {
 /** "keepalive_400x100   10 rounds: 5 of 6 decided (open: p99); 1 min 10 s of 3 min". */
 function visitLine(st, comparisons, { spentS, budgetS }) {
   const judged = comparisons.filter((c) => c.decision);
-  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => METRICS[c.metric].short))];
+  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => METRIC_WORDS[c.metric].short))];
   const decided = judged.length - comparisons.filter((c) => c.decision === 'undecided').length;
   const engine = st.scenario.engine ? ` (${st.scenario.engine})` : '';
   // Nothing to judge (each side's runs unusable, or never in the same round): why, in short.

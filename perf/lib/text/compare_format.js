@@ -11,6 +11,7 @@ const { MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('../judge/verdicts');
 const { reasonLabel } = require('../judge/reasons');
 const { fmtNumber, fmtChange, alignedTable } = require('./format');
 const { RELATION_WORDS } = require('./verdict_words');
+const { METRIC_WORDS } = require('./metric_words');
 
 /** One difference between the two environments (compare_runs.js environmentDifferences) in words. */
 function differenceText({ key, a, b }) {
@@ -80,7 +81,7 @@ function formatComparison(A, B, result) {
     const first = key !== last;
     last = key;
     const ci = r.ci95 ? `[${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]` : '';
-    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRICS[r.metric].label : '(all)', r.metric ? fmtNumber(r.a, METRICS[r.metric].unit) : '–', r.metric ? fmtNumber(r.b, METRICS[r.metric].unit) : '–', fmtChange(r.ratio), ci, VERDICT_WORDS[r.verdict](r, result.thresholdPct)];
+    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRIC_WORDS[r.metric].label : '(all)', r.metric ? fmtNumber(r.a, METRICS[r.metric].unit) : '–', r.metric ? fmtNumber(r.b, METRICS[r.metric].unit) : '–', fmtChange(r.ratio), ci, VERDICT_WORDS[r.verdict](r, result.thresholdPct)];
   });
   lines.push(...alignedTable(head, body, ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l']));
   const notes = comparisonNotes(result);
@@ -89,7 +90,7 @@ function formatComparison(A, B, result) {
   const regs = result.regressions;
   if (regs.length) {
     lines.push(`${regs.length} significant regression${regs.length > 1 ? 's' : ''} beyond ${result.thresholdPct}%:`);
-    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRICS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
+    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRIC_WORDS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
   } else {
     const unjudged = result.rows.filter((r) => r.ci95 === null).length;
     lines.push(`no significant regression beyond ${result.thresholdPct}%${unjudged ? ` (${unjudged} of ${result.rows.length} rows could not be judged: see the verdict column)` : ''}`);
@@ -106,7 +107,7 @@ function formatVerdictAgreement(result) {
   const named = result.rows.filter((r) => r.winnerA || r.winnerB);
   if (named.length) {
     lines.push('', 'Where a winner was named:');
-    for (const r of named) lines.push(`  ${RELATION_WORDS[r.kind].padEnd(12)} ${r.scenario} ${METRICS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
+    for (const r of named) lines.push(`  ${RELATION_WORDS[r.kind].padEnd(12)} ${r.scenario} ${METRIC_WORDS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
   }
   return lines;
 }

@@ -10,6 +10,7 @@ const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, markdownAnchor, marginText, calibrationWords } = require('./format');
 const { keptWords, RELATION_WORDS } = require('./verdict_words');
+const { METRIC_WORDS } = require('./metric_words');
 
 const RAMP_METRIC = 'sustainable_rps';
 
@@ -17,12 +18,13 @@ const RAMP_METRIC = 'sustainable_rps';
 function metricWord(metric) {
   if (metric === RAMP_METRIC) return 'the sustainable rate';
   const m = METRICS[metric];
-  return m ? (m.latency ? `${m.word} ${m.short}` : m.word) : metric;
+  const w = METRIC_WORDS[metric];
+  return m ? (m.latency ? `${w.word} ${w.short}` : w.word) : metric;
 }
 
 /** The metric as a table's label: "mean", "req/s", "sustainable rate". */
 function metricLabel(metric) {
-  return metric === RAMP_METRIC ? 'sustainable rate' : METRICS[metric] ? METRICS[metric].short : metric;
+  return metric === RAMP_METRIC ? 'sustainable rate' : METRIC_WORDS[metric] ? METRIC_WORDS[metric].short : metric;
 }
 
 /** The interval of side's factor (> 1 where side is better) from an interval of a ÷ b. */

@@ -4,6 +4,7 @@
 // published conclusion holds, for the terminal, summary.txt/.md and the report. Decides nothing.
 
 const { METRICS } = require('../judge/metrics');
+const { METRIC_WORDS } = require('./metric_words');
 const { DEFAULT_MARGIN } = require('../method');
 const { marginText, fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');
 const { withoutAdvice } = require('../judge/verdicts');
@@ -16,7 +17,7 @@ const { verdictWords } = require('./verdict_words');
 function foundText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
-  const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
+  const other = row.here_metric !== row.metric ? ` (${METRIC_WORDS[row.here_metric].label})` : '';
   if (row.estimate) return `≈${fmtFactor(row.estimate.factor)} ${fmtInterval(row.estimate.ci)} (estimated from CPU/req)`;
   if (!row.found || !row.found.ci) {
     if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${fmtNumber(c.value_a, METRICS[row.here_metric].unit)} vs ${fmtNumber(c.value_b, METRICS[row.here_metric].unit)} ${METRICS[row.here_metric].unit}`;

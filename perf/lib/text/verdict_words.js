@@ -7,6 +7,7 @@ const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
 const { lookLevel } = require('../judge/sequential');
 const { LEVEL } = require('../method');
+const { METRIC_WORDS } = require('./metric_words');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -28,7 +29,7 @@ function verdictWords(c) {
   if (a.kind === 'excluded') return `not compared: ${a.why}`;
   if (a.kind === 'no_verdict') return a.code;
   if (a.kind === 'not_measured') return `– (${a.why})`;
-  const text = `${a.lead} ${fmtFactor(a.factor)} ${a.word}`;
+  const text = `${a.lead} ${fmtFactor(a.factor)} ${METRIC_WORDS[c.metric].word}`;
   if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
