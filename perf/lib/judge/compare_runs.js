@@ -54,7 +54,7 @@ const usable = (r) => usableForVerdict(r) && !isSuperseded(r);
 /**
  * Why a side ('A' or 'B') cannot be compared (no usable trial): { why, side }, why one of
  * no-run, client-bound (every finished trial), not-judged (with reasons: the codes of the
- * runner's reasons, perf/lib/judge/reasons.js), failed; or null.
+ * runner's reasons, perf/lib/store/reasons.js), failed; or null.
  */
 function unusable(side, runs) {
   if (!runs.length) return { why: 'no-run', side };

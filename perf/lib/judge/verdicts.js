@@ -13,7 +13,8 @@
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
-const { reasonCode, reasonLabel, doubtsPaceOnly } = require('./reasons');
+const { reasonCode, doubtsPaceOnly } = require('./reasons');
+const { reasonLabel } = require('../store/reasons');
 const { decide, moreMeasuring } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
 const { status, pairedInterval, moreRounds } = require('./sequential');

@@ -26,7 +26,8 @@ const { summarizeTrials } = require('../judge/confidence');
 const { LEVEL, fewPauses } = require('../method');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
+const { linkBoundText } = require('../text/reasons');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -152,7 +153,7 @@ function stepOf(run, rate, loadS, schedule = null) {
   // What kept the rate from reaching the server says nothing of the server: the link full one
   // way, or the rate offered asking that of it (--link), the load generator at its core's
   // limit, the load hosts off their schedule.
-  else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, rate);
+  else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, linkDemandPct(run.link_usage, rate));
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
   else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts' load or its record was not as planned: ${run.load_problems[0]}`;
   // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one

@@ -20,7 +20,7 @@
 const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
 const { whyNotInstalled, engineFor } = require('../engines');
-const { reasonCode } = require('../judge/reasons');
+const { reasonCode } = require('../store/reasons');
 const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
 const { waitMs } = require('../store/scenario_doc');
 const { lookToDecide } = require('../judge/sequential');

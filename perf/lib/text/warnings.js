@@ -4,7 +4,7 @@
 // their figures become one text, each figure its range over the trials.
 
 const { CLIENT_BOUND_ADVICE } = require('../judge/verdicts');
-const { reasonText } = require('../judge/reasons');
+const { reasonText } = require('./reasons');
 
 // A figure in a warning's text: what differs from trial to trial.
 const FIGURE = /\d+(?:\.\d+)?/g;
