@@ -33,7 +33,6 @@ const KNOWN_WORDING_IMPORTS = [
 const KNOWN_JUDGE_PHRASES = {
   'judge/capacity.js': 4,
   'judge/meta.js': 1,
-  'judge/seeds.js': 1,
   'judge/verdicts.js': 16,
 };
 
