@@ -31,7 +31,6 @@ const KNOWN_WORDING_IMPORTS = [
 ];
 // The phrases in each module of judge/ (file: count).
 const KNOWN_JUDGE_PHRASES = {
-  'judge/capacity.js': 4,
   'judge/meta.js': 1,
   'judge/verdicts.js': 16,
 };
