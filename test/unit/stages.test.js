@@ -23,7 +23,6 @@ const espree = require('espree');
 const KNOWN_WORDING_IMPORTS = [
   'text/compare_format.js ← judge/verdicts RATE_SET',
   'text/compare_format.js ← judge/verdicts TOO_FEW',
-  'text/questions.js ← judge/meta runAnswers',
   'text/summary.js ← judge/verdicts CLIENT_BOUND_ADVICE',
   'text/summary.js ← judge/verdicts TOO_FEW',
   'text/summary.js ← judge/verdicts tooFewText',
@@ -31,7 +30,6 @@ const KNOWN_WORDING_IMPORTS = [
 ];
 // The phrases in each module of judge/ (file: count).
 const KNOWN_JUDGE_PHRASES = {
-  'judge/meta.js': 1,
   'judge/verdicts.js': 16,
 };
 

@@ -60,13 +60,18 @@ function answerWords(p) {
   return decisionWords(p, p);
 }
 
+/** Why a run's answer is not judged, in words: a stored reason as it is, or the judge's code (judge/meta.js runAnswers). */
+function notJudgedWords(notJudged) {
+  return notJudged && notJudged.code === 'short_of_first_look' ? `${notJudged.rounds} rounds, short of the first look` : notJudged;
+}
+
 /**
  * What a pooled answer rests on: "3 runs, 2 hosts, I² 40 %" (and the runs of changed servers);
  * for one no run judged, why the latest did not, unless why is false (a table's narrow cell).
  */
 function basisWords(p, { why = true } = {}) {
   if (p.k === 0) {
-    const latest = p.runs[p.runs.length - 1].answer.not_judged;
+    const latest = notJudgedWords(p.runs[p.runs.length - 1].answer.not_judged);
     return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}, none judged${why && latest ? ` (the latest: ${latest})` : ''}`;
   }
   const hosts = p.hosts.length;
@@ -283,7 +288,7 @@ function againstLines(rows, label = (dir) => dir) {
   for (const { question, pooled, runs } of rows) {
     lines.push(`${question.topic}, ${question.question}: the full runs: ${pooled ? `${answerWords(pooled)} · ${basisWords(pooled)}` : 'no run measured it'}`);
     for (const { dir, answer, against } of runs) {
-      const words = !answer ? 'not measured' : answer.decision === null ? `not judged (${answer.not_judged})` : answerWords({ ...answer, runs: [answer] });
+      const words = !answer ? 'not measured' : answer.decision === null ? `not judged (${notJudgedWords(answer.not_judged)})` : answerWords({ ...answer, runs: [answer] });
       if (against && against.contradicts) contradictions++;
       lines.push(`  ${label(dir)}  ${words}${against ? `  [${against.contradicts ? 'CONTRADICTS: ' : ''}${RELATION_WORDS[against.relation]}]` : ''}`);
     }
@@ -292,4 +297,4 @@ function againstLines(rows, label = (dir) => dir) {
   return lines;
 }
 
-module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, answersDocument, shortAnswer, shortBasis, HISTORY_LEGEND, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };
+module.exports = { notJudgedWords, againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, answersDocument, shortAnswer, shortBasis, HISTORY_LEGEND, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };
