@@ -84,16 +84,19 @@ function leadOf(c) {
  * lead won; 'same': the same within the margin; 'undecided': neither, more: roughly how many
  * times the measuring so far would decide it; perf/lib/judge/answer.js), else 'no_interval' (a
  * side with one usable trial), 'no_verdict' (not judged whatever the numbers: why), 'excluded'
- * (a side's runs could not be used: why), 'not_measured'. lead and factor: the better-looking
+ * (a side's runs could not be used: why), 'not_measured'; why: the comparison's note, stored
+ * words or the judge's code (perf/lib/text/verdict_notes.js noteWords). lead and factor: the better-looking
  * side and by how much, ci its factor's interval (leadOf).
  */
 function answerOf(c) {
   if (c.excluded) return { kind: 'excluded', why: c.note, code: c.excluded };
   if (c.no_verdict) return { kind: 'no_verdict', why: c.note, code: c.no_verdict };
-  if (c.ratio === null || c.ratio === undefined) return { kind: 'not_measured', why: c.note || 'not measured' };
+  if (c.ratio === null || c.ratio === undefined) return { kind: 'not_measured', why: c.note || { code: 'not_measured' } };
   const { lead, factor, ci } = leadOf(c);
   const parts = { lead, factor, ci, margin: c.margin ?? null };
-  if (!ci) return { ...parts, kind: 'no_interval', why: c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval' };
+  // A stored note is its words already; one that does not say why there is no interval gives way to the usual reason.
+  const saysWhy = c.note && (typeof c.note !== 'string' || /no interval/.test(c.note));
+  if (!ci) return { ...parts, kind: 'no_interval', why: saysWhy ? c.note : { code: 'one_trial', sides: [] } };
   return { ...parts, kind: c.decision, more: c.more_measuring ?? null, fdr: c.fdr ?? null };
 }
 

@@ -6,7 +6,9 @@
 
 const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
-const { OVERHEAD_METRICS, percentileResolved, fewestReplies, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS, percentileResolved, fewestReplies, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { RATE_SET, TOO_FEW } = require('../store/no_verdict');
+const { noteWords } = require('../text/verdict_notes');
 const { METRICS } = require('../judge/metrics');
 const { METRIC_WORDS } = require('../text/metric_words');
 const { moreText, notKeptText, intervalMethodText } = require('../text/verdict_words');
@@ -195,17 +197,17 @@ function verdictText(c, { compact = false } = {}) {
   if (!c) return '–';
   if (c.no_verdict) {
     // Decided in perf/lib/judge/verdicts.js: the schedule set the rate, or too few requests for a p99.
-    return `<span class="muted" title="${esc(c.note || '')}">${esc(c.no_verdict)}</span>`;
+    return `<span class="muted" title="${esc(noteWords(c.note) || '')}">${esc(c.no_verdict)}</span>`;
   }
   if (c.factor === null) {
     if (c.excluded === 'client-bound') {
       const who = c.caveat && c.caveat.length ? c.caveat.join(', ') : 'client-bound';
       const text = compact ? 'not judged' : `not judged: ${who}, the load generator set the pace (try --engine wrk)`;
-      return `<span class="caveat-text" title="${esc(c.note || '')}">– ${esc(text)} <span class="caveat">⚠</span></span>`;
+      return `<span class="caveat-text" title="${esc(noteWords(c.note) || '')}">– ${esc(text)} <span class="caveat">⚠</span></span>`;
     }
     // In the summary table a word (the row's tags name the server); the whole note on hover.
-    const why = compact && c.excluded ? c.excluded.replace('-', ' ') : c.note;
-    return `<span class="muted" title="${esc(c.note || '')}">– ${why ? `(${esc(why)})` : ''}</span>`;
+    const why = compact && c.excluded ? c.excluded.replace('-', ' ') : noteWords(c.note);
+    return `<span class="muted" title="${esc(noteWords(c.note) || '')}">– ${why ? `(${esc(why)})` : ''}</span>`;
   }
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
   const { word } = METRIC_WORDS[c.metric];
@@ -329,8 +331,8 @@ function trialsNote(results) {
 /** Overhead factor with its interval and answer: "1.32× 1.2–1.45", "1.0× 0.98–1.02 same ±10 %", "1.1× 0.8–1.4 undecided". */
 function overheadCell(m) {
   if (!m) return '<td class="muted">–</td>';
-  if (m.excluded) return `<td class="muted" title="${esc(m.note || '')}">not compared (${esc(m.excluded)})</td>`;
-  if (m.no_verdict) return `<td class="muted" title="${esc(m.note || '')}">${esc(m.no_verdict)}</td>`;
+  if (m.excluded) return `<td class="muted" title="${esc(noteWords(m.note) || '')}">not compared (${esc(m.excluded)})</td>`;
+  if (m.no_verdict) return `<td class="muted" title="${esc(noteWords(m.note) || '')}">${esc(m.no_verdict)}</td>`;
   if (m.overhead === null || m.overhead === undefined) return '<td class="muted">–</td>';
   const ci = m.ci95 ? ` <span class="ci">${fmtFactor(m.ci95[0]).replace('×', '')}–${fmtFactor(m.ci95[1])}</span>` : ' <span class="ci">1 trial: no interval</span>';
   const ns = m.decision === 'same' ? ` <span class="ci ns">same ${esc(marginText(m.margin))}</span>` : m.decision === 'undecided' ? ' <span class="ci ns">undecided</span>' : '';

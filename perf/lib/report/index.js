@@ -20,7 +20,9 @@ const { rateUnit } = require('../plan/ramps');
 const { heldConnections } = require('../store/scenario_doc');
 const { ABOVE_WAIT_BOUND_MS, isWaitingRun } = require('../judge/waiting');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
-const { MIN_TAIL_SAMPLES, TOO_FEW } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { TOO_FEW } = require('../store/no_verdict');
+const { noteWords } = require('../text/verdict_notes');
 const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
 const { orderServers } = require('./style');
 
@@ -591,7 +593,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
   fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
     scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
     ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, significant: c.significant ?? null, n_a: c.n_a ?? null, n_b: c.n_b ?? null,
-    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: c.note,
+    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: noteWords(c.note),
     decision: c.decision ?? null, margin: c.margin ?? null, more_measuring: c.more_measuring ?? null, answer: c.words ?? null,
   }))));
 

@@ -27,7 +27,8 @@ const { lookToDecide } = require('../judge/sequential');
 const { estimateScenarioS, SETTLE_S } = require('../plan/trial_plan');
 const { fmtDuration } = require('../text/format');
 const { METRIC_WORDS } = require('../text/metric_words');
-const { analyzeRuns, isSuperseded, usableForVerdict, withoutAdvice } = require('../judge/verdicts');
+const { analyzeRuns, isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { withoutAdvice } = require('../text/verdict_notes');
 const { runLine } = require('../text/run_log');
 
 /**
@@ -260,7 +261,7 @@ function visitLine(st, comparisons, { spentS, budgetS }) {
   const decided = judged.length - comparisons.filter((c) => c.decision === 'undecided').length;
   const engine = st.scenario.engine ? ` (${st.scenario.engine})` : '';
   // Nothing to judge (each side's runs unusable, or never in the same round): why, in short.
-  if (!judged.length && comparisons.length) return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: nothing judged (${withoutAdvice(comparisons[0].note || 'not measured')}); ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
+  if (!judged.length && comparisons.length) return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: nothing judged (${withoutAdvice(comparisons[0].note || { code: 'not_measured' })}); ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
   return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: ${decided} of ${judged.length} decided${open.length ? ` (open: ${open.join(', ')})` : ''}; ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
 }
 

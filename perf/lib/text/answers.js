@@ -8,7 +8,7 @@
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
 const { METRIC_WORDS } = require('./metric_words');
-const { withoutAdvice } = require('../judge/verdicts');
+const { withoutAdvice, noteWords } = require('./verdict_notes');
 const { marginText, fmtFactor, fmtInterval, fmtDuration } = require('./format');
 const { toText, overheadLines, seedLines, falseDiscoveryLines } = require('./summary');
 const { rampLines } = require('./ramps');
@@ -44,7 +44,7 @@ function scenarioAnswers(pair, comparisons, scenario) {
     } else if (answer.kind === 'undecided') out.undecided.push(metric);
     // Why in a few words: what verdictWords says, an exclusion's note without its advice ("em
     // client-bound in all 5 trials"), a rule's code ("n too small", "set by the rate").
-    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? answer.why : answer.kind === 'excluded' ? withoutAdvice(answer.why) : answer.code || answer.why });
+    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? noteWords(answer.why) : answer.kind === 'excluded' ? withoutAdvice(answer.why) : answer.code || noteWords(answer.why) });
   }
   return out;
 }

@@ -7,7 +7,9 @@ const path = require('node:path');
 const { METRICS } = require('../judge/metrics');
 const { environmentDifferences } = require('../judge/compare_runs');
 const { KINDS } = require('../judge/compare_verdicts');
-const { MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { RATE_SET, TOO_FEW } = require('../store/no_verdict');
+const { noteWords } = require('./verdict_notes');
 const { reasonLabel } = require('../store/reasons');
 const { fmtNumber, fmtChange, alignedTable } = require('./format');
 const { RELATION_WORDS } = require('./verdict_words');
@@ -52,7 +54,7 @@ const NO_VERDICT_WORDS = {
 function comparisonNotes({ only, noVerdicts }) {
   return [
     ...only.map((o) => `${o.server} ${o.scenario}: only in ${o.side}; not compared`),
-    ...noVerdicts.map(({ kind, note }) => `no verdict (${kind}): ${NO_VERDICT_WORDS[kind] || note}`),
+    ...noVerdicts.map(({ kind, note }) => `no verdict (${kind}): ${NO_VERDICT_WORDS[kind] || noteWords(note)}`),
   ];
 }
 

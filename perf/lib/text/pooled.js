@@ -10,6 +10,7 @@ const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, markdownAnchor, marginText, calibrationWords } = require('./format');
 const { keptWords, RELATION_WORDS } = require('./verdict_words');
+const { noteWords } = require('./verdict_notes');
 const { METRIC_WORDS } = require('./metric_words');
 
 const RAMP_METRIC = 'sustainable_rps';
@@ -62,7 +63,7 @@ function answerWords(p) {
 
 /** Why a run's answer is not judged, in words: a stored reason as it is, or the judge's code (judge/meta.js runAnswers). */
 function notJudgedWords(notJudged) {
-  return notJudged && notJudged.code === 'short_of_first_look' ? `${notJudged.rounds} rounds, short of the first look` : notJudged;
+  return notJudged && notJudged.code === 'short_of_first_look' ? `${notJudged.rounds} rounds, short of the first look` : noteWords(notJudged);
 }
 
 /**

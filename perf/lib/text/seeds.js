@@ -7,7 +7,7 @@ const { METRICS } = require('../judge/metrics');
 const { METRIC_WORDS } = require('./metric_words');
 const { DEFAULT_MARGIN } = require('../method');
 const { marginText, fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');
-const { withoutAdvice } = require('../judge/verdicts');
+const { withoutAdvice, noteWords } = require('./verdict_notes');
 const { verdictWords } = require('./verdict_words');
 
 /**
@@ -46,7 +46,7 @@ function outcomeText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
   if (row.outcome) return outcomeWords(row.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN);
-  const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || c.note || 'no interval';
+  const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || noteWords(c.note) || 'no interval';
   if (row.estimate && row.estimate.outcome) return `estimated: ${outcomeWords(row.estimate.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN)} (measured, not judged: ${why})`;
   return `not judged (${why})`;
 }

@@ -8,6 +8,7 @@ const { FDR } = require('../judge/multiplicity');
 const { lookLevel } = require('../judge/sequential');
 const { LEVEL } = require('../method');
 const { METRIC_WORDS } = require('./metric_words');
+const { noteWords } = require('./verdict_notes');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -26,11 +27,11 @@ function moreText(more) {
 function verdictWords(c) {
   if (!c) return '–';
   const a = c.answer;
-  if (a.kind === 'excluded') return `not compared: ${a.why}`;
+  if (a.kind === 'excluded') return `not compared: ${noteWords(a.why)}`;
   if (a.kind === 'no_verdict') return a.code;
-  if (a.kind === 'not_measured') return `– (${a.why})`;
+  if (a.kind === 'not_measured') return `– (${noteWords(a.why)})`;
   const text = `${a.lead} ${fmtFactor(a.factor)} ${METRIC_WORDS[c.metric].word}`;
-  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
+  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${noteWords(a.why)})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
   if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, ${notKeptText(a.fdr)} over the run`;

@@ -6,6 +6,8 @@
 // come from, and a real run that is not server-bound: test/e2e/judging.test.js.
 
 const assert = require('node:assert/strict');
+// The notes are the judge's codes; their words (perf/lib/text/verdict_notes.js) are what the reader sees.
+const { noteWords } = require('../../../perf/lib/text/verdict_notes');
 const { clkTck, parseProcStat, machineCpuDelta } = require('../../../perf/lib/measure/proc_stats');
 const { clientCpuPct } = require('../../../perf/lib/engines/external');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
@@ -400,7 +402,7 @@ describe('judging runs: the /proc/stat accounting', () => {
     assert.deepEqual([a.basis, a.used_trials, a.not_judged_trials], ['not-judged', [], [1, 2]]);
     const mean = comparisons.find((c) => c.metric === 'mean_ms');
     assert.equal(mean.excluded, 'not-judged');
-    assert.equal(mean.note, 'a not judged in all 2 trials (not server-bound)');
+    assert.equal(noteWords(mean.note), 'a not judged in all 2 trials (not server-bound)');
     const old = analyzeRuns([run('a', 1, { client_bound: true }), run('b', 1, {})]).comparisons.find((c) => c.metric === 'mean_ms');
     assert.equal(old.excluded, 'client-bound');
   });
