@@ -14,7 +14,7 @@
 
 const { compareTrials, summarizeTrials } = require('./confidence');
 const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause } = require('./verdicts');
-const { reasonCode } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];

@@ -17,4 +17,4 @@ function doubtsPaceOnly(text) {
   return PACE_ONLY.has(reasonCode(text));
 }
 
-module.exports = { reasonCode, doubtsPaceOnly };
+module.exports = { doubtsPaceOnly };

@@ -9,7 +9,7 @@
 const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, withAnswer } = require('./metrics');
 const { compareRunSets, findComparison, notJudgedBecause } = require('./verdicts');
-const { reasonCode } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 const { claimOutcome } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
 

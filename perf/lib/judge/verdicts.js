@@ -13,7 +13,8 @@
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
-const { reasonCode, doubtsPaceOnly } = require('./reasons');
+const { doubtsPaceOnly } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 const { RATE_SET, SIZE_SET, TOO_FEW, BELOW_RESOLUTION } = require('../store/no_verdict');
 const { decide, moreMeasuring } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');

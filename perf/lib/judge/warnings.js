@@ -7,7 +7,7 @@
 
 const { isSuperseded } = require('./verdicts');
 const { NEAR_CLIENT_BOUND_PCT } = require('./bottleneck');
-const { reasonCode } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 
 // Open-loop runs whose connections opened later than this behind schedule get a warning.
 const LAG_NOTE_MS = 20;
