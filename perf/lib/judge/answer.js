@@ -81,21 +81,22 @@ function claimOutcome(ci, r, margin = DEFAULT_MARGIN) {
 /**
  * How two answers about the same question relate (two runs, or two engines): each { decision,
  * lead (the winner's side, for a winner), clear (a winner whose whole interval lies beyond the
- * margin) }. One of: 'same winner', 'opposite', 'both same', 'same vs clear winner' (they
- * contradict each other), 'same vs close winner' (both can be true), 'only first' / 'only second'
- * (one decided, the other undecided), 'neither'.
+ * margin) }. A code, which perf/lib/text/verdict_words.js RELATION_WORDS puts in words:
+ * 'same_winner', 'opposite', 'both_same', 'same_vs_clear' (one the same, the other a clear winner:
+ * they contradict each other), 'same_vs_close' (a close winner: both can be true), 'only_first' /
+ * 'only_second' (one decided, the other undecided), 'neither'.
  */
 function relate(first, second) {
   const [a, b] = [first.decision, second.decision];
-  if (a === 'winner' && b === 'winner') return first.lead === second.lead ? 'same winner' : 'opposite';
-  if (a === 'same' && b === 'same') return 'both same';
-  if (a === 'same' && b === 'winner') return second.clear ? 'same vs clear winner' : 'same vs close winner';
-  if (a === 'winner' && b === 'same') return first.clear ? 'same vs clear winner' : 'same vs close winner';
+  if (a === 'winner' && b === 'winner') return first.lead === second.lead ? 'same_winner' : 'opposite';
+  if (a === 'same' && b === 'same') return 'both_same';
+  if (a === 'same' && b === 'winner') return second.clear ? 'same_vs_clear' : 'same_vs_close';
+  if (a === 'winner' && b === 'same') return first.clear ? 'same_vs_clear' : 'same_vs_close';
   if (a === 'undecided' && b === 'undecided') return 'neither';
-  return a === 'undecided' ? 'only second' : 'only first';
+  return a === 'undecided' ? 'only_second' : 'only_first';
 }
 
 /** The relations that contradict: the two answers cannot both be true. */
-const CONTRADICTIONS = ['opposite', 'same vs clear winner'];
+const CONTRADICTIONS = ['opposite', 'same_vs_clear'];
 
 module.exports = { decide, withinMargin, decidingHalfWidth, moreMeasuring, claimOutcome, relate, CONTRADICTIONS };

@@ -30,7 +30,6 @@
 
 const { clkTck } = require('../measure/proc_stats');
 const { waitMs } = require('../store/scenario_doc');
-const { reasonText } = require('./reasons');
 const { CLIENT_LATE_MS, ABOVE_WAIT_BOUND_MS } = require('./waiting');
 
 const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
@@ -110,16 +109,6 @@ function isLinkBound(linkUsage, offeredRps = null) {
   return linkUsage.busiest_pct >= LINK_BOUND_PCT || (linkDemandPct(linkUsage, offeredRps) ?? 0) >= LINK_BOUND_PCT;
 }
 
-/** Why a link-bound run says nothing of the server: "the link saturates first: it carried 97 % of its 54 Mbit/s toward the client (the replies), …". */
-function linkBoundText(u, offeredRps = null) {
-  const way = u.busiest === 'to_client' ? 'toward the client (the replies)' : 'toward the server (the requests)';
-  const rate = `${u.rate_bits / 1e6} Mbit/s`;
-  const demand = linkDemandPct(u, offeredRps);
-  const load = demand !== null && demand > u.busiest_pct ? `the rate offered asks ${demand} % of its ${rate} ${way}, of which it carried ${u.busiest_pct} %` : `it carried ${u.busiest_pct} % of its ${rate} ${way}`;
-  const carries = u.carries_rps ? `, about ${Math.round(u.carries_rps).toLocaleString('en-US')} of these replies a second` : '';
-  return `the link saturates first: ${load}${carries}`;
-}
-
 /**
  * Whether a scenario is meant to keep the server busy all the time: a closed loop of several
  * clients. One client at a time (sequential_6000) waits for each reply before the next
@@ -185,11 +174,12 @@ function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
 }
 
 /**
- * The verdict's view of one run: { server_bound, disturbed, judged, not_judged_because }.
+ * The verdict's view of one run: { server_bound, disturbed, judged, reasons }.
  * server_bound: true/false for a saturating closed loop whose server was measured and whose load
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
- * disturbed: null when the machine's CPU could not be read; not_judged_because: reasons
- * (perf/lib/judge/reasons.js: failed, client-bound, client-late (clientLateMs: the load
+ * disturbed: null when the machine's CPU could not be read; reasons: why it is not judged, each
+ * { code, …the numbers behind it } (codes: perf/lib/store/reasons.js; perf/lib/text/reasons.js
+ * writes them as results.json's not_judged_because: failed, client-bound, client-late (clientLateMs: the load
  * generator's own lateness in ms, judged for runs that wait), load, not-server-bound, disturbed; not
  * disturbed for a paired run, whose disturbance is recorded in `disturbed` and kept; shared
  * where a server of beside, [{ server, cpu_pct }] measured at the same time, used more than
@@ -200,21 +190,21 @@ function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
 function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [], backends = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
-  if (!ok) reasons.push(reasonText('failed', failure || 'the run did not complete'));
-  if (clientBound) reasons.push(reasonText('client-bound', `the load generator used ${round1(clientCpuPct)}% of its core (${CLIENT_BOUND_PCT}% or more)`));
-  if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push(reasonText('client-late', `the load generator ran ${round1(clientLateMs)} ms late (its event loop's p99 delay and schedule lag, or its schedule lag's p99; ${CLIENT_LATE_MS} ms or more), inside the latency above the wait`));
-  if (isLinkBound(linkUsage)) reasons.push(reasonText('link-bound', linkBoundText(linkUsage)));
-  for (const problem of loadProblems) reasons.push(reasonText('load', problem));
+  if (!ok) reasons.push({ code: 'failed', failure });
+  if (clientBound) reasons.push({ code: 'client-bound', client_cpu_pct: round1(clientCpuPct), limit_pct: CLIENT_BOUND_PCT });
+  if (scheduled(scenario) && waitMs(scenario) !== null && clientLateMs !== null && clientLateMs >= CLIENT_LATE_MS) reasons.push({ code: 'client-late', late_ms: round1(clientLateMs), limit_ms: CLIENT_LATE_MS });
+  if (isLinkBound(linkUsage)) reasons.push({ code: 'link-bound', link_usage: linkUsage });
+  for (const problem of loadProblems) reasons.push({ code: 'load', problem });
   for (const backend of backends) {
-    if (backend.cpu_pct !== null && backend.cpu_pct >= CLIENT_BOUND_PCT) reasons.push(reasonText('backend-bound', `the backend ${backend.name} used ${backend.cpu_pct}% of a core (${CLIENT_BOUND_PCT}% or more)`));
+    if (backend.cpu_pct !== null && backend.cpu_pct >= CLIENT_BOUND_PCT) reasons.push({ code: 'backend-bound', backend: backend.name, cpu_pct: backend.cpu_pct, limit_pct: CLIENT_BOUND_PCT });
   }
   for (const other of beside) {
-    if (other.cpu_pct !== null && other.cpu_pct > SHARED_LOAD_PCT) reasons.push(reasonText('shared', `measured beside ${other.server}, whose load used ${other.cpu_pct}% of the servers' core (over ${SHARED_LOAD_PCT}%)`));
+    if (other.cpu_pct !== null && other.cpu_pct > SHARED_LOAD_PCT) reasons.push({ code: 'shared', server: other.server, cpu_pct: other.cpu_pct, limit_pct: SHARED_LOAD_PCT });
   }
   let serverBound = null;
   if (saturating(scenario) && shares.server_cpu_pct !== null && loadS >= MIN_SERVER_BOUND_LOAD_S) {
     serverBound = shares.server_cpu_pct + (shares.server_resolution_pct ?? margin) >= SERVER_BOUND_PCT;
-    if (!serverBound) reasons.push(reasonText('not-server-bound', `the server used ${shares.server_cpu_pct}% of its core (under ${SERVER_BOUND_PCT}%), so something else set the pace`));
+    if (!serverBound) reasons.push({ code: 'not-server-bound', server_cpu_pct: shares.server_cpu_pct, limit_pct: SERVER_BOUND_PCT });
   }
   let disturbed = null;
   if (shares.steal_pct !== null) {
@@ -222,9 +212,9 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
     disturbed = overDisturbed(shares.steal_pct, margin) || overDisturbed(shares.foreign_cpu_pct, margin);
     // In a paired round what disturbed this run disturbed the other side too: it cancels in
     // their difference (perf/lib/judge/sequential.js), so the run is kept, flagged.
-    if (disturbed && !paired) reasons.push(reasonText('disturbed', `steal ${shares.steal_pct}%, other processes ${shares.foreign_cpu_pct ?? '?'}% of a core (over ${threshold}%)`));
+    if (disturbed && !paired) reasons.push({ code: 'disturbed', steal_pct: shares.steal_pct, foreign_cpu_pct: shares.foreign_cpu_pct, limit_pct: threshold });
   }
-  return { server_bound: serverBound, disturbed, judged: reasons.length === 0, not_judged_because: reasons };
+  return { server_bound: serverBound, disturbed, judged: reasons.length === 0, reasons };
 }
 
-module.exports = { overDisturbed, clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, judgeClientBound, saturating, cpuShares, judgeRun };
+module.exports = { overDisturbed, clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, judgeClientBound, saturating, cpuShares, judgeRun };

@@ -108,14 +108,19 @@ function arrivalsKept(offeredRps, arrivalRps, n) {
   return arrivalRps >= (1 - SCHEDULE_SLACK - noise) * offeredRps;
 }
 
-/** Why a step fails its objective, or null when it passes. */
+/**
+ * Why a step fails its objective, as a code with its numbers (perf/lib/text/capacity.js puts it
+ * in words), or null when it passes: { code: 'fatal', failure } (the run's own failure),
+ * 'errors', 'schedule' (the rate achieved short of the one offered), 'not_measured' (no
+ * percentile), 'over' (the percentile over the objective).
+ */
 function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
-  if (step.fatal) return step.fatal;
-  if (step.errors > 0) return `${step.errors} errors`;
-  if (!scheduleKept(step)) return `schedule not kept (${Math.round(step.achieved_rps)} of ${Math.round(step.offered_rps)}/s)`;
+  if (step.fatal) return { code: 'fatal', failure: step.fatal };
+  if (step.errors > 0) return { code: 'errors', errors: step.errors };
+  if (!scheduleKept(step)) return { code: 'schedule', achieved_rps: Math.round(step.achieved_rps), offered_rps: Math.round(step.offered_rps) };
   const p = step[`${objective.percentile}_ms`];
-  if (typeof p !== 'number') return `${objective.percentile} not measured`;
-  if (p > objective.ms) return `${objective.percentile} ${p} ms over ${objective.ms} ms`;
+  if (typeof p !== 'number') return { code: 'not_measured', percentile: objective.percentile };
+  if (p > objective.ms) return { code: 'over', percentile: objective.percentile, ms: p, limit_ms: objective.ms };
   return null;
 }
 
@@ -133,8 +138,9 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * server failed, or null: never saturated), saturated, bracket ([sustainable, lowest failed,
  * not offered or not confirmed], or null), limited (where the server never failed: why the load generator
  * could not offer a higher rate; else null), served_rps (servedRate), estimate_rps
- * (utilizationEstimate), incomplete (why the search ended before its answer: stopped, or out of
- * steps; else null), disturbed_steps (failing steps disturbed again on their repeat, or that
+ * (utilizationEstimate), incomplete (why the search ended before its answer: { code: 'stopped',
+ * reason } (a step's stop), or { code: 'out_of_steps', max_steps, before: 'bracket' (with
+ * precision_pct) or 'confirmed' }; else null), disturbed_steps (failing steps disturbed again on their repeat, or that
  * could not be repeated), steps: [{ rate, ...step, failure, repeated (a disturbed failing step
  * measured again: the next step stands for it), confirming (the confirming step) }] }.
  */
@@ -146,8 +152,8 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   // Bisecting again below a rate that failed its confirming step: the search has its answer
   // already, and running out of steps there only leaves its bracket wider.
   let resuming = false;
-  const outOfSteps = (before = `the bracket narrowed to ${Math.round(precision * 100)} %`) => {
-    incomplete = `out of steps (${maxSteps}) before ${before}`;
+  const outOfSteps = (before = 'bracket') => {
+    incomplete = { code: 'out_of_steps', max_steps: maxSteps, before, precision_pct: Math.round(precision * 100) };
   };
   // One step at `rate`, recorded: a failing one the machine disturbed measured again once,
   // where steps are left (the first kept, marked repeated).
@@ -162,7 +168,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     }
     const entry = { rate, ...step, ...mark, failure };
     steps.push(entry);
-    if (step.stop) incomplete = step.stop;
+    if (step.stop) incomplete = { code: 'stopped', reason: step.stop };
     return entry;
   };
   // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
@@ -221,7 +227,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   // bisection goes on below it from the highest pass under it, within the steps left: the
   // passes it finds there are held twice with the unconfirmed one above them.
   let confirmed = null;
-  if (confirmPass && passed !== null && !incomplete && steps.length >= maxSteps) outOfSteps('its answer was confirmed');
+  if (confirmPass && passed !== null && !incomplete && steps.length >= maxSteps) outOfSteps('confirmed');
   if (confirmPass && passed !== null && !incomplete) {
     // A confirming step fails as any step fails, to noise more often than to the server: the
     // answer is unconfirmed only after CONFIRM_ATTEMPTS failing steps in a row (the light

@@ -14,7 +14,7 @@
 
 const { compareTrials, summarizeTrials } = require('./confidence');
 const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause } = require('./verdicts');
-const { reasonCode } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
@@ -54,7 +54,7 @@ const usable = (r) => usableForVerdict(r) && !isSuperseded(r);
 /**
  * Why a side ('A' or 'B') cannot be compared (no usable trial): { why, side }, why one of
  * no-run, client-bound (every finished trial), not-judged (with reasons: the codes of the
- * runner's reasons, perf/lib/judge/reasons.js), failed; or null.
+ * runner's reasons, perf/lib/store/reasons.js), failed; or null.
  */
 function unusable(side, runs) {
   if (!runs.length) return { why: 'no-run', side };

@@ -2,16 +2,17 @@
 // Do two runs give the same answers? For every scenario, metric and pair of servers that both
 // runs judged (their stored comparisons, perf/lib/judge/verdicts.js), the two answers side by
 // side (perf/lib/judge/answer.js):
-//   same winner          both name the same server
+//   same_winner          both name the same server
 //   opposite             they name different servers: the answer does not hold run to run
-//   both same            both find the two the same within the margin
-//   same vs clear winner one finds them the same, the other a winner whose whole interval lies
+//   both_same            both find the two the same within the margin
+//   same_vs_clear        one finds them the same, the other a winner whose whole interval lies
 //                        beyond the margin: the answers contradict each other
-//   same vs close winner one finds them the same, the other a winner whose interval reaches
+//   same_vs_close        one finds them the same, the other a winner whose interval reaches
 //                        into the margin: both can be true
-//   only A / only B      one decided (a winner or the same), the other is undecided
+//   only_a / only_b      one decided (a winner or the same), the other is undecided
 //   neither              both undecided
-// Comparisons one run could not judge (excluded, no_verdict, one trial) are counted apart.
+// Comparisons one run could not judge (excluded, no_verdict, one trial) are counted apart
+// (not_judged_in_one). The codes' words: perf/lib/text/verdict_words.js RELATION_WORDS.
 // Used for the A/A check (two quick runs in a row) and for quick against full:
 // scripts/compare.sh --verdicts, which exits 1 on the contradicting kinds (CONTRADICTIONS).
 
@@ -19,7 +20,7 @@ const { withinMargin, relate, CONTRADICTIONS } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
 const { leadOf } = require('./metrics');
 
-const KINDS = ['same winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only A', 'only B', 'neither', 'not judged in one'];
+const KINDS = ['same_winner', 'opposite', 'both_same', 'same_vs_clear', 'same_vs_close', 'only_a', 'only_b', 'neither', 'not_judged_in_one'];
 
 function judged(c) {
   return c && !c.excluded && !c.no_verdict && c.ratio !== null && c.ratio !== undefined && Array.isArray(c.ci95);
@@ -34,7 +35,7 @@ function answerFor(c) {
 /** How two judged comparisons' answers relate: one of KINDS. */
 function kindOf(ca, cb) {
   const kind = relate(answerFor(ca), answerFor(cb));
-  return { 'only first': 'only A', 'only second': 'only B' }[kind] || kind;
+  return { only_first: 'only_a', only_second: 'only_b' }[kind] || kind;
 }
 
 /** { rows: [{ scenario, metric, a, b, winnerA, winnerB, kind }], tally: { kind: n } }. */
@@ -47,7 +48,7 @@ function compareVerdicts(comparisonsA, comparisonsB) {
     if (!cb) continue;
     const winnerA = judged(ca) ? ca.winner || null : null;
     const winnerB = judged(cb) ? cb.winner || null : null;
-    const kind = judged(ca) && judged(cb) ? kindOf(ca, cb) : 'not judged in one';
+    const kind = judged(ca) && judged(cb) ? kindOf(ca, cb) : 'not_judged_in_one';
     rows.push({ scenario: ca.scenario, metric: ca.metric, a: ca.a, b: ca.b, winnerA, winnerB, kind });
   }
   const tally = Object.fromEntries(KINDS.map((k) => [k, rows.filter((r) => r.kind === k).length]));

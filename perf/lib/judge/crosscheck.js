@@ -16,9 +16,9 @@
 //                       0.1 ms; server CPU is counted in clock ticks, proc_stats clkTck)
 //   agree: identical    the same values on both sides, every trial (zero errors, say)
 //   n/a                 one engine does not measure it
-//   too few trials      fewer than two usable trials on a side
-// Where the engines define a metric differently (perf/ENGINES.md), the row says so: a
-// "differ" there may be the definition, not the server.
+//   too_few_trials      fewer than two usable trials on a side
+// Where the engines define a metric differently (perf/ENGINES.md), the row says so in a note's
+// code: a "differ" there may be the definition, not the server.
 //
 // This module holds the agreement statistics and the comparison document; running the trials
 // is perf/lib/studies/crosscheck_run.js, and its text and Markdown perf/lib/text/crosscheck_format.js.
@@ -40,15 +40,11 @@ function agreementOf(ci, margin, widened) {
 }
 
 
-/** What each engine's latency means (external engines record their own in latency_basis). */
-const BUILTIN_BASIS = {
-  autocannon: 'autocannon (through the runner\'s hooks): from writing the request to the last byte of the reply; connect not included; exact, every reply',
-  sequential: 'sequential engine: from opening the connection (connect included) to the last byte of the reply; exact, every reply',
-  open_loop: 'open-loop engine: from the connection\'s scheduled start (connect and any schedule lag included) to the last byte of the reply; exact, every reply',
-  constant_rate: 'constant-rate engine: from when the request was due (its wait for a busy connection and the schedule lag included) to the last byte of the reply, as Node read it; exact, every reply',
-  rate_client: 'rate_client (C): from when the request was due (its wait for a busy connection and the schedule lag included) to the kernel\'s receive time of the reply\'s last bytes; exact, every reply',
-  slow_clients: 'slow-client engine: the probe\'s latency from its scheduled start',
-};
+/**
+ * The built-in engines, whose latency text/crosscheck_format.js describes (an external engine
+ * records its own in latency_basis).
+ */
+const BUILTIN_ENGINES = ['autocannon', 'sequential', 'open_loop', 'constant_rate', 'rate_client', 'slow_clients'];
 
 /** Mean latency counted from the actual (not the scheduled) start of each connection. */
 function meanFromActualStart(r) {
@@ -63,23 +59,24 @@ function errorTotal(r) {
 
 /**
  * The metrics compared: the shared ones (perf/lib/judge/metrics.js) and what only the agreement of two
- * engines needs (halfStep() says how precisely each engine reports them).
+ * engines needs (halfStep() says how precisely each engine reports them); their labels are
+ * perf/lib/text/crosscheck_format.js's.
  */
 const CROSSCHECK_METRICS = [
-  { key: 'throughput_rps', label: METRICS.throughput_rps.label, get: METRICS.throughput_rps.get },
-  { key: 'mean_ms', label: METRICS.mean_ms.label, latency: true, get: METRICS.mean_ms.get },
+  { key: 'throughput_rps', get: METRICS.throughput_rps.get },
+  { key: 'mean_ms', latency: true, get: METRICS.mean_ms.get },
   // The open-loop engine counts from the scheduled start; without its mean schedule lag, its
   // mean counts from the actual start of the connection, as httperf's does. Shown only for
   // open-loop runs.
-  { key: 'mean_ms_from_actual_start', label: 'mean ms, lag removed', latency: true, onlyIf: (r) => r.engine === 'open_loop', get: meanFromActualStart },
-  { key: 'p50_ms', label: METRICS.p50_ms.label, latency: true, get: METRICS.p50_ms.get },
-  { key: 'p90_ms', label: 'p90 ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.p90 },
-  { key: 'p99_ms', label: METRICS.p99_ms.label, latency: true, get: METRICS.p99_ms.get },
-  { key: 'max_ms', label: 'max ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.max },
-  { key: 'connect_ms', label: 'connect ms', latency: true, get: (r) => r.connect_ms && r.connect_ms.mean },
-  { key: 'cpu_ms_per_request', label: 'server CPU ms/req', cpu: true, get: METRICS.cpu_ms_per_request.get },
-  { key: 'errors', label: 'errors', count: true, get: errorTotal },
-  { key: 'client_cpu_pct', label: 'client CPU %', info: true, get: (r) => r.client_cpu_pct },
+  { key: 'mean_ms_from_actual_start', latency: true, onlyIf: (r) => r.engine === 'open_loop', get: meanFromActualStart },
+  { key: 'p50_ms', latency: true, get: METRICS.p50_ms.get },
+  { key: 'p90_ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.p90 },
+  { key: 'p99_ms', latency: true, get: METRICS.p99_ms.get },
+  { key: 'max_ms', latency: true, get: (r) => r.latency_ms && r.latency_ms.max },
+  { key: 'connect_ms', latency: true, get: (r) => r.connect_ms && r.connect_ms.mean },
+  { key: 'cpu_ms_per_request', cpu: true, get: METRICS.cpu_ms_per_request.get },
+  { key: 'errors', count: true, get: errorTotal },
+  { key: 'client_cpu_pct', info: true, get: (r) => r.client_cpu_pct },
 ].map((m) => ({ ...m, get: (r) => num(m.get(r)) }));
 
 function num(x) {
@@ -127,13 +124,15 @@ function compareWithSteps(num, den, hNum, hDen) {
   return { ratio: cmp.ratio, ci95, significant, widened: cmp.significant && !significant };
 }
 
+/** What a run's latency is counted from, as a key: two runs that count it alike have the same. */
 function basisOf(run) {
-  return run.latency_basis || BUILTIN_BASIS[run.engine] || run.engine;
+  return run.latency_basis || run.engine;
 }
 
 /**
  * Definitional differences between how engine A's run and engine B's run measure metric m:
- * a list of short notes (empty when they measure the same thing the same way).
+ * a list of notes' codes (empty when they measure the same thing the same way), which
+ * perf/lib/text/crosscheck_format.js puts in words.
  */
 function definitionNotes(m, a, b) {
   const notes = [];
@@ -141,33 +140,33 @@ function definitionNotes(m, a, b) {
   const has = (e) => engines.includes(e);
   const oneRequestPerConn = a.params && (a.params.kind === 'open' ? a.params.requests_per_connection === 1 : a.params.keep_alive === false);
   if (m.latency && m.key !== 'connect_ms' && basisOf(a) !== basisOf(b)) {
-    if (has('httperf') && oneRequestPerConn) notes.push('httperf: connection time, connect() to the end of the connection; 0.1 ms steps');
-    else if (has('httperf')) notes.push('httperf: reply time = response + transfer (mean only); 0.1 ms steps');
-    if (has('open_loop') && m.key !== 'mean_ms_from_actual_start') notes.push('open loop: counted from the scheduled start, so schedule lag is inside');
-    if (has('open_loop') && m.key === 'mean_ms_from_actual_start') notes.push('open loop: mean minus the mean schedule lag, i.e. from the actual start of the connection');
-    if (has('sequential')) notes.push('sequential: counted from opening the connection');
-    if (has('wrk')) notes.push('wrk: excludes connect, adds coordinated-omission fill-in samples');
-    if (has('tsung')) notes.push('tsung: from when the user was ready to send (connect included on a new connection) to the end of the reply, not from a schedule');
+    if (has('httperf') && oneRequestPerConn) notes.push('httperf_connection_time');
+    else if (has('httperf')) notes.push('httperf_reply_time');
+    if (has('open_loop') && m.key !== 'mean_ms_from_actual_start') notes.push('open_loop_scheduled_start');
+    if (has('open_loop') && m.key === 'mean_ms_from_actual_start') notes.push('open_loop_lag_removed');
+    if (has('sequential')) notes.push('sequential_from_open');
+    if (has('wrk')) notes.push('wrk_fill_in');
+    if (has('tsung')) notes.push('tsung_from_ready');
   }
-  if (m.key === 'connect_ms' && has('httperf')) notes.push('httperf: mean connect() time of its connections, 0.1 ms steps; the built-in engines time it in Node, up to the connect callback');
+  if (m.key === 'connect_ms' && has('httperf')) notes.push('httperf_connect_time');
   if (has('httperf') && oneRequestPerConn && (m.latency || m.cpu)) {
-    notes.push('httperf closes the connection itself (no Connection: close); the built-in engine asks the server to close');
+    notes.push('httperf_closes');
   }
   if (has('wrk') && a.params && a.params.keep_alive === false && (m.latency || m.cpu)) {
-    notes.push('wrk closes the connection itself after the reply and reconnects');
+    notes.push('wrk_closes');
   }
   const bigReplies = [a, b].some((r) => r.engine === 'httperf' && r.engine_totals && r.engine_totals.reply_size_b && r.engine_totals.reply_size_b.total > 16384);
   if (bigReplies && (m.key === 'throughput_rps' || m.cpu || m.latency)) {
-    notes.push('httperf reads with a 16 KiB receive buffer (its --recv-buffer default), so a larger reply arrives in several windows: more server CPU and time per reply');
+    notes.push('httperf_recv_buffer');
   }
-  if (m.key === 'errors' && has('httperf')) notes.push('httperf counts a failed connection (or session) once, not each request it carried');
-  if (m.key === 'errors' && has('wrk')) notes.push('wrk: connect errors count as refused, read/write errors as reset, replies slower than --timeout as timeouts');
-  if (m.key === 'throughput_rps' && a.params && a.params.kind === 'open') notes.push('open loop: the rate is set by the schedule, both should match it');
-  if (has('tsung') && a.params && a.params.kind === 'open' && (m.latency || m.key === 'throughput_rps')) notes.push('tsung: arrivals are a Poisson process (random gaps, bursts), the built-in open loop and httperf space them evenly');
-  if (has('tsung') && m.key === 'client_cpu_pct') notes.push('tsung: its agents on the load hosts (a sum where they share this machine\'s cores)');
+  if (m.key === 'errors' && has('httperf')) notes.push('httperf_errors_per_connection');
+  if (m.key === 'errors' && has('wrk')) notes.push('wrk_errors');
+  if (m.key === 'throughput_rps' && a.params && a.params.kind === 'open') notes.push('open_loop_rate_set');
+  if (has('tsung') && a.params && a.params.kind === 'open' && (m.latency || m.key === 'throughput_rps')) notes.push('tsung_poisson');
+  if (has('tsung') && m.key === 'client_cpu_pct') notes.push('tsung_agents');
   if (m.key === 'client_cpu_pct') {
-    if (has('httperf')) notes.push('httperf busy-polls: about 100% whatever the load');
-    if (engines.some((e) => BUILTIN_BASIS[e])) notes.push('built-in: the runner process (Node), not an external tool');
+    if (has('httperf')) notes.push('httperf_busy_polls');
+    if (engines.some((e) => BUILTIN_ENGINES.includes(e))) notes.push('builtin_runner_cpu');
   }
   return notes;
 }
@@ -180,8 +179,8 @@ function plainMean(values) {
 
 /**
  * Compares one metric between engine A's and engine B's runs (trials) of one server and
- * scenario. Returns a row: { metric, label, a: {...}, b: {...}, ratio (B/A), ci95, significant,
- * verdict, half_step, notes }.
+ * scenario. Returns a row: { metric, a: {...}, b: {...}, ratio (B/A), ci95, significant,
+ * verdict, notes (codes: definitionNotes, or { code, … } with what the words need) }.
  */
 function compareMetric(m, runsA, runsB, margin = DEFAULT_MARGIN) {
   const side = (runs) => {
@@ -199,11 +198,11 @@ function compareMetric(m, runsA, runsB, margin = DEFAULT_MARGIN) {
   };
   const a = side(runsA);
   const b = side(runsB);
-  const row = { metric: m.key, label: m.label, a, b, ratio: null, ci95: null, significant: null, verdict: null, notes: [] };
+  const row = { metric: m.key, a, b, ratio: null, ci95: null, significant: null, verdict: null, notes: [] };
   if (runsA[0] && runsB[0]) row.notes = definitionNotes(m, runsA[0], runsB[0]);
   if (a.n === 0 || b.n === 0) {
     row.verdict = 'n/a';
-    row.notes = [a.n === 0 && b.n === 0 ? 'neither engine measures it' : `${a.n === 0 ? a.engine_run : b.engine_run} does not measure it`];
+    row.notes = [a.n === 0 && b.n === 0 ? 'measured_by_neither' : { code: 'not_measured_by', engine: a.n === 0 ? a.engine_run : b.engine_run }];
     return row;
   }
   if (m.info) {
@@ -219,13 +218,13 @@ function compareMetric(m, runsA, runsB, margin = DEFAULT_MARGIN) {
   const identical = va.length > 0 && [...va, ...vb].every((v) => v === va[0]);
   if (identical) row.verdict = 'agree: identical';
   else if (cmp) row.verdict = agreementOf(cmp.ci95, margin, cmp.widened);
-  else if (va.length < 2 || vb.length < 2) row.verdict = 'too few trials';
+  else if (va.length < 2 || vb.length < 2) row.verdict = 'too_few_trials';
   else {
     // Zeros (no errors, httperf's "0.0 ms") cannot go on a log scale: compare the ranges,
     // each value widened by its reporting step.
     const apart = Math.max(...va) + a.half_step < Math.min(...vb) - b.half_step || Math.max(...vb) + b.half_step < Math.min(...va) - a.half_step;
     row.verdict = apart ? 'differ' : 'undecided';
-    row.notes = ['compared by the trials\' ranges (a zero cannot go on the log scale)', ...row.notes];
+    row.notes = ['compared_by_ranges', ...row.notes];
   }
   return row;
 }
@@ -238,12 +237,11 @@ function compareRuns(runsA, runsB, margin = DEFAULT_MARGIN) {
 }
 
 /**
- * How two engines' answers about the servers relate: perf/lib/judge/answer.js relate ('same
- * winner', 'opposite', 'both same', 'same vs clear winner', 'same vs close winner', 'only first',
- * 'only second', 'neither'), or 'cannot tell' (an engine without an interval).
+ * How two engines' answers about the servers relate: perf/lib/judge/answer.js relate's code,
+ * or 'cannot_tell' (an engine without an interval).
  */
 function answersRelate(a, b, margin) {
-  if (!a.decision || !b.decision) return 'cannot tell';
+  if (!a.decision || !b.decision) return 'cannot_tell';
   // A winner's side: the server its ratio favours; clear: the factor's lower bound beyond the margin.
   const asAnswer = (x) => {
     const factorLow = x.ratio > 1 ? x.ci95[0] : 1 / x.ci95[1];
@@ -285,7 +283,7 @@ function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEF
       if (a.ratio === null && b.ratio === null) continue;
       const agreement = answersRelate(a, b, margin);
       const overlap = a.ci95 && b.ci95 ? a.ci95[0] <= b.ci95[1] && b.ci95[0] <= a.ci95[1] : null;
-      out.push({ scenario, metric: key, label: m.label, ratio: `${S1} / ${S2}`, engines: per, agreement, intervals_overlap: overlap, magnitude: a.ratio && b.ratio ? b.ratio / a.ratio : null });
+      out.push({ scenario, metric: key, ratio: `${S1} / ${S2}`, engines: per, agreement, intervals_overlap: overlap, magnitude: a.ratio && b.ratio ? b.ratio / a.ratio : null });
     }
   }
   return out;
@@ -309,12 +307,13 @@ function buildReport({ engines, servers, scenarios, repeat, quick, runs, skipped
         scenario,
         trials: { [A]: runsA.length, [B]: runsB.length },
         engine_runs: { [A]: runsA[0] ? runsA[0].engine : null, [B]: runsB[0] ? runsB[0].engine : null },
-        latency_basis: { [A]: runsA[0] ? basisOf(runsA[0]) : null, [B]: runsB[0] ? basisOf(runsB[0]) : null },
+        // An external engine's own account of its latency; the built-in ones' are text/'s.
+        latency_basis: { [A]: runsA[0] ? runsA[0].latency_basis || null : null, [B]: runsB[0] ? runsB[0].latency_basis || null : null },
         commands: { [A]: runsA[0] ? runsA[0].engine_command || null : null, [B]: runsB[0] ? runsB[0].engine_command || null : null },
       };
       groups.push(group);
       if (!runsA.length || !runsB.length) {
-        rows.push({ server, scenario, metric: null, label: null, verdict: 'no data', notes: [`ok trials: ${A} ${runsA.length}, ${B} ${runsB.length}`] });
+        rows.push({ server, scenario, metric: null, verdict: 'no_data', notes: [{ code: 'ok_trials', trials: { [A]: runsA.length, [B]: runsB.length } }] });
         continue;
       }
       for (const row of compareRuns(runsA, runsB, margin)) rows.push({ server, scenario, ...row });

@@ -85,8 +85,9 @@ function answerKey(subject, metric, a, b) {
  * A run's answers in the archive's one shape (judged results, perf/lib/judge/judged.js):
  * every comparison of the scenarios and of the ramps' sustainable rates, each { key, kind
  * ('scenario' | 'ramp'), subject (the scenario or ramp), metric, a, b, better, ratio (a ÷ b),
- * ci95, log_se, decision, winner, factor, margin, method, not_judged (why there is no answer, or
- * null) }.
+ * ci95, log_se, decision, winner, factor, margin, method, not_judged (why there is no answer: the
+ * stored no_verdict or note, or { code: 'short_of_first_look', rounds } for an answer not pooled
+ * (perf/lib/text/pooled.js notJudgedWords); or null) }.
  */
 function runAnswers(results) {
   const looks = results.looks || null;
@@ -110,7 +111,7 @@ function runAnswers(results) {
     factor: c.factor ?? null,
     margin: c.margin ?? DEFAULT_MARGIN,
     method: c.method ?? null,
-    not_judged: c.no_verdict || (c.decision ? (shortOfFirstLook(c) ? `${c.rounds} rounds, short of the first look` : null) : c.note || null),
+    not_judged: c.no_verdict || (c.decision ? (shortOfFirstLook(c) ? { code: 'short_of_first_look', rounds: c.rounds } : null) : c.note || null),
   }));
   const ramps = results.ramps ? results.ramps.ramps : [];
   const searches = results.ramps ? results.ramps.repeat : null;
@@ -236,8 +237,8 @@ function relatable(x) {
 }
 
 /**
- * How one run's answer stands against the pooled one (answer.js relate, the pooled first): 'same
- * winner', 'opposite', 'same vs clear winner', 'only first' (the pool decided, the run did not)…,
+ * How one run's answer stands against the pooled one (answer.js relate, the pooled first): 'same_winner',
+ * 'opposite', 'same_vs_clear', 'only_first' (the pool decided, the run did not)…,
  * and whether that contradicts it (CONTRADICTIONS); null where either has no answer to set
  * against the other (not judged, or the pool depends on the machine).
  */

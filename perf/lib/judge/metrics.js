@@ -1,6 +1,6 @@
 'use strict';
 // The metrics every output judges and shows, and what a verdict on one answers: the one home of
-// their names, units and directions. The verdicts themselves are decided once, when the runs are
+// their keys, units and directions (their names in words: perf/lib/text/metric_words.js). The verdicts themselves are decided once, when the runs are
 // analysed (perf/lib/judge/verdicts.js), stored in results.json; answerOf gives each its answer
 // as data, which perf/lib/text/verdict_words.js puts in words for every output.
 
@@ -19,9 +19,7 @@ const latencyStep = (key) => (r) => {
 };
 
 /**
- * Per metric: `long` (in a sentence), `label` (a column: "p50 ms"), `short` (an axis: "p50"),
- * `unit`; `better`, the direction that wins, and `word`, completing "a is r× …"; `get`, its
- * value in a run. `latency`: a response time; `quantile`/`tail`: a percentile, `tail` when too
+ * Per metric: `unit`; `better`, the direction that wins; `get`, its value in a run. `latency`: a response time; `quantile`/`tail`: a percentile, `tail` when too
  * few requests above it leave it unresolved; `step`: the run's rounding step of the value
  * (verdicts below it are not judged); `rateSet`: a schedule can set it (never judged then);
  * `sizeSet`: the load's size sets it (not judged when a quick run shrank the clients held at once);
@@ -36,12 +34,12 @@ const aboveWait = (r, key, whole) => (r.above_wait_ms ? (key === 'mean' ? whole 
 const latencyOf = (key) => (r) => r.latency_ms && typeof r.latency_ms[key] === 'number' ? aboveWait(r, key, r.latency_ms[key]) : null;
 
 const METRICS = {
-  mean_ms: { long: 'mean response time', label: 'mean ms', short: 'mean', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('mean'), get: latencyOf('mean') },
-  p50_ms: { long: 'median response time', label: 'p50 ms', short: 'p50', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('p50'), quantile: 0.5, get: latencyOf('p50') },
-  p99_ms: { long: 'p99 response time', label: 'p99 ms', short: 'p99', unit: 'ms', better: 'lower', word: 'faster', latency: true, step: latencyStep('p99'), quantile: 0.99, tail: true, get: latencyOf('p99') },
-  throughput_rps: { long: 'throughput', label: 'req/s', short: 'req/s', unit: 'req/s', better: 'higher', word: 'more req/s', rateSet: true, get: (r) => r.throughput_rps },
-  cpu_ms_per_request: { long: 'server CPU per request', label: 'CPU ms/req', short: 'CPU/req', unit: 'ms', better: 'lower', word: 'less CPU/req', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
-  peak_rss_mb: { long: 'server peak RSS', label: 'RSS MB', short: 'RSS', unit: 'MB', better: 'lower', word: 'less memory', sizeSet: true, paceFree: true, get: (r) => r.server_peak_rss_mb },
+  mean_ms: { unit: 'ms', better: 'lower', latency: true, step: latencyStep('mean'), get: latencyOf('mean') },
+  p50_ms: { unit: 'ms', better: 'lower', latency: true, step: latencyStep('p50'), quantile: 0.5, get: latencyOf('p50') },
+  p99_ms: { unit: 'ms', better: 'lower', latency: true, step: latencyStep('p99'), quantile: 0.99, tail: true, get: latencyOf('p99') },
+  throughput_rps: { unit: 'req/s', better: 'higher', rateSet: true, get: (r) => r.throughput_rps },
+  cpu_ms_per_request: { unit: 'ms', better: 'lower', step: (r) => r.server_cpu && r.server_cpu.resolution_ms, get: (r) => r.server_cpu && r.server_cpu.ms_per_request },
+  peak_rss_mb: { unit: 'MB', better: 'lower', sizeSet: true, paceFree: true, get: (r) => r.server_peak_rss_mb },
 };
 const METRIC_NAMES = Object.keys(METRICS);
 
@@ -82,20 +80,23 @@ function leadOf(c) {
 
 /**
  * What a stored comparison says, in parts every output renders alike: { kind, lead, factor,
- * word, ci, why, margin, more }. kind: the stored decision where it has an interval ('winner':
+ * ci, why, margin, more }. kind: the stored decision where it has an interval ('winner':
  * lead won; 'same': the same within the margin; 'undecided': neither, more: roughly how many
  * times the measuring so far would decide it; perf/lib/judge/answer.js), else 'no_interval' (a
  * side with one usable trial), 'no_verdict' (not judged whatever the numbers: why), 'excluded'
- * (a side's runs could not be used: why), 'not_measured'. lead and factor: the better-looking
- * side and by how much, ci its factor's interval (leadOf); word completes "lead is factor× …".
+ * (a side's runs could not be used: why), 'not_measured'; why: the comparison's note, stored
+ * words or the judge's code (perf/lib/text/verdict_notes.js noteWords). lead and factor: the better-looking
+ * side and by how much, ci its factor's interval (leadOf).
  */
 function answerOf(c) {
   if (c.excluded) return { kind: 'excluded', why: c.note, code: c.excluded };
   if (c.no_verdict) return { kind: 'no_verdict', why: c.note, code: c.no_verdict };
-  if (c.ratio === null || c.ratio === undefined) return { kind: 'not_measured', why: c.note || 'not measured' };
+  if (c.ratio === null || c.ratio === undefined) return { kind: 'not_measured', why: c.note || { code: 'not_measured' } };
   const { lead, factor, ci } = leadOf(c);
-  const parts = { lead, factor, ci, word: METRICS[c.metric].word, margin: c.margin ?? null };
-  if (!ci) return { ...parts, kind: 'no_interval', why: c.note && /no interval/.test(c.note) ? c.note : '1 trial: no interval' };
+  const parts = { lead, factor, ci, margin: c.margin ?? null };
+  // A stored note is its words already; one that does not say why there is no interval gives way to the usual reason.
+  const saysWhy = c.note && (typeof c.note !== 'string' || /no interval/.test(c.note));
+  if (!ci) return { ...parts, kind: 'no_interval', why: saysWhy ? c.note : { code: 'one_trial', sides: [] } };
   return { ...parts, kind: c.decision, more: c.more_measuring ?? null, fdr: c.fdr ?? null };
 }
 

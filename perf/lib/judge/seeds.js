@@ -9,7 +9,7 @@
 const { seeds: SEEDS } = require('../../seeds.json');
 const { METRICS, leadOf, withAnswer } = require('./metrics');
 const { compareRunSets, findComparison, notJudgedBecause } = require('./verdicts');
-const { reasonCode } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 const { claimOutcome } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
 
@@ -68,7 +68,8 @@ function estimateOf(seed, runs, margin, publishedFactor) {
   const asJudged = (rs) => rs.filter(usable).map((r) => ({ ...r, not_judged_because: [], client_bound: false }));
   const { here } = seed;
   const [runsA, runsB] = sideRuns(here, runs);
-  const c = compareRunSets(`${here.a} vs ${here.b} (CPU per request)`, 'cpu_ms_per_request', here.a, here.b, asJudged(runsA), asJudged(runsB), margin);
+  // Named like the pair's own comparison: its metric says it is the CPU per request.
+  const c = compareRunSets(`${here.a} vs ${here.b}`, 'cpu_ms_per_request', here.a, here.b, asJudged(runsA), asJudged(runsB), margin);
   const found = foundFactor(c);
   if (!found || !found.ci) return null;
   return { ...found, outcome: outcomeOf(c, found, publishedFactor), comparison: c };

@@ -13,7 +13,9 @@
 
 const { summarizeTrials, compareTrials } = require('./confidence');
 const { METRICS, METRIC_NAMES, metricValue } = require('./metrics');
-const { reasonCode, reasonLabel, doubtsPaceOnly } = require('./reasons');
+const { doubtsPaceOnly } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
+const { RATE_SET, SIZE_SET, TOO_FEW, BELOW_RESOLUTION } = require('../store/no_verdict');
 const { decide, moreMeasuring } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
 const { status, pairedInterval, moreRounds } = require('./sequential');
@@ -34,12 +36,6 @@ function percentileResolved(n, p) {
   return n * (1 - p) >= MIN_TAIL_SAMPLES * (1 - 1e-9);
 }
 
-/** "n too small (300 requests; p99 needs 10,000)". */
-function tooFewText(n, p) {
-  const need = Math.ceil(MIN_TAIL_SAMPLES / (1 - p) - 1e-9);
-  return `n too small (${Math.round(n).toLocaleString('en-US')} requests; p${+(p * 100).toFixed(2)} needs ${need.toLocaleString('en-US')})`;
-}
-
 /**
  * Scenario kinds whose schedule fixes the request rate: an open loop opens connections at
  * `rate` per second, a constant rate sends requests at `rate` per second, and the slow-client
@@ -54,11 +50,6 @@ function scheduledRate(params) {
   return null;
 }
 
-const RATE_SET = 'set by the rate';
-const SIZE_SET = 'smaller quick load';
-const TOO_FEW = 'n too small';
-const BELOW_RESOLUTION = 'below the resolution';
-
 /**
  * How fine a metric must be measured to be judged: its rounding step (a metric's `step`: an
  * engine's printed latency, httperf's 0.1 ms; CPU per request, one clock tick over the replies)
@@ -68,43 +59,43 @@ const BELOW_RESOLUTION = 'below the resolution';
 const MAX_RESOLUTION_SHARE = 0.05;
 
 /**
- * Why a metric of a scenario is not judged whatever the numbers say, or null:
- *   { no_verdict: 'set by the rate', note }  throughput where the schedule fixes the rate
- *   { no_verdict: 'smaller quick load', note } peak RSS of a quick run that held fewer slow
- *                                            clients at once than the full scenario
- *   { no_verdict: 'n too small', note }      a tail percentile (p99) that fewer than
- *                                            MIN_TAIL_SAMPLES requests lie above
- *   { no_verdict: 'below the resolution', note } a figure measured in steps too coarse for it
+ * Why a metric of a scenario is not judged whatever the numbers say, or null: { no_verdict (its
+ * stored value, perf/lib/store/no_verdict.js), note (a code with its numbers, which
+ * perf/lib/text/verdict_notes.js puts in words) }:
+ *   RATE_SET          { code: 'rate_set', rate }: throughput where the schedule fixes the rate
+ *   SIZE_SET          { code: 'size_set', clients, full_clients }: peak RSS of a quick run that
+ *                     held fewer slow clients at once than the full scenario
+ *   TOO_FEW           { code: 'too_few', n, quantile }: a tail percentile (p99) that fewer than
+ *                     MIN_TAIL_SAMPLES requests lie above
+ *   BELOW_RESOLUTION  { code: 'below_resolution', source, step_ms, smallest_ms, judged_from_ms }:
+ *                     a figure measured in steps too coarse for it
  * params: the scenario as run (a run's `params`); n: the requests behind the centre on the
  * smaller side (fewestReplies of its usable trials).
  */
 function noVerdict(metric, params, n, resolution = null) {
   const m = METRICS[metric];
   const rate = m.rateSet ? scheduledRate(params) : null;
-  if (rate !== null) return { no_verdict: RATE_SET, note: `${RATE_SET}: the schedule sends ${rate} requests/s whatever the server does` };
+  if (rate !== null) return { no_verdict: RATE_SET, note: { code: 'rate_set', rate } };
   if (m.sizeSet && params && params.full_size && params.full_size.slow_clients) {
-    return { no_verdict: SIZE_SET, note: `${SIZE_SET}: memory grows with the slow clients held at once, ${params.slow.clients} here against the full run's ${params.full_size.slow_clients}` };
+    return { no_verdict: SIZE_SET, note: { code: 'size_set', clients: params.slow.clients, full_clients: params.full_size.slow_clients } };
   }
-  if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: tooFewText(n, m.quantile) };
+  if (m.tail && !percentileResolved(n, m.quantile)) return { no_verdict: TOO_FEW, note: { code: 'too_few', n, quantile: m.quantile } };
   if (resolution && resolution.step_ms > MAX_RESOLUTION_SHARE * resolution.smallest_ms) {
-    return { no_verdict: BELOW_RESOLUTION, note: `${BELOW_RESOLUTION}: ${resolution.source} gives ${fmtStep(resolution.step_ms)} ms steps, too coarse for ${fmtStep(resolution.smallest_ms)} ms (judged from ${fmtStep(resolution.step_ms / MAX_RESOLUTION_SHARE)} ms)` };
+    return { no_verdict: BELOW_RESOLUTION, note: { code: 'below_resolution', source: resolution.source, step_ms: resolution.step_ms, smallest_ms: resolution.smallest_ms, judged_from_ms: resolution.step_ms / MAX_RESOLUTION_SHARE } };
   }
   return null;
 }
 
-/** Two significant digits, enough for a step and the value it is held against. */
-const fmtStep = (x) => Number(x.toPrecision(2));
-
 /**
  * The coarsest rounding step of a metric among runs, with what sets it: { step_ms, source }
- * (source: the engine for a latency, "the CPU clock" for CPU per request), or null.
+ * (source: the engine for a latency, 'cpu_clock' for CPU per request), or null.
  */
 function resolutionOf(metric, runs) {
   const m = METRICS[metric];
   let out = null;
   for (const r of m.step ? runs : []) {
     const step = m.step(r);
-    if (Number.isFinite(step) && (!out || step > out.step_ms)) out = { step_ms: step, source: m.latency ? r.engine : 'the CPU clock' };
+    if (Number.isFinite(step) && (!out || step > out.step_ms)) out = { step_ms: step, source: m.latency ? r.engine : 'cpu_clock' };
   }
   return out;
 }
@@ -156,21 +147,9 @@ function withDecision(c) {
   return { ...c, decision, margin, more_measuring: decision === 'undecided' ? moreMeasuring(c.ratio, c.ci95, margin) : null };
 }
 
-/** What to suggest when every trial was client-bound. */
-const CLIENT_BOUND_ADVICE = 'the load generator set the pace; re-run with a lighter engine, e.g. --engine wrk';
-/** What to suggest when even the lightest engine here (wrk, httperf: one core) was the bottleneck. */
-const CLIENT_BOUND_LIGHTEST = 'the load generator set the pace even with the lightest engine here on one core; more load cores would decide (--engine tsung --load-hosts)';
+// The lightest engines here (one core each): runs all client-bound with them want more load
+// cores, not a lighter engine (perf/lib/text/verdict_notes.js says which).
 const EXTERNAL_LOAD = ['wrk', 'httperf'];
-
-/** An exclusion's note without its advice: "node client-bound in all 5 trials". */
-function withoutAdvice(note) {
-  return [CLIENT_BOUND_ADVICE, CLIENT_BOUND_LIGHTEST].reduce((text, advice) => text.split(`: ${advice}`).join(''), note);
-}
-
-/** The advice for runs that were all client-bound: a lighter engine, or more cores where the lightest ran them. */
-function clientBoundAdvice(runs) {
-  return runs.every((r) => EXTERNAL_LOAD.includes(r.engine)) ? CLIENT_BOUND_LIGHTEST : CLIENT_BOUND_ADVICE;
-}
 
 
 /**
@@ -281,18 +260,26 @@ function aggregateOne(server, scenario, runs) {
   };
 }
 
-/** Why a side of a comparison cannot be used, or null; unit: what its runs are ('trial', or 'round' in paired rounds). */
+/**
+ * Why a side of a comparison cannot be used, or null: { reason, server, total (its runs), unit
+ * (what its runs are: 'trial', or 'round' in paired rounds), finished_only (some failed, the
+ * others were not judged), lightest (all client-bound with the lightest engines), kinds (the
+ * codes of why its finished runs were not judged, once each) }.
+ */
 function exclusion(server, c, unit = 'trial') {
-  if (c.all.length === 0) return { reason: 'missing', text: `no ${server} run` };
+  const side = { server, total: c.all.length, unit, finished_only: c.failed.length > 0, lightest: false, kinds: [] };
+  if (c.all.length === 0) return { ...side, reason: 'missing' };
   if (c.usable.length > 0) return null;
   if (c.notJudged.length > 0) {
-    const all = c.failed.length === 0 ? (c.all.length === 1 ? '' : ` in all ${c.all.length} ${unit}s`) : ` in every ${unit} that finished`;
-    if (c.notJudged.every((r) => r.client_bound)) return { reason: 'client-bound', text: `${server} client-bound${all}: ${clientBoundAdvice(c.notJudged)}` };
-    // The kinds of reason ("not server-bound", "disturbed", …), once each.
-    const kinds = [...new Set(c.notJudged.flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
-    return { reason: 'not-judged', text: `${server} not judged${all} (${kinds.join(', ')})` };
+    if (c.notJudged.every((r) => r.client_bound)) return { ...side, reason: 'client-bound', lightest: c.notJudged.every((r) => EXTERNAL_LOAD.includes(r.engine)) };
+    return { ...side, reason: 'not-judged', kinds: reasonKinds(c.notJudged) };
   }
-  return { reason: 'failed', text: c.all.length === 1 ? `${server} failed` : `${server} failed in all ${c.all.length} ${unit}s` };
+  return { ...side, reason: 'failed' };
+}
+
+/** The codes of why runs were not judged ('not-server-bound', 'disturbed', …), once each. */
+function reasonKinds(runs) {
+  return [...new Set(runs.flatMap((r) => notJudgedBecause(r).map(reasonCode)))];
 }
 
 const EXCLUSION_RANK = { failed: 0, missing: 1, 'client-bound': 2, 'not-judged': 3 };
@@ -318,14 +305,14 @@ function compareOne(scenario, metric, a, b, sideA, sideB, margin = DEFAULT_MARGI
   if (ex.length) {
     // Shown for information (e.g. a client-bound run's numbers), never judged.
     const okCentre = (c) => summarize(c.all.filter((r) => r.ok).map((r) => metricValue(r, metric))).centre;
-    return { ...base, value_a: okCentre(ca), value_b: okCentre(cb), excluded: ex[0].reason, note: ex.map((e) => e.text).join('; ') };
+    return { ...base, value_a: okCentre(ca), value_b: okCentre(cb), excluded: ex[0].reason, note: { code: 'excluded', sides: ex } };
   }
   const va = ca.usable.map((r) => metricValue(r, metric));
   const vb = cb.usable.map((r) => metricValue(r, metric));
   const sa = summarize(va);
   const sb = summarize(vb);
   const out = { ...base, value_a: sa.centre, value_b: sb.centre, n_a: sa.n, n_b: sb.n };
-  if (sa.n === 0 || sb.n === 0) return { ...out, note: 'not measured' };
+  if (sa.n === 0 || sb.n === 0) return { ...out, note: { code: 'not_measured' } };
   // Decided here, once: every output (summary, report, results.json) shows this verdict.
   const na = fewestReplies(ca.usable);
   const nb = fewestReplies(cb.usable);
@@ -336,14 +323,13 @@ function compareOne(scenario, metric, a, b, sideA, sideB, margin = DEFAULT_MARGI
   if (looks) {
     const paired = pairedAnswer(ca.usable, cb.usable, metric, aLooksBetterAt(m), { a, b, margin, looks });
     // Too few rounds with both sides usable: what made the others unusable, once each.
-    const kinds = [...new Set([...ca.notJudged, ...cb.notJudged].flatMap((r) => notJudgedBecause(r).map((why) => reasonLabel(reasonCode(why)))))];
-    if (!paired.ci95 && kinds.length) paired.note = `${paired.note.replace(/: no interval$/, '')} (the others: ${kinds.join(', ')}): no interval`;
+    if (!paired.ci95) paired.note.others = reasonKinds([...ca.notJudged, ...cb.notJudged]);
     return { ...out, ...paired };
   }
   if (sa.zero || sb.zero) {
     // A 0 has no logarithm: the ratio of the centres where it exists, never an interval.
     const ratio = sa.centre > 0 && sb.centre > 0 ? sa.centre / sb.centre : null;
-    const single = { ...out, ratio, factor: ratio === null ? null : ratio >= 1 ? ratio : 1 / ratio, note: 'a value of 0 (below the measurement resolution): no interval' };
+    const single = { ...out, ratio, factor: ratio === null ? null : ratio >= 1 ? ratio : 1 / ratio, note: { code: 'zero' } };
     return single;
   }
   out.ratio = sa.centre / sb.centre;
@@ -352,7 +338,7 @@ function compareOne(scenario, metric, a, b, sideA, sideB, margin = DEFAULT_MARGI
   const cmp = compareTrials(va, vb);
   if (!cmp) {
     const single = [sa.n < 2 ? a : null, sb.n < 2 ? b : null].filter(Boolean);
-    out.note = sa.n < 2 && sb.n < 2 ? '1 trial: no interval' : `${single.join(', ')}: 1 trial: no interval`;
+    out.note = { code: 'one_trial', sides: sa.n < 2 && sb.n < 2 ? [] : single };
     return out;
   }
   out.ratio = cmp.ratio;
@@ -379,7 +365,7 @@ function pairedAnswer(runsA, runsB, metric, aBetter, { a, b, margin, looks }) {
   const s = status(pairs, { looks, margin });
   const early = s.look === null ? pairedInterval(pairs.map(([x, y]) => Math.log(x) - Math.log(y)), s.level) : null;
   const { ratio, ci } = early || s;
-  if (!ci) return { note: pairs.length === 0 ? 'no round in which both sides could be used: no interval' : `${pairs.length} round in which both sides could be used: no interval`, rounds: pairs.length };
+  if (!ci) return { note: { code: 'no_round', rounds: pairs.length, others: [] }, rounds: pairs.length };
   const significant = ci[0] > 1 || ci[1] < 1;
   const decision = early ? 'undecided' : s.decision;
   return {
@@ -391,7 +377,7 @@ function pairedAnswer(runsA, runsB, metric, aBetter, { a, b, margin, looks }) {
     decision,
     more_measuring: decision === 'undecided' ? moreRounds(early ? pairs.length : looks[s.look], ratio, ci, { level: s.level, margin }) : null,
     rounds: early ? pairs.length : looks[s.look],
-    note: early ? `${pairs.length} paired rounds, short of the first look (${looks[0]}): no answer yet` : null,
+    note: early ? { code: 'early_look', rounds: pairs.length, first_look: looks[0] } : null,
   };
 }
 
@@ -581,16 +567,10 @@ function verdictEngines(runs) {
 
 module.exports = {
   OVERHEAD_METRICS,
-  CLIENT_BOUND_ADVICE,
-  CLIENT_BOUND_LIGHTEST,
-  withoutAdvice,
   MIN_TAIL_SAMPLES,
-  RATE_SET,
-  TOO_FEW,
   isSuperseded,
   usableForVerdict,
   percentileResolved,
-  tooFewText,
   scheduledRate,
   noVerdict,
   withLimits,

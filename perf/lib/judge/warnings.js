@@ -2,12 +2,12 @@
 // Everything a reader must be warned about in a run's results, one entry per server, scenario
 // and problem, its trials folded together, as kinds and figures: perf/lib/text/warnings.js says
 // them, under the terminal's and summary.md's tables and in the report's "Read with care" block.
-// The reasons come from the runs themselves (perf/lib/judge/reasons.js), the thresholds from
+// The reasons come from the runs themselves (perf/lib/store/reasons.js), the thresholds from
 // perf/lib/judge/bottleneck.js.
 
 const { isSuperseded } = require('./verdicts');
 const { NEAR_CLIENT_BOUND_PCT } = require('./bottleneck');
-const { reasonCode } = require('./reasons');
+const { reasonCode } = require('../store/reasons');
 
 // Open-loop runs whose connections opened later than this behind schedule get a warning.
 const LAG_NOTE_MS = 20;

@@ -22,6 +22,7 @@ const { renderSvg } = require('./render');
 const { serverStyle, orderServers, DECISION_COLOURS } = require('./style');
 const { measureWithoutFont, wrapText } = require('./text_metrics');
 const { METRICS } = require('../judge/metrics');
+const { METRIC_WORDS } = require('../text/metric_words');
 const { DEFAULT_MARGIN } = require('../method');
 const { marginText, fmtFactor, fmtInterval } = require('../text/format');
 const { runtimePairs } = require('../judge/verdicts');
@@ -316,7 +317,7 @@ function comparisonRows(comparisons, { a, b, run = null }) {
     const lower = (c.better || METRICS[c.metric].better) === 'lower';
     rows.push({
       group: c.scenario,
-      label: METRICS[c.metric] ? METRICS[c.metric].short : c.metric,
+      label: METRIC_WORDS[c.metric] ? METRIC_WORDS[c.metric].short : c.metric,
       kind: 'run',
       run,
       favours_b: lower ? c.ratio : 1 / c.ratio,

@@ -9,6 +9,7 @@ const { METRIC_NAMES, metricValue } = require('../judge/metrics');
 const { findComparison } = require('../judge/verdicts');
 const { fmtFactor, trialsLabel, marginText } = require('../text/format');
 const { verdictWords } = require('../text/verdict_words');
+const { noteWords } = require('../text/verdict_notes');
 const { warningText } = require('../text/warnings');
 
 const HEADLINE_METRICS = ['p50_ms', 'p99_ms', 'throughput_rps'];
@@ -24,9 +25,9 @@ function representative(results, scenario, server) {
   return runs.find((r) => r.usable) || runs.find((r) => r.ok && !r.superseded) || runs.find((r) => r.ok) || runs[0] || null;
 }
 
-/** A comparison with what the page shows beside it: the lead (the better-looking side) and its factor. */
+/** A comparison with what the page shows beside it: the lead (the better-looking side) and its factor, its note in words. */
 function withLead(c) {
-  return { ...c, factor: c.answer.factor ?? null, lead: c.answer.lead ?? null };
+  return { ...c, note: noteWords(c.note), factor: c.answer.factor ?? null, lead: c.answer.lead ?? null };
 }
 
 /**
@@ -99,9 +100,9 @@ function whyUndecided(c) {
   if (!c) return 'a server has no run';
   if (c.excluded === 'failed' || c.excluded === 'missing') return `${c.excluded} runs`;
   // "em not judged in all 3 trials (disturbed)": the runner's reasons, not the category's name.
-  if (c.excluded === 'not-judged') return c.note;
+  if (c.excluded === 'not-judged') return noteWords(c.note);
   if (c.excluded) return c.excluded;
-  return c.no_verdict || c.note || 'not measured';
+  return c.no_verdict || noteWords(c.note) || 'not measured';
 }
 
 /**

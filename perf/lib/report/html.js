@@ -6,8 +6,11 @@
 
 const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
-const { OVERHEAD_METRICS, percentileResolved, fewestReplies, RATE_SET, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS, percentileResolved, fewestReplies, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { RATE_SET, TOO_FEW } = require('../store/no_verdict');
+const { noteWords } = require('../text/verdict_notes');
 const { METRICS } = require('../judge/metrics');
+const { METRIC_WORDS } = require('../text/metric_words');
 const { moreText, notKeptText, intervalMethodText } = require('../text/verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, marginText, calibrationWords } = require('../text/format');
 const { runtimeWords } = require('../text/runtimes');
@@ -194,20 +197,20 @@ function verdictText(c, { compact = false } = {}) {
   if (!c) return '–';
   if (c.no_verdict) {
     // Decided in perf/lib/judge/verdicts.js: the schedule set the rate, or too few requests for a p99.
-    return `<span class="muted" title="${esc(c.note || '')}">${esc(c.no_verdict)}</span>`;
+    return `<span class="muted" title="${esc(noteWords(c.note) || '')}">${esc(c.no_verdict)}</span>`;
   }
   if (c.factor === null) {
     if (c.excluded === 'client-bound') {
       const who = c.caveat && c.caveat.length ? c.caveat.join(', ') : 'client-bound';
       const text = compact ? 'not judged' : `not judged: ${who}, the load generator set the pace (try --engine wrk)`;
-      return `<span class="caveat-text" title="${esc(c.note || '')}">– ${esc(text)} <span class="caveat">⚠</span></span>`;
+      return `<span class="caveat-text" title="${esc(noteWords(c.note) || '')}">– ${esc(text)} <span class="caveat">⚠</span></span>`;
     }
     // In the summary table a word (the row's tags name the server); the whole note on hover.
-    const why = compact && c.excluded ? c.excluded.replace('-', ' ') : c.note;
-    return `<span class="muted" title="${esc(c.note || '')}">– ${why ? `(${esc(why)})` : ''}</span>`;
+    const why = compact && c.excluded ? c.excluded.replace('-', ' ') : noteWords(c.note);
+    return `<span class="muted" title="${esc(noteWords(c.note) || '')}">– ${why ? `(${esc(why)})` : ''}</span>`;
   }
   const caveat = c.caveat && c.caveat.length ? ` <span class="caveat" title="${esc(c.caveat.join('; '))}: the load generator set the pace, so this comparison understates the server">⚠</span>` : '';
-  const { word } = c.answer;
+  const { word } = METRIC_WORDS[c.metric];
   if (c.answer.kind === 'same') {
     return `<span class="ns">same within ${esc(marginText(c.answer.margin))}</span> <span class="ci">95% CI <span class="nowrap">${fmtInterval(c.ci95).slice(1, -1)}</span></span>${caveat}`;
   }
@@ -239,7 +242,7 @@ function summaryTable(model) {
   const pair = results.pair;
   if (!pair) return '<p>Only one server was measured.</p>';
   const [a, b] = pair;
-  const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRICS[m].long)} (${esc(METRICS[m].unit)})</th>`).join('');
+  const head1 = HEADLINE_METRICS.map((m) => `<th colspan="3" class="l">${esc(METRIC_WORDS[m].long)} (${esc(METRICS[m].unit)})</th>`).join('');
   const head2 = HEADLINE_METRICS.map((m) => `<th>${serverName(a)} ${unit(METRICS[m].unit)}</th><th>${serverName(b)} ${unit(METRICS[m].unit)}</th><th class="l">better</th>`).join('');
   const rows = results.scenarios.map((scenario) => {
     const cells = HEADLINE_METRICS.map((metric) => {
@@ -328,8 +331,8 @@ function trialsNote(results) {
 /** Overhead factor with its interval and answer: "1.32× 1.2–1.45", "1.0× 0.98–1.02 same ±10 %", "1.1× 0.8–1.4 undecided". */
 function overheadCell(m) {
   if (!m) return '<td class="muted">–</td>';
-  if (m.excluded) return `<td class="muted" title="${esc(m.note || '')}">not compared (${esc(m.excluded)})</td>`;
-  if (m.no_verdict) return `<td class="muted" title="${esc(m.note || '')}">${esc(m.no_verdict)}</td>`;
+  if (m.excluded) return `<td class="muted" title="${esc(noteWords(m.note) || '')}">not compared (${esc(m.excluded)})</td>`;
+  if (m.no_verdict) return `<td class="muted" title="${esc(noteWords(m.note) || '')}">${esc(m.no_verdict)}</td>`;
   if (m.overhead === null || m.overhead === undefined) return '<td class="muted">–</td>';
   const ci = m.ci95 ? ` <span class="ci">${fmtFactor(m.ci95[0]).replace('×', '')}–${fmtFactor(m.ci95[1])}</span>` : ' <span class="ci">1 trial: no interval</span>';
   const ns = m.decision === 'same' ? ` <span class="ci ns">same ${esc(marginText(m.margin))}</span>` : m.decision === 'undecided' ? ' <span class="ci ns">undecided</span>' : '';
@@ -344,7 +347,7 @@ function overheadCell(m) {
 function overheadSection(results) {
   const rows = results.overheads;
   if (!rows.length) return '';
-  const head = OVERHEAD_METRICS.map((m) => `<th>${esc(METRICS[m].short)} ${unit('×')}</th>`).join('');
+  const head = OVERHEAD_METRICS.map((m) => `<th>${esc(METRIC_WORDS[m].short)} ${unit('×')}</th>`).join('');
   const body = rows.map((o) => `<tr><td class="l"><a href="#s-${esc(slugId(o.scenario))}">${esc(o.scenario)}</a></td><td class="l">${serverName(o.server)}</td><td class="l">${serverName(o.reference)} <span class="muted">${esc(o.role)}</span></td>${OVERHEAD_METRICS.map((m) => overheadCell(o.metrics[m])).join('')}</tr>`).join('\n');
   return `<section id="overhead">
 <h2>Overhead against references</h2>
@@ -451,7 +454,7 @@ function scenarioVerdicts(comps, scenario) {
     const unit = METRICS[m].unit;
     // A p99 from too few requests is their slowest few: its values are not shown either.
     const values = c.value_a !== null && c.value_b !== null && c.no_verdict !== TOO_FEW ? ` <span class="ci">(${esc(c.a)} ${fmtNumber(c.value_a, unit)} vs ${esc(c.b)} ${fmtNumber(c.value_b, unit)} ${esc(unit)})</span>` : '';
-    return `<li>${esc(METRICS[m].long)}: ${verdictText(c)}${values}</li>`;
+    return `<li>${esc(METRIC_WORDS[m].long)}: ${verdictText(c)}${values}</li>`;
   }).filter(Boolean);
   return parts.length ? `<ul class="verdicts">${parts.join('')}</ul>` : '';
 }
@@ -681,7 +684,7 @@ ${seed.figure ? figure(seed.figure) : ''}
 ${body}
 </tbody></table></div>
 </div>
-<p class="muted">The 2011 study measured the mean response time of each server in four tests (${esc(STUDY.tests.setup)}) and concluded: “${esc(STUDY.tests.conclusion)}” Source: <code>${esc(STUDY.tests.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with their 95 % intervals: the absolute times are not comparable (a wireless LAN then), the gap between the servers is. Each test's answer is on ${esc(STUDY.tests.list.map((t) => `${t.test}: ${METRICS[t.here.metric].long}`).join(', '))}.</p>
+<p class="muted">The 2011 study measured the mean response time of each server in four tests (${esc(STUDY.tests.setup)}) and concluded: “${esc(STUDY.tests.conclusion)}” Source: <code>${esc(STUDY.tests.source)}</code>. This run's numbers are the means of the same tests on this machine's loopback, with their 95 % intervals: the absolute times are not comparable (a wireless LAN then), the gap between the servers is. Each test's answer is on ${esc(STUDY.tests.list.map((t) => `${t.test}: ${METRIC_WORDS[t.here.metric].long}`).join(', '))}.</p>
 </section>`;
 }
 

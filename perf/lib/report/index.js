@@ -13,13 +13,16 @@ const agg = require('./aggregate');
 const specs = require('./chart_specs');
 const { HEADLINE_METRICS, representative, comparisons, flags, headline } = require('./headline');
 const { METRICS, metricValue } = require('../judge/metrics');
+const { METRIC_WORDS } = require('../text/metric_words');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
 const { heldConnections } = require('../store/scenario_doc');
 const { ABOVE_WAIT_BOUND_MS, isWaitingRun } = require('../judge/waiting');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
-const { MIN_TAIL_SAMPLES, TOO_FEW } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { TOO_FEW } = require('../store/no_verdict');
+const { noteWords } = require('../text/verdict_notes');
 const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
 const { orderServers } = require('./style');
 
@@ -231,7 +234,7 @@ function overviewCharts(results, comps) {
   const pair = results.pair;
   if (pair) {
     const [a, b] = pair;
-    const metrics = HEADLINE_METRICS.map((m) => METRICS[m].short);
+    const metrics = HEADLINE_METRICS.map((m) => METRIC_WORDS[m].short);
     const rows = comps
       .filter((c) => HEADLINE_METRICS.includes(c.metric) && c.factor !== null)
       .map((c) => {
@@ -240,7 +243,7 @@ function overviewCharts(results, comps) {
         const ci = Array.isArray(c.ci95) ? (m.better === 'lower' ? [1 / c.ci95[1], 1 / c.ci95[0]] : c.ci95) : [null, null];
         const winner = c.winner || NO_WINNER;
         const label = `${c.words} (${a} ${fmtNumber(c.value_a, m.unit)} vs ${b} ${fmtNumber(c.value_b, m.unit)} ${m.unit})`;
-        return { scenario: c.scenario, metric: m.short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
+        return { scenario: c.scenario, metric: METRIC_WORDS[c.metric].short, times, times_lo: ci[0], times_hi: ci[1], winner, label, a, b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio };
       });
     if (rows.length) {
       charts.push({
@@ -271,7 +274,7 @@ function overviewCharts(results, comps) {
       }
     }
     if (!rows.some((r) => r.value !== null)) continue;
-    const title = m.long;
+    const title = METRIC_WORDS[metric].long;
     const better = m.better === 'lower' ? 'Shorter bars are better.' : 'Longer bars are better.';
     charts.push({
       name: `overview_${metric}`,
@@ -590,7 +593,7 @@ async function buildReport(resultsDir, { log = () => {}, png = true, timeline = 
   fs.writeFileSync(path.join(chartsDir, 'comparisons.csv'), toCsv(comps.map((c) => ({
     scenario: c.scenario, metric: c.metric, a: c.a, b: c.b, value_a: c.value_a, value_b: c.value_b, ratio_a_over_b: c.ratio,
     ci95_lo: c.ci95 ? c.ci95[0] : null, ci95_hi: c.ci95 ? c.ci95[1] : null, significant: c.significant ?? null, n_a: c.n_a ?? null, n_b: c.n_b ?? null,
-    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: c.note,
+    winner: c.winner, factor: c.factor, excluded: c.excluded ?? null, no_verdict: c.no_verdict ?? null, note: noteWords(c.note),
     decision: c.decision ?? null, margin: c.margin ?? null, more_measuring: c.more_measuring ?? null, answer: c.words ?? null,
   }))));
 

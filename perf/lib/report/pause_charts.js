@@ -8,7 +8,8 @@
 const { ROLE } = require('../measure/samples');
 const { GC_MARK_MS, MAX_MARKS } = require('../measure/runtime_events');
 const { PERCENTILES } = require('../measure/stats');
-const { percentileResolved, tooFewText } = require('../judge/verdicts');
+const { percentileResolved } = require('../judge/verdicts');
+const { tooFewText } = require('../text/verdict_notes');
 const { causeText } = require('../text/runtime');
 const { fmtNumber } = require('../text/format');
 const { pauseTimelineSpec, PAUSE_CHART_WIDTH, PAUSE_CHART_HEIGHT } = require('./chart_specs');

@@ -6,7 +6,7 @@
 // runtime table takes them (perf/lib/text/runtime.js, runtimeAcross).
 
 const { runtimeAcross, median } = require('../measure/runtime_events');
-const { TOO_FEW } = require('../judge/verdicts');
+const { TOO_FEW } = require('../store/no_verdict');
 const { fmtNumber } = require('../text/format');
 
 /** The tail the table reports. */

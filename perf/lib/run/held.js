@@ -14,6 +14,7 @@
 
 const { stepOf, stepMeasurer, turnstile } = require('./ramp');
 const { searchCapacity } = require('../judge/capacity');
+const { searchWords } = require('../text/capacity');
 const { heldObjective, memorySlope, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { shuffled } = require('./rounds');
 const { heldLine } = require('../text/waiting');
@@ -44,11 +45,13 @@ function measureHeld(design, server, up, context) {
 }
 
 /**
- * One server's search as results.json keeps it: { held (the most waiting requests it held, or
+ * One server's search (searchCapacity's, in words: perf/lib/text/capacity.js) as results.json
+ * keeps it: { held (the most waiting requests it held, or
  * null), failing (the fewest it failed), bracket, saturated, limited, incomplete, steps, memory
  * (memorySlope over the steps it answered without an error: peak RSS against connections held) }.
  */
-function heldSummary(search) {
+function heldSummary(coded) {
+  const search = searchWords(coded);
   // Memory for holding H connections is measured whether or not the latency kept the bound: every
   // step the server answered without an error, whose load generator offered it.
   const heldSteps = search.steps.filter((st) => st.held && !st.errors && !st.fatal && !st.limited && !st.stop && Number.isFinite(st.peak_rss_mb));

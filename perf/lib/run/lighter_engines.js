@@ -7,7 +7,7 @@
 // part of the run's plan it needs (perf/lib/plan/run_plan.js): { runnable, served, trials }.
 
 const { ENGINES, DEFAULT_ENGINE, whyNotInstalled } = require('../engines');
-const { reasonText } = require('../judge/reasons');
+const { reasonText } = require('../text/reasons');
 const { trialPlan, estimatePlanS } = require('../plan/trial_plan');
 const { fmtDuration } = require('../text/format');
 const { median } = require('../measure/stats');

@@ -26,7 +26,9 @@ const { summarizeTrials } = require('../judge/confidence');
 const { LEVEL, fewPauses } = require('../method');
 const { pairedInterval } = require('../judge/sequential');
 const { decide } = require('../judge/answer');
-const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkBoundText, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
+const { linkBoundText } = require('../text/reasons');
+const { searchWords } = require('../text/capacity');
 const { PERCENTILES } = require('../measure/stats');
 const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
@@ -152,7 +154,7 @@ function stepOf(run, rate, loadS, schedule = null) {
   // What kept the rate from reaching the server says nothing of the server: the link full one
   // way, or the rate offered asking that of it (--link), the load generator at its core's
   // limit, the load hosts off their schedule.
-  else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, rate);
+  else if (isLinkBound(run.link_usage, rate)) step.limited = linkBoundText(run.link_usage, linkDemandPct(run.link_usage, rate));
   else if (run.client_bound) step.limited = `the load generator was the bottleneck (${Math.round(run.client_cpu_pct)} % of its core)`;
   else if (run.load_problems && run.load_problems.length) step.limited = `the load hosts' load or its record was not as planned: ${run.load_problems[0]}`;
   // An engine whose arrivals are random (Tsung's) measures the rate its requests started at: one
@@ -230,7 +232,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
       const failed = Object.fromEntries(servers.map((s) => [s, 0]));
       const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
       const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep }, periods[server]);
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true }).then((r) => [server, r])));
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true }).then((r) => [server, searchWords(r)])));
       for (const [server, r] of results) {
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));

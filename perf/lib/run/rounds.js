@@ -20,14 +20,15 @@
 const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
 const { whyNotInstalled, engineFor } = require('../engines');
-const { reasonCode } = require('../judge/reasons');
+const { reasonCode } = require('../store/reasons');
 const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
 const { waitMs } = require('../store/scenario_doc');
 const { lookToDecide } = require('../judge/sequential');
 const { estimateScenarioS, SETTLE_S } = require('../plan/trial_plan');
 const { fmtDuration } = require('../text/format');
-const { METRICS } = require('../judge/metrics');
-const { analyzeRuns, isSuperseded, usableForVerdict, withoutAdvice } = require('../judge/verdicts');
+const { METRIC_WORDS } = require('../text/metric_words');
+const { analyzeRuns, isSuperseded, usableForVerdict } = require('../judge/verdicts');
+const { withoutAdvice } = require('../text/verdict_notes');
 const { runLine } = require('../text/run_log');
 
 /**
@@ -256,11 +257,11 @@ function scenarioComparisons(st, runs, plan) {
 /** "keepalive_400x100   10 rounds: 5 of 6 decided (open: p99); 1 min 10 s of 3 min". */
 function visitLine(st, comparisons, { spentS, budgetS }) {
   const judged = comparisons.filter((c) => c.decision);
-  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => METRICS[c.metric].short))];
+  const open = [...new Set(comparisons.filter((c) => c.decision === 'undecided').map((c) => METRIC_WORDS[c.metric].short))];
   const decided = judged.length - comparisons.filter((c) => c.decision === 'undecided').length;
   const engine = st.scenario.engine ? ` (${st.scenario.engine})` : '';
   // Nothing to judge (each side's runs unusable, or never in the same round): why, in short.
-  if (!judged.length && comparisons.length) return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: nothing judged (${withoutAdvice(comparisons[0].note || 'not measured')}); ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
+  if (!judged.length && comparisons.length) return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: nothing judged (${withoutAdvice(comparisons[0].note || { code: 'not_measured' })}); ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
   return `${st.name.padEnd(20)} ${String(st.rounds).padStart(2)} rounds${engine}: ${decided} of ${judged.length} decided${open.length ? ` (open: ${open.join(', ')})` : ''}; ${fmtDuration(spentS)} of ${fmtDuration(budgetS)}`;
 }
 

@@ -22,7 +22,7 @@ const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, readListenOverflows } = require('../measure/proc_stats');
 const { judgeClientBound, isLinkBound, cpuShares, judgeRun, clientLateness } = require('../judge/bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
-const { reasonText } = require('../judge/reasons');
+const { reasonText, reasonWords } = require('../text/reasons');
 const { ENGINES, engineFor } = require('../engines');
 const { EngineUnavailable } = require('../engines/external');
 
@@ -382,7 +382,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
   // (An external engine's run has no event-loop delay of its own: null.)
   const clientLateMs = clientLateness({ loopP99: run.client_loop_delay_ms?.p99 ?? null, lagMean: run.schedule_lag_ms?.mean ?? null, lagP99: run.schedule_lag_ms?.p99 ?? null });
-  Object.assign(run, judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends }));
+  const { reasons, ...verdict } = judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends });
+  Object.assign(run, verdict, { not_judged_because: reasons.map(reasonWords) });
   return { run, samples };
 }
 

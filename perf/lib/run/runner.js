@@ -34,6 +34,7 @@ const { fmtDuration } = require('../text/format');
 const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
+const { noteWords } = require('../text/verdict_notes');
 const { measureInRounds, estimateFirstLookS } = require('./rounds');
 const { measureRamps } = require('./ramp');
 const { measureHeldCounts } = require('./held');
@@ -149,7 +150,8 @@ async function runScenarios(asked = {}) {
     // summaries and the terminal say.
     let results = null;
     const { unwritten } = store.finish(
-      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, waiting, backends: backendCosts },
+      // Each comparison's note as results.json keeps it: in words.
+      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, comparisons: analysis.comparisons.map((c) => ({ ...c, note: noteWords(c.note) })), waiting, backends: backendCosts },
       (written) => {
         results = judgeResults(written);
         return { 'summary.txt': toText(results), 'summary.md': toMarkdown(results), 'summary.csv': toCsv(results) };

@@ -15,7 +15,7 @@ const { withRuntimeVariants, runtimeOf, parseLabel, RuntimeError } = require('..
 const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../method');
 const { serverSources } = require('../run/environment');
-const { readmeBlock, answersDocument, withBlock } = require('../text/pooled');
+const { readmeBlock, answersDocument, withBlock, notJudgedWords } = require('../text/pooled');
 const { headline, defaultPairs, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
 const { PROJECT_ROOT } = require('../project_root');
 
@@ -48,7 +48,9 @@ function archiveRun(dir, { archiveDir = ARCHIVE_DIR } = {}) {
   if (why) throw new ArchiveError(`${results.file} is not archived: ${why}`);
   const commit = results.environment.project_commit;
   const sources = commit ? serverSources(results.definitions, { commit }) : {};
-  return writeRecord(recordOf(results, { answers: runAnswers(results), sources }), archiveDir);
+  // The record keeps why an answer is not judged in words, as every record has.
+  const answers = runAnswers(results).map((a) => ({ ...a, not_judged: notJudgedWords(a.not_judged) }));
+  return writeRecord(recordOf(results, { answers, sources }), archiveDir);
 }
 
 /**

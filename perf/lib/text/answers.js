@@ -7,7 +7,8 @@
 // decides nothing.
 
 const { METRICS, METRIC_NAMES } = require('../judge/metrics');
-const { withoutAdvice } = require('../judge/verdicts');
+const { METRIC_WORDS } = require('./metric_words');
+const { withoutAdvice, noteWords } = require('./verdict_notes');
 const { marginText, fmtFactor, fmtInterval, fmtDuration } = require('./format');
 const { toText, overheadLines, seedLines, falseDiscoveryLines } = require('./summary');
 const { rampLines } = require('./ramps');
@@ -19,8 +20,8 @@ const { headlineLines } = require('./questions');
 
 /** A winner's metric in a few words: "1.5× faster p50 [1.3–1.7]", "1.4× less CPU/req [1.2–1.6]". */
 function winText(a) {
-  const m = METRICS[a.metric];
-  return `${fmtFactor(a.factor)} ${m.latency ? `faster ${m.short}` : m.word} ${fmtInterval(a.ci)}`;
+  const w = METRIC_WORDS[a.metric];
+  return `${fmtFactor(a.factor)} ${METRICS[a.metric].latency ? `faster ${w.short}` : w.word} ${fmtInterval(a.ci)}`;
 }
 
 /**
@@ -43,7 +44,7 @@ function scenarioAnswers(pair, comparisons, scenario) {
     } else if (answer.kind === 'undecided') out.undecided.push(metric);
     // Why in a few words: what verdictWords says, an exclusion's note without its advice ("em
     // client-bound in all 5 trials"), a rule's code ("n too small", "set by the rate").
-    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? answer.why : answer.kind === 'excluded' ? withoutAdvice(answer.why) : answer.code || answer.why });
+    else out.notJudged.push({ metric, why: answer.kind === 'no_interval' ? noteWords(answer.why) : answer.kind === 'excluded' ? withoutAdvice(answer.why) : answer.code || noteWords(answer.why) });
   }
   return out;
 }
@@ -54,7 +55,7 @@ function scenarioAnswers(pair, comparisons, scenario) {
  */
 function scenarioLine(results, scenario, pair = results.pair, comparisons = results.pairComparisons) {
   const s = scenarioAnswers(pair, comparisons, scenario);
-  const short = (metrics) => metrics.map((m) => METRICS[m].short).join(', ');
+  const short = (metrics) => metrics.map((m) => METRIC_WORDS[m].short).join(', ');
   const parts = [];
   for (const [server, wins] of Object.entries(s.wins)) if (wins.length) parts.push(`${server} ${wins.map(winText).join(', ')}`);
   if (s.same.length) parts.push(`${short(s.same)} same ${marginText(s.margin)}`);
@@ -110,7 +111,7 @@ function tuningLines(results, { tunedPair, tuning }) {
   const [ta, tb] = tunedPair;
   const [a, b] = [defs[ta].tuned_of, defs[tb].tuned_of];
   const width = Math.max(...results.scenarios.map((s) => s.length));
-  const lines = tuning.map((t) => `  ${t.scenario.padEnd(width)}  ${METRICS[t.metric].short.padEnd(7)} ${tuningText(t.effect, t.defaults, t.tuned)}`);
+  const lines = tuning.map((t) => `  ${t.scenario.padEnd(width)}  ${METRIC_WORDS[t.metric].short.padEnd(7)} ${tuningText(t.effect, t.defaults, t.tuned)}`);
   return [`What tuning both does to each winner named (${a} and ${b} with their defaults against ${ta} and ${tb}):`, ...lines];
 }
 

@@ -7,9 +7,13 @@ const path = require('node:path');
 const { METRICS } = require('../judge/metrics');
 const { environmentDifferences } = require('../judge/compare_runs');
 const { KINDS } = require('../judge/compare_verdicts');
-const { MIN_TAIL_SAMPLES, RATE_SET, TOO_FEW } = require('../judge/verdicts');
-const { reasonLabel } = require('../judge/reasons');
+const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { RATE_SET, TOO_FEW } = require('../store/no_verdict');
+const { noteWords } = require('./verdict_notes');
+const { reasonLabel } = require('../store/reasons');
 const { fmtNumber, fmtChange, alignedTable } = require('./format');
+const { RELATION_WORDS } = require('./verdict_words');
+const { METRIC_WORDS } = require('./metric_words');
 
 /** One difference between the two environments (compare_runs.js environmentDifferences) in words. */
 function differenceText({ key, a, b }) {
@@ -50,7 +54,7 @@ const NO_VERDICT_WORDS = {
 function comparisonNotes({ only, noVerdicts }) {
   return [
     ...only.map((o) => `${o.server} ${o.scenario}: only in ${o.side}; not compared`),
-    ...noVerdicts.map(({ kind, note }) => `no verdict (${kind}): ${NO_VERDICT_WORDS[kind] || note}`),
+    ...noVerdicts.map(({ kind, note }) => `no verdict (${kind}): ${NO_VERDICT_WORDS[kind] || noteWords(note)}`),
   ];
 }
 
@@ -79,7 +83,7 @@ function formatComparison(A, B, result) {
     const first = key !== last;
     last = key;
     const ci = r.ci95 ? `[${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]` : '';
-    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRICS[r.metric].label : '(all)', r.metric ? fmtNumber(r.a, METRICS[r.metric].unit) : '–', r.metric ? fmtNumber(r.b, METRICS[r.metric].unit) : '–', fmtChange(r.ratio), ci, VERDICT_WORDS[r.verdict](r, result.thresholdPct)];
+    return [first ? r.server : '', first ? r.scenario : '', r.metric ? METRIC_WORDS[r.metric].label : '(all)', r.metric ? fmtNumber(r.a, METRICS[r.metric].unit) : '–', r.metric ? fmtNumber(r.b, METRICS[r.metric].unit) : '–', fmtChange(r.ratio), ci, VERDICT_WORDS[r.verdict](r, result.thresholdPct)];
   });
   lines.push(...alignedTable(head, body, ['l', 'l', 'l', 'r', 'r', 'r', 'l', 'l']));
   const notes = comparisonNotes(result);
@@ -88,7 +92,7 @@ function formatComparison(A, B, result) {
   const regs = result.regressions;
   if (regs.length) {
     lines.push(`${regs.length} significant regression${regs.length > 1 ? 's' : ''} beyond ${result.thresholdPct}%:`);
-    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRICS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
+    for (const r of regs) lines.push(`  ${r.server} ${r.scenario} ${METRIC_WORDS[r.metric].label}: ${fmtChange(r.ratio)} [${fmtChange(r.ci95[0])}, ${fmtChange(r.ci95[1])}]`);
   } else {
     const unjudged = result.rows.filter((r) => r.ci95 === null).length;
     lines.push(`no significant regression beyond ${result.thresholdPct}%${unjudged ? ` (${unjudged} of ${result.rows.length} rows could not be judged: see the verdict column)` : ''}`);
@@ -100,12 +104,12 @@ function formatComparison(A, B, result) {
 function formatVerdictAgreement(result) {
   const t = result.tally;
   const lines = [
-    `Verdicts of A and B (scenario × metric × pair of servers, ${result.rows.length} in both): ${KINDS.map((k) => `${k} ${t[k]}`).join(', ')}.`,
+    `Verdicts of A and B (scenario × metric × pair of servers, ${result.rows.length} in both): ${KINDS.map((k) => `${RELATION_WORDS[k]} ${t[k]}`).join(', ')}.`,
   ];
   const named = result.rows.filter((r) => r.winnerA || r.winnerB);
   if (named.length) {
     lines.push('', 'Where a winner was named:');
-    for (const r of named) lines.push(`  ${r.kind.padEnd(12)} ${r.scenario} ${METRICS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
+    for (const r of named) lines.push(`  ${RELATION_WORDS[r.kind].padEnd(12)} ${r.scenario} ${METRIC_WORDS[r.metric].label} (${r.a} vs ${r.b}): A ${r.winnerA || '–'}, B ${r.winnerB || '–'}`);
   }
   return lines;
 }

@@ -1,43 +1,106 @@
 'use strict';
 // A cross-check's comparison (perf/lib/judge/crosscheck.js buildReport) in words: the document
-// as crosscheck.json stores it (its verdicts and agreements in words), aligned text for the
-// terminal and Markdown: the table, its legend and notes, and the servers' verdicts by engine.
+// as crosscheck.json stores it (its labels, verdicts, notes, agreements and the built-in engines'
+// latency in words), aligned text for the terminal and Markdown: the table, its legend and notes,
+// and the servers' verdicts by engine.
 
 const { fmtNumber, alignedTable, marginText } = require('./format');
+const { METRIC_WORDS } = require('./metric_words');
 
-/** A row's verdict in words: "agree within ±10 %", "agree within ±10 % (resolution)"; the other codes are their words. */
+/** Each compared metric's label (perf/lib/judge/crosscheck.js CROSSCHECK_METRICS). */
+const LABELS = {
+  throughput_rps: METRIC_WORDS.throughput_rps.label,
+  mean_ms: METRIC_WORDS.mean_ms.label,
+  mean_ms_from_actual_start: 'mean ms, lag removed',
+  p50_ms: METRIC_WORDS.p50_ms.label,
+  p90_ms: 'p90 ms',
+  p99_ms: METRIC_WORDS.p99_ms.label,
+  max_ms: 'max ms',
+  connect_ms: 'connect ms',
+  cpu_ms_per_request: 'server CPU ms/req',
+  errors: 'errors',
+  client_cpu_pct: 'client CPU %',
+};
+
+/** What each built-in engine's latency means (an external engine records its own, latency_basis). */
+const BUILTIN_BASIS = {
+  autocannon: 'autocannon (through the runner\'s hooks): from writing the request to the last byte of the reply; connect not included; exact, every reply',
+  sequential: 'sequential engine: from opening the connection (connect included) to the last byte of the reply; exact, every reply',
+  open_loop: 'open-loop engine: from the connection\'s scheduled start (connect and any schedule lag included) to the last byte of the reply; exact, every reply',
+  constant_rate: 'constant-rate engine: from when the request was due (its wait for a busy connection and the schedule lag included) to the last byte of the reply, as Node read it; exact, every reply',
+  rate_client: 'rate_client (C): from when the request was due (its wait for a busy connection and the schedule lag included) to the kernel\'s receive time of the reply\'s last bytes; exact, every reply',
+  slow_clients: 'slow-client engine: the probe\'s latency from its scheduled start',
+};
+
+/** The notes' words (perf/lib/judge/crosscheck.js definitionNotes and compareMetric), by code. */
+const NOTE_WORDS = {
+  httperf_connection_time: 'httperf: connection time, connect() to the end of the connection; 0.1 ms steps',
+  httperf_reply_time: 'httperf: reply time = response + transfer (mean only); 0.1 ms steps',
+  open_loop_scheduled_start: 'open loop: counted from the scheduled start, so schedule lag is inside',
+  open_loop_lag_removed: 'open loop: mean minus the mean schedule lag, i.e. from the actual start of the connection',
+  sequential_from_open: 'sequential: counted from opening the connection',
+  wrk_fill_in: 'wrk: excludes connect, adds coordinated-omission fill-in samples',
+  tsung_from_ready: 'tsung: from when the user was ready to send (connect included on a new connection) to the end of the reply, not from a schedule',
+  httperf_connect_time: 'httperf: mean connect() time of its connections, 0.1 ms steps; the built-in engines time it in Node, up to the connect callback',
+  httperf_closes: 'httperf closes the connection itself (no Connection: close); the built-in engine asks the server to close',
+  wrk_closes: 'wrk closes the connection itself after the reply and reconnects',
+  httperf_recv_buffer: 'httperf reads with a 16 KiB receive buffer (its --recv-buffer default), so a larger reply arrives in several windows: more server CPU and time per reply',
+  httperf_errors_per_connection: 'httperf counts a failed connection (or session) once, not each request it carried',
+  wrk_errors: 'wrk: connect errors count as refused, read/write errors as reset, replies slower than --timeout as timeouts',
+  open_loop_rate_set: 'open loop: the rate is set by the schedule, both should match it',
+  tsung_poisson: 'tsung: arrivals are a Poisson process (random gaps, bursts), the built-in open loop and httperf space them evenly',
+  tsung_agents: 'tsung: its agents on the load hosts (a sum where they share this machine\'s cores)',
+  httperf_busy_polls: 'httperf busy-polls: about 100% whatever the load',
+  builtin_runner_cpu: 'built-in: the runner process (Node), not an external tool',
+  measured_by_neither: 'neither engine measures it',
+  compared_by_ranges: 'compared by the trials\' ranges (a zero cannot go on the log scale)',
+};
+
+/** A note in words: a code, or { code, … } with what its words need. */
+function noteText(note) {
+  if (typeof note === 'string') return NOTE_WORDS[note];
+  if (note.code === 'not_measured_by') return `${note.engine} does not measure it`;
+  return `ok trials: ${Object.entries(note.trials).map(([engine, n]) => `${engine} ${n}`).join(', ')}`;
+}
+
+/** A row's verdict in words: "agree within ±10 %", "agree within ±10 % (resolution)", "too few trials"; the other codes are their words. */
 function verdictText(code, margin) {
+  if (code === 'too_few_trials') return 'too few trials';
+  if (code === 'no_data') return 'no data';
   const [head, ...rest] = code.split(' (');
   return head === 'agree' ? [`agree within ${marginText(margin)}`, ...rest].join(' (') : code;
 }
 
-/** How the engines' answers about the servers relate (perf/lib/judge/answer.js relate, or 'cannot tell'), in words. */
+/** How the engines' answers about the servers relate (perf/lib/judge/answer.js relate, or 'cannot_tell'), in words. */
 function agreementText(code, engines, margin) {
   const words = {
-    'same winner': 'same winner',
+    same_winner: 'same winner',
     opposite: 'opposite',
-    'both same': `both the same within ${marginText(margin)}`,
-    'same vs clear winner': 'contradict: one a clear winner, the other the same',
-    'same vs close winner': 'one a close winner, the other the same',
-    'only first': `only ${engines[0]} decided`,
-    'only second': `only ${engines[1]} decided`,
+    both_same: `both the same within ${marginText(margin)}`,
+    same_vs_clear: 'contradict: one a clear winner, the other the same',
+    same_vs_close: 'one a close winner, the other the same',
+    only_first: `only ${engines[0]} decided`,
+    only_second: `only ${engines[1]} decided`,
     neither: 'both undecided',
-    'cannot tell': 'cannot tell',
+    cannot_tell: 'cannot tell',
   };
   return words[code];
 }
 
 /**
- * The comparison document in words, as crosscheck.json stores it: each row's verdict, the
- * tally's keys and each server verdict's agreement in words; the margin is in them.
+ * The comparison document in words, as crosscheck.json stores it: each row's label, verdict and
+ * notes, the tally's keys, each server verdict's label and agreement, and what each engine's
+ * latency means, in words; the margin is in them.
  */
 function crosscheckWords(report) {
   const { margin, ...doc } = report;
+  const label = (metric) => (metric ? LABELS[metric] : null);
   return {
     ...doc,
-    rows: doc.rows.map((r) => ({ ...r, verdict: verdictText(r.verdict, margin) })),
+    groups: doc.groups.map((g) => ({ ...g, latency_basis: Object.fromEntries(Object.entries(g.latency_basis).map(([e, basis]) => [e, basis || BUILTIN_BASIS[g.engine_runs[e]] || g.engine_runs[e]])) })),
+    rows: doc.rows.map(({ server, scenario, metric, ...r }) => ({ server, scenario, metric, label: label(metric), ...r, verdict: verdictText(r.verdict, margin), notes: r.notes.map(noteText) })),
     tally: Object.fromEntries(Object.entries(doc.tally).map(([code, n]) => [verdictText(code, margin), n])),
-    server_verdicts: doc.server_verdicts.map((v) => ({ ...v, agreement: agreementText(v.agreement, doc.engines, margin) })),
+    server_verdicts: doc.server_verdicts.map(({ scenario, metric, ...v }) => ({ scenario, metric, label: label(metric), ...v, agreement: agreementText(v.agreement, doc.engines, margin) })),
   };
 }
 

@@ -9,7 +9,9 @@ const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');
 const { fmtFactor, fmtInterval, markdownTable, markdownAnchor, marginText, calibrationWords } = require('./format');
-const { keptWords } = require('./verdict_words');
+const { keptWords, RELATION_WORDS } = require('./verdict_words');
+const { noteWords } = require('./verdict_notes');
+const { METRIC_WORDS } = require('./metric_words');
 
 const RAMP_METRIC = 'sustainable_rps';
 
@@ -17,12 +19,13 @@ const RAMP_METRIC = 'sustainable_rps';
 function metricWord(metric) {
   if (metric === RAMP_METRIC) return 'the sustainable rate';
   const m = METRICS[metric];
-  return m ? (m.latency ? `${m.word} ${m.short}` : m.word) : metric;
+  const w = METRIC_WORDS[metric];
+  return m ? (m.latency ? `${w.word} ${w.short}` : w.word) : metric;
 }
 
 /** The metric as a table's label: "mean", "req/s", "sustainable rate". */
 function metricLabel(metric) {
-  return metric === RAMP_METRIC ? 'sustainable rate' : METRICS[metric] ? METRICS[metric].short : metric;
+  return metric === RAMP_METRIC ? 'sustainable rate' : METRIC_WORDS[metric] ? METRIC_WORDS[metric].short : metric;
 }
 
 /** The interval of side's factor (> 1 where side is better) from an interval of a ÷ b. */
@@ -58,13 +61,18 @@ function answerWords(p) {
   return decisionWords(p, p);
 }
 
+/** Why a run's answer is not judged, in words: a stored reason as it is, or the judge's code (judge/meta.js runAnswers). */
+function notJudgedWords(notJudged) {
+  return notJudged && notJudged.code === 'short_of_first_look' ? `${notJudged.rounds} rounds, short of the first look` : noteWords(notJudged);
+}
+
 /**
  * What a pooled answer rests on: "3 runs, 2 hosts, I² 40 %" (and the runs of changed servers);
  * for one no run judged, why the latest did not, unless why is false (a table's narrow cell).
  */
 function basisWords(p, { why = true } = {}) {
   if (p.k === 0) {
-    const latest = p.runs[p.runs.length - 1].answer.not_judged;
+    const latest = notJudgedWords(p.runs[p.runs.length - 1].answer.not_judged);
     return `${p.runs.length} run${p.runs.length === 1 ? '' : 's'}, none judged${why && latest ? ` (the latest: ${latest})` : ''}`;
   }
   const hosts = p.hosts.length;
@@ -281,13 +289,13 @@ function againstLines(rows, label = (dir) => dir) {
   for (const { question, pooled, runs } of rows) {
     lines.push(`${question.topic}, ${question.question}: the full runs: ${pooled ? `${answerWords(pooled)} · ${basisWords(pooled)}` : 'no run measured it'}`);
     for (const { dir, answer, against } of runs) {
-      const words = !answer ? 'not measured' : answer.decision === null ? `not judged (${answer.not_judged})` : answerWords({ ...answer, runs: [answer] });
+      const words = !answer ? 'not measured' : answer.decision === null ? `not judged (${notJudgedWords(answer.not_judged)})` : answerWords({ ...answer, runs: [answer] });
       if (against && against.contradicts) contradictions++;
-      lines.push(`  ${label(dir)}  ${words}${against ? `  [${against.contradicts ? 'CONTRADICTS: ' : ''}${against.relation}]` : ''}`);
+      lines.push(`  ${label(dir)}  ${words}${against ? `  [${against.contradicts ? 'CONTRADICTS: ' : ''}${RELATION_WORDS[against.relation]}]` : ''}`);
     }
   }
   lines.push(`${contradictions} contradiction${contradictions === 1 ? '' : 's'} of the full runs' answers.`);
   return lines;
 }
 
-module.exports = { againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, answersDocument, shortAnswer, shortBasis, HISTORY_LEGEND, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };
+module.exports = { notJudgedWords, againstLines, pooledLine, answerWords, basisWords, byServerName, metricLabel, sideInterval, readmeBlock, answersDocument, shortAnswer, shortBasis, HISTORY_LEGEND, nextRunWords, falseDiscoveryWords, withBlock, CLAIM_WORDS };

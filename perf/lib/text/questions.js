@@ -7,7 +7,7 @@
 const { runtimeWords } = require('./runtimes');
 const { headline } = require('../plan/questions');
 const { runAnswers, acrossRuns, MIN_POOLED_RUNS } = require('../judge/meta');
-const { answerWords } = require('./pooled');
+const { answerWords, notJudgedWords } = require('./pooled');
 const { fmtDuration } = require('./format');
 
 /** The run's answer to question q between a and b (either way round), or null. */
@@ -22,7 +22,7 @@ function answerTo(answers, q, [a, b]) {
 function questionAnswer(answer, { measured, leftOut, spread }) {
   if (!measured) return leftOut ? `not measured: the budget bought the others first (its ${leftOut.kind} ${leftOut.name} about ${fmtDuration(leftOut.cost_s)} more)` : 'not measured in this run';
   if (!answer) return 'no comparison (a side did not run it)';
-  if (answer.decision === null) return `not judged: ${answer.not_judged}`;
+  if (answer.decision === null) return `not judged: ${notJudgedWords(answer.not_judged)}`;
   const own = answerWords({ ...answer, runs: [answer] });
   return spread ? `${own} · across runs: ${answerWords({ ...answer, ...acrossRuns(answer, spread, answer.margin), runs: [answer] })}` : own;
 }

@@ -4,9 +4,10 @@
 // published conclusion holds, for the terminal, summary.txt/.md and the report. Decides nothing.
 
 const { METRICS } = require('../judge/metrics');
+const { METRIC_WORDS } = require('./metric_words');
 const { DEFAULT_MARGIN } = require('../method');
 const { marginText, fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');
-const { withoutAdvice } = require('../judge/verdicts');
+const { withoutAdvice, noteWords } = require('./verdict_notes');
 const { verdictWords } = require('./verdict_words');
 
 /**
@@ -16,7 +17,7 @@ const { verdictWords } = require('./verdict_words');
 function foundText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
-  const other = row.here_metric !== row.metric ? ` (${METRICS[row.here_metric].label})` : '';
+  const other = row.here_metric !== row.metric ? ` (${METRIC_WORDS[row.here_metric].label})` : '';
   if (row.estimate) return `≈${fmtFactor(row.estimate.factor)} ${fmtInterval(row.estimate.ci)} (estimated from CPU/req)`;
   if (!row.found || !row.found.ci) {
     if (c.value_a !== null && c.value_b !== null && c.value_a !== undefined) return `${fmtNumber(c.value_a, METRICS[row.here_metric].unit)} vs ${fmtNumber(c.value_b, METRICS[row.here_metric].unit)} ${METRICS[row.here_metric].unit}`;
@@ -45,7 +46,7 @@ function outcomeText(row) {
   const c = row.comparison;
   if (!c) return 'not run';
   if (row.outcome) return outcomeWords(row.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN);
-  const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || c.note || 'no interval';
+  const why = c.excluded ? withoutAdvice(c.note) : c.no_verdict || noteWords(c.note) || 'no interval';
   if (row.estimate && row.estimate.outcome) return `estimated: ${outcomeWords(row.estimate.outcome, row.here.a, row.here.b, c.margin ?? DEFAULT_MARGIN)} (measured, not judged: ${why})`;
   return `not judged (${why})`;
 }

@@ -12,8 +12,11 @@ const { warningText } = require('./warnings');
 const { waitingLines } = require('./waiting');
 const { backendLines } = require('./backends');
 const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
-const { OVERHEAD_METRICS, CLIENT_BOUND_ADVICE, tooFewText, TOO_FEW, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { TOO_FEW } = require('../store/no_verdict');
+const { CLIENT_BOUND_ADVICE, tooFewText } = require('./verdict_notes');
 const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
+const { METRIC_WORDS } = require('./metric_words');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
 const { verdictWords, keptWords, intervalMethodText } = require('./verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, trialsLabel, alignedTable, markdownTable, csvLines, marginText } = require('./format');
@@ -117,7 +120,7 @@ function verdictRows(s, p) {
       rows.push({
         scenario,
         metric,
-        label: METRICS[metric].label,
+        label: METRIC_WORDS[metric].label,
         va: value(c.value_a),
         vb: value(c.value_b),
         ratio: c.ratio === null ? '–' : c.ratio.toFixed(c.ratio < 10 ? 3 : 1),
@@ -145,7 +148,7 @@ function overheadCell(m) {
 }
 
 /** Overhead columns are factors, whatever the metric's own unit. */
-const overheadHead = (m) => `${METRICS[m].label.split(' ')[0]} ×`;
+const overheadHead = (m) => `${METRIC_WORDS[m].label.split(' ')[0]} ×`;
 
 /** What an overhead's interval answers, after it: " same ±10 %", " undecided", or nothing for a cost or a saving (the interval excludes 1). */
 function overheadAnswer(m) {

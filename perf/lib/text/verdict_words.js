@@ -7,6 +7,8 @@ const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
 const { lookLevel } = require('../judge/sequential');
 const { LEVEL } = require('../method');
+const { METRIC_WORDS } = require('./metric_words');
+const { noteWords } = require('./verdict_notes');
 
 /** "about 4× the measuring", "over 100× the measuring": what would likely decide an undecided answer. */
 function moreText(more) {
@@ -25,11 +27,11 @@ function moreText(more) {
 function verdictWords(c) {
   if (!c) return '–';
   const a = c.answer;
-  if (a.kind === 'excluded') return `not compared: ${a.why}`;
+  if (a.kind === 'excluded') return `not compared: ${noteWords(a.why)}`;
   if (a.kind === 'no_verdict') return a.code;
-  if (a.kind === 'not_measured') return `– (${a.why})`;
-  const text = `${a.lead} ${fmtFactor(a.factor)} ${a.word}`;
-  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${a.why})`;
+  if (a.kind === 'not_measured') return `– (${noteWords(a.why)})`;
+  const text = `${a.lead} ${fmtFactor(a.factor)} ${METRIC_WORDS[c.metric].word}`;
+  if (a.kind === 'no_interval') return `no verdict (${fmtFactor(a.factor) === '1.0×' ? '1.0×' : text}; ${noteWords(a.why)})`;
   if (a.kind === 'winner') return `${text} ${fmtInterval(a.ci)}`;
   if (a.kind === 'same') return `same within ${marginText(a.margin)} ${fmtInterval(c.ci95)}`;
   if (a.fdr) return `undecided: ${text} ${fmtInterval(a.ci)}, ${notKeptText(a.fdr)} over the run`;
@@ -62,4 +64,22 @@ function intervalMethodText(looks) {
   return `95 % confidence intervals from paired rounds (Student t on the rounds' paired log differences, looked at after ${looks.join(', ')} rounds at ${pct} % each, Bonferroni)`;
 }
 
-module.exports = { moreText, verdictWords, keptWords, notKeptText, intervalMethodText };
+/**
+ * How two answers relate (perf/lib/judge/answer.js relate; perf/lib/judge/compare_verdicts.js
+ * adds only_a, only_b and not_judged_in_one), in the words of a tally or a bracket.
+ */
+const RELATION_WORDS = {
+  same_winner: 'same winner',
+  opposite: 'opposite',
+  both_same: 'both same',
+  same_vs_clear: 'same vs clear winner',
+  same_vs_close: 'same vs close winner',
+  only_first: 'only first',
+  only_second: 'only second',
+  only_a: 'only A',
+  only_b: 'only B',
+  neither: 'neither',
+  not_judged_in_one: 'not judged in one',
+};
+
+module.exports = { RELATION_WORDS, moreText, verdictWords, keptWords, notKeptText, intervalMethodText };

@@ -3,8 +3,8 @@
 // terminal, summary.md and the report's flags write them: each warning's runs said alike but for
 // their figures become one text, each figure its range over the trials.
 
-const { CLIENT_BOUND_ADVICE } = require('../judge/verdicts');
-const { reasonText } = require('../judge/reasons');
+const { CLIENT_BOUND_ADVICE } = require('./verdict_notes');
+const { reasonText } = require('./reasons');
 
 // A figure in a warning's text: what differs from trial to trial.
 const FIGURE = /\d+(?:\.\d+)?/g;

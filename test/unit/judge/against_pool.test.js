@@ -15,10 +15,10 @@ const run = (decision, winner, ratio, ci) => ({ subject: 'short_conn_256', metri
 describe('a run against the pooled answer', () => {
   it('the pool names node, clearly: a run naming node agrees, em contradicts, "the same" contradicts, undecided does not', () => {
     assert.equal(pooled.decision, 'winner');
-    assert.deepEqual(againstPool(pooled, run('winner', 'node', 1.6, [1.3, 1.9])), { relation: 'same winner', contradicts: false });
+    assert.deepEqual(againstPool(pooled, run('winner', 'node', 1.6, [1.3, 1.9])), { relation: 'same_winner', contradicts: false });
     assert.deepEqual(againstPool(pooled, run('winner', 'em', 0.7, [0.6, 0.8])), { relation: 'opposite', contradicts: true });
-    assert.deepEqual(againstPool(pooled, run('same', null, 1.0, [0.95, 1.05])), { relation: 'same vs clear winner', contradicts: true });
-    assert.deepEqual(againstPool(pooled, run('undecided', null, 1.3, [0.8, 2.1])), { relation: 'only first', contradicts: false });
+    assert.deepEqual(againstPool(pooled, run('same', null, 1.0, [0.95, 1.05])), { relation: 'same_vs_clear', contradicts: true });
+    assert.deepEqual(againstPool(pooled, run('undecided', null, 1.3, [0.8, 2.1])), { relation: 'only_first', contradicts: false });
   });
 
   it('nothing to set against: a run not judged, a pool without an interval', () => {

@@ -69,21 +69,21 @@ describe('answer: how two answers to one question relate (two runs, or two engin
   const undecided = { decision: 'undecided' };
 
   it('the same winner, opposite winners, both the same, neither', () => {
-    assert.equal(relate(winner('a'), winner('a')), 'same winner');
+    assert.equal(relate(winner('a'), winner('a')), 'same_winner');
     assert.equal(relate(winner('a'), winner('b')), 'opposite');
-    assert.equal(relate(same, same), 'both same');
+    assert.equal(relate(same, same), 'both_same');
     assert.equal(relate(undecided, undecided), 'neither');
   });
 
   it('"the same" against a winner: a contradiction only when the winner is clear of the margin, either way round', () => {
-    assert.equal(relate(same, winner('a', true)), 'same vs clear winner');
-    assert.equal(relate(winner('a', true), same), 'same vs clear winner');
-    assert.equal(relate(same, winner('a', false)), 'same vs close winner');
-    assert.deepEqual(CONTRADICTIONS, ['opposite', 'same vs clear winner']);
+    assert.equal(relate(same, winner('a', true)), 'same_vs_clear');
+    assert.equal(relate(winner('a', true), same), 'same_vs_clear');
+    assert.equal(relate(same, winner('a', false)), 'same_vs_close');
+    assert.deepEqual(CONTRADICTIONS, ['opposite', 'same_vs_clear']);
   });
 
   it('one decided, the other undecided: which one', () => {
-    assert.equal(relate(winner('a'), undecided), 'only first');
-    assert.equal(relate(undecided, same), 'only second');
+    assert.equal(relate(winner('a'), undecided), 'only_first');
+    assert.equal(relate(undecided, same), 'only_second');
   });
 });

@@ -28,11 +28,11 @@ describe('capacity: a step passes or fails the objective', () => {
   it('fails on errors, on a schedule not kept (by more than 5 %), on the percentile over the objective; else passes', () => {
     const ok = { offered_rps: 1000, achieved_rps: 990, p99_ms: 4, errors: 0 };
     assert.equal(stepFailure(ok), null);
-    assert.equal(stepFailure({ ...ok, errors: 3 }), '3 errors');
-    assert.equal(stepFailure({ ...ok, achieved_rps: 900 }), 'schedule not kept (900 of 1000/s)');
-    assert.equal(stepFailure({ ...ok, p99_ms: 12 }), 'p99 12 ms over 10 ms');
-    assert.equal(stepFailure({ ...ok, p50_ms: 3 }, { percentile: 'p50', ms: 2 }), 'p50 3 ms over 2 ms');
-    assert.equal(stepFailure({ ...ok, p99_ms: null }), 'p99 not measured', 'no percentile is no pass');
+    assert.deepEqual(stepFailure({ ...ok, errors: 3 }), { code: 'errors', errors: 3 });
+    assert.deepEqual(stepFailure({ ...ok, achieved_rps: 900 }), { code: 'schedule', achieved_rps: 900, offered_rps: 1000 });
+    assert.deepEqual(stepFailure({ ...ok, p99_ms: 12 }), { code: 'over', percentile: 'p99', ms: 12, limit_ms: 10 });
+    assert.deepEqual(stepFailure({ ...ok, p50_ms: 3 }, { percentile: 'p50', ms: 2 }), { code: 'over', percentile: 'p50', ms: 3, limit_ms: 2 });
+    assert.deepEqual(stepFailure({ ...ok, p99_ms: null }), { code: 'not_measured', percentile: 'p99' }, 'no percentile is no pass');
   });
 });
 
@@ -73,7 +73,7 @@ describe('capacity: a step\'s rate judged over its schedule', () => {
     assert.ok(step.replies_rps < 0.95 * 4000, `${step.replies_rps}/s`);
     // One reply in 50 held: 2 % above p99, the tail the objective judges, still not the rate.
     const many = stepFrom(stepSamples({ rate: 4000, requests: 4000, latencyOf: (i) => (i % 50 === 0 ? 1000 : 0.5) }), { rate: 4000, requests: 4000 });
-    assert.equal(stepFailure(many, P99_10MS), 'p99 1000 ms over 10 ms');
+    assert.deepEqual(stepFailure(many, P99_10MS), { code: 'over', percentile: 'p99', ms: 1000, limit_ms: 10 });
   });
 
   it('a reply late by less than the grace at the window\'s end counts; requests due after the window are not the window\'s', () => {
@@ -92,7 +92,7 @@ describe('capacity: a step\'s rate judged over its schedule', () => {
     const samples = stepSamples({ rate: 4000, requests: 4000, latencyOf: (i) => Math.max(0.3, ((i + 1) * 1000) / capacity - (i * 1000) / 4000) });
     const step = stepFrom(samples, { rate: 4000, requests: 4000 });
     assert.ok(Math.abs(step.achieved_rps - capacity * 1.01) < 2, `${step.achieved_rps}/s: what it served by the window's end and the grace`);
-    assert.match(stepFailure(step, P99_10MS), /^schedule not kept \(3030 of 4000\/s\)$/);
+    assert.deepEqual(stepFailure(step, P99_10MS), { code: 'schedule', achieved_rps: 3030, offered_rps: 4000 });
     // Just below its capacity the backlog stays small: the rate holds, the p99 judges the rest.
     const near = stepFrom(stepSamples({ rate: 2900, requests: 2900, latencyOf: () => 0.5 }), { rate: 2900, requests: 2900 });
     assert.equal(stepFailure(near, P99_10MS), null);
@@ -148,7 +148,7 @@ describe('capacity: the search', () => {
     const short = await searchCapacity(measure, { from: 20, to: 100000, maxSteps: 6 });
     assert.equal(short.steps.length, 6);
     assert.ok(short.sustainable_rps >= 640 && short.failing_rps === null, JSON.stringify([short.sustainable_rps, short.failing_rps]));
-    assert.match(short.incomplete, /out of steps \(6\)/, 'a search out of steps has no answer: marked incomplete');
+    assert.deepEqual(short.incomplete, { code: 'out_of_steps', max_steps: 6, before: 'bracket', precision_pct: 5 }, 'a search out of steps has no answer: marked incomplete');
     assert.equal(none.incomplete, null, 'failing the first rate is an answer');
     await assert.rejects(searchCapacity(() => {}, { from: 0, to: 10 }), /from and to must be rates/);
   });
@@ -300,7 +300,7 @@ describe('capacity: a load generator that cannot offer the rate', () => {
     let n = 0;
     const measure = async (rate) => (++n > 2 ? { offered_rps: rate, stop: 'interrupted' } : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 });
     const r = await searchCapacity(measure, { from: 100, to: 64000 });
-    assert.deepEqual([r.sustainable_rps, r.saturated, r.limited, r.incomplete, r.steps.length], [200, false, null, 'interrupted', 3]);
+    assert.deepEqual([r.sustainable_rps, r.saturated, r.limited, r.incomplete, r.steps.length], [200, false, null, { code: 'stopped', reason: 'interrupted' }, 3]);
   });
 
   it('a rate that failed above one the client could not offer is not the server\'s failure: limited, the bracket capped there', async () => {
@@ -338,7 +338,7 @@ describe('capacity: a load generator that cannot offer the rate', () => {
     };
     const r = await searchCapacity(measure, { from: 1000, to: 64000, precision: 0.05 });
     assert.deepEqual([r.saturated, r.incomplete], [true, null]);
-    assert.equal(r.steps.find((st) => st.rate === 8000).failure, 'the server exited during the run (signal SIGSEGV)');
+    assert.deepEqual(r.steps.find((st) => st.rate === 8000).failure, { code: 'fatal', failure: 'the server exited during the run (signal SIGSEGV)' });
     assert.equal(offered.filter((x) => x === 8000).length, 1, 'a crash is not tried again at the same rate');
     assert.ok(r.bracket[0] < 6000 && r.bracket[1] >= 6000 && r.bracket[1] / r.bracket[0] <= 1.05, JSON.stringify(r.bracket));
   });

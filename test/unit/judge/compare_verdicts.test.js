@@ -39,21 +39,21 @@ describe('compare.sh --verdicts: do two runs name the same winners?', function (
   it('counts an answer one run decided and the other did not, and what neither could judge', () => {
     // node's p50 half em's, decided; or an interval from 0.8 to 1.3, undecided.
     const doc = (winner, extra = {}) => [decided({ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: winner ? 0.5 : 1, ci95: winner ? [0.4, 0.6] : [0.8, 1.3], significant: Boolean(winner), winner, ...extra })];
-    assert.deepEqual(compareVerdicts(doc('node'), doc(null)).tally['only A'], 1);
-    assert.deepEqual(compareVerdicts(doc(null), doc('node')).tally['only B'], 1);
+    assert.deepEqual(compareVerdicts(doc('node'), doc(null)).tally['only_a'], 1);
+    assert.deepEqual(compareVerdicts(doc(null), doc('node')).tally['only_b'], 1);
     assert.deepEqual(compareVerdicts(doc(null), doc(null)).tally.neither, 1);
-    assert.deepEqual(compareVerdicts(doc('node'), doc(null, { excluded: 'client-bound', ratio: null })).tally['not judged in one'], 1);
+    assert.deepEqual(compareVerdicts(doc('node'), doc(null, { excluded: 'client-bound', ratio: null })).tally['not_judged_in_one'], 1);
   });
 
   it('"the same" in one run against a winner beyond the margin in the other contradicts it; against a close winner it does not', () => {
     const same = [decided({ scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', ratio: 1, ci95: [0.95, 1.05], significant: false, winner: null })];
     const clear = [decided({ ...same[0], ratio: 0.7, ci95: [0.6, 0.8], significant: true, winner: 'node' })];
     const close = [decided({ ...same[0], ratio: 0.93, ci95: [0.88, 0.98], significant: true, winner: 'node' })];
-    assert.equal(compareVerdicts(same, clear).rows[0].kind, 'same vs clear winner');
-    assert.equal(compareVerdicts(clear, same).rows[0].kind, 'same vs clear winner');
-    assert.equal(compareVerdicts(same, close).rows[0].kind, 'same vs close winner');
-    assert.equal(compareVerdicts(same, same).rows[0].kind, 'both same');
-    assert.deepEqual(CONTRADICTIONS, ['opposite', 'same vs clear winner']);
+    assert.equal(compareVerdicts(same, clear).rows[0].kind, 'same_vs_clear');
+    assert.equal(compareVerdicts(clear, same).rows[0].kind, 'same_vs_clear');
+    assert.equal(compareVerdicts(same, close).rows[0].kind, 'same_vs_close');
+    assert.equal(compareVerdicts(same, same).rows[0].kind, 'both_same');
+    assert.deepEqual(CONTRADICTIONS, ['opposite', 'same_vs_clear']);
   });
 });
 
@@ -65,11 +65,11 @@ describe('compare_verdicts: the rows and the tally', () => {
     const B = [c('s', 'mean_ms', 'em'), c('s', 'p50_ms', 'node'), c('s', 'p99_ms', 'em'), c('only_in_b', 'p50_ms', 'em')];
     const { rows, tally } = compareVerdicts(A, B);
     assert.deepEqual(rows, [
-      { scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', winnerA: 'node', winnerB: 'node', kind: 'same winner' },
+      { scenario: 's', metric: 'p50_ms', a: 'node', b: 'em', winnerA: 'node', winnerB: 'node', kind: 'same_winner' },
       { scenario: 's', metric: 'mean_ms', a: 'node', b: 'em', winnerA: 'node', winnerB: 'em', kind: 'opposite' },
-      { scenario: 's', metric: 'p99_ms', a: 'node', b: 'em', winnerA: null, winnerB: 'em', kind: 'not judged in one' },
+      { scenario: 's', metric: 'p99_ms', a: 'node', b: 'em', winnerA: null, winnerB: 'em', kind: 'not_judged_in_one' },
     ]);
     assert.deepEqual(Object.keys(tally), KINDS);
-    assert.deepEqual(tally, { 'same winner': 1, opposite: 1, 'both same': 0, 'same vs clear winner': 0, 'same vs close winner': 0, 'only A': 0, 'only B': 0, neither: 0, 'not judged in one': 1 });
+    assert.deepEqual(tally, { same_winner: 1, opposite: 1, both_same: 0, same_vs_clear: 0, same_vs_close: 0, only_a: 0, only_b: 0, neither: 0, not_judged_in_one: 1 });
   });
 });

@@ -163,7 +163,7 @@ describe('meta: answers across runs', () => {
     const c = (rounds) => ({ scenario: 'long_conn_256', metric: 'mean_ms', a: 'node', b: 'em', better: 'lower', ratio: 1.2, ci95: [0.5, 2.9], decision: 'undecided', winner: null, factor: null, margin: 0.1, method: 'paired', rounds, no_verdict: null, note: null });
     const [short, full] = meta.runAnswers({ looks: [5, 10, 20, 40], comparisons: [c(2), c(5)], ramps: null });
     assert.equal(short.log_se, null);
-    assert.equal(short.not_judged, '2 rounds, short of the first look');
+    assert.deepEqual(short.not_judged, { code: 'short_of_first_look', rounds: 2 });
     assert.ok(full.log_se > 0);
     assert.equal(full.not_judged, null);
     assert.equal(full.df, 4);

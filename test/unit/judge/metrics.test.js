@@ -63,7 +63,7 @@ describe('metrics: the side that looks better (leadOf)', () => {
 describe('metrics: what a stored comparison answers (answerOf)', () => {
   it('a winner: the interval excludes 1 — "node 2.0× faster [1.60–2.50]"', () => {
     const c = comparison('p50_ms', 0.5, [0.4, 0.625]);
-    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], word: 'faster', margin: 0.1, kind: 'winner', more: null, fdr: null });
+    assert.deepEqual(answerOf(c), { lead: 'node', factor: 2, ci: [1.6, 2.5], margin: 0.1, kind: 'winner', more: null, fdr: null });
   });
 
   it('a winner the false-discovery control did not keep: undecided, and why', () => {
@@ -86,8 +86,9 @@ describe('metrics: what a stored comparison answers (answerOf)', () => {
 
   it('one usable trial on a side: no interval, so no verdict — the runner\'s note where it says so', () => {
     const one = comparison('mean_ms', 1 / 3, null);
-    assert.deepEqual(answerOf(one), { lead: 'node', factor: 3, ci: null, word: 'faster', margin: 0.1, kind: 'no_interval', why: '1 trial: no interval' });
-    assert.equal(answerOf(comparison('mean_ms', 1.02, null, { note: 'something else' })).why, '1 trial: no interval');
+    assert.deepEqual(answerOf(one), { lead: 'node', factor: 3, ci: null, margin: 0.1, kind: 'no_interval', why: { code: 'one_trial', sides: [] } });
+    assert.deepEqual(answerOf(comparison('mean_ms', 1.02, null, { note: 'something else' })).why, { code: 'one_trial', sides: [] });
+    assert.equal(answerOf(comparison('mean_ms', 1.02, null, { note: 'em: 1 trial: no interval' })).why, 'em: 1 trial: no interval', 'a stored note that says why');
   });
 
   it('not judged whatever the numbers (no_verdict): its code; a side that could not be used (excluded): why', () => {
@@ -98,6 +99,7 @@ describe('metrics: what a stored comparison answers (answerOf)', () => {
   });
 
   it('nothing measured: why', () => {
-    assert.deepEqual(answerOf(comparison('p50_ms', null, null)), { kind: 'not_measured', why: 'not measured' });
+    assert.deepEqual(answerOf(comparison('p50_ms', null, null)), { kind: 'not_measured', why: { code: 'not_measured' } });
+    assert.deepEqual(answerOf(comparison('p50_ms', null, null, { note: 'em failed' })), { kind: 'not_measured', why: 'em failed' });
   });
 });

@@ -4,6 +4,8 @@
 // small), older files brought up to date, the pair the verdicts are about.
 
 const assert = require('node:assert/strict');
+// The notes are the judge's codes; their words (perf/lib/text/verdict_notes.js) are what the reader sees.
+const { noteWords } = require('../../../perf/lib/text/verdict_notes');
 const trials = require('../../../perf/lib/judge/verdicts');
 const { withAnswer } = require('../../../perf/lib/judge/metrics');
 const { verdictWords } = require('../../../perf/lib/text/verdict_words');
@@ -89,7 +91,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(c.ci95, null);
     assert.equal(c.significant, null);
     assert.equal(c.winner, null);
-    assert.equal(c.note, '1 trial: no interval');
+    assert.equal(noteWords(c.note), '1 trial: no interval');
     assert.equal(words(c), 'no verdict (node 3.0× faster; 1 trial: no interval)');
   });
 
@@ -108,7 +110,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     assert.equal(c2.excluded, 'client-bound');
     assert.equal(c2.ratio, null);
     assert.equal(c2.winner, null);
-    assert.match(c2.note, /^node client-bound in all 3 trials: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk$/);
+    assert.match(noteWords(c2.note), /^node client-bound in all 3 trials: the load generator set the pace; re-run with a lighter engine, e\.g\. --engine wrk$/);
     assert.match(words(c2), /^not compared: node client-bound/);
     assert.equal(all.aggregates.find((a) => a.server === 'node').basis, 'client-bound');
   });
@@ -121,7 +123,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     ]);
     const c = r.comparisons.find((x) => x.scenario === 's' && x.metric === 'p50_ms');
     assert.deepEqual([c.n_a, c.n_b], [2, 1]);
-    assert.equal(c.note, 'em: 1 trial: no interval');
+    assert.equal(noteWords(c.note), 'em: 1 trial: no interval');
     assert.equal(r.comparisons.filter((x) => x.scenario === 't').length, 0);
     const allFailed = analyzeRuns([run('node', 's', 1, 1, 1), run('em', 's', 1, 1, 1, { ok: false, failure: 'boom' })]);
     assert.equal(allFailed.comparisons[0].excluded, 'failed');
@@ -132,7 +134,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     const quick = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 50, { params, server_peak_rss_mb: 70 + t }), run('em', 's', t, 1, 50, { params, server_peak_rss_mb: 30 + t })]));
     const rss = quick.comparisons.find((c) => c.metric === 'peak_rss_mb');
     assert.deepEqual([rss.no_verdict, rss.winner], ['smaller quick load', null]);
-    assert.equal(rss.note, "smaller quick load: memory grows with the slow clients held at once, 10 here against the full run's 50");
+    assert.equal(noteWords(rss.note), "smaller quick load: memory grows with the slow clients held at once, 10 here against the full run's 50");
     const full = { ...params, full_size: undefined };
     assert.equal(analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 50, { params: full, server_peak_rss_mb: 70 + t }), run('em', 's', t, 1, 50, { params: full, server_peak_rss_mb: 30 + t })])).comparisons.find((c) => c.metric === 'peak_rss_mb').winner, 'em');
   });
@@ -143,7 +145,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     const coarse = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 0.2, 4000 + t, httperf), run('em', 's', t, 0.11, 7000 + t, httperf)]));
     const mean = coarse.comparisons.find((c) => c.metric === 'mean_ms');
     assert.deepEqual([mean.no_verdict, mean.winner, mean.ratio], ['below the resolution', null, null]);
-    assert.match(mean.note, /^below the resolution: httperf gives 0\.1 ms steps, too coarse for 0\.13 ms \(judged from 2 ms\)$/);
+    assert.match(noteWords(mean.note), /^below the resolution: httperf gives 0\.1 ms steps, too coarse for 0\.13 ms \(judged from 2 ms\)$/);
     assert.equal(coarse.comparisons.find((c) => c.metric === 'throughput_rps').winner, 'em');
     // CPU per request in whole clock ticks: 10 ms over 100 replies is a 0.1 ms step, too coarse
     // for 1.3 ms; over 10,000 replies (0.001 ms) the same centres are judged.
@@ -151,7 +153,7 @@ describe('trials: aggregates and comparisons on known data', () => {
     const few = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 100, cpu(1.3, 100)), run('em', 's', t, 1, 100, cpu(1.4 + t / 1000, 100))]));
     const fewCpu = few.comparisons.find((c) => c.metric === 'cpu_ms_per_request');
     assert.deepEqual([fewCpu.no_verdict, fewCpu.winner], ['below the resolution', null]);
-    assert.match(fewCpu.note, /the CPU clock gives 0\.1 ms steps, too coarse for 1\.3 ms/);
+    assert.match(noteWords(fewCpu.note), /the CPU clock gives 0\.1 ms steps, too coarse for 1\.3 ms/);
     const many = analyzeRuns([1, 2, 3].flatMap((t) => [run('node', 's', t, 1, 100, cpu(1.3, 10000)), run('em', 's', t, 1, 100, cpu(1.4 + t / 1000, 10000))]));
     const manyCpu = many.comparisons.find((c) => c.metric === 'cpu_ms_per_request');
     assert.deepEqual([manyCpu.no_verdict, manyCpu.winner], [null, 'node']);
@@ -226,7 +228,7 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
     const few = trials.analyzeRuns(openLoopTrials({ replies: 2000 })).comparisons.find((c) => c.metric === 'p99_ms');
     assert.equal(few.no_verdict, 'n too small');
     assert.equal(few.winner, null);
-    assert.match(few.note, /2,000 requests; p99 needs 10,000/, 'each trial\'s own requests, not the three summed');
+    assert.match(noteWords(few.note), /2,000 requests; p99 needs 10,000/, 'each trial\'s own requests, not the three summed');
     const enough = trials.analyzeRuns(openLoopTrials({ replies: 10000 })).comparisons.find((c) => c.metric === 'p99_ms');
     assert.equal(enough.no_verdict, null);
     assert.equal(enough.winner, 'node');
@@ -277,7 +279,7 @@ describe('paired rounds: comparisons from the rounds both servers ran (looks)', 
     const runs = rounds(5, 1.5).map((r) => (r.server === 'em' && r.trial === 3 ? { ...r, client_bound: true, not_judged_because: ['client-bound: made up'] } : r));
     const c = findComparison(analyzeRuns(runs, { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');
     assert.deepEqual([c.decision, c.rounds], ['undecided', 4]);
-    assert.match(c.note, /4 paired rounds, short of the first look \(5\): no answer yet/);
+    assert.match(noteWords(c.note), /4 paired rounds, short of the first look \(5\): no answer yet/);
     assert.ok(c.more_measuring > 0);
   });
 
@@ -297,7 +299,7 @@ describe('paired rounds: comparisons from the rounds both servers ran (looks)', 
     assert.equal(memory.rounds, 4, 'rounds 1-4: em\'s failed fifth is no pair');
     assert.deepEqual([memory.n_a, memory.n_b], [5, 4]);
     assert.equal(memory.decision, 'undecided', 'four pairs: short of the first look');
-    assert.match(memory.note, /4 paired rounds, short of the first look/);
+    assert.match(noteWords(memory.note), /4 paired rounds, short of the first look/);
     // Time and CPU: no round both sides could use.
     const p50 = findComparison(comparisons, 's', 'p50_ms', 'node', 'em');
     assert.equal(p50.excluded, 'not-judged');
@@ -315,6 +317,6 @@ describe('paired rounds: comparisons from the rounds both servers ran (looks)', 
     const unusable = (r) => (r.trial === 1 ? r : r.server === 'em' ? { ...r, client_bound: true, not_judged_because: ['client-bound: made up'] } : { ...r, server_bound: false, not_judged_because: ['not server-bound: made up'] });
     const c = findComparison(analyzeRuns(rounds(5, 1.5).map(unusable), { looks: DEFAULT_LOOKS }).comparisons, 's', 'p50_ms', 'node', 'em');
     assert.deepEqual([c.decision, c.ci95, c.rounds], [null, null, 1]);
-    assert.equal(c.note, '1 round in which both sides could be used (the others: not server-bound, client-bound): no interval');
+    assert.equal(noteWords(c.note), '1 round in which both sides could be used (the others: not server-bound, client-bound): no interval');
   });
 });

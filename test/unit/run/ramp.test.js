@@ -88,7 +88,7 @@ describe('ramps: the stage', () => {
     assert.deepEqual([none.timed_out, none.p99_ms], [undefined, 4], 'without a timeout: the run\'s own percentiles');
     const many = stepWith(20);
     assert.deepEqual([many.timed_out, many.p99_ms], [20, 250]);
-    assert.equal(stepFailure({ ...many, errors: 0 }, P99_10MS), 'p99 250 ms over 10 ms');
+    assert.deepEqual(stepFailure({ ...many, errors: 0 }, P99_10MS), { code: 'over', percentile: 'p99', ms: 250, limit_ms: 10 });
     assert.equal(stepFailure({ ...few, errors: 0 }, P99_10MS), null);
   });
 

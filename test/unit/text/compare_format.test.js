@@ -90,7 +90,7 @@ describe('compare format: do two runs give the same answers?', () => {
   const verdict = (kind, winnerA, winnerB, metric = 'p50_ms') => ({ scenario: 's', metric, a: 'node', b: 'em', winnerA, winnerB, kind });
 
   it('the tally of every kind, then each row where a run named a winner', () => {
-    const lines = formatVerdictAgreement(agreement([verdict('same winner', 'node', 'node'), verdict('only B', null, 'em', 'throughput_rps'), verdict('neither', null, null, 'mean_ms')]));
+    const lines = formatVerdictAgreement(agreement([verdict('same_winner', 'node', 'node'), verdict('only_b', null, 'em', 'throughput_rps'), verdict('neither', null, null, 'mean_ms')]));
     assert.deepEqual(lines, [
       'Verdicts of A and B (scenario × metric × pair of servers, 3 in both): same winner 1, opposite 0, both same 0, same vs clear winner 0, same vs close winner 0, only A 0, only B 1, neither 1, not judged in one 0.',
       '',

@@ -3,12 +3,12 @@
 // (perf/lib/text/crosscheck_format.js): the table with its numbered notes, the legend, the
 // servers' verdicts by engine, what each engine's latency is, the runs; and the document in
 // words as crosscheck.json stores it; on a made-up report in the form
-// perf/lib/judge/crosscheck.js buildReport gives (verdicts and agreements as codes).
+// perf/lib/judge/crosscheck.js buildReport gives (verdicts, notes and agreements as codes, no
+// labels, the built-in engines' latency unsaid).
 
 const assert = require('node:assert/strict');
 const { crosscheckWords, toText, toMarkdown } = require('../../../perf/lib/text/crosscheck_format');
 
-const STEP = 'httperf prints 0.1 ms steps';
 const side = (centre, n = 3) => ({ centre, n });
 
 /** A report of autocannon against httperf on node's sequential_6000, three trials each. */
@@ -18,13 +18,13 @@ function report(over = {}) {
     repeat: 3,
     quick: true,
     rows: [
-      { server: 'node', scenario: 'sequential_6000', metric: 'throughput_rps', label: 'req/s', a: side(1000), b: side(1020.4, 2), ratio: 1.0204, ci95: [0.9812, 1.0611], verdict: 'agree', notes: [] },
-      { server: 'node', scenario: 'sequential_6000', metric: 'mean_ms', label: 'mean ms', a: side(0.31), b: side(0.3), ratio: 0.9677, ci95: [0.8, 1.2], verdict: 'agree (resolution)', notes: [STEP, 'a | in a note'] },
-      { server: 'node', scenario: 'sequential_6000', metric: 'p99_ms', label: 'p99 ms', a: side(1.2), b: side(null, 0), ratio: null, ci95: null, verdict: 'n/a', notes: ['httperf does not measure it', STEP] },
-      { server: 'node', scenario: 'keepalive_400x100', metric: null, label: null, verdict: 'no data', notes: ['ok trials: autocannon 3, httperf 0'] },
+      { server: 'node', scenario: 'sequential_6000', metric: 'throughput_rps', a: side(1000), b: side(1020.4, 2), ratio: 1.0204, ci95: [0.9812, 1.0611], verdict: 'agree', notes: [] },
+      { server: 'node', scenario: 'sequential_6000', metric: 'mean_ms', a: side(0.31), b: side(0.3), ratio: 0.9677, ci95: [0.8, 1.2], verdict: 'agree (resolution)', notes: ['httperf_reply_time', 'sequential_from_open'] },
+      { server: 'node', scenario: 'sequential_6000', metric: 'p99_ms', a: side(1.2), b: side(null, 0), ratio: null, ci95: null, verdict: 'n/a', notes: [{ code: 'not_measured_by', engine: 'httperf' }, 'httperf_reply_time'] },
+      { server: 'node', scenario: 'keepalive_400x100', metric: null, verdict: 'no_data', notes: [{ code: 'ok_trials', trials: { autocannon: 3, httperf: 0 } }] },
     ],
     tally: { agree: 1, 'agree (resolution)': 1 },
-    groups: [{ server: 'node', scenario: 'sequential_6000', engine_runs: { autocannon: 'sequential', httperf: 'httperf' }, commands: { autocannon: null, httperf: 'httperf --num-conns 2000' }, latency_basis: { autocannon: 'request sent to reply read', httperf: 'connection time' } }],
+    groups: [{ server: 'node', scenario: 'sequential_6000', engine_runs: { autocannon: 'sequential', httperf: 'httperf' }, commands: { autocannon: null, httperf: 'httperf --num-conns 2000' }, latency_basis: { autocannon: null, httperf: 'connection time' } }],
     server_verdicts: [],
     skipped: [],
     failures: [],
@@ -51,8 +51,8 @@ describe('crosscheck format: the terminal', () => {
     assert.match(toText(report({ margin: 0.4 })), /^comparable rows: agree within ±40 % 1, agree within ±40 % \(resolution\) 1$/m, 'in words at the margin they were decided at');
     assert.match(text, /^autocannon vs httperf: 3 trials each \(--quick: counts ÷20\), engines interleaved\./m);
     assert.match(text, /^autocannon here means the built-in engines/m);
-    assert.match(text, /\nnotes:\n {2}1\. httperf prints 0\.1 ms steps\n {2}2\. a \| in a note\n {2}3\. httperf does not measure it\n {2}4\. ok trials: autocannon 3, httperf 0\n/);
-    assert.match(text, /\nlatency, by engine:\n {2}sequential: request sent to reply read\n {2}httperf: connection time\n/);
+    assert.match(text, /\nnotes:\n {2}1\. httperf: reply time = response \+ transfer \(mean only\); 0\.1 ms steps\n {2}2\. sequential: counted from opening the connection\n {2}3\. httperf does not measure it\n {2}4\. ok trials: autocannon 3, httperf 0\n/);
+    assert.match(text, /\nlatency, by engine:\n {2}sequential: sequential engine: from opening the connection \(connect included\) to the last byte of the reply; exact, every reply\n {2}httperf: connection time\n/);
     assert.match(text, /\nruns:\n {2}node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --num-conns 2000\)\n$/);
     assert.doesNotMatch(text, /skipped:|failed runs|INTERRUPTED|Server verdicts/);
     assert.equal(toText(report({ tally: {} })).split('\n').find((l) => l.startsWith('comparable rows')), 'comparable rows: none');
@@ -65,8 +65,8 @@ describe('crosscheck format: the terminal', () => {
 
   it('the servers\' verdicts by engine: each engine\'s ratio and interval, whether they agree and overlap', () => {
     const verdicts = [
-      { scenario: 'sequential_6000', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2.01, ci95: [1.9, 2.1] }, httperf: { ratio: 1.95, ci95: [1.8, 2.05] } }, agreement: 'both same', intervals_overlap: true },
-      { scenario: 'sequential_6000', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: { autocannon: { ratio: 0.5, ci95: null }, httperf: null }, agreement: 'cannot tell', intervals_overlap: null },
+      { scenario: 'sequential_6000', metric: 'throughput_rps', ratio: 'node / em', engines: { autocannon: { ratio: 2.01, ci95: [1.9, 2.1] }, httperf: { ratio: 1.95, ci95: [1.8, 2.05] } }, agreement: 'both_same', intervals_overlap: true },
+      { scenario: 'sequential_6000', metric: 'mean_ms', ratio: 'node / em', engines: { autocannon: { ratio: 0.5, ci95: null }, httperf: null }, agreement: 'cannot_tell', intervals_overlap: null },
     ];
     const text = toText(report({ server_verdicts: verdicts }));
     assert.match(text, /^Server verdicts by engine \(ratio node \/ em; each engine's answer: a winner, the same within the margin, or undecided; "same winner" and "both the same" agree, "opposite" and "contradict" do not\):$/m);
@@ -85,15 +85,15 @@ describe('crosscheck format: crosscheck.md', () => {
     assert.equal(lines[3], '| --- | --- | --- | ---: | ---: | ---: | --- | --- | --- |');
     assert.equal(lines[4], '| node | sequential_6000 | req/s | 1,000 | 1,020 (n=2) | 1.020 | [0.981, 1.061] | agree within ±10 % |  |');
     assert.match(md, /^- autocannon vs httperf: 3 trials each/m);
-    assert.match(md, /^## Notes\n\n1\. httperf prints 0\.1 ms steps\n2\. a \| in a note\n/m);
+    assert.match(md, /^## Notes\n\n1\. httperf: reply time = response \+ transfer \(mean only\); 0\.1 ms steps\n2\. sequential: counted from opening the connection\n/m);
     assert.match(md, /^## Runs\n\n- node sequential_6000: autocannon = sequential; httperf = httperf \(httperf --num-conns 2000\)$/m);
     assert.doesNotMatch(md, /## Server verdicts|## Skipped|## Failed|Interrupted/);
     const [first] = report().rows;
-    assert.match(toMarkdown(report({ rows: [{ ...first, label: 'req|s' }] })), /^\| node \| sequential_6000 \| req\\\|s \| 1,000 \|/m, 'a | in a cell does not end it');
+    assert.match(toMarkdown(report({ rows: [{ ...first, server: 'no|de' }] })), /^\| no\\\|de \| sequential_6000 \| req\/s \| 1,000 \|/m, 'a | in a cell does not end it');
   });
 
   it('the servers\' verdicts, skipped scenarios, failed runs and an interruption get their own parts', () => {
-    const verdicts = [{ scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only first', intervals_overlap: false }];
+    const verdicts = [{ scenario: 's', metric: 'throughput_rps', ratio: 'node / em', engines: { autocannon: { ratio: 2, ci95: [1.9, 2.1] }, httperf: { ratio: 1, ci95: [0.9, 1.1] } }, agreement: 'only_first', intervals_overlap: false }];
     const md = toMarkdown(report({ server_verdicts: verdicts, skipped: [{ scenario: 'slow_read', engine: 'httperf', reason: 'no slow clients' }], failures: ['a failure'], interrupted: true }));
     assert.match(md, /^## Server verdicts by engine\n\nRatio node \/ em; each engine's answer: /m);
     assert.match(md, /^\| s \| req\/s \| 2\.000 \[1\.900, 2\.100\] \| 1\.000 \[0\.900, 1\.100\] \| only autocannon decided \| no \|$/m);
@@ -102,16 +102,21 @@ describe('crosscheck format: crosscheck.md', () => {
 });
 
 describe('crosscheck format: crosscheck.json', () => {
-  it('the document in words: each verdict, the tally\'s keys and each agreement as the text gives them; the margin is in them', () => {
+  it('the document in words: each label, verdict and note, the tally\'s keys, each agreement and each engine\'s latency as the text gives them; the margin is in them', () => {
     const verdicts = [
-      { scenario: 's', metric: 'throughput_rps', label: 'req/s', ratio: 'node / em', engines: {}, agreement: 'same vs clear winner', intervals_overlap: false },
-      { scenario: 's', metric: 'mean_ms', label: 'mean ms', ratio: 'node / em', engines: {}, agreement: 'only second', intervals_overlap: true },
+      { scenario: 's', metric: 'throughput_rps', ratio: 'node / em', engines: {}, agreement: 'same_vs_clear', intervals_overlap: false },
+      { scenario: 's', metric: 'mean_ms', ratio: 'node / em', engines: {}, agreement: 'only_second', intervals_overlap: true },
     ];
     const doc = crosscheckWords(report({ server_verdicts: verdicts }));
     assert.deepEqual(doc.rows.map((r) => r.verdict), ['agree within ±10 %', 'agree within ±10 % (resolution)', 'n/a', 'no data']);
+    assert.deepEqual(doc.rows.map((r) => r.label), ['req/s', 'mean ms', 'p99 ms', null]);
+    assert.deepEqual(doc.rows[2].notes, ['httperf does not measure it', 'httperf: reply time = response + transfer (mean only); 0.1 ms steps']);
+    assert.deepEqual(doc.groups[0].latency_basis, { autocannon: 'sequential engine: from opening the connection (connect included) to the last byte of the reply; exact, every reply', httperf: 'connection time' });
+    assert.deepEqual(doc.server_verdicts.map((v) => v.label), ['req/s', 'mean ms']);
     assert.deepEqual(doc.tally, { 'agree within ±10 %': 1, 'agree within ±10 % (resolution)': 1 });
     assert.deepEqual(doc.server_verdicts.map((v) => v.agreement), ['contradict: one a clear winner, the other the same', 'only httperf decided']);
     assert.ok(!('margin' in doc));
-    assert.deepEqual(Object.keys(doc.rows[0]), Object.keys(report().rows[0]), 'each field where it was');
+    assert.deepEqual(Object.keys(doc.rows[0]), ['server', 'scenario', 'metric', 'label', 'a', 'b', 'ratio', 'ci95', 'verdict', 'notes'], 'each field where it was, the label after the metric');
+    assert.deepEqual(Object.keys(doc.server_verdicts[0]), ['scenario', 'metric', 'label', 'ratio', 'engines', 'agreement', 'intervals_overlap']);
   });
 });

@@ -12,6 +12,12 @@ const { record, around } = require('../../support/made_up_archive');
 const one = (records) => poolArchive(records)[0];
 
 describe('pooled answers in words', () => {
+  it('why a run\'s answer is not judged: a stored reason as it is, an answer short of the first look in words', () => {
+    assert.equal(pooled.notJudgedWords({ code: 'short_of_first_look', rounds: 2 }), '2 rounds, short of the first look');
+    assert.equal(pooled.notJudgedWords('set by the rate'), 'set by the rate');
+    assert.equal(pooled.notJudgedWords(null), null);
+  });
+
   it('names the winner with its factor and its interval in its own favour', () => {
     // node ÷ em req/s about 0.56: em serves 1.79× node's requests.
     const p = one(around('AMD EPYC', [0.56, 0.56, 0.56]));

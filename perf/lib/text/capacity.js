@@ -1,0 +1,28 @@
+'use strict';
+// A capacity search (perf/lib/judge/capacity.js searchCapacity) in words: why each step failed
+// and why the search ended before its answer, as results.json stores them (ramps, held).
+
+/** Why a step failed its objective, from the judge's code: "3 errors", "p99 12 ms over 10 ms"; null for none. */
+function failureText(failure) {
+  if (failure === null) return null;
+  if (failure.code === 'fatal') return failure.failure;
+  if (failure.code === 'errors') return `${failure.errors} errors`;
+  if (failure.code === 'schedule') return `schedule not kept (${failure.achieved_rps} of ${failure.offered_rps}/s)`;
+  if (failure.code === 'not_measured') return `${failure.percentile} not measured`;
+  return `${failure.percentile} ${failure.ms} ms over ${failure.limit_ms} ms`;
+}
+
+/** Why a search ended before its answer, from the judge's code; null for a search that has one. */
+function incompleteText(incomplete) {
+  if (incomplete === null) return null;
+  if (incomplete.code === 'stopped') return incomplete.reason;
+  const before = incomplete.before === 'confirmed' ? 'its answer was confirmed' : `the bracket narrowed to ${incomplete.precision_pct} %`;
+  return `out of steps (${incomplete.max_steps}) before ${before}`;
+}
+
+/** A search's result with its steps' failures and its incompleteness in words. */
+function searchWords(search) {
+  return { ...search, incomplete: incompleteText(search.incomplete), steps: search.steps.map((st) => ({ ...st, failure: failureText(st.failure) })) };
+}
+
+module.exports = { failureText, incompleteText, searchWords };
