@@ -26,7 +26,7 @@ require 'async/http/endpoint'
 require 'protocol/http/response'
 require_relative 'config'
 require_relative 'listener'
-require_relative '../em/reply' # HttpDate: the Date value formatted once per second, as Node does
+require_relative '../shared/reply' # HttpDate: the Date value formatted once per second, as Node does
 require_relative 'runtime_events'
 require_relative 'stop_signals'
 

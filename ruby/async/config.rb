@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative '../em/config'
+require_relative '../shared/config'
 
 module EmVsNode
   # The fiber-scheduler server (ruby/async/): the same settings as the other two, read by the
-  # same code as the EventMachine server's (ruby/em/config.rb: flags, then the environment, then
+  # same code as the EventMachine server (ruby/shared/config.rb: flags, then the environment, then
   # contract.json), with its own default port and usage line.
   module AsyncServer
     DEFAULT_PORT = 8082

@@ -2,7 +2,7 @@
 
 require 'digest'
 require 'socket'
-require_relative '../em/request_gate'
+require_relative '../shared/request_gate'
 require_relative 'request_reader'
 require_relative 'reply'
 

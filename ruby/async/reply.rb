@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require 'async/notification'
-require_relative '../em/reply' # ReplyTemplate, HttpDate: the replies are the EventMachine server's
+require_relative '../shared/reply' # ReplyTemplate, HttpDate
 
 module EmVsNode
   module AsyncServer

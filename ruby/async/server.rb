@@ -6,8 +6,8 @@
 # "Known differences" says so.
 #   ruby ruby/async/server.rb           (from the project root)
 #
-# It shares with the EventMachine server the Ruby code that is no event loop's: the settings
-# (ruby/em/config.rb), the document root (static_site.rb), the request gate (request_gate.rb,
+# It shares with the EventMachine server the Ruby code that is no event loop's (ruby/shared/): the
+# settings (config.rb), the document root (static_site.rb), the request gate (request_gate.rb,
 # header_reading.rb: Node's checks), the routes (app.rb) and the reply templates (reply.rb), so
 # that em against async compares the runtimes, not two implementations of the contract. Its own:
 # the connection and its reply queue on fibers, the deadlines' sweep, the backends on async-http
@@ -20,9 +20,9 @@ EmVsNode::Gems.setup('async server', :default)
 require_relative 'ruby31' if RUBY_VERSION < '3.2'
 require 'async'
 require_relative 'config'
-require_relative '../em/static_site'
-require_relative '../em/app'
-require_relative '../em/connection_cap'
+require_relative '../shared/static_site'
+require_relative '../shared/app'
+require_relative '../shared/connection_cap'
 require_relative 'backends'
 require_relative 'deadlines'
 require_relative 'connection'

@@ -7,7 +7,7 @@
 # async-http server") and contract.json (known_differences, scoped to async_http) say so.
 #   ruby ruby/async_http/server.rb           (from the project root)
 #
-# Shared with the other Ruby servers: the settings (ruby/em/config.rb), the document root
+# Shared with the other Ruby servers (ruby/shared/): the settings (config.rb), the document root
 # (static_site.rb), the routes (app.rb) and the reply templates (reply.rb); with the other
 # fiber-scheduler server (ruby/async/): the listening socket, the backends on async-http's
 # client and async-redis, the runtime's events and the stop signals. Its own: the application
@@ -34,9 +34,9 @@ require_relative '../async/backends'
 require_relative '../async/listener'
 require_relative '../async/runtime_events'
 require_relative '../async/stop_signals'
-require_relative '../em/static_site'
-require_relative '../em/app'
-require_relative '../em/connection_cap'
+require_relative '../shared/static_site'
+require_relative '../shared/app'
+require_relative '../shared/connection_cap'
 require_relative 'application'
 require_relative 'protocol'
 

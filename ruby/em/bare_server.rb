@@ -15,9 +15,9 @@ require_relative '../load_gems'
 EmVsNode::Gems.setup('em bare server', :default)
 require 'eventmachine'
 require 'evma_httpserver'
-require_relative 'config'
-require_relative 'listener'
-require_relative 'reply' # HttpDate: the Date value formatted once per second, as Node does
+require_relative '../shared/config'
+require_relative '../shared/listener'
+require_relative '../shared/reply' # HttpDate: the Date value formatted once per second, as Node does
 require_relative 'runtime_events'
 
 module EmVsNode

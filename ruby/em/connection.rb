@@ -3,7 +3,7 @@
 require 'digest'
 require 'eventmachine'
 require 'evma_httpserver'
-require_relative 'request_gate'
+require_relative '../shared/request_gate'
 require_relative 'reply'
 
 module EmVsNode

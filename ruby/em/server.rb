@@ -10,15 +10,15 @@
 require_relative '../load_gems'
 EmVsNode::Gems.setup('em server', :default)
 require 'eventmachine'
-require_relative 'config'
-require_relative 'static_site'
+require_relative '../shared/config'
+require_relative '../shared/static_site'
 require_relative 'upstream_pool'
 require_relative 'database'
-require_relative 'app'
-require_relative 'connection_cap'
+require_relative '../shared/app'
+require_relative '../shared/connection_cap'
 require_relative 'deadlines'
 require_relative 'connection'
-require_relative 'listener'
+require_relative '../shared/listener'
 require_relative 'runtime_events'
 
 module EmVsNode
