@@ -27,7 +27,8 @@ require 'protocol/http/response'
 require_relative 'config'
 require_relative 'listener'
 require_relative '../shared/reply' # HttpDate: the Date value formatted once per second, as Node does
-require_relative 'runtime_events'
+require_relative '../shared/runtime_events'
+require_relative 'timer'
 require_relative 'stop_signals'
 
 module EmVsNode
@@ -57,7 +58,7 @@ events = nil
 begin
   Async do |task|
     EmVsNode::AsyncServer.stop_on_signals(task)
-    events = EmVsNode::AsyncServer::RuntimeEvents.start('async bare server', task)
+    events = EmVsNode::RuntimeEvents.start('async bare server', &EmVsNode::AsyncServer.every(task))
     # The same listening socket, with the same backlog, as the project servers (listener.rb).
     socket = EmVsNode.listening_socket(config, 'async bare server')
     endpoint = Async::HTTP::Endpoint.parse("http://#{config.host}:#{config.port}")

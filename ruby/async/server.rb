@@ -24,10 +24,11 @@ require_relative '../shared/static_site'
 require_relative '../shared/app'
 require_relative '../shared/connection_cap'
 require_relative 'backends'
-require_relative 'deadlines'
+require_relative '../shared/deadlines'
 require_relative 'connection'
 require_relative 'listener'
-require_relative 'runtime_events'
+require_relative '../shared/runtime_events'
+require_relative 'timer'
 require_relative 'stop_signals'
 
 module EmVsNode
@@ -58,9 +59,9 @@ module EmVsNode
       events = nil
       Async do |task|
         stop_on_signals(task)
-        events = RuntimeEvents.start('async server', task)
+        events = RuntimeEvents.start('async server', &every(task))
         backends.each { |backend| backend.start(task) }
-        deadlines.start(task)
+        deadlines.start(&every(task))
         listen(config, cap, task, 'async server') do |socket|
           Connection.new(socket, config.limits, app, cap, deadlines).run
         end

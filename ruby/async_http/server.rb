@@ -32,7 +32,8 @@ require 'async/http/protocol/http1'
 require_relative '../async/config'
 require_relative '../async/backends'
 require_relative '../async/listener'
-require_relative '../async/runtime_events'
+require_relative '../async/timer'
+require_relative '../shared/runtime_events'
 require_relative '../async/stop_signals'
 require_relative '../shared/static_site'
 require_relative '../shared/app'
@@ -109,7 +110,7 @@ module EmVsNode
       events = nil
       Async do |task|
         AsyncServer.stop_on_signals(task)
-        events = AsyncServer::RuntimeEvents.start(NAME, task)
+        events = RuntimeEvents.start(NAME, &AsyncServer.every(task))
         backends.each { |backend| backend.start(task) }
         # The same listening socket, with the same backlog, as the other servers (listener.rb).
         bound, protocol, scheme = endpoint(config, EmVsNode.listening_socket(config, NAME), app.method(:error))

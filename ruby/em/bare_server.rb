@@ -18,7 +18,7 @@ require 'evma_httpserver'
 require_relative '../shared/config'
 require_relative '../shared/listener'
 require_relative '../shared/reply' # HttpDate: the Date value formatted once per second, as Node does
-require_relative 'runtime_events'
+require_relative '../shared/runtime_events'
 
 module EmVsNode
   class BareConnection < EM::Connection
@@ -63,7 +63,7 @@ $stdout.sync = true
 EM.epoll
 events = nil
 EM.run do
-  events = EmVsNode::RuntimeEvents.start('em bare server')
+  events = EmVsNode::RuntimeEvents.start('em bare server', &EM.method(:add_periodic_timer))
   # The same listen backlog as the project servers (see listener.rb).
   EM.attach_server(EmVsNode.listening_socket(config, 'em bare server'), EmVsNode::BareConnection)
   %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }

@@ -16,10 +16,10 @@ require_relative 'upstream_pool'
 require_relative 'database'
 require_relative '../shared/app'
 require_relative '../shared/connection_cap'
-require_relative 'deadlines'
+require_relative '../shared/deadlines'
 require_relative 'connection'
 require_relative '../shared/listener'
-require_relative 'runtime_events'
+require_relative '../shared/runtime_events'
 
 module EmVsNode
   # Builds the same parts in the same order as the Node server's server.js, and hands them down:
@@ -53,9 +53,9 @@ module EmVsNode
     EM.error_handler { |e| warn "em server: internal error: #{e.class}: #{e.message} (#{e.backtrace&.first})" }
     events = nil
     EM.run do
-      events = RuntimeEvents.start('em server')
+      events = RuntimeEvents.start('em server', &EM.method(:add_periodic_timer))
       EM.attach_server(listening_socket(config, 'em server'), Connection, config.limits, app, cap, deadlines)
-      deadlines.start
+      deadlines.start(&EM.method(:add_periodic_timer))
       database&.start # EventMachine connects only inside its loop
       %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }
       puts "em server listening on http://#{config.host}:#{config.port} (root #{config.root})"
