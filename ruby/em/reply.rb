@@ -14,6 +14,8 @@ module EmVsNode
   # next tick, then backing off to 50 ms. A fast reader is fed within a loop turn or two; a
   # stalled one costs a check every 50 ms.
   class ReplyQueue
+    include ReplyOrder
+
     Entry = Struct.new(:head, :body, :keep_alive, :sent)
     DRAIN_CHECKS_S = [0, 0, 0.001, 0.002, 0.005, 0.01, 0.02].freeze
     DRAIN_CHECK_MAX_S = 0.05
@@ -27,10 +29,6 @@ module EmVsNode
       @drain_check_pending = false
       @drain_round = 0
       @closing = false
-    end
-
-    def empty?
-      @entries.empty?
     end
 
     # Whether replies wait for the client to read; the connection then holds its input.
@@ -48,20 +46,6 @@ module EmVsNode
       pump if @entries.size == 1
     end
 
-    # A place in line for a reply that will be ready later.
-    def reserve
-      Entry.new(nil, nil, false, nil).tap { |entry| @entries << entry }
-    end
-
-    def fill(entry, head, body, keep_alive)
-      return if @closed
-
-      entry.head = head
-      entry.body = body
-      entry.keep_alive = keep_alive
-      pump if @entries.first.equal?(entry)
-    end
-
     # The connection closes once the replies already due are out, whatever they say.
     def close_when_sent
       @closing = true
@@ -75,6 +59,11 @@ module EmVsNode
     end
 
     private
+
+    # A reserved place is filled: what is ready at the front goes out.
+    def filled(entry)
+      pump if @entries.first.equal?(entry)
+    end
 
     def pump
       while (entry = @entries.first)&.head

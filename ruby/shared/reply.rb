@@ -79,4 +79,28 @@ module EmVsNode
       head.freeze
     end
   end
+
+  # A connection's replies in the order their requests arrived (HTTP/1.1 pipelining), though a
+  # /delay or backend reply is ready later than the requests behind it: its place is reserved,
+  # and filled when it is ready. Each event loop's ReplyQueue (its Entry: head, body,
+  # keep_alive, then its own) sends them, and says what a filled place sets going (#filled).
+  module ReplyOrder
+    def empty?
+      @entries.empty?
+    end
+
+    # A place in line for a reply that will be ready later.
+    def reserve
+      self.class::Entry.new(nil, nil, false).tap { |entry| @entries << entry }
+    end
+
+    def fill(entry, head, body, keep_alive)
+      return if @closed
+
+      entry.head = head
+      entry.body = body
+      entry.keep_alive = keep_alive
+      filled(entry)
+    end
+  end
 end
