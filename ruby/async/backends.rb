@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative 'config'
+require_relative '../shared/config'
 
 module EmVsNode
   module AsyncServer

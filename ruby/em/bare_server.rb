@@ -53,12 +53,7 @@ module EmVsNode
   end
 end
 
-begin
-  config = EmVsNode.read_config(ARGV)
-rescue EmVsNode::ConfigError => e
-  warn "em bare server: #{e.message}"
-  exit 2
-end
+config = EmVsNode.read_config_or_exit(ARGV, server: 'em', who: 'em bare server')
 $stdout.sync = true
 EM.epoll
 events = nil
