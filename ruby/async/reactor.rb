@@ -28,13 +28,13 @@ module EmVsNode
     # each sleep starting once the block has run. A callable, given the interval in seconds and
     # the block; it returns the task.
     def self.every(task)
-      proc do |interval_s, &work|
-        task.async do
-          loop do
-            sleep(interval_s)
-            work.call
-          end
-        end
+      proc { |interval_s, &work| task.async { repeat(interval_s, work) } }
+    end
+
+    def self.repeat(interval_s, work)
+      loop do
+        sleep(interval_s)
+        work.call
       end
     end
   end
