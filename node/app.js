@@ -1,5 +1,5 @@
 'use strict';
-// What each route answers, independent of connections, as the EventMachine server's app.rb:
+// What each route answers, independent of connections, as the Ruby servers' app.rb:
 // the routes (httpdispatcher) over the static site (static_site.js), for a request that the
 // request gate (request_gate.js) has let through; /upstream and /db ask the backends that
 // server.js built (upstream.js, database.js), each null when not configured.

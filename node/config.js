@@ -18,7 +18,7 @@ function positiveInteger(name, raw, { zeroAllowed = false } = {}) {
   return Number(raw);
 }
 
-/** The same checks as the EventMachine server's config.rb: settings both servers can honour alike. */
+/** The same checks as the Ruby servers' config.rb: settings both servers can honour alike. */
 function checkLimits(limits) {
   for (const [name, most] of Object.entries(contract.limits_max)) {
     if (limits[name] > most) {

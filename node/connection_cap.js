@@ -1,5 +1,5 @@
 'use strict';
-// The connection cap, as the EventMachine server's connection_cap.rb: below the descriptor
+// The connection cap, as the Ruby servers' connection_cap.rb: below the descriptor
 // limit (MAX_CONNECTIONS, or the open-files limit less contract.json's fd_reserve for
 // everything else), new connections are closed at once and the server says so, at most every
 // ten seconds. Past the descriptor limit libuv would accept and reset.

@@ -1,5 +1,5 @@
 'use strict';
-// The request timeouts of the contract, as the EventMachine server's deadlines.rb keeps them:
+// The request timeouts of the contract, as the Ruby servers' deadlines.rb (ruby/shared/) keeps them:
 // - a header section must arrive within HEADERS_TIMEOUT_MS (slowloris): Node's headersTimeout;
 // - a whole request, header and body, must arrive within REQUEST_TIMEOUT_MS (a trickle):
 //   Node's requestTimeout; Node checks both on one periodic sweep, as deadlines.rb does;

@@ -1,5 +1,5 @@
 'use strict';
-// Listening, as the EventMachine server's listener.rb: with the listen backlog both servers
+// Listening, as the Ruby servers' listener.rb: with the listen backlog both servers
 // use (contract.json listen_backlog), and one line and exit 1 when the address cannot be had.
 
 const { contract } = require('./config');

@@ -1,5 +1,5 @@
 'use strict';
-// Replies, as the EventMachine server's reply.rb makes them: a whole reply with its length, an
+// Replies, as the Ruby servers' reply.rb (ruby/shared/) makes them: a whole reply with its length, an
 // error reply (its status's text), and the raw reply for what the parser refuses before there
 // is a request. Replies to requests that are wrong in themselves close the connection
 // (contract.json closing_statuses), as the EventMachine server must: its parser cannot resume

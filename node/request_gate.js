@@ -1,5 +1,5 @@
 'use strict';
-// What a request must pass before it is routed, as the EventMachine server's request_gate.rb
+// What a request must pass before it is routed, as the Ruby servers' request_gate.rb
 // checks it: HTTP version, header lines, Host, framing (Transfer-Encoding, Content-Length),
 // the URL's and the body's size, an Expect header, and whether it asks to upgrade.
 

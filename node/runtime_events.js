@@ -1,8 +1,8 @@
 'use strict';
 // The runtime's events, for the benchmark runner: with RUNTIME_EVENTS_FILE set (contract.json
 // runtime_events), appends to that file a heartbeat line every heartbeat_ms (how late the event
-// loop ran it: a loop stall) and a line per garbage collection, as ruby/em/runtime_events.rb
-// does for EventMachine. The format's one home is perf/lib/measure/runtime_events.js.
+// loop ran it: a loop stall) and a line per garbage collection, as ruby/shared/runtime_events.rb
+// does for the Ruby servers. The format's one home is perf/lib/measure/runtime_events.js.
 //
 // Why here and not in the runner: a GC pause or a stall is only seen from inside the process.
 // Why this costs the request path nothing measurable: a timer every 10 ms, V8's own GC entries

@@ -1,8 +1,8 @@
 'use strict';
 // The Node.js server: Node's own http module, one process, one event loop; routing with
 // httpdispatcher. Behaviour is defined by contract.json and CONTRACT.md. Its
-// files mirror the EventMachine server's (ruby/em/), and this entry point builds the same parts
-// in the same order as server.rb, handing them down: the settings (config), the document root
+// files mirror the EventMachine server's and what it shares (ruby/em/, ruby/shared/), and this entry point builds the same parts
+// in the same order as its server.rb, handing them down: the settings (config), the document root
 // (static_site), the backends (upstream, database: each only when configured), the routes (app), the connection cap (connection_cap), the deadlines
 // (deadlines), the connections that use them (connection, with request_gate and reply), and
 // the listener (listener); with RUNTIME_EVENTS_FILE set, the runtime's events for the benchmark

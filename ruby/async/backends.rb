@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative 'config'
+require_relative '../shared/config'
 
 module EmVsNode
   module AsyncServer
@@ -21,6 +21,38 @@ module EmVsNode
                      size: CONTRACT['backends']['db_pool'], key_prefix: CONTRACT['backends']['db_key_prefix'], timeout_ms: timeout_ms)
       end
       [upstream, database]
+    end
+
+    # What the two backends' calls are alike (Upstream#get, Database#get): each runs as a task of
+    # the server's (#start: not of a connection's, whose end would stop it), stopped past
+    # BACKEND_TIMEOUT_MS from the call (the wait for a pool's connection included). Its result
+    # is dropped once the connection is gone (its ReplyQueue is closed), so cancelling needs
+    # nothing here.
+    module BackendCalls
+      Call = Struct.new(:task) do
+        def cancel = nil
+      end
+
+      def start(task)
+        @task = task
+      end
+
+      private
+
+      # Runs the block as the call's task and tells done what it returned: nil when it failed or
+      # was late. Returns the call.
+      def call_in_task(done, &work)
+        deadline = now + @timeout_s
+        Call.new(@task.async { done.call(before(deadline, work)) })
+      end
+
+      def before(deadline, work)
+        Async::Task.current.with_timeout(deadline - now) { work.call }
+      rescue Async::TimeoutError, StandardError
+        nil
+      end
+
+      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
   end
 end

@@ -24,11 +24,10 @@ require 'async'
 require 'async/http/server'
 require 'async/http/endpoint'
 require 'protocol/http/response'
-require_relative 'config'
-require_relative 'listener'
-require_relative '../em/reply' # HttpDate: the Date value formatted once per second, as Node does
-require_relative 'runtime_events'
-require_relative 'stop_signals'
+require_relative '../shared/config'
+require_relative '../shared/listener'
+require_relative '../shared/reply' # HttpDate: the Date value formatted once per second, as Node does
+require_relative 'reactor'
 
 module EmVsNode
   module AsyncServer
@@ -46,28 +45,16 @@ module EmVsNode
   end
 end
 
-begin
-  config = EmVsNode::AsyncServer.read_config(ARGV)
-rescue EmVsNode::ConfigError => e
-  warn "async bare server: #{e.message}"
-  exit 2
-end
+config = EmVsNode.read_config_or_exit(ARGV, server: 'async', who: 'async bare server')
 $stdout.sync = true
-events = nil
-begin
-  Async do |task|
-    EmVsNode::AsyncServer.stop_on_signals(task)
-    events = EmVsNode::AsyncServer::RuntimeEvents.start('async bare server', task)
-    # The same listening socket, with the same backlog, as the project servers (listener.rb).
-    socket = EmVsNode.listening_socket(config, 'async bare server')
-    endpoint = Async::HTTP::Endpoint.parse("http://#{config.host}:#{config.port}")
-    bound = IO::Endpoint::BoundEndpoint.new(endpoint, [socket])
-    server = Async::HTTP::Server.for(bound, protocol: endpoint.protocol, scheme: endpoint.scheme) do |request|
-      EmVsNode::AsyncServer.bare_reply(request)
-    end
-    task.async { server.run }
-    puts "async bare server listening on http://#{config.host}:#{config.port}"
+EmVsNode::AsyncServer.reactor('async bare server') do |task|
+  # The same listening socket, with the same backlog, as the project servers (listener.rb).
+  socket = EmVsNode.listening_socket(config, 'async bare server')
+  endpoint = Async::HTTP::Endpoint.parse("http://#{config.host}:#{config.port}")
+  bound = IO::Endpoint::BoundEndpoint.new(endpoint, [socket])
+  server = Async::HTTP::Server.for(bound, protocol: endpoint.protocol, scheme: endpoint.scheme) do |request|
+    EmVsNode::AsyncServer.bare_reply(request)
   end
-ensure
-  events&.stop
+  task.async { server.run }
+  puts "async bare server listening on http://#{config.host}:#{config.port}"
 end

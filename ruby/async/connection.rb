@@ -2,7 +2,7 @@
 
 require 'digest'
 require 'socket'
-require_relative '../em/request_gate'
+require_relative '../shared/gated_connection'
 require_relative 'request_reader'
 require_relative 'reply'
 
@@ -11,12 +11,14 @@ module EmVsNode
     # One client connection on the fiber scheduler: a reading task (this one's #run) and a
     # writing task. Every byte passes the RequestGate that the EventMachine server uses (Node's
     # checks and the contract's limits, the same Ruby code), then the RequestReader; requests go
-    # to the App (the EventMachine server's routes, through #deliver, #delay, #await_backend),
-    # and replies out through a ReplyQueue in request order. It gets the parts the entry point
+    # to the App (the routes, through #deliver, #delay, #await_backend), and replies out through
+    # a ReplyQueue in request order: the gate's steps, the replies and the deadlines as the EM
+    # server's connection keeps them (GatedConnection). It gets the parts the entry point
     # (server.rb) built: the limits, the routes (App), the ConnectionCap and the Deadlines.
     class Connection
+      include GatedConnection
+
       READ_BYTES = 64 * 1024
-      CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
       # What a connection's end looks like from a read or a write: the client left.
       GONE = [EOFError, IOError, Errno::ECONNRESET, Errno::EPIPE, Errno::ETIMEDOUT, Errno::ENOTCONN].freeze
 
@@ -77,50 +79,19 @@ module EmVsNode
         shut
       end
 
-      # The reply to a request, in its turn (App#route decides which).
-      def deliver(template, keep_alive:, head_only: false, slot: nil)
-        @replied = true
-        keep_alive = template.keep_alive?(keep_alive)
-        head = template.head(keep_alive, head_only)
-        body = template.body_apart(head_only)
-        slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
-      end
+      private
 
-      # Waits on the scheduler's timer in a task of its own (the reply queue holds its place, so
-      # the idle timeout is off until it is sent).
-      def delay(delay_ms, keep_alive, head_only)
-        return deliver(@app.error(400), keep_alive: false, head_only: head_only) if delay_ms.nil?
-
-        slot = @replies.reserve
+      # A /delay reply's timer (GatedConnection#delay): a task of its own on the scheduler's
+      # timer, under the server's task, stopped if the connection ends first.
+      def later(seconds, &work)
         timers = (@timers ||= [])
         timer = @server_task.async do |task|
-          sleep(delay_ms / 1000.0)
+          sleep(seconds)
           timers.delete(task)
-          deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
-        rescue StandardError => e
-          internal_error(e)
+          work.call
         end
         timers << timer unless timer.finished?
       end
-
-      # A reply that waits on a backend call: the block starts the call with a reply callable
-      # (given the template, once) and returns the call (#cancel). As /delay's, the reply holds
-      # its place in the queue.
-      def await_backend(keep_alive, head_only)
-        slot = @replies.reserve
-        call = nil
-        answered = false
-        call = yield(proc do |template|
-          answered = true
-          @calls&.delete(call)
-          deliver(template, keep_alive: keep_alive, head_only: head_only, slot: slot)
-        rescue StandardError => e
-          internal_error(e)
-        end)
-        (@calls ||= []) << call unless answered
-      end
-
-      private
 
       def read_requests
         until @closed
@@ -151,19 +122,8 @@ module EmVsNode
       end
 
       def received(data)
-        steps = @gate.scan(data)
-        if steps == :pass
-          read(data)
-        else
-          steps.each do |(kind, value)|
-            case kind
-            when :feed then read(value)
-            when :continue then @replies.deliver(CONTINUE, nil, true)
-            when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false, head_only: value.head_only)
-            end
-          end
-        end
-        watch_deadlines
+        through_gate(data) { |bytes| read(bytes) }
+        watch_deadlines unless @closed
       rescue StandardError => e
         internal_error(e)
       end
@@ -199,26 +159,10 @@ module EmVsNode
         shut
       end
 
-      # Keeps the Deadlines in step with the gate, as the EventMachine server does. Between
-      # requests the idle (keep-alive) timeout applies, as in Node: from the moment every reply
-      # is out until the next request's header section is complete, any byte restarting it
-      # (a new connection's first header section has only its header deadline).
-      def watch_deadlines
-        return if @closed
-
-        if @gate.awaiting_header?
-          @deadlines.awaiting_header(self) unless @deadline == :header
-          @deadline = :header
-          idle(true, again: true) if @replied && @replies.empty?
-        elsif @gate.awaiting_body?
-          @deadlines.awaiting_body(self)
-          @deadline = :body
-          idle(false)
-        else
-          @deadlines.done(self) unless @deadline == :none
-          @deadline = :none
-          idle(@replied && @replies.empty?, again: true)
-        end
+      # Once a request is whole: idle when no reply is pending and one has been given (a new
+      # connection's first request is not idle).
+      def idle_between_requests?
+        @replied && @replies.empty?
       end
 
       # The idle timeout on (from now) or off; again: a byte arrived, so it starts over.

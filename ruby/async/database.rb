@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'async/redis'
+require_relative 'backends'
 
 module EmVsNode
   module AsyncServer
@@ -18,9 +19,7 @@ module EmVsNode
     # - a command past BACKEND_TIMEOUT_MS closes its connection (async-redis would hand the late
     #   reply to the next command on it), so the next call opens another.
     class Database
-      Call = Struct.new(:task) do
-        def cancel = nil
-      end
+      include BackendCalls
 
       # Async::Redis::Client's call, but a connection whose reply was not read whole (a command
       # stopped at its deadline) is closed, so that the pool retires it.
@@ -52,25 +51,11 @@ module EmVsNode
         @timeout_s = timeout_ms / 1000.0
       end
 
-      def start(task)
-        @task = task
-      end
-
       # The stored value (a String) of row id, or nil: missing, Redis down, failing or late.
       def get(id, &done)
-        deadline = now + @timeout_s
-        Call.new(@task.async { done.call(fetch("#{@key_prefix}#{id}", deadline)) })
+        key = "#{@key_prefix}#{id}"
+        call_in_task(done) { @client.call('GET', key) }
       end
-
-      private
-
-      def fetch(key, deadline)
-        Async::Task.current.with_timeout(deadline - now) { @client.call('GET', key) }
-      rescue Async::TimeoutError, StandardError
-        nil
-      end
-
-      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
   end
 end

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative '../em/listener'
+require_relative '../shared/listener'
 
 module EmVsNode
   module AsyncServer
-    # The listening socket, made as the EventMachine server makes it (ruby/em/listener.rb: the
+    # The listening socket, made as the EventMachine server makes it (ruby/shared/listener.rb: the
     # backlog both servers use, 511), and accepted from on the fiber scheduler: Socket#accept
     # waits in io-event's selector, not in the kernel. Past the connection cap a new connection
     # is closed at once (CONTRACT.md, MAX_CONNECTIONS). Each accepted connection gets its own

@@ -1,18 +1,20 @@
 # frozen_string_literal: true
 
 require 'async/notification'
-require_relative '../em/reply' # ReplyTemplate, HttpDate: the replies are the EventMachine server's
+require_relative '../shared/reply' # ReplyOrder
 
 module EmVsNode
   module AsyncServer
     # A connection's replies, in the order their requests arrived (HTTP/1.1 pipelining), though
     # a /delay or backend reply is ready later than the requests behind it: its place is
-    # reserved and filled. One writer task per connection takes them in turn (#each_ready) and
-    # writes them; a write the client does not take waits in the fiber scheduler, not in memory
-    # of ours. Back-pressure, as Node's high-water mark: while the replies not yet written
+    # reserved and filled (ReplyOrder). One writer task per connection takes them in turn
+    # (#each_ready) and writes them; a write the client does not take waits in the fiber
+    # scheduler, not in memory of ours. Back-pressure, as Node's high-water mark: while the replies not yet written
     # exceed max_unsent bytes, the connection reads no more requests (#wait_for_room). A file's
     # body is the template's frozen string, shared, never copied.
     class ReplyQueue
+      include ReplyOrder
+
       Entry = Struct.new(:head, :body, :keep_alive)
 
       def initialize(max_unsent)
@@ -25,31 +27,12 @@ module EmVsNode
         @room = Async::Notification.new  # replies were written
       end
 
-      def empty?
-        @entries.empty?
-      end
-
       def deliver(head, body, keep_alive)
         return if @closed
 
         @entries << Entry.new(head, body, keep_alive)
         @unsent += head.bytesize + (body&.bytesize || 0)
         @ready.signal
-      end
-
-      # A place in line for a reply that will be ready later.
-      def reserve
-        Entry.new(nil, nil, false).tap { |entry| @entries << entry }
-      end
-
-      def fill(entry, head, body, keep_alive)
-        return if @closed
-
-        entry.body = body
-        entry.keep_alive = keep_alive
-        entry.head = head
-        @unsent += head.bytesize + (body&.bytesize || 0)
-        @ready.signal if @entries.first.equal?(entry)
       end
 
       # The connection closes once the replies already due are out, whatever they say.
@@ -93,6 +76,12 @@ module EmVsNode
       end
 
       private
+
+      # A reserved place is filled: its bytes count as unsent, and the writer wakes if it is next.
+      def filled(entry)
+        @unsent += entry.head.bytesize + (entry.body&.bytesize || 0)
+        @ready.signal if @entries.first.equal?(entry)
+      end
 
       def written(entry)
         @entries.shift

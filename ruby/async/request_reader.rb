@@ -2,7 +2,7 @@
 
 module EmVsNode
   module AsyncServer
-    # Reads the requests the RequestGate (ruby/em/request_gate.rb) lets through: the place that
+    # Reads the requests the RequestGate (ruby/shared/request_gate.rb) lets through: the place that
     # eventmachine_httpserver's C parser has behind the gate in the EventMachine server. The gate
     # has already checked every header section as Node's parser does and hands on only whole,
     # well-formed ones (single spaces in the request line, at most one Content-Length), and a

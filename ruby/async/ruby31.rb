@@ -8,7 +8,7 @@
 # scheduler: the task that waited fails silently, and a server stops accepting at its first wait.
 # Ruby 3.2's IO#timeout is nil unless set (wait for ever), so on 3.1 every IO gets that default,
 # read-only: nothing here sets a timeout on an IO (the deadlines are the server's own,
-# deadlines.rb).
+# ruby/shared/deadlines.rb).
 unless IO.method_defined?(:timeout)
   class IO
     def timeout = nil

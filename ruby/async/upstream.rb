@@ -3,6 +3,7 @@
 require 'async/http/client'
 require 'async/http/endpoint'
 require 'async/http/protocol/http11'
+require_relative 'backends'
 
 module EmVsNode
   module AsyncServer
@@ -16,11 +17,7 @@ module EmVsNode
     # included) is stopped; async-http closes its connection (an interrupted HTTP/1.1 exchange
     # is never reused). Its result is the body of the upstream's 200, else nil.
     class Upstream
-      # The reply callable's call: its result is dropped once the connection is gone (its
-      # ReplyQueue is closed), so cancelling needs nothing here.
-      Call = Struct.new(:task) do
-        def cancel = nil
-      end
+      include BackendCalls
 
       # Async::HTTP::Client's call with the contract's retry instead of async-http's (which
       # sends an idempotent request again after a failure on any connection, fresh ones too, up
@@ -72,20 +69,8 @@ module EmVsNode
         @timeout_s = timeout_ms / 1000.0
       end
 
-      # The calls run as tasks of the server's (not of a connection's, whose end would stop them).
-      def start(task)
-        @task = task
-      end
-
       def get(path, &done)
-        deadline = now + @timeout_s
-        Call.new(@task.async { done.call(fetch(path, deadline)) })
-      end
-
-      private
-
-      def fetch(path, deadline)
-        Async::Task.current.with_timeout(deadline - now) do
+        call_in_task(done) do
           response = @client.get(path)
           begin
             body = response.read || ''
@@ -94,11 +79,7 @@ module EmVsNode
             response.close
           end
         end
-      rescue Async::TimeoutError, StandardError
-        nil
       end
-
-      def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
   end
 end

@@ -7,15 +7,15 @@ require 'protocol/http/body/buffered'
 require 'protocol/http1/body/chunked'
 require 'protocol/http1/error'
 require 'protocol/http/error'
-require_relative '../em/request_gate'
-require_relative '../em/node_parser_methods'
-require_relative '../em/reply'
+require_relative '../shared/request_gate'
+require_relative '../shared/node_parser_methods'
+require_relative '../shared/reply'
 
 module EmVsNode
   module AsyncHttpServer
     # The application async-http's server calls with each request protocol-http1 has read (a
     # Protocol::HTTP middleware's #call: request in, response out). The routes are the other
-    # servers' (ruby/em/app.rb's App, through an Exchange), the replies their templates
+    # servers' (ruby/shared/app.rb's App, through an Exchange), the replies their templates
     # (ReplyTemplate) given to the library as status, headers and a body of known length. The
     # library parses, frames and keeps connections; what it leaves to an application, the
     # contract's checks of a parsed request, is here, in the order Node's server makes them where

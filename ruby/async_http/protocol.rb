@@ -3,7 +3,7 @@
 require 'io/stream'
 require 'async/http/protocol/http1'
 require 'protocol/http/body/buffered'
-require_relative '../em/reply'
+require_relative '../shared/reply'
 
 module EmVsNode
   module AsyncHttpServer

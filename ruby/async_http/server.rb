@@ -7,11 +7,11 @@
 # async-http server") and contract.json (known_differences, scoped to async_http) say so.
 #   ruby ruby/async_http/server.rb           (from the project root)
 #
-# Shared with the other Ruby servers: the settings (ruby/em/config.rb), the document root
-# (static_site.rb), the routes (app.rb) and the reply templates (reply.rb); with the other
-# fiber-scheduler server (ruby/async/): the listening socket, the backends on async-http's
-# client and async-redis, the runtime's events and the stop signals. Its own: the application
-# async-http calls (application.rb) and the limits set on the library.
+# Shared with the other Ruby servers (ruby/shared/): the settings, the document root, the
+# routes, the reply templates, the listening socket, the connection cap and the runtime's
+# events; with the other fiber-scheduler server (ruby/async/): the backends on async-http's
+# client and async-redis, and the scheduler's loop with its stop signals (reactor.rb). Its own:
+# the application async-http calls (application.rb) and the limits set on the library.
 
 # The Gemfile's default group (this Ruby's Gemfile: ruby/load_gems.rb): the set-up of a run installs
 # no other.
@@ -29,22 +29,16 @@ require 'async'
 require 'async/http/server'
 require 'async/http/endpoint'
 require 'async/http/protocol/http1'
-require_relative '../async/config'
+require_relative '../shared/parts'
+require_relative '../shared/listener'
 require_relative '../async/backends'
-require_relative '../async/listener'
-require_relative '../async/runtime_events'
-require_relative '../async/stop_signals'
-require_relative '../em/static_site'
-require_relative '../em/app'
-require_relative '../em/connection_cap'
+require_relative '../async/reactor'
 require_relative 'application'
 require_relative 'protocol'
 
 module EmVsNode
   module AsyncHttpServer
     NAME = 'async_http server'
-    DEFAULT_PORT = 8083
-    USAGE = 'usage: ruby ruby/async_http/server.rb [--host HOST] [--port PORT] [--root DIR] [--upstream HOST:PORT] [--redis HOST:PORT]'
 
     # Async::HTTP::Server with the connection cap (MAX_CONNECTIONS: a connection past it is
     # closed at once, as on the other servers) and a quiet end for a connection the library
@@ -72,10 +66,6 @@ module EmVsNode
       end
     end
 
-    def self.read_config(argv)
-      EmVsNode.read_config(argv, ENV, default_port: DEFAULT_PORT, usage: USAGE)
-    end
-
     # The library's settings from the contract's limits, where it has one: protocol-http1's
     # maximum_line_length (a request line or a header line whose CR LF starts at it or later is
     # too long: MAX_HEADER_LINE_BYTES + 1 lets a line of MAX_HEADER_LINE_BYTES through, refuses
@@ -91,36 +81,21 @@ module EmVsNode
       [bound, protocol, url.scheme]
     end
 
+    # The parts every Ruby server builds (EmVsNode.run_server: the settings, the document root,
+    # the backends of the other fiber-scheduler server, the routes, the ConnectionCap), then the
+    # library's server over the same listening socket, on the fiber scheduler's loop as the
+    # other one runs it (AsyncServer.reactor).
     def self.run(argv)
-      config = read_config(argv)
-      site = StaticSite.new(config.root, CONTRACT)
-      upstream, database = AsyncServer.backends(config)
-      app = App.new(site, config.limits, CONTRACT, upstream: upstream, database: database)
-      cap = ConnectionCap.new(config.limits['MAX_CONNECTIONS'], NAME)
-      $stdout.sync = true
-      serve(config, app, cap, [upstream, database].compact)
-    rescue ConfigError => e
-      warn "#{NAME}: #{e.message}"
-      exit 2
-    rescue SystemCallError => e
-      warn "#{NAME}: cannot load the document root: #{e.message}"
-      exit 1
-    end
-
-    def self.serve(config, app, cap, backends)
-      events = nil
-      Async do |task|
-        AsyncServer.stop_on_signals(task)
-        events = AsyncServer::RuntimeEvents.start(NAME, task)
-        backends.each { |backend| backend.start(task) }
-        # The same listening socket, with the same backlog, as the other servers (listener.rb).
-        bound, protocol, scheme = endpoint(config, EmVsNode.listening_socket(config, NAME), app.method(:error))
-        server = Server.new(Application.new(app, config.limits), bound, cap: cap, protocol: protocol, scheme: scheme)
-        task.async { server.run }
-        puts "#{NAME} listening on http://#{config.host}:#{config.port} (root #{config.root})"
+      EmVsNode.run_server('async_http', argv, backends: AsyncServer.method(:backends)) do |parts|
+        config = parts.config
+        AsyncServer.reactor(NAME, parts.backends) do |task|
+          # The same listening socket, with the same backlog, as the other servers (listener.rb).
+          bound, protocol, scheme = endpoint(config, EmVsNode.listening_socket(config, NAME), parts.app.method(:error))
+          server = Server.new(Application.new(parts.app, config.limits), bound, cap: parts.cap, protocol: protocol, scheme: scheme)
+          task.async { server.run }
+          EmVsNode.say_listening(NAME, config)
+        end
       end
-    ensure
-      events&.stop
     end
   end
 end

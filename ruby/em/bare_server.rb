@@ -15,10 +15,10 @@ require_relative '../load_gems'
 EmVsNode::Gems.setup('em bare server', :default)
 require 'eventmachine'
 require 'evma_httpserver'
-require_relative 'config'
-require_relative 'listener'
-require_relative 'reply' # HttpDate: the Date value formatted once per second, as Node does
-require_relative 'runtime_events'
+require_relative '../shared/config'
+require_relative '../shared/listener'
+require_relative '../shared/reply' # HttpDate: the Date value formatted once per second, as Node does
+require_relative '../shared/runtime_events'
 
 module EmVsNode
   class BareConnection < EM::Connection
@@ -53,17 +53,12 @@ module EmVsNode
   end
 end
 
-begin
-  config = EmVsNode.read_config(ARGV)
-rescue EmVsNode::ConfigError => e
-  warn "em bare server: #{e.message}"
-  exit 2
-end
+config = EmVsNode.read_config_or_exit(ARGV, server: 'em', who: 'em bare server')
 $stdout.sync = true
 EM.epoll
 events = nil
 EM.run do
-  events = EmVsNode::RuntimeEvents.start('em bare server')
+  events = EmVsNode::RuntimeEvents.start('em bare server', &EM.method(:add_periodic_timer))
   # The same listen backlog as the project servers (see listener.rb).
   EM.attach_server(EmVsNode.listening_socket(config, 'em bare server'), EmVsNode::BareConnection)
   %w[INT TERM].each { |signal| Signal.trap(signal) { EM.stop_event_loop } }

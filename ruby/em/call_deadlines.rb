@@ -12,6 +12,21 @@ module EmVsNode
   # finished stays in the list until its time (then it is skipped), so nothing outlives a call by
   # more than the deadline.
   class CallDeadlines
+    # How a backend call (a Struct with done and finished) ends, alike whatever ends it first (its
+    # reply, an error, its deadline, a cancel): once, done told the result unless cancelled (nil).
+    module OneResult
+      private
+
+      def finish(call, value)
+        return if call.finished
+
+        call.finished = true
+        done = call.done
+        call.done = nil
+        done&.call(value)
+      end
+    end
+
     def initialize(timeout_s)
       @timeout_s = timeout_s
       @due = [] # [when, call, expire], earliest first

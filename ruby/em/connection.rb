@@ -3,19 +3,20 @@
 require 'digest'
 require 'eventmachine'
 require 'evma_httpserver'
-require_relative 'request_gate'
+require_relative '../shared/gated_connection'
 require_relative 'reply'
 
 module EmVsNode
   # One client connection: eventmachine_httpserver's C parser (EM::HttpServer) behind a
-  # RequestGate, with replies sent in request order through a ReplyQueue. It gets the parts the
-  # entry point (server.rb) built: the limits, the routes (App), the ConnectionCap and the
-  # Deadlines.
+  # RequestGate, with replies sent in request order through a ReplyQueue (the gate's steps, the
+  # replies and the deadlines as every Ruby server that reads its own bytes keeps them:
+  # GatedConnection). It gets the parts the entry point (server.rb) built: the limits, the
+  # routes (App), the ConnectionCap and the Deadlines.
   class Connection < EM::Connection
     include EM::HttpServer
+    include GatedConnection
 
     HELD_INPUT_FACTOR = 8
-    CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
 
     def initialize(limits, app, cap, deadlines)
       super()
@@ -48,18 +49,7 @@ module EmVsNode
     def receive_data(data)
       return hold(data) if @replies.backed_up?
 
-      steps = @gate.scan(data)
-      if steps == :pass
-        super
-      else
-        steps.each do |(kind, value)|
-          case kind
-          when :feed then super(value)
-          when :continue then @replies.deliver(CONTINUE, nil, true) # in its turn, behind replies pending
-          when :answer then deliver(@app.error(value.status, value.allow), keep_alive: false, head_only: value.head_only)
-          end
-        end
-      end
+      through_gate(data) { |bytes| super(bytes) }
       watch_deadlines
     rescue StandardError => e
       internal_error(e)
@@ -67,7 +57,7 @@ module EmVsNode
 
     # Every reply is out: the connection is idle unless a body is still arriving.
     def replies_sent
-      idle_timeout(true) unless @gate.awaiting_body?
+      idle(true) unless @gate.awaiting_body?
     end
 
     # The replies that held up this connection's input have been taken: read on.
@@ -112,48 +102,16 @@ module EmVsNode
       @cap.release if @admitted
     end
 
-    # The reply to a request, in its turn (App#route decides which).
-    def deliver(template, keep_alive:, head_only: false, slot: nil)
-      @replied = true
-      keep_alive = template.keep_alive?(keep_alive)
-      head = template.head(keep_alive, head_only)
-      body = template.body_apart(head_only)
-      slot ? @replies.fill(slot, head, body, keep_alive) : @replies.deliver(head, body, keep_alive)
-    end
+    private
 
-    # Waits on a timer, never blocking the loop (the reply queue holds its place, so the idle
-    # timeout is off until it is sent).
-    def delay(delay_ms, keep_alive, head_only)
-      return deliver(@app.error(400), keep_alive: false, head_only: head_only) if delay_ms.nil?
-
-      slot = @replies.reserve
-      timer = EM::Timer.new(delay_ms / 1000.0) do
+    # A /delay reply's timer (GatedConnection#delay), cancelled if the client leaves first.
+    def later(seconds, &work)
+      timer = EM::Timer.new(seconds) do
         @timers.delete(timer)
-        deliver(@app.delayed(delay_ms), keep_alive: keep_alive, head_only: head_only, slot: slot)
-      rescue StandardError => e
-        internal_error(e)
+        work.call
       end
       (@timers ||= []) << timer
     end
-
-    # A reply that waits on a backend call: the block starts the call with a reply callable (given
-    # the template, once) and returns the call (#cancel). As /delay's, the reply holds its place
-    # in the queue, so replies keep their requests' order and the idle timeout is off meanwhile.
-    def await_backend(keep_alive, head_only)
-      slot = @replies.reserve
-      call = nil
-      answered = false
-      call = yield(proc do |template|
-        answered = true
-        @calls&.delete(call)
-        deliver(template, keep_alive: keep_alive, head_only: head_only, slot: slot)
-      rescue StandardError => e
-        internal_error(e)
-      end)
-      (@calls ||= []) << call unless answered
-    end
-
-    private
 
     # Input that arrives while replies wait for the client is kept, unread by the gate, up to
     # HELD_INPUT_FACTOR × MAX_UNSENT_BYTES. EventMachine cannot stop reading one connection
@@ -171,29 +129,15 @@ module EmVsNode
       close_connection
     end
 
-    # Keeps the Deadlines in step with the gate, telling them only of changes (and of body
-    # progress). Between requests the idle (keep-alive) timeout applies, as in Node: from the
-    # moment every reply is out until the next request's header section is complete, so it
-    # also closes a client silent that long in the middle of one (a new connection's first
-    # header section has only its header deadline).
-    def watch_deadlines
-      if @gate.awaiting_header?
-        @deadlines.awaiting_header(self) unless @deadline == :header
-        @deadline = :header
-        idle_timeout(true) if @replied && @replies.empty?
-      elsif @gate.awaiting_body?
-        @deadlines.awaiting_body(self)
-        @deadline = :body
-        idle_timeout(false)
-      else
-        @deadlines.done(self) unless @deadline == :none
-        @deadline = :none
-        idle_timeout(@replies.empty?)
-      end
+    # Once a request is whole: EventMachine's idle timer runs whenever no reply is pending, the
+    # connection's first request answered or not.
+    def idle_between_requests?
+      @replies.empty?
     end
 
     # EventMachine's inactivity timeout on or off; changed only when it changes (one C call).
-    def idle_timeout(on)
+    # Whether a byte restarts it (again:) is EventMachine's: every byte does.
+    def idle(on, **)
       return if on == @idle_timeout_on
 
       @idle_timeout_on = on

@@ -13,6 +13,8 @@ module EmVsNode
   # background every RECONNECT_S, as node-redis is told to. Each call has a deadline
   # (BACKEND_TIMEOUT_MS): em-hiredis has none for a Redis that accepts and hangs.
   class Database
+    include CallDeadlines::OneResult
+
     # em-hiredis's own interval, which database.js gives node-redis, so that both come back alike.
     RECONNECT_S = 0.5
 
@@ -91,15 +93,6 @@ module EmVsNode
     def came_back
       warn "em server: redis at #{@host}:#{@port} reachable again" if @down
       @down = false
-    end
-
-    def finish(call, value)
-      return if call.finished
-
-      call.finished = true
-      done = call.done
-      call.done = nil
-      done&.call(value)
     end
   end
 end

@@ -15,6 +15,8 @@ module EmVsNode
   # request that failed on a connection that had been idle (a stale keep-alive connection the
   # upstream closed as we reused it: not the upstream's failure).
   class UpstreamPool
+    include CallDeadlines::OneResult
+
     # One GET: its path, what to tell (done, nil once cancelled), the connection it is on (nil
     # while it waits for one), whether it was sent again, whether it has ended.
     Call = Struct.new(:pool, :path, :done, :connection, :retried, :finished) do
@@ -143,15 +145,6 @@ module EmVsNode
 
     def drop(connection)
       connection.conn&.close_connection unless connection.deferred
-    end
-
-    def finish(call, body)
-      return if call.finished
-
-      call.finished = true
-      done = call.done
-      call.done = nil
-      done&.call(body)
     end
   end
 end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative '../em/request_gate'
+require_relative '../shared/request_gate'
 
 # A RequestGate with small limits, and the chunks fed to it as a connection feeds them.
 module GateHelpers

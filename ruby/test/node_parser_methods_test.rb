@@ -3,7 +3,7 @@
 require 'minitest/autorun'
 require_relative 'gate_helpers'
 
-# The start of a request line as Node's parser reads it (ruby/em/node_parser_methods.rb),
+# The start of a request line as Node's parser reads it (ruby/shared/node_parser_methods.rb),
 # through the gate: the moment each is refused or held.
 class NodeParserMethodsTest < Minitest::Test
   include GateHelpers

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require 'minitest/autorun'
-require_relative '../em/request_gate'
+require_relative '../shared/request_gate'
 require_relative '../async/request_reader'
 
 # The async server's reader, behind the gate: the same requests, methods, queries and bodies

@@ -1,7 +1,6 @@
 'use strict';
 // The project's servers and their bare references write their runtime's events for the runner
-// (contract.json runtime_events; node/runtime_events.js, ruby/em/runtime_events.rb,
-// ruby/async/runtime_events.rb): a run
+// (contract.json runtime_events; node/runtime_events.js, ruby/shared/runtime_events.rb): a run
 // against each, started as the runner starts it, carries its GC, loop and allocation figures
 // for exactly the run's window; a file a server cannot write ends its start in one line.
 

@@ -5,7 +5,7 @@
 // its scenarios need, each in a fresh directory of its own with its own configuration, on a
 // loopback port nobody listens on, never touching a system service; checks them before a run;
 // and removes them at the end, on Ctrl-C and on exit. The servers are told where they are
-// through UPSTREAM and REDIS (node/config.js, ruby/em/config.rb). Their pids are kept with each
+// through UPSTREAM and REDIS (node/config.js, ruby/shared/config.rb). Their pids are kept with each
 // server's handle, so that every run measures their CPU beside the server's
 // (perf/lib/run/run_one.js), and a run whose backend, not the server, was the limit is not judged.
 

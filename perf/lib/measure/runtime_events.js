@@ -1,7 +1,7 @@
 'use strict';
 // The servers' runtime events: the one home of their file format, its reader, and a run
 // window's figures (results.json's runs[].runtime). Each project server writes the file when
-// RUNTIME_EVENTS_FILE names it (node/runtime_events.js, ruby/em/runtime_events.rb; contract.json
+// RUNTIME_EVENTS_FILE names it (node/runtime_events.js, ruby/shared/runtime_events.rb; contract.json
 // runtime_events); perf/lib/hosts/server_process.js names one per server it starts.
 //
 // The format, a line each, times in CLOCK_MONOTONIC ms (the runner's performance.now() plus

@@ -59,7 +59,7 @@ const SHARED_SOURCES = ['shared_www', 'contract.json'];
 
 /**
  * The folders a server's code lives in: those its definition names (`sources`: a server whose
- * code loads another's, as the async server loads the EM server's request gate and routes),
+ * code loads another folder's, as each Ruby server loads ruby/shared's request gate and routes),
  * else that of the first script its definition runs, else none.
  */
 function sourceFolders(definition) {

@@ -83,11 +83,11 @@ describe('environment: where the results were measured', () => {
   });
 
   it('a server that names its folders (sources): changed by a change in any of them, not only its script\'s', () => {
-    const { dir, git } = repoOf(['ruby/em/request_gate.rb', 'ruby/async/server.rb', 'shared_www/index.html', 'contract.json']);
+    const { dir, git } = repoOf(['ruby/shared/request_gate.rb', 'ruby/async/server.rb', 'shared_www/index.html', 'contract.json']);
     const args = ['ruby/async/server.rb'];
-    const defs = { async: { command: 'ruby', args, sources: ['ruby/async', 'ruby/em'] }, alone: { command: 'ruby', args } };
+    const defs = { async: { command: 'ruby', args, sources: ['ruby/async', 'ruby/shared'] }, alone: { command: 'ruby', args } };
     const before = serverSources(defs, { root: dir });
-    fs.writeFileSync(path.join(dir, 'ruby/em/request_gate.rb'), 'changed');
+    fs.writeFileSync(path.join(dir, 'ruby/shared/request_gate.rb'), 'changed');
     git('commit', '-qam', 'two');
     const after = serverSources(defs, { root: dir });
     assert.notEqual(after.async, before.async, 'a change in a folder it names');

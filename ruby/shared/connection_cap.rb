@@ -13,7 +13,7 @@ module EmVsNode
     attr_reader :limit
 
     # who: the server's name in its one line on stderr.
-    def initialize(configured, who = 'em server')
+    def initialize(configured, who)
       @who = who
       raise_descriptor_limit
       @limit = configured.positive? ? configured : [Process.getrlimit(:NOFILE)[0] - CONTRACT['fd_reserve'], 1].max

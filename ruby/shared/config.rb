@@ -12,8 +12,9 @@ module EmVsNode
   # A backend's address: host (brackets off an IPv6 one) and port.
   Backend = Struct.new(:host, :port)
 
-  DEFAULT_PORT = 8081
-  USAGE = 'usage: ruby ruby/em/server.rb [--host HOST] [--port PORT] [--root DIR] [--upstream HOST:PORT] [--redis HOST:PORT]'
+  # Each Ruby server's port unless told otherwise, by its folder under ruby/ (the Node server's
+  # is 8080), so that all of them can run side by side.
+  DEFAULT_PORTS = { 'em' => 8081, 'async' => 8082, 'async_http' => 8083 }.freeze
   # A backend's address, as config.js reads it: a name or IPv4 address, or an IPv6 one in brackets.
   BACKEND_ADDRESS = /\A(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})\z/
 
@@ -54,7 +55,11 @@ module EmVsNode
     Backend.new(match[1].delete_prefix('[').delete_suffix(']'), port)
   end
 
-  def self.parse_flags(argv, usage = USAGE)
+  def self.usage(server)
+    "usage: ruby ruby/#{server}/server.rb [--host HOST] [--port PORT] [--root DIR] [--upstream HOST:PORT] [--redis HOST:PORT]"
+  end
+
+  def self.parse_flags(argv, usage)
     flags = {}
     OptionParser.new do |o|
       o.banner = usage
@@ -73,16 +78,16 @@ module EmVsNode
     raise ConfigError, "#{e.message}\n#{usage}"
   end
 
-  # default_port and usage: the server's own (the fiber-scheduler server, ruby/async/, reads the
-  # same settings with its own).
-  def self.read_config(argv = ARGV, env = ENV, default_port: DEFAULT_PORT, usage: USAGE)
-    flags = parse_flags(argv, usage)
+  # server: the server's folder under ruby/, whose default port and usage line apply (its bare
+  # reference reads its settings as it).
+  def self.read_config(argv, env = ENV, server:)
+    flags = parse_flags(argv, usage(server))
     limits = CONTRACT['limits'].to_h do |name, fallback|
       [name, env[name] ? positive_integer(name, env[name], zero_allowed: fallback.zero?) : fallback]
     end
     check_limits(limits)
 
-    port = positive_integer('port', flags[:port] || env['PORT'] || default_port)
+    port = positive_integer('port', flags[:port] || env['PORT'] || DEFAULT_PORTS.fetch(server))
     raise ConfigError, "port must be at most 65535, got #{port}" if port > 65_535
 
     Config.new(
@@ -93,5 +98,13 @@ module EmVsNode
       upstream: backend_address('upstream', flags[:upstream] || env['UPSTREAM']),
       redis: backend_address('redis', flags[:redis] || env['REDIS'])
     )
+  end
+
+  # The settings, or the start's end in one line (`who: …`, exit 2).
+  def self.read_config_or_exit(argv, server:, who:)
+    read_config(argv, server: server)
+  rescue ConfigError => e
+    warn "#{who}: #{e.message}"
+    exit 2
   end
 end

@@ -6,10 +6,10 @@ require_relative 'reply'
 
 module EmVsNode
   # What each route answers, independent of connections: the same routes as the Node server's
-  # app.js, over the static site (StaticSite); /upstream and /db ask the backends that server.rb
-  # built (UpstreamPool, Database), each nil when not configured. Replies that never change are
-  # templates made here once (see ReplyTemplate); their Keep-Alive header says the idle timeout
-  # (limits).
+  # app.js, over the static site (StaticSite); /upstream and /db ask the backends each server
+  # builds on its own loop's clients (run_server), each nil when not configured. Replies that
+  # never change are templates made here once (see ReplyTemplate); their Keep-Alive header says
+  # the idle timeout (limits).
   class App
     TEXT = 'text/plain; charset=utf-8'
 

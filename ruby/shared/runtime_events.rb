@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require 'eventmachine'
+require_relative 'config'
 
 module EmVsNode
   # The runtime's events, for the benchmark runner: with RUNTIME_EVENTS_FILE set (contract.json
@@ -14,17 +14,22 @@ module EmVsNode
   # when it does): gc_position=heartbeat. Its work is exact; where it was, to a heartbeat.
   # Why this costs the request path nothing measurable: a timer every 10 ms reading a few GC
   # counters, the lines written every 100 ms in one write.
+  #
+  # The heartbeat is the server's own event loop's timer (EM.add_periodic_timer, or the fiber
+  # scheduler's: AsyncServer.every), so that its lateness is that loop's stall.
   class RuntimeEvents
     SETTINGS = CONTRACT['runtime_events']
     HEARTBEAT_MS = SETTINGS['heartbeat_ms']
     FLUSH_MS = SETTINGS['flush_ms']
 
     # Starts recording when the environment names a file (else nil); one that cannot be written
-    # ends the start in one line (`who: …`, exit 1). Call inside EM.run.
-    def self.start(who, file = ENV.fetch(SETTINGS['env'], nil))
+    # ends the start in one line (`who: …`, exit 1). Call inside the event loop; every: its
+    # repeating timer, called with the interval in seconds and the heartbeat (a block), which
+    # it runs once per interval, each time an interval after the last run ended.
+    def self.start(who, file = ENV.fetch(SETTINGS['env'], nil), &every)
       return nil if file.nil? || file.empty?
 
-      new(File.open(file, 'w')).tap(&:beat_later)
+      new(File.open(file, 'w')).tap { |events| every.call(HEARTBEAT_MS / 1000.0) { events.beat } }
     rescue SystemCallError => e
       warn "#{who}: cannot write the runtime's events to #{file} (#{SETTINGS['env']}): #{e.message}"
       exit 1
@@ -42,13 +47,18 @@ module EmVsNode
       @io.flush
     end
 
-    def beat_later
-      @timer = EM::Timer.new(HEARTBEAT_MS / 1000.0) { beat }
+    # Once the event loop has returned: its timer runs no more heartbeats.
+    def stop
+      @io.close
     end
 
-    def stop
-      @timer&.cancel
-      @io.close
+    def beat
+      at = now
+      gc_line(at)
+      flush = at - @flushed_at >= FLUSH_MS
+      @lines << "h #{ms(at)} #{ms([0, at - @due].max)}#{" #{GC.stat(:total_allocated_objects)}" if flush}"
+      write(at) if flush
+      @due = at + HEARTBEAT_MS
     end
 
     private
@@ -58,16 +68,6 @@ module EmVsNode
     def ms(value) = format('%.3f', value)
 
     def gc_counters = [GC.stat(:minor_gc_count), GC.stat(:major_gc_count), GC.total_time]
-
-    def beat
-      at = now
-      gc_line(at)
-      flush = at - @flushed_at >= FLUSH_MS
-      @lines << "h #{ms(at)} #{ms([0, at - @due].max)}#{" #{GC.stat(:total_allocated_objects)}" if flush}"
-      write(at) if flush
-      @due = at + HEARTBEAT_MS
-      beat_later
-    end
 
     # `g START MS KIND N`: N collections began in this heartbeat (0: a step of an earlier one,
     # its lazy sweep or incremental marking), KIND the largest of them.
