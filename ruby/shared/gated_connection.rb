@@ -83,6 +83,11 @@ module EmVsNode
         @deadlines.awaiting_body(self)
         @deadline = :body
         idle(false)
+      elsif !@replied && @replies.empty?
+        # Empty lines alone on a new connection: its first header section is still due, from
+        # the connection's start as Node's headersTimeout (without this, the async server held
+        # a client sending CR LF now and then open for ever).
+        idle(idle_between_requests?, again: true)
       else
         @deadlines.done(self) unless @deadline == :none
         @deadline = :none

@@ -150,3 +150,52 @@ describe('deadlines after every kind of reply, at and over the connection cap, o
     });
   }
 });
+
+describe('a new connection that sends only empty lines, on every server', function () {
+  this.timeout(30000);
+  const servers = {};
+  before(async () => {
+    await Promise.all(SERVER_NAMES.map(async (name) => {
+      servers[name] = await startServer(name, { env: LIMITS });
+    }));
+  });
+  after(() => Promise.all(Object.values(servers).map((server) => server.stop())));
+
+  // Empty lines before a request are ignored (as Node's parser does), so such a connection never
+  // begins a request and is never idle: only its first header section's deadline, from the
+  // connection's start, ends it. (The fiber-scheduler server and EventMachine's once dropped
+  // that deadline at the first empty line, and the bytes kept restarting the idle timer.)
+  /** Resolves { closedAt (null if still open past the bound), received, started } for a connection trickling CR LF. */
+  async function trickleEmptyLines(port) {
+    const socket = await openWith(port);
+    const started = Date.now();
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    const trickle = setInterval(() => socket.write('\r\n'), 250);
+    const closedAt = await new Promise((resolve) => {
+      socket.once('close', () => resolve(Date.now()));
+      // Bounded: a connection still open well past the deadline fails the test, not the suite's clock.
+      setTimeout(() => resolve(null), HEADERS_TIMEOUT_MS + LATE_MS + 5000);
+    }).finally(() => clearInterval(trickle));
+    socket.destroy();
+    return { closedAt, received, started };
+  }
+
+  // Every server at once: the test waits for the deadline once.
+  const outcomes = {};
+  before(() => {
+    for (const name of SERVER_NAMES) outcomes[name] = trickleEmptyLines(servers[name].port);
+  });
+
+  for (const name of SERVER_NAMES) {
+    it(`${name}: closed by its header deadline, a CR LF every 250 ms notwithstanding`, async () => {
+      const { closedAt, received, started } = await outcomes[name];
+      assert.ok(closedAt !== null, `${name}: still open ${HEADERS_TIMEOUT_MS + LATE_MS + 5000} ms after it connected`);
+      assert.ok(closedAt - started >= HEADERS_TIMEOUT_MS * 0.9, `${name}: closed after ${closedAt - started} ms, before its header deadline`);
+      assert.ok(received === '' || /^HTTP\/1\.1 408 /.test(received), `${name}: ${JSON.stringify(received.slice(0, 60))}`);
+    });
+  }
+});
