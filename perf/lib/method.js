@@ -3,7 +3,7 @@
 // sequential looks of paired rounds, the ramps' capacity search) and the judge decides with.
 // One home, so that what is planned, what is measured and what is judged cannot drift apart;
 // why each is what it is, the modules that use it say (perf/lib/judge/answer.js,
-// perf/lib/judge/sequential.js, perf/lib/judge/capacity.js, perf/lib/judge/confidence.js).
+// perf/lib/judge/group_sequential.js, perf/lib/judge/capacity.js, perf/lib/judge/confidence.js).
 
 // Every interval's level: the chance that it covers the true value.
 const LEVEL = 0.95;

@@ -41,7 +41,7 @@ function decidingHalfWidth(ratio, margin = DEFAULT_MARGIN) {
 
 /**
  * How many times the measuring behind an undecided interval would likely decide it, for
- * independent trials (paired rounds: sequential.js moreRounds, which counts the t quantile): an
+ * independent trials (paired rounds: group_sequential.js moreRounds, which counts the t quantile): an
  * interval's half-width on the log scale shrinks with the square root of the trials, so
  * reaching the deciding half-width h' from h takes (h/h')² as many. null when the centre sits
  * on neither side's reach (exactly 1 and no margin). A rough figure: it assumes the centre

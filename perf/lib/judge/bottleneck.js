@@ -211,7 +211,7 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
     const threshold = disturbedPct();
     disturbed = overDisturbed(shares.steal_pct, margin) || overDisturbed(shares.foreign_cpu_pct, margin);
     // In a paired round what disturbed this run disturbed the other side too: it cancels in
-    // their difference (perf/lib/judge/sequential.js), so the run is kept, flagged.
+    // their difference (perf/lib/judge/group_sequential.js), so the run is kept, flagged.
     if (disturbed && !paired) reasons.push({ code: 'disturbed', steal_pct: shares.steal_pct, foreign_cpu_pct: shares.foreign_cpu_pct, limit_pct: threshold });
   }
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, reasons };

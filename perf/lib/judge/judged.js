@@ -11,7 +11,7 @@
 
 const { analyzeRuns, withLimits, overheads, primaryPair, runtimePairs, verdictEngines, usableForVerdict, isSuperseded, percentileResolved, pairComparisons, tailsOf } = require('./verdicts');
 const { tunedPair, tunedOfPair, tuningEffects, rampTuning } = require('./tuning');
-const { budgetOutlook } = require('./sequential');
+const { budgetOutlook } = require('./group_sequential');
 const { analyzeWaiting, memoryResolved } = require('./waiting');
 const { analyzeBackends } = require('./backends');
 const { withAnswer } = require('./metrics');
@@ -42,7 +42,7 @@ function judgedRun(r) {
  * each answer a winner was named in: tuning.js tuningEffects), pairs (each pair of runtimes the
  * run compares, the primary pair first: verdicts.js runtimePairs, each { pair, comparisons,
  * tunedPair, tunedComparisons, tuning } as above), budget (with paired rounds and a
- * budget, what a larger one would likely decide of every pair's: sequential.js budgetOutlook;
+ * budget, what a larger one would likely decide of every pair's: group_sequential.js budgetOutlook;
  * else null),
  * overheads (servers against their references), seeds (the seed studies' rows whose pair ran),
  * study (the 2011 study's tests and their claims judged here: seeds.js studyTests), engines (the

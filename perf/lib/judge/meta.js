@@ -26,7 +26,7 @@
 const crypto = require('node:crypto');
 const { jStat } = require('jstat');
 const { decide, claimOutcome, relate, CONTRADICTIONS } = require('./answer');
-const { lookLevel } = require('./sequential');
+const { lookLevel } = require('./group_sequential');
 const { LEVEL, DEFAULT_MARGIN } = require('../method');
 const { median } = require('../measure/stats');
 
@@ -63,7 +63,7 @@ function tQuantile(level, df) {
 
 /**
  * The standard error of a stored comparison's log ratio, from its interval and the quantile that
- * built it: paired rounds (perf/lib/judge/sequential.js) at each look's level with rounds − 1
+ * built it: paired rounds (perf/lib/judge/group_sequential.js) at each look's level with rounds − 1
  * degrees of freedom; paired ramp searches at 95 % with searches − 1; anything else at the
  * normal quantile (wider than the truth when its interval used a t quantile: the run then
  * weighs less, never more, than it should). null without an interval.

@@ -18,7 +18,7 @@ const { reasonCode } = require('../store/reasons');
 const { RATE_SET, SIZE_SET, TOO_FEW, BELOW_RESOLUTION } = require('../store/no_verdict');
 const { decide, moreMeasuring } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
-const { status, pairedInterval, moreRounds } = require('./sequential');
+const { status, pairedInterval, moreRounds } = require('./group_sequential');
 
 
 /**
@@ -352,7 +352,7 @@ function compareOne(scenario, metric, a, b, sideA, sideB, margin = DEFAULT_MARGI
 }
 
 /**
- * The answer from paired rounds (perf/lib/judge/sequential.js): the runs of each side are
+ * The answer from paired rounds (perf/lib/judge/group_sequential.js): the runs of each side are
  * paired by round (a run's trial number), the rounds both sides ran usably give the log
  * differences, and the interval is the one at the last look reached. Before the first look
  * there is an interval but no answer yet (undecided: the looks are what keeps 95 %).

@@ -24,7 +24,7 @@ const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, 
 const { ENGINES } = require('../engines');
 const { summarizeTrials } = require('../judge/confidence');
 const { LEVEL, fewPauses } = require('../method');
-const { pairedInterval } = require('../judge/sequential');
+const { pairedInterval } = require('../judge/group_sequential');
 const { decide } = require('../judge/answer');
 const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
 const { linkBoundText } = require('../text/reasons');

@@ -5,7 +5,7 @@
 // an earlier scenario counts as this one's; then the load alternates between them in rounds:
 // one run of each server, back to back, in a random order. Whatever the machine does during a
 // round (another tenant, the hypervisor's steal) hits both sides of it, and cancels in their
-// paired difference (perf/lib/judge/sequential.js); a disturbed run is recorded as such and
+// paired difference (perf/lib/judge/group_sequential.js); a disturbed run is recorded as such and
 // kept, not thrown away. A light open loop (a schedule that leaves each server mostly idle)
 // runs its servers at the same time instead, their arrivals interleaved: the same moment for
 // both sides, half the seconds a round (togetherRound), for as long as each server's load stays
@@ -23,7 +23,7 @@ const { whyNotInstalled, engineFor } = require('../engines');
 const { reasonCode } = require('../store/reasons');
 const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
 const { waitMs } = require('../store/scenario_doc');
-const { lookToDecide } = require('../judge/sequential');
+const { lookToDecide } = require('../judge/group_sequential');
 const { estimateScenarioS, SETTLE_S } = require('../plan/trial_plan');
 const { fmtDuration } = require('../text/format');
 const { METRIC_WORDS } = require('../text/metric_words');

@@ -5,7 +5,7 @@
 
 const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
-const { lookLevel } = require('../judge/sequential');
+const { lookLevel } = require('../judge/group_sequential');
 const { LEVEL } = require('../method');
 const { METRIC_WORDS } = require('./metric_words');
 const { noteWords } = require('./verdict_notes');

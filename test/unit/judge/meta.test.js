@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const { jStat } = require('jstat');
 const meta = require('../../../perf/lib/judge/meta');
-const { pairedInterval, lookLevel, runSequential } = require('../../../perf/lib/judge/sequential');
+const { pairedInterval, lookLevel, runSequential } = require('../../../perf/lib/judge/group_sequential');
 const { seededNormals } = require('../../support/seeded_random');
 const { record, around } = require('../../support/made_up_archive');
 
@@ -262,7 +262,7 @@ describe('meta: answers across runs', () => {
     }
 
     // As the runner builds them: paired rounds looked at after 5, 10, 20 and 40 rounds, stopped at
-    // the first look that decides (sequential.js), each run's interval at the looks' level.
+    // the first look that decides (group_sequential.js), each run's interval at the looks' level.
     function simulateSequential(k, tau, ratio, reps, seed) {
       const z = seededNormals(seed);
       const looks = [5, 10, 20, 40];

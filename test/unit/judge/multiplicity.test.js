@@ -6,7 +6,7 @@
 
 const assert = require('node:assert/strict');
 const multiplicity = require('../../../perf/lib/judge/multiplicity');
-const { pairedInterval, lookLevel } = require('../../../perf/lib/judge/sequential');
+const { pairedInterval, lookLevel } = require('../../../perf/lib/judge/group_sequential');
 const { logStandardError } = require('../../../perf/lib/judge/meta');
 const { decide } = require('../../../perf/lib/judge/answer');
 const { seededNormals } = require('../../support/seeded_random');

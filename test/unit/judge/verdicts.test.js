@@ -239,7 +239,7 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
 });
 
 describe('paired rounds: comparisons from the rounds both servers ran (looks)', () => {
-  const { status } = require('../../../perf/lib/judge/sequential');
+  const { status } = require('../../../perf/lib/judge/group_sequential');
   const { DEFAULT_LOOKS } = require('../../../perf/lib/method');
   const { seededNormals } = require('../../support/seeded_random');
   // Rounds in which the machine's state moves both sides together (a common factor) and node

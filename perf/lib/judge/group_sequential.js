@@ -10,7 +10,7 @@
 // Looking more than once at growing data inflates the error rate of a 95% interval used at each
 // look. Here the 5 % is spent over the K looks (Bonferroni): each look's interval is at level
 // 1 − 0.05/K, so the interval at whichever look measuring stopped covers the true ratio with
-// probability ≥ 95 %, however the stopping went (test/unit/judge/sequential.test.js checks it by
+// probability ≥ 95 %, however the stopping went (test/unit/judge/group_sequential.test.js checks it by
 // simulation, for winners, "same" and undecided alike). Few looks, spaced geometrically, keep
 // the price low: with the default looks (5, 10, 20, 40 rounds) each look is at 98.75 %. At this
 // machine's noise (log req/s varying ~15 % per one-second slice, the two sides of a round
