@@ -85,25 +85,29 @@ const SINGLE_FIELDS = ['Content-Type', 'User-Agent', 'Expect', 'Referer', 'From'
 
 // Each difference's trigger: does this request (or the tail) carry it?
 const ASYNC_HTTP_TRIGGERS = {
-  // Not METHOD SP target SP HTTP/d.d with single spaces, an empty line before it, a version Node's parser refuses, or
-  // A target neither a path nor '*' alone (the library's 400 before any check; an absolute
-  // URI's authority stands for Host).
+  // Not METHOD SP target SP HTTP/d.d with single spaces; an empty line before it; a version
+  // Node's parser refuses; a target neither a path nor '*' alone (the library's 400 before any
+  // check), or an absolute URI (its authority stands for Host).
   'async-http-request-line': (r) => {
     const { start, blankBefore } = headOf(r);
     const target = start.split(' ')[1] ?? '';
     return blankBefore || !/^\S+ \S+ \S+$/.test(start) || !/ HTTP\/1\.[01]$/.test(start) || (target.startsWith('*') && target !== '*') || target.includes('://');
   },
-  // A line judged only whole: a field name of other than token bytes, a line starting with
-  // white space, a Content-Length not digits, past 2^64 - 1, twice or beside a Transfer-Encoding, a head that never
-  // ends, a request line over the limit; a request line Node's parser refuses (a method it does not read, CONNECT to no host:port).
+  // Where Node's parser refuses at the byte and the library only once a line (or the head) is
+  // whole: a request line it refuses (a method it does not read, CONNECT to no host:port, a
+  // control byte, one over the limit), a field name of other than token bytes or a line
+  // starting with white space, a Content-Length not digits, past 2^64 - 1, twice or beside a
+  // Transfer-Encoding, a head that never ends.
   'async-http-refusal-moment': (r) => {
     const { start, fields } = headOf(r);
     const [method, target] = start.split(/[ \t]+/);
-    return !NODE_METHODS.has(method) || (method === 'CONNECT' && !/^[^/*]+:\d+$/.test(target ?? '')) || fields.some((f) => /^[ \t]/.test(f) || !f.includes(':') || !TOKEN.test(f.slice(0, f.indexOf(':'))))
-      || fieldValues(fields, 'Content-Length').some((v) => !/^\d+$/.test(v.trim()) || BigInt(v.trim()) > CONTENT_LENGTH_MAX)
-      || fieldValues(fields, 'Content-Length').length > 1
-      || (fieldValues(fields, 'Content-Length').length > 0 && fieldValues(fields, 'Transfer-Encoding').length > 0)
-      || !/\n\r?\n/.test(r) || hasByte(start, (c) => c < 9 || (c > 13 && c < 32) || c >= 127) || start.length > contract.limits.MAX_URL_BYTES;
+    const lengths = fieldValues(fields, 'Content-Length');
+    const badStart = !NODE_METHODS.has(method) || (method === 'CONNECT' && !/^[^/*]+:\d+$/.test(target ?? ''))
+      || hasByte(start, (c) => c < 9 || (c > 13 && c < 32) || c >= 127) || start.length > contract.limits.MAX_URL_BYTES;
+    const badName = fields.some((f) => /^[ \t]/.test(f) || !f.includes(':') || !TOKEN.test(f.slice(0, f.indexOf(':'))));
+    const badLength = lengths.some((v) => !/^\d+$/.test(v.trim()) || BigInt(v.trim()) > CONTENT_LENGTH_MAX)
+      || lengths.length > 1 || (lengths.length > 0 && fieldValues(fields, 'Transfer-Encoding').length > 0);
+    return badStart || badName || badLength || !/\n\r?\n/.test(r);
   },
   // White space after a field value, or a line over the limit only with the white space around its value.
   'async-http-field-white-space': (r) => headOf(r).fields.some((f) => /[ \t]$/.test(f)

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { runCommand, makeTmpDir } = require('../support/runner_helpers');
 const { CLIENT_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
 const { PROJECT_ROOT } = require('../../perf/lib/project_root');
+const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'overhead.sh');
 
@@ -53,6 +54,10 @@ describe('scripts/overhead.sh --rounds 2 --seconds 1 --pairs node:node_bare', fu
     assert.deepEqual(doc.settings.pairs, ['node:node_bare']);
     assert.equal(doc.settings.rounds, 2);
     assert.ok(doc.environment.project_commit === null || /^[0-9a-f]{40}$/.test(doc.environment.project_commit));
+    // What each server ran on, as results.json records it.
+    const runtime = loadServerDefinitions().node.runtime;
+    assert.deepEqual(doc.servers, { node: { runtime }, node_bare: { runtime: loadServerDefinitions().node_bare.runtime } });
+    assert.ok(doc.environment.runtimes[runtime], JSON.stringify(doc.environment.runtimes));
     assert.deepEqual(doc.rows.map((r) => r.mode), ['keep-alive', 'close']);
     for (const row of doc.rows) {
       assert.equal(row.project, 'node');

@@ -19,6 +19,7 @@ const { readCpu, cpuDelta } = require('../measure/proc_stats');
 const { summarizeTrials, compareTrials } = require('../judge/confidence');
 const { checkContract } = require('../run/contract_check');
 const { collectEnvironment } = require('../run/environment');
+const { describeRuntimes } = require('../run/runtimes');
 const { writeFileAtomic, RESULTS_ROOT, folderStamp } = require('../store/results_store');
 const { fmtNumber, fmtFactor, fmtInterval, alignedTable } = require('../text/format');
 const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
@@ -204,6 +205,10 @@ async function runOverhead(options = {}) {
   const settings = { rounds, seconds, connections, path: PATH, pairs: pairs.map((p) => `${p.project}:${p.bare}`), modes: MODES.map((m) => m.name), warmup_s: WARMUP_S };
   const environment = collectEnvironment({ pinning, options: settings });
   environment.started_at = new Date().toISOString();
+  // What each measured server runs on (doc.servers, and each runtime as results.json describes
+  // it): a layer's cost on one runtime is not its cost on another.
+  const measured = Object.fromEntries(pairs.flatMap((p) => [p.project, p.bare]).map((name) => [name, definitions[name]]));
+  environment.runtimes = describeRuntimes(measured);
   if (pinning.enabled) pinProcess(process.pid, pinning.client_cpu); // wrk runs on this process's CPUs
   const dir = path.resolve(options.outDir || path.join(RESULTS_ROOT, `overhead-${folderStamp()}`));
   fs.mkdirSync(dir, { recursive: true });
@@ -257,7 +262,8 @@ async function runOverhead(options = {}) {
 
   const rows = summarize(pairs, measurements);
   const lines = formatTable(rows);
-  const doc = { kind: 'overhead', environment: { ...environment, finished_at: new Date().toISOString() }, settings, interrupted, rows, table: lines, measurements };
+  const servers = Object.fromEntries(Object.entries(measured).map(([name, def]) => [name, { runtime: def.runtime ?? null }]));
+  const doc = { kind: 'overhead', environment: { ...environment, finished_at: new Date().toISOString() }, settings, servers, interrupted, rows, table: lines, measurements };
   const file = path.join(dir, 'overhead.json');
   writeFileAtomic(file, JSON.stringify(doc, null, 2) + '\n');
   return { dir, file, doc, lines, interrupted };
