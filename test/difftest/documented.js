@@ -94,15 +94,15 @@ const ASYNC_HTTP_TRIGGERS = {
     return blankBefore || !/^\S+ \S+ \S+$/.test(start) || !/ HTTP\/1\.[01]$/.test(start) || (target.startsWith('*') && target !== '*') || target.includes('://');
   },
   // Where Node's parser refuses at the byte and the library only once a line (or the head) is
-  // whole: a request line it refuses (a method it does not read, CONNECT to no host:port, a
-  // control byte, one over the limit), a field name of other than token bytes or a line
+  // whole: a request line it refuses (a method it does not read, a CONNECT, which Node's server
+  // answers before any field's check, a control byte, one over the limit), a field name of other than token bytes or a line
   // starting with white space, a Content-Length not digits, past 2^64 - 1, twice or beside a
   // Transfer-Encoding, a head that never ends.
   'async-http-refusal-moment': (r) => {
     const { start, fields } = headOf(r);
-    const [method, target] = start.split(/[ \t]+/);
+    const [method] = start.split(/[ \t]+/);
     const lengths = fieldValues(fields, 'Content-Length');
-    const badStart = !NODE_METHODS.has(method) || (method === 'CONNECT' && !/^[^/*]+:\d+$/.test(target ?? ''))
+    const badStart = !NODE_METHODS.has(method) || method === 'CONNECT'
       || hasByte(start, (c) => c < 9 || (c > 13 && c < 32) || c >= 127) || start.length > contract.limits.MAX_URL_BYTES;
     const badName = fields.some((f) => /^[ \t]/.test(f) || !f.includes(':') || !TOKEN.test(f.slice(0, f.indexOf(':'))));
     const badLength = lengths.some((v) => !/^\d+$/.test(v.trim()) || BigInt(v.trim()) > CONTENT_LENGTH_MAX)
