@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What one more held connection costs each server, and what holds it (resident memory by kind,
 # the runtime's objects by class, fibers): keep-alive connections each waiting on GET /delay,
-# at a few counts. Usage: scripts/held_memory.sh [--servers node,em,async] [--counts 0,1000,2000,4000]
+# at a few counts. Usage: scripts/held_memory.sh [--servers node,em,async_http,async] [--counts 0,1000,2000,4000]
 # Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -15,7 +15,7 @@ const { writeFileAtomic, folderStamp, RESULTS_ROOT } = require('../lib/store/res
 const contract = require('../../contract.json');
 
 const NAME = 'held_memory.sh';
-const DEFAULT_SERVERS = ['node', 'em', 'async'];
+const DEFAULT_SERVERS = ['node', 'em', 'async_http', 'async'];
 
 function usageLine() {
   return `usage: ${NAME} [--servers LIST] [--counts LIST] [--wait-ms MS] [--env NAME=VALUE]... [--out DIR] [--help]`;

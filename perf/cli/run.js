@@ -11,6 +11,7 @@ const { Command, Option, InvalidArgumentError } = require('commander');
 const { shownPath, readDefinitions, commaList, oneLineErrors, exitOnError, parseCommandLine, runMain, stopOnSignals } = require('./support');
 const { runScenarios, finishLiveRuns } = require('../lib/run/runner');
 const { UsageError } = require('../lib/plan/run_plan');
+const { headlineServers } = require('../lib/plan/questions');
 const { selectEngine, engineFor, ENGINE_CHOICES, DEFAULT_ENGINE } = require('../lib/engines');
 const { loadScenarios, ScenarioError, QUICK_FACTOR, MAX_WARMUP_S, DEFAULT_WARMUP_S } = require('../lib/plan/scenarios');
 const { loadRamps } = require('../lib/plan/ramps');
@@ -69,7 +70,7 @@ function buildProgram() {
   const program = new Command(NAME)
     .description('Benchmarks each server (perf/servers.json) with every scenario (perf/scenarios/*.json) and writes results.json, per-request samples and a summary table.')
     .option('--quick', `the headline questions (perf/questions.json) only, at smaller counts and durations (÷${QUICK_FACTOR}, or the scenario's and ramp's own quick values), rates kept: as many as its budget buys, in the order that likely decides the most per second, on each runtime's defaults; about three minutes`)
-    .option('--servers <list>', 'comma-separated servers to benchmark (default: node,em,async, and in a full run each runtime tuned as its users would tune it too, node_tuned,em_tuned,async_tuned)', commaList)
+    .option('--servers <list>', `comma-separated servers to benchmark (default: ${headlineServers(readDefinitions()).join(',')}, the contenders of perf/questions.json, and in a full run each tuned as its users would tune it too where that tuning was measured on the runtime it runs on: perf/servers.json tuned_of)`, commaList)
     .option('--tuned', 'also the tuned configurations of the servers named (perf/servers.json tuned_of; the default when no servers are named)')
     .option('--no-tuned', 'no tuned configurations: each runtime with its defaults only')
     .option('--scenarios <list>', 'comma-separated scenarios to run (default: all)', commaList)
@@ -81,7 +82,7 @@ function buildProgram() {
     .option('--ramp-repeat <n>', 'searches per server and ramp, their spread the sustainable rate\'s interval (default: 3; 4 with --quick; with 1 the search\'s bracket is its resolution, and no interval)', positiveInt)
     .option('--held', 'after the ramps, search the most waiting requests (GET /delay) each server holds at p99 ≤ wait + 10 ms, even with --scenarios (default: in a run of the default scenarios)')
     .option('--no-held', 'no held-count search')
-    .option('--references', 'also run the reference servers (node_bare, em_bare, nginx)')
+    .option('--references', 'also run the reference servers of those benchmarked (perf/servers.json reference_for: node_bare, em_bare, async_bare, nginx, and async, the hand-written server on em\'s request gate)')
     .option('--seeds', 'reproduce every seed study\'s headline comparison (perf/seeds.json): Apache, libevent, libevhtp, nginx, Node and EventMachine, each on its seeds\' scenarios (the plan line says how long it takes)')
     .option('--margin <percent>', `how close two servers must be to be called the same: the whole 95 % interval of their ratio within ±PERCENT (default: ${DEFAULT_MARGIN * 100})`, marginPercent)
     .option('--warmup <seconds>', `warm-up load before every run, not counted, overriding the scenarios' warmup_s (default: ${DEFAULT_WARMUP_S} s, 1 s with --quick; 0: none)`, warmupSeconds)

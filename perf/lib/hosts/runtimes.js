@@ -94,6 +94,30 @@ function unavailable(runtime, root = RUNTIMES_DIR) {
   return installRecord(runtime, root) ? null : `${runtime.label} (${runtime.id}) is not installed: npm run runtimes -- install ${runtime.base}`;
 }
 
+// A runtime a quick run may install on its way: a download of seconds (Node's build), not a
+// compilation of minutes (Ruby's).
+const QUICK_INSTALLS = ['npm'];
+
+/**
+ * The runtime a quick run puts a server of runtime id on: id where it is installed or installs in
+ * seconds, else the runtime of its kind the README's history table answers for (perf/runtimes.json
+ * history). missing(id): why a runtime cannot be used now, or null (unavailable's).
+ */
+function quickRuntime(id, missing = (x) => unavailable(runtimeOf(x))) {
+  const runtime = runtimeOf(id);
+  if (!missing(id) || runtime.from === 'system' || QUICK_INSTALLS.includes(runtime.from)) return id;
+  return runtimesFile().history[runtime.kind];
+}
+
+/**
+ * Whether a server's definition runs on runtime id: any of its kind, or, where it names the
+ * runtimes it needs (perf/servers.json runs_on: async-http's server needs Ruby 3.3's gems),
+ * one of those or a variant of one.
+ */
+function runsOn(def, id) {
+  return !def.runs_on || def.runs_on.includes(runtimeOf(id).base);
+}
+
 /**
  * The environment that puts a server on the runtime: its commands first on PATH (a server's
  * command, "node" or "ruby", is looked up there, through taskset or ip netns exec too) and the
@@ -161,6 +185,7 @@ function withRuntimeVariants(definitions, names = []) {
     const runtime = runtimeOf(id);
     const own = runtimeOf(def.runtime);
     if (runtime.kind !== own.kind) throw new RuntimeError(`'${name}': ${server} runs on a ${own.kind} runtime, ${id} is ${runtime.kind}`);
+    if (!runsOn(def, id)) throw new RuntimeError(`'${name}': ${server} runs on ${def.runs_on.join(' and ')} only (perf/servers.json runs_on)`);
     // A tuning holds on the runtime it was measured on only.
     if (def.tuned_of && !settingsRuntimes(def).includes(id)) throw new RuntimeError(`'${name}': ${server}'s tuning was measured on ${settingsRuntimes(def).join(' and ')}, not on ${id}; run ${labelOf(def.tuned_of, id)} for its defaults`);
     const { on, ...base } = def;
@@ -220,6 +245,8 @@ module.exports = {
   binDir,
   installRecord,
   unavailable,
+  quickRuntime,
+  runsOn,
   runtimeEnv,
   settingsRuntimes,
   tunedOf,

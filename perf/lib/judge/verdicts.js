@@ -524,12 +524,24 @@ function overheads(comparisons, definitions, servers, scenarios) {
 }
 
 /**
+ * Whether a server is a reference here: one of the servers it is a reference for
+ * (servers.json reference_for) ran beside it. Then the overhead table compares them; alone, a
+ * reference is a contender like any other (the hand-written async without async_http).
+ */
+function referenceHere(server, servers, definitions) {
+  const def = definitions[server];
+  if (!def || !def.reference_for) return false;
+  const targets = [].concat(def.reference_for);
+  return servers.some((s) => s !== server && (targets.includes(s) || targets.includes('*')));
+}
+
+/**
  * The pair the verdicts are about: node vs em when both ran, else the first two servers that
- * are no reference (references have their own table); none when only one is.
+ * are no reference here (references have their own table); none when only one is.
  */
 function primaryPair(servers, definitions = {}) {
   if (servers.includes('node') && servers.includes('em')) return ['node', 'em'];
-  const own = servers.filter((s) => !(definitions[s] && definitions[s].reference_for));
+  const own = servers.filter((s) => !referenceHere(s, servers, definitions));
   if (own.length === 1) return null; // one server and its references: the overhead table says it all
   const list = own.length >= 2 ? own : servers;
   return list.length >= 2 ? [list[0], list[1]] : null;
@@ -537,13 +549,13 @@ function primaryPair(servers, definitions = {}) {
 
 /**
  * Every pair of runtimes a run compares: the primary pair first, then each other pair of the
- * servers that are neither a reference nor a tuned configuration, in the order they ran
- * ([node, em], [node, async], [em, async]); [] without a primary pair.
+ * servers that are neither a reference here nor a tuned configuration, in the order they ran
+ * ([node, em], [node, async_http], [em, async_http]); [] without a primary pair.
  */
 function runtimePairs(servers, definitions = {}) {
   const primary = primaryPair(servers, definitions);
   if (!primary) return [];
-  const own = servers.filter((s) => !(definitions[s] && (definitions[s].reference_for || definitions[s].tuned_of)));
+  const own = servers.filter((s) => !referenceHere(s, servers, definitions) && !(definitions[s] && definitions[s].tuned_of));
   const others = own.flatMap((a, i) => own.slice(i + 1).map((b) => [a, b])).filter(([a, b]) => !(primary.includes(a) && primary.includes(b)));
   return [primary, ...others];
 }

@@ -49,9 +49,25 @@ function defaultPairs(definitions, servers = null) {
   return QUESTIONS_FILE.pairs.filter((p) => !tuned(p.a) && !tuned(p.b) && (!servers || (servers.includes(p.a) && servers.includes(p.b))));
 }
 
-/** The servers a run compares unless told others: each side of the default pairs, in order (node, em, async). */
-function headlineServers(definitions) {
-  return [...new Set(defaultPairs(definitions).flatMap((p) => [p.a, p.b]))];
+/**
+ * The servers a run compares unless told others: each side of the default pairs but a reference
+ * (perf/servers.json reference_for: measured with --references), in order (node, em, async_http).
+ * runsHere(server): whether it can run in this run (a quick run without Ruby 3.3 cannot start
+ * async_http); where a server cannot, its reference stands in (the hand-written async).
+ */
+function headlineServers(definitions, runsHere = () => true) {
+  const targets = (s) => [].concat((definitions[s] && definitions[s].reference_for) || []);
+  const sides = [...new Set(defaultPairs(definitions).flatMap((p) => [p.a, p.b]))];
+  const absent = sides.filter((s) => !targets(s).length && !runsHere(s));
+  return sides.filter((s) => runsHere(s) && (!targets(s).length || targets(s).some((t) => absent.includes(t))));
+}
+
+/**
+ * The servers that stand in for those a run cannot start (headlineServers): [{ server, by }].
+ */
+function standIns(definitions, runsHere) {
+  const chosen = headlineServers(definitions, runsHere);
+  return chosen.flatMap((by) => [].concat((definitions[by] && definitions[by].reference_for) || []).filter((server) => !runsHere(server)).map((server) => ({ server, by })));
 }
 
 /**
@@ -101,4 +117,4 @@ function quickSelection(subjects, { budgetS, costS, decides = () => PRIOR_DECIDE
   return { chosen, left, spentS: chosen.reduce((t, s) => t + s.costS, 0) };
 }
 
-module.exports = { ERAS, eraPairs, headline, defaultPairs, headlineServers, subjectsOf, quickSelection, PRIOR_DECIDES };
+module.exports = { ERAS, eraPairs, headline, defaultPairs, headlineServers, standIns, subjectsOf, quickSelection, PRIOR_DECIDES };

@@ -32,8 +32,8 @@ const QUICK_RAMP_REPEAT = 4;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
 const { DEFAULT_MARGIN, DEFAULT_OBJECTIVE, DEFAULT_LOOKS } = require('../method');
-const { withRuntimeVariants, tunedOf, RuntimeError } = require('../hosts/runtimes');
-const { headline, headlineServers, subjectsOf, quickSelection } = require('./questions');
+const { withRuntimeVariants, tunedOf, quickRuntime, runsOn, runtimeOf, unavailable, RuntimeError } = require('../hosts/runtimes');
+const { headline, headlineServers, standIns, subjectsOf, quickSelection } = require('./questions');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
 class UsageError extends Error {}
@@ -57,7 +57,9 @@ function roundSlice(s) {
  * The plan of the run runScenarios(options) asks for (its options: perf/lib/run/runner.js),
  * checked, with its lists and maps frozen (the scenario and definition objects in them are the
  * engines' and servers' input, read, never changed):
- *   servers      the servers asked for, in order (--references and --seeds add theirs)
+ *   servers      the servers asked for, in order (--references and --seeds add theirs); a quick
+ *                run's own choice has a reference stand in for a server it cannot start
+ *                (recorded.stand_ins: [{ server, by }]: async for async_http without Ruby 3.3)
  *   definitions  { server: definition } of those (perf/servers.json's; --target's says where
  *                the server already runs: `remote`)
  *   scenarios    the scenarios selected, as run: --engine and --warmup applied; in paired
@@ -100,13 +102,19 @@ function resolvePlan(options) {
   // --seeds: each seed study's servers, each on its seeds' scenarios only.
   const seeds = options.seeds ? seedPlan() : null;
   let definitions = options.definitions || loadServerDefinitions();
+  // Why a runtime cannot be used now, or null (a test gives its own).
+  const runtimeMissing = options.runtimeMissing || ((id) => unavailable(runtimeOf(id)));
   // Each runtime as its users tune it too (perf/servers.json tuned_of), unless servers were
   // named: a full run measures the tuned configurations on everything, a quick one in its ramps.
   // A quick run of its own choosing measures the headline questions (perf/questions.json) only,
   // on each runtime's defaults unless --tuned: what its budget buys of them (quickPlan).
   const headlineQuick = Boolean(options.quick && !seeds && !options.scenarios && !options.scenariosDir);
   const withTuned = options.tuned ?? !(options.servers || seeds || options.target || options.link || options.loadHosts || headlineQuick);
-  const asked = seeds ? seeds.servers : options.servers || headlineServers(definitions);
+  // A quick run starts its servers on the runtimes installed or installed in seconds
+  // (quickRuntime); a server that cannot run on what it gets has its reference stand in for it.
+  const runsHere = (s) => !options.quick || !definitions[s] || !definitions[s].runtime || runsOn(definitions[s], quickRuntime(definitions[s].runtime, runtimeMissing));
+  const asked = seeds ? seeds.servers : options.servers || headlineServers(definitions, runsHere);
+  const standing = seeds || options.servers ? [] : standIns(definitions, runsHere);
   // "SERVER@RUNTIME": the same server on another runtime of perf/runtimes.json (em@ruby31).
   try {
     definitions = withRuntimeVariants(definitions, asked);
@@ -246,6 +254,7 @@ function resolvePlan(options) {
       slo: ramps.list.length ? ramps.objective : null,
       held: Boolean(held),
       headline: quickChoice ? { budget_s: budget, chosen: quickChoice.chosen, left: quickChoice.left } : null,
+      stand_ins: standing,
     },
   };
   return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned)]));

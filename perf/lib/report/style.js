@@ -1,13 +1,15 @@
 'use strict';
 // One place for how servers look: colour, dash and point shape per server name, stable across
-// runs and reports. Colours are Okabe–Ito (colour-blind safe); the main servers differ
-// in hue and lightness (dark blue, light orange, green) and in dash and shape, so they stay apart
+// runs and reports. Colours are Okabe–Ito (colour-blind safe) and Tol's; the main servers differ
+// in hue and lightness (dark blue, light orange, wine) and in dash and shape, so they stay apart
 // in greyscale prints too. Unknown server names get a colour from their name's hash, so adding
 // a server never re-colours the others.
 
 const KNOWN = {
   node: { colour: '#0072B2', dash: [], shape: 'circle' },
   em: { colour: '#E69F00', dash: [7, 3], shape: 'square' },
+  async_http: { colour: '#882255', dash: [5, 1, 1, 1], shape: 'triangle-up' },
+  // The hand-written async, async_http's reference (servers.json reference_for).
   async: { colour: '#009E73', dash: [3, 2], shape: 'diamond' },
   // Each runtime as its users tune it (servers.json tuned_of): its own colour, no grey.
   node_tuned: { colour: '#332288', dash: [5, 2], shape: 'triangle-down' },

@@ -23,7 +23,7 @@ const { countFds } = require('../measure/proc_stats');
 const { expectedDurationS } = require('../plan/scenarios');
 const { collectEnvironment } = require('./environment');
 const { prepareRuntimes, describeRuntimes } = require('./runtimes');
-const { movedLines, runtimesLine } = require('../text/runtimes');
+const { movedLines, standInLines, runtimesLine } = require('../text/runtimes');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { toMarkdown, toCsv, toText } = require('../text/summary');
 const { terminalText } = require('../text/answers');
@@ -69,7 +69,7 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
 
 /**
  * options: what to run, resolved into the plan (perf/lib/plan/run_plan.js) {
- *   servers (default: perf/questions.json's, node, em, async), references: false (adds the servers that are references for
+ *   servers (default: perf/questions.json's contenders, node, em, async_http), references: false (adds the servers that are references for
  *   them), seeds: false (every seed study's servers, each on its seeds' scenarios),
  *   scenarios: names or null (all), quick: false,
  *   repeat: trials per server and scenario (default 1), run interleaved: trial 1 of every
@@ -104,6 +104,7 @@ async function runScenarios(asked = {}) {
   for (const line of movedLines(ready.moved)) log(line);
   const options = ready.moved.length ? { ...asked, definitions: { ...(asked.definitions || loadServerDefinitions()), ...ready.definitions } } : asked;
   if (ready.moved.length) plan = resolvePlan(options);
+  for (const line of standInLines(plan.recorded.stand_ins, { ...loadServerDefinitions(), ...options.definitions })) log(line);
   // The backends the scenarios call (/upstream, /db), up and checked before anything is
   // measured; ones that will not start leave their scenarios out, as missing ones do.
   let backends = null;

@@ -5,12 +5,8 @@
 // README's history table instead (perf/runtimes.json history), which the run's log says in one
 // line with the command that adds today's (perf/lib/text/runtimes.js). And what each runtime exactly is, for results.json.
 
-const { runtimeOf, runtimesFile, unavailable, describeRuntime, RuntimeError } = require('../hosts/runtimes');
+const { runtimeOf, quickRuntime, runsOn, unavailable, describeRuntime, RuntimeError } = require('../hosts/runtimes');
 const { installRuntime, ensureGems } = require('../hosts/install_runtime');
-
-// A runtime a quick run may install on its way: a download of seconds (Node's build), not a
-// compilation of minutes (Ruby's).
-const QUICK_INSTALLS = ['npm'];
 
 const started = (definitions) => Object.entries(definitions).filter(([, def]) => def.runtime && !def.remote);
 
@@ -32,8 +28,8 @@ async function prepareRuntimes(definitions, { quick = false, log = () => {}, ins
       continue;
     }
     if (runtime.from === 'system') throw new RuntimeError(why);
-    if (quick && !QUICK_INSTALLS.includes(runtime.from)) {
-      const target = runtimesFile().history[runtime.kind];
+    const target = quick ? quickRuntime(id, missing) : id;
+    if (target !== id) {
       const whyNot = missing(target);
       if (whyNot) throw new RuntimeError(`${runtime.label} is not installed and a quick run does not build it, and ${whyNot}: npm run runtimes -- install ${runtime.base}`);
       to[id] = target;
@@ -46,6 +42,8 @@ async function prepareRuntimes(definitions, { quick = false, log = () => {}, ins
   const out = { ...definitions };
   for (const [from, target] of Object.entries(to)) {
     const servers = started(definitions).filter(([, def]) => def.runtime === from).map(([name]) => name);
+    const stuck = servers.filter((name) => !runsOn(definitions[name], target));
+    if (stuck.length) throw new RuntimeError(`${stuck.join(', ')} run${stuck.length === 1 ? 's' : ''} on ${runtimeOf(from).label} only, which is not installed, and a quick run does not build it: npm run runtimes -- install ${runtimeOf(from).base}`);
     for (const name of servers) out[name] = { ...definitions[name], runtime: target };
     moved.push({ servers, from, to: target });
   }

@@ -16,7 +16,7 @@ const { seedClaim } = require('../judge/seeds');
 const { DEFAULT_MARGIN } = require('../method');
 const { serverSources } = require('../run/environment');
 const { readmeBlock, answersDocument, withBlock, notJudgedWords } = require('../text/pooled');
-const { headline, defaultPairs, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
+const { headline, defaultPairs, headlineServers, eraPairs, PRIOR_DECIDES } = require('../plan/questions');
 const { PROJECT_ROOT } = require('../project_root');
 
 const README = path.join(PROJECT_ROOT, 'README.md');
@@ -144,7 +144,7 @@ function documentsWithAnswers(answers, { images = [], readme = README, answersFi
 /**
  * How many answers one run likely decides of each headline question, for a quick run's order:
  * (question) => the sum, over the pairs of perf/questions.json that compare each runtime's
- * defaults among servers (default: all of them), of the chance one more run decides the
+ * defaults among servers (default: those a run compares unless told others), of the chance one more run decides the
  * archive's pooled answer, from its predictive distribution (perf/lib/judge/meta.js
  * nextRunDecides): a gap the runs agree on is cheap to confirm, a question the runs leave on 1
  * unlikely to be settled in seconds; PRIOR_DECIDES where no run answered it. A full run's rounds
@@ -153,7 +153,7 @@ function documentsWithAnswers(answers, { images = [], readme = README, answersFi
  */
 function decidingOdds({ archiveDir = ARCHIVE_DIR, servers = null, definitions = require('../../servers.json') } = {}) {
   const { pooledOf, pairs: all } = archiveAnswers({ archiveDir, definitions });
-  const pairs = defaultPairs(definitions, servers);
+  const pairs = defaultPairs(definitions, servers || headlineServers(definitions));
   // Each pair on the runtimes the run measures; where no full run of those answers yet, the same
   // pair on history's runtimes ranks the questions (an order, not an answer).
   const asked = (era, pair) => all.find((x) => x.era === era && x.names.a === pair.a && x.names.b === pair.b);

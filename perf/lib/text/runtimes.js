@@ -14,6 +14,18 @@ function movedLines(moved) {
 }
 
 /**
+ * One line per server a quick run had another stand in for (results.json options.stand_ins):
+ * who stands in, as what, and the command that adds the runtime the absent one needs.
+ */
+function standInLines(standIns, definitions) {
+  return standIns.map(({ server, by }) => {
+    const needs = definitions[server].runs_on.map((id) => runtimeOf(id));
+    const role = definitions[by].reference_role ? `, ${definitions[by].reference_role}` : '';
+    return `runtimes: ${by} (its reference${role}) stands in for ${server}, which runs on ${needs.map((r) => r.label).join(' or ')} only; npm run runtimes -- install ${needs[0].base} adds it once, and quick runs compare ${server} after`;
+  });
+}
+
+/**
  * A runtime as results.json's environment.runtimes describes it, in a few words: "Node 24.22.3",
  * "Ruby 3.3.8 + YJIT"; its label where the run could not read its version.
  */
@@ -42,4 +54,4 @@ function runtimesLine(runtimes, definitions) {
   return parts.length ? `runtimes: ${parts.join('; ')}` : null;
 }
 
-module.exports = { movedLines, nodeParts, runtimeWords, runtimesLine };
+module.exports = { movedLines, standInLines, nodeParts, runtimeWords, runtimesLine };

@@ -192,6 +192,14 @@ describe('report: verdicts', () => {
     assert.deepEqual(trials.runtimePairs(['node', 'em'], defs), [['node', 'em']]);
     assert.deepEqual(trials.runtimePairs(['node', 'node_bare'], defs), []);
   });
+
+  it('a reference is one beside a server it is the reference of; alone it is a contender (the hand-written async without async_http)', () => {
+    const defs = { async: { reference_for: ['async_http'] } };
+    assert.deepEqual(trials.runtimePairs(['node', 'em', 'async_http', 'async'], defs), [['node', 'em'], ['node', 'async_http'], ['em', 'async_http']]);
+    assert.deepEqual(trials.runtimePairs(['node', 'em', 'async'], defs), [['node', 'em'], ['node', 'async'], ['em', 'async']]);
+    assert.deepEqual(trials.primaryPair(['async_http', 'async'], defs), null);
+    assert.deepEqual(trials.primaryPair(['em', 'async'], defs), ['em', 'async']);
+  });
 });
 
 describe('report: metrics the schedule sets are not judged', () => {

@@ -40,9 +40,12 @@ describe('quick selection: the set of subjects that likely decides the most with
 
 describe('the pairs the headline questions are asked of', () => {
   const defs = loadServerDefinitions();
-  it('each runtime with its defaults: node vs em, node vs async, em vs async; their sides the servers a run compares unless told others', () => {
-    assert.deepEqual(defaultPairs(defs).map((p) => `${p.a}:${p.b}`), ['node:em', 'node:async', 'em:async']);
+  it('each runtime with its defaults: node vs em, node vs async_http, em vs async_http, then each against the hand-written async; the sides but a reference are the servers a run compares unless told others', () => {
+    assert.deepEqual(defaultPairs(defs).map((p) => `${p.a}:${p.b}`), ['node:em', 'node:async_http', 'em:async_http', 'node:async', 'em:async', 'async_http:async']);
     assert.deepEqual(defaultPairs(defs, ['em', 'async']).map((p) => `${p.a}:${p.b}`), ['em:async']);
-    assert.deepEqual(headlineServers(defs), ['node', 'em', 'async']);
+    assert.deepEqual(headlineServers(defs), ['node', 'em', 'async_http']);
+    // A reference (perf/servers.json reference_for) is measured with --references only.
+    const noReference = { ...defs, async: { ...defs.async, reference_for: undefined } };
+    assert.deepEqual(headlineServers(noReference), ['node', 'em', 'async_http', 'async']);
   });
 });

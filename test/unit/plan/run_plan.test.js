@@ -28,21 +28,32 @@ const names = (list) => list.map((s) => s.name);
 const usage = (options, message) => assert.throws(() => asked(options), (err) => err instanceof UsageError && message.test(err.message));
 
 describe('the run\'s plan: servers, scenarios, trials', () => {
-  it('a quick run: node, em and async with their defaults (the sides of perf/questions.json\'s pairs), the headline questions\' subjects only; --tuned adds the tuned configurations to its ramps', () => {
+  it('a quick run: node, em and async_http with their defaults (the sides of perf/questions.json\'s pairs), the headline questions\' subjects only; --tuned adds the tuned configurations to its ramps', () => {
     const plan = resolvePlan({ quick: true });
-    assert.deepEqual(plan.servers, ['node', 'em', 'async']);
-    assert.deepEqual(plan.runnable, ['node', 'em', 'async']);
-    assert.deepEqual(plan.rampServers, ['node', 'em', 'async']);
+    assert.deepEqual(plan.servers, ['node', 'em', 'async_http']);
+    assert.deepEqual(plan.runnable, ['node', 'em', 'async_http']);
+    assert.deepEqual(plan.rampServers, ['node', 'em', 'async_http']);
     const subjects = [...new Set(headline().questions.map((q) => q.subject))];
     assert.deepEqual([...names(plan.scenarios), ...plan.ramps.map((r) => r.name)].sort(), subjects.sort(), 'without a budget: every subject, nothing else');
     assert.equal(plan.held, null, 'the held count is no headline question');
     // Each tuned configuration tunes its server on the runtimes it was measured on
     // (perf/servers.json): on today's, em's only; on history's, all three.
-    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async_http', 'em_tuned']);
     const history = ['node@node20', 'em@ruby31', 'async@ruby31'];
     const tuned = resolvePlan({ quick: true, tuned: true, servers: history });
     assert.deepEqual([tuned.servers, tuned.rampServers], [history, [...history, 'node_tuned', 'em_tuned@ruby31', 'async_tuned']]);
     assert.deepEqual(tuned.definitions['em_tuned@ruby31'].env, { RUBY_GC_HEAP_INIT_SLOTS: '600000', RUBY_GC_HEAP_FREE_SLOTS: '300000' }, 'with the settings measured on Ruby 3.1');
+  });
+
+  it('a quick run where today\'s Ruby is not built: the hand-written async (async_http\'s reference) stands in for async_http, which runs on Ruby 3.3 only; a full run installs it and compares async_http', () => {
+    const runtimeMissing = (id) => (id.startsWith('ruby33') ? 'not installed' : null);
+    const quick = resolvePlan({ quick: true, runtimeMissing });
+    assert.deepEqual(quick.servers, ['node', 'em', 'async']);
+    assert.deepEqual(quick.recorded.stand_ins, [{ server: 'async_http', by: 'async' }]);
+    assert.deepEqual(resolvePlan({ quick: true, runtimeMissing: () => null }).recorded.stand_ins, []);
+    assert.deepEqual(resolvePlan({ runtimeMissing }).servers, ['node', 'em', 'async_http', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ quick: true, runtimeMissing, servers: ['node', 'em'] }).recorded.stand_ins, [], 'servers named: no stand-in');
+    assert.throws(() => resolvePlan({ servers: ['async_http@ruby31'] }), (err) => err instanceof UsageError && /^'async_http@ruby31': async_http runs on ruby33 only/.test(err.message));
   });
 
   it('the fd limit is raised for the ramps\' top steps too: the connections a new-connection ramp\'s top rate opens within its timeout', () => {
@@ -80,16 +91,16 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
 
   it('servers named, or --no-tuned: only those; --tuned adds the tuned configurations of the named ones', () => {
     assert.deepEqual(resolvePlan({ servers: ['node', 'em'] }).servers, ['node', 'em']);
-    assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em', 'async']);
+    assert.deepEqual(resolvePlan({ tuned: false }).rampServers, ['node', 'em', 'async_http']);
     assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true }).servers, ['em@ruby31', 'em_tuned@ruby31']);
     assert.deepEqual(resolvePlan({ servers: ['em@ruby31'], tuned: true, quick: true }).rampServers, ['em@ruby31', 'em_tuned@ruby31']);
     assert.deepEqual(resolvePlan({ servers: ['node'], tuned: true }).servers, ['node'], 'node on Node 24 has no tuned configuration measured yet');
     assert.deepEqual(resolvePlan({ servers: ['em@ruby33'], tuned: true }).servers, ['em@ruby33'], 'nor em on Ruby 3.3 without YJIT');
   });
 
-  it('by default: node, em and async on today\'s runtimes, tuned where a tuning was measured on them, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
+  it('by default: node, em and async_http on today\'s runtimes, tuned where a tuning was measured on them, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
     const plan = resolvePlan({});
-    const all = ['node', 'em', 'async', 'em_tuned'];
+    const all = ['node', 'em', 'async_http', 'em_tuned'];
     assert.deepEqual(Object.values(plan.definitions).map((d) => d.runtime), ['node24', 'ruby33_yjit', 'ruby33_yjit', 'ruby33_yjit']);
     assert.deepEqual(plan.servers, all);
     assert.deepEqual(Object.keys(plan.definitions), all);
@@ -138,6 +149,10 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     assert.deepEqual(resolvePlan({ definitions: defs, servers: ['a'], references: true, scenariosDir }).servers, ['a', 'a_bare', 'both_bare']);
     assert.deepEqual(resolvePlan({ definitions: defs, servers: ['a', 'both_bare'], references: true, scenariosDir }).servers, ['a', 'both_bare', 'a_bare']);
     assert.deepEqual(resolvePlan({ definitions: defs, servers: ['a'], scenariosDir }).servers, ['a']);
+    // The project's: the hand-written async is a reference for async_http, as async_bare is.
+    const project = resolvePlan({ quick: true, references: true }).servers;
+    assert.deepEqual(project.slice(0, 3), ['node', 'em', 'async_http']);
+    for (const reference of ['node_bare', 'em_bare', 'async_bare', 'async']) assert.ok(project.includes(reference), reference);
   });
 
   it('--seeds: each seed study\'s servers, each on its seeds\' scenarios; the others skipped unsaid', () => {
@@ -290,6 +305,7 @@ describe('the run\'s plan: hosts, pinning, output, the record', () => {
       ['slo', null],
       ['held', false],
       ['headline', null],
+      ['stand_ins', []],
     ]);
   });
 

@@ -6,7 +6,7 @@
 
 const assert = require('node:assert/strict');
 const { prepareRuntimes, describeRuntimes } = require('../../../perf/lib/run/runtimes');
-const { movedLines } = require('../../../perf/lib/text/runtimes');
+const { movedLines, standInLines } = require('../../../perf/lib/text/runtimes');
 const { RuntimeError } = require('../../../perf/lib/hosts/runtimes');
 const { loadServerDefinitions } = require('../../../perf/lib/hosts/server_process');
 
@@ -40,6 +40,17 @@ describe('a run\'s runtimes, made ready', () => {
   it('a quick run whose fallback runtime is missing too: one line naming both, before anything is measured', async () => {
     const missing = (id) => (id === 'ruby33_yjit' ? 'not installed' : id === 'ruby31' ? "Ruby 3.1 is the machine's own 'ruby', which is not installed" : null);
     await assert.rejects(prepareRuntimes(pick('em'), { ...record([]), missing, quick: true }), (e) => e instanceof RuntimeError && e.message === "Ruby 3.3 + YJIT is not installed and a quick run does not build it, and Ruby 3.1 is the machine's own 'ruby', which is not installed: npm run runtimes -- install ruby33");
+  });
+
+  it('a server that runs on today\'s Ruby only (async_http) is not moved: one line with the command that installs it', async () => {
+    const missing = (id) => (id === 'ruby33_yjit' ? 'not installed' : null);
+    await assert.rejects(prepareRuntimes(pick('em', 'async_http'), { ...record([]), missing, quick: true }), (e) => e instanceof RuntimeError && e.message === 'async_http runs on Ruby 3.3 + YJIT only, which is not installed, and a quick run does not build it: npm run runtimes -- install ruby33');
+  });
+
+  it('the line of a stand-in names who stands in, as what, and the command that adds the absent server\'s runtime', () => {
+    assert.deepEqual(standInLines([{ server: 'async_http', by: 'async' }], DEFS), [
+      "runtimes: async (its reference, hand-written, em's request gate) stands in for async_http, which runs on Ruby 3.3 only; npm run runtimes -- install ruby33 adds it once, and quick runs compare async_http after",
+    ]);
   });
 
   it('the line of a move names the servers, both runtimes, the build\'s time and the command', () => {
