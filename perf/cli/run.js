@@ -20,6 +20,7 @@ const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
 const { DEFAULT_MARGIN } = require('../lib/method');
 const { archiveRun, decidingOdds, betweenRunSpread } = require('../lib/studies/archive');
+const { summarizeRun } = require('../lib/studies/run_summary');
 
 /**
  * Whether the command line asks for the full run, the one the archive pools: every default
@@ -166,15 +167,23 @@ async function main(argv) {
     }
   };
 
-  // The summary, where the results are, and in one line what stopped the run or was not written.
+  // The terminal's answers widened by the archive's between-run spread, where it has one.
+  let spreadOf = null;
+  // The run judged once (perf/lib/studies/run_summary.js): its summaries written, its answers
+  // printed, where the results are, and in one line what stopped the run or was not written.
+  // Returns the judged results, which the report and the archive read, and every file unwritten.
   const reportEnd = (ended) => {
-    process.stdout.write('\n' + ended.summaryText + '\n');
-    const unwritten = ended.unwritten.map((u) => u.name);
+    const summary = summarizeRun(ended.decoded, { spreadOf });
+    process.stdout.write('\n' + summary.summaryText + '\n');
+    const all = [...ended.unwritten, ...summary.unwritten];
+    const unwritten = all.map((u) => u.name);
     if (!unwritten.includes('results.json')) process.stdout.write(`results: ${shownPath(ended.resultsFile)}\n`);
-    if (!ended.error && !unwritten.length) return;
-    const what = ended.error ? `stopped: ${ended.error}` : ended.unwritten[0].message;
-    const also = ended.error ? unwritten : unwritten.slice(1);
-    process.stderr.write(`${NAME}: ${what}${also.length ? `; not written: ${also.join(', ')}` : ''}${opts.report ? '; report.html not built' : ''}\n`);
+    if (ended.error || unwritten.length) {
+      const what = ended.error ? `stopped: ${ended.error}` : all[0].message;
+      const also = ended.error ? unwritten : unwritten.slice(1);
+      process.stderr.write(`${NAME}: ${what}${also.length ? `; not written: ${also.join(', ')}` : ''}${opts.report ? '; report.html not built' : ''}\n`);
+    }
+    return { results: summary.results, unwritten: all };
   };
 
   // Second signal: stop at once, without orphans, but record what finished.
@@ -185,6 +194,7 @@ async function main(argv) {
 
   try {
     const definitions = readDefinitions(opts.serversFile);
+    spreadOf = betweenRunSpread({ definitions });
     if (opts.list) {
       printList(opts, definitions);
       return 0;
@@ -214,8 +224,6 @@ async function main(argv) {
       quick: !!opts.quick,
       // A quick run's order: how many answers one run likely decides of each headline question, from the archive.
       decides: opts.quick ? decidingOdds({ servers: opts.servers || null, definitions }) : null,
-      // Its answers widened by the archive's between-run spread, where the archive has one.
-      spreadOf: betweenRunSpread({ definitions }),
       outDir: opts.out || null,
       resultsRoot: opts.resultsRoot ? path.resolve(opts.resultsRoot) : null,
       pin: opts.pin,
@@ -225,13 +233,14 @@ async function main(argv) {
       status,
     });
     clearStatus();
-    reportEnd(result);
+    const { results, unwritten } = reportEnd(result);
     let reportFailed = false;
-    const incomplete = result.error || result.unwritten.length;
+    const incomplete = result.error || unwritten.length;
     if (opts.report && !incomplete) {
-      // Built from the saved files alone, as `npm run report` would; interrupted runs included.
+      // Built from the saved files alone, as `npm run report` would (judged once, above);
+      // interrupted runs included.
       try {
-        const report = await buildReport(result.dir, { log: (m) => status(`report: ${m}`) });
+        const report = await buildReport(result.dir, { results, log: (m) => status(`report: ${m}`) });
         clearStatus();
         process.stdout.write(`report:  ${shownPath(report.reportPath)} (open it in a browser)\n`);
       } catch (err) {
@@ -243,7 +252,7 @@ async function main(argv) {
     }
     if (opts.archive && !incomplete && !result.interrupted && isFullRun(opts)) {
       try {
-        const file = archiveRun(result.dir);
+        const file = archiveRun(result.dir, { results });
         process.stdout.write(`archive: ${shownPath(file)} (npm run answers -- --write puts the answers across runs into README.md and docs/answers.md)\n`);
       } catch (err) {
         process.stderr.write(`${NAME}: not added to the archive: ${err.message}; npm run archive -- add ${shownPath(result.dir)} adds it once that is fixed\n`);

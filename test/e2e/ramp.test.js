@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { runScenarios } = require('../../perf/lib/run/runner');
+const { summarizeRun } = require('../../perf/lib/studies/run_summary');
 const { schemaProblem } = require('../../perf/lib/store/results_doc');
 const { buildReport } = require('../../perf/lib/report');
 const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('../support/runner_helpers');
@@ -50,7 +51,8 @@ describe('ramps: each server\'s rate raised until it no longer holds the objecti
     // each failing twice): the bounds asserted are wider. The server that exits is
     // searched alone, below.
     fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify(UP));
-    ended = await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {} }), servers: ['heavy', 'light'], scenariosDir, rampsDir, ramps: ['up'], slo: 'p99=50ms', rampRepeat: 3, quick: true, outDir: out, pin: false, repeat: 1, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    // Judged once and summarised, as the run CLI does (perf/lib/studies/run_summary.js).
+    ended = summarizeRun((await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' }, light: {} }), servers: ['heavy', 'light'], scenariosDir, rampsDir, ramps: ['up'], slo: 'p99=50ms', rampRepeat: 3, quick: true, outDir: out, pin: false, repeat: 1, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) })).decoded);
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
   });
 

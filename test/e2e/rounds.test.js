@@ -13,6 +13,7 @@ const { usableForVerdict } = require('../../perf/lib/judge/verdicts');
 const { SHARED_LOAD_PCT } = require('../../perf/lib/judge/bottleneck');
 const { reasonCode } = require('../../perf/lib/store/reasons');
 const { schemaProblem, loadResults } = require('../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../perf/lib/judge/judged');
 const { DEFAULT_LOOKS } = require('../../perf/lib/method');
 const { standinDefinitions, makeTmpDir, writeScenarioDir } = require('../support/runner_helpers');
 
@@ -105,7 +106,7 @@ describe('rounds: both servers up, the load alternating between them', function 
   });
 
   it('judges each comparison on the rounds paired, and says so', () => {
-    const judged = doc.comparisons.filter((c) => c.decision);
+    const judged = judgeResults(results).comparisons.filter((c) => c.decision);
     assert.ok(judged.length > 0);
     for (const c of judged) {
       assert.equal(c.method, 'paired');

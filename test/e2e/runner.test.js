@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { runScenarios, finishLiveRuns } = require('../../perf/lib/run/runner');
+const { summarizeRun } = require('../../perf/lib/studies/run_summary');
 const { parseSamplesCsv } = require('../../perf/lib/measure/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, alive } = require('../support/runner_helpers');
 
@@ -47,6 +48,7 @@ describe('perf runner: runScenarios with stand-in servers', function () {
     assert.match(runs[1].failure, /^not run: the server exited during tiny_closed/);
     assert.equal(result.interrupted, false);
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false);
+    summarizeRun(result.decoded);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /dies tiny_closed: FAILED: the server exited/);
     noTempFiles(out);
   });
@@ -71,7 +73,7 @@ describe('perf runner: runScenarios with stand-in servers', function () {
     for (const r of runs) assert.match(r.failure, /the server did not start: server 'broken' exited before it was ready \(exit code 2\): boom: no config/);
   });
 
-  it('interrupted: keeps the finished runs, writes the summary, leaves no server running', async () => {
+  it('interrupted: keeps the finished runs, closes results.json for its summary, leaves no server running', async () => {
     const out = makeTmpDir();
     const pidfile = path.join(out, 'standin.pid');
     const definitions = standinDefinitions({ standin: { STANDIN_PIDFILE: pidfile } });
@@ -85,6 +87,7 @@ describe('perf runner: runScenarios with stand-in servers', function () {
     assert.equal(doc.interrupted, true);
     assert.deepEqual(doc.runs.map((r) => r.scenario), ['tiny_closed']);
     assert.ok(doc.runs[0].ok);
+    summarizeRun(result.decoded);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /\| tiny_closed \|/);
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false);
     noTempFiles(out);
@@ -109,6 +112,7 @@ describe('perf runner: runScenarios with stand-in servers', function () {
     assert.equal(doc.error, null);
     assert.ok(doc.environment.finished_at);
     assert.deepEqual(doc.runs, [], 'the start that failed later is not recorded after the end');
+    summarizeRun(ended.decoded);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^No run finished\.$/m);
     assert.equal(alive(Number(fs.readFileSync(pidfile, 'utf8'))), false);
     noTempFiles(out);

@@ -13,7 +13,8 @@ const { runScenarios } = require('../../perf/lib/run/runner');
 const { schemaProblem } = require('../../perf/lib/store/results_doc');
 const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { findSamplesFile, readSamples } = require('../../perf/lib/measure/samples');
-const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand, STANDIN } = require('../support/runner_helpers');
+const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand, judgedOf, STANDIN } = require('../support/runner_helpers');
+const { summarizeRun } = require('../../perf/lib/studies/run_summary');
 const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 
 const SCENARIOS = {
@@ -35,7 +36,8 @@ describe('trials: the runner repeats and interleaves', function () {
 
   before(async () => {
     // No runs again with a lighter engine: the subject is the interleaving (perf_judging tests those).
-    await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, repeat: 3, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    const ended = await runScenarios({ definitions: standinDefinitions({ a: {}, b: {} }), servers: ['a', 'b'], scenariosDir, outDir: out, pin: false, repeat: 3, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
+    summarizeRun(ended.decoded); // the summaries, as the run CLI writes them
     doc = readJson(path.join(out, 'results.json'));
   });
 
@@ -77,8 +79,11 @@ describe('trials: the runner repeats and interleaves', function () {
     // one is a trial not judged, the client-bound among them.
     const runsOf = (server, scenario) => doc.runs.filter((r) => r.server === server && r.scenario === scenario);
     const judgedTrials = (server, scenario) => runsOf(server, scenario).filter((r) => r.judged).map((r) => r.trial);
-    assert.equal(doc.aggregates.length, 4);
-    for (const a of doc.aggregates) {
+    // What the runner measured, judged as every reader judges it.
+    assert.equal(doc.comparisons, undefined, 'results.json holds what was measured, nothing judged');
+    const { aggregates, comparisons } = judgedOf(out);
+    assert.equal(aggregates.length, 4);
+    for (const a of aggregates) {
       const runs = runsOf(a.server, a.scenario);
       const judged = judgedTrials(a.server, a.scenario);
       assert.deepEqual(a.used_trials, judged);
@@ -89,7 +94,7 @@ describe('trials: the runner repeats and interleaves', function () {
       assert.equal(a.metrics.p50_ms.n, judged.length);
       assert.ok(a.metrics.p50_ms.ci95[0] <= a.metrics.p50_ms.centre && a.metrics.p50_ms.centre <= a.metrics.p50_ms.ci95[1]);
     }
-    assert.equal(doc.comparisons.length, 2 * 6);
+    assert.equal(comparisons.length, 2 * 6);
     // (CPU per request of these tiny runs can be 0 at /proc's 10 ms resolution: no log, left out;
     // their p99 rests on too few requests for a verdict: left out too.)
     // Memory, which the pace does not set, from every finished trial left out only for its pace
@@ -97,7 +102,7 @@ describe('trials: the runner repeats and interleaves', function () {
     const paceOnly = (why) => /^(client-bound|not server-bound|disturbed|shared core):/.test(why);
     const memoryTrials = (server, scenario) => doc.runs.filter((r) => r.server === server && r.scenario === scenario && r.ok && r.not_judged_because.every(paceOnly));
     const trialsFor = (c, server) => (c.metric === 'peak_rss_mb' ? memoryTrials(server, c.scenario) : judgedTrials(server, c.scenario)).length;
-    for (const c of doc.comparisons.filter((x) => !['cpu_ms_per_request', 'p99_ms'].includes(x.metric) && !x.excluded)) {
+    for (const c of comparisons.filter((x) => !['cpu_ms_per_request', 'p99_ms'].includes(x.metric) && !x.excluded)) {
       assert.deepEqual([c.a, c.b, c.n_a, c.n_b], ['a', 'b', trialsFor(c, 'a'), trialsFor(c, 'b')]);
       assert.ok(['lower', 'higher'].includes(c.better));
       if (Math.min(c.n_a, c.n_b) < 2) {
@@ -144,7 +149,7 @@ describe('references: servers that serve less, servers that cannot run here, rea
     assert.ok(lines.includes('node_bare: skips tiny_file (needs files; node_bare serves hello)'), lines.join('\n'));
     assert.deepEqual(doc.runs.map((r) => `${r.server}:${r.scenario}:${r.ok}`), ['a:tiny_closed:true', 'a:tiny_file:true', 'node_bare:tiny_closed:true', 'byport:tiny_closed:true']);
     assert.deepEqual(doc.skipped.map((k) => `${k.server}:${k.scenario}`), ['node_bare:tiny_file', 'byport:tiny_file', 'absent:null']);
-    assert.ok(!doc.comparisons.some((c) => c.scenario === 'tiny_file'));
+    assert.ok(!judgedOf(out).comparisons.some((c) => c.scenario === 'tiny_file'));
   });
 
   it('readiness by port: the process measured is the server itself (the shell exec\'d it)', () => {
@@ -193,7 +198,7 @@ describe('trials: the command line', function () {
     const doc = readJson(path.join(out, 'results.json'));
     assert.deepEqual(doc.environment.options.servers, ['own', 'other', 'own_bare']);
     assert.equal(doc.environment.options.margin, 0.2);
-    assert.ok(doc.comparisons.every((c) => c.margin === 0.2), 'every comparison decided with the margin asked for');
+    assert.ok(judgedOf(out).comparisons.every((c) => c.margin === 0.2), 'every comparison decided with the margin asked for');
     assert.deepEqual(doc.runs.map((r) => `${r.trial}${r.server}`), ['1own', '1other', '1own_bare', '2own', '2other', '2own_bare']);
     const table = fs.readFileSync(path.join(out, 'summary.txt'), 'utf8');
     assert.match(table, /^Verdicts, own vs other: ratio = own ÷ other, 95 % confidence intervals over the trials/m);

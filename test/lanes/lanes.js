@@ -15,7 +15,7 @@
 const files = (folder, names) => names.map((name) => `test/${folder}/${name}.test.js`);
 // The longest first (the end-to-end files), so that the two workers finish near each other.
 const TOGETHER = [
-  ...files('e2e', ['backend_routes', 'hostile', 'cli', 'report_browser', 'soak', 'overhead', 'hardening', 'run', 'references', 'faults', 'report_build', 'disk', 'deadlines', 'trials', 'servers', 'runner', 'runtime_events', 'archive_cli', 'contract', 'bare_servers', 'seed_references', 'waiting', 'held_memory', 'async_http']),
+  ...files('e2e', ['backend_routes', 'hostile', 'cli', 'report_browser', 'soak', 'overhead', 'hardening', 'run', 'references', 'faults', 'report_build', 'disk', 'deadlines', 'trials', 'servers', 'runner', 'runtime_events', 'archive_cli', 'contract', 'bare_servers', 'seed_references', 'waiting', 'held_memory', 'async_http', 'judged_once']),
   ...files('unit/studies', ['profile', 'archive', 'flame', 'overhead', 'soak', 'window_check', 'held_memory']),
   ...files('unit/hosts', ['fd_limits', 'install_runtime', 'load_hosts', 'netns', 'one_request', 'pinning', 'runtimes', 'server_process']),
   ...files('unit/engines', ['external', 'httperf', 'index', 'tsung_output', 'wrk', 'http_exchange', 'autocannon', 'sequential']),

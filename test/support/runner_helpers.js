@@ -8,6 +8,8 @@ const { spawn, spawnSync } = require('node:child_process');
 const { startServer } = require('../../perf/lib/hosts/server_process');
 const { normalizeScenario } = require('../../perf/lib/plan/scenarios');
 const { PROJECT_ROOT } = require('../../perf/lib/project_root');
+const { loadResults } = require('../../perf/lib/store/results_doc');
+const { judgeResults } = require('../../perf/lib/judge/judged');
 
 const STANDIN = path.join(__dirname, 'standin_server.js');
 
@@ -185,6 +187,9 @@ function runCommand(command, args, { env = {}, timeoutMs = 150000 } = {}) {
 }
 
 /** A scenario as the runner normalizes it, named `name` (its file's name too). */
+/** A results folder as a reader reads it: its results.json decoded and judged once (perf/lib/judge/judged.js). */
+const judgedOf = (dir) => judgeResults(loadResults(dir));
+
 const namedScenario = (name, raw) => normalizeScenario({ description: name, ...raw }, name, name);
 
 // Forty requests over four keep-alive connections, after a warm-up of 0.3 s: a run's record in a second.
@@ -200,4 +205,4 @@ function watchServer(handle) {
   return serverState;
 }
 
-module.exports = { namedScenario, TINY_SCENARIO, watchServer, runCommand, watchCommand, standinDefinitions, startStandin, useStandin, standinEachTest, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };
+module.exports = { judgedOf, namedScenario, TINY_SCENARIO, watchServer, runCommand, watchCommand, standinDefinitions, startStandin, useStandin, standinEachTest, HELLO, rowsOf, makeTmpDir, writeScenarioDir, smallerScenarioDir, alive, mountTmpfs, STANDIN };

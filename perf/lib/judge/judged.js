@@ -1,9 +1,9 @@
 'use strict';
 // A results document as every output reads it: what perf/lib/store/results_doc.js decoded, with
-// the judge's verdicts and what follows from them, derived here once. Verdicts stored in the
-// document are used as they are (brought up to today's limits where the file predates them:
-// verdicts.js withLimits); a document without them (an older file) is judged here with the same
-// rule the runner applied when it wrote them, and so are its waiting runs and backends. Every
+// the judge's verdicts and what follows from them, derived here once per reader. A run records
+// what it measured and nothing judged, so its runs are judged here, and so are its waiting runs
+// and backends; an older file's stored verdicts are used as they are (brought up to today's
+// limits: verdicts.js withLimits). Every
 // comparison carries its answer (metrics.js answerOf), which perf/lib/text/ puts in words; what
 // follows from the verdicts (which runs count, each pair's comparisons the way round it is asked,
 // what tuning does, what a larger budget would buy, the seed study's claims) is data here too,

@@ -519,7 +519,9 @@ async function renderChart(chart, chartsDir, { png }) {
 
 /**
  * Builds <resultsDir>/report.html and <resultsDir>/charts/*.{svg,png,csv,vl.json}.
- * options: log(message) for progress lines (default: silent); png (default true); timeline (a
+ * options: results (the folder's results already judged, judge/judged.js: a reader that judged
+ * them gives them, so that they are judged once; default: read and judged here); log(message)
+ * for progress lines (default: silent); png (default true); timeline (a
  * scenario whose runs to draw with the server's pauses, or null); profiles (a folder written by
  * scripts/profile.sh whose flame graphs to show; default <resultsDir>/profiles when it exists).
  * Resolves to {reportPath, charts: [{name, files, servers, missing}], warnings, ms}.
@@ -527,9 +529,9 @@ async function renderChart(chart, chartsDir, { png }) {
  * with an UnknownScenario (one line) when timeline names no scenario of it, and with a
  * NoProfiles (one line) when profiles names a folder without profile.json.
  */
-async function buildReport(resultsDir, { log = () => {}, png = true, timeline = null, profiles: profilesDir = null } = {}) {
+async function buildReport(resultsDir, { results: judged = null, log = () => {}, png = true, timeline = null, profiles: profilesDir = null } = {}) {
   const t0 = Date.now();
-  const decoded = judgeResults(loadResults(resultsDir));
+  const decoded = judged || judgeResults(loadResults(resultsDir));
   if (timeline !== null && !decoded.scenarios.includes(timeline)) {
     throw new UnknownScenario(`--timeline: no scenario '${timeline}' in ${decoded.dir} (its scenarios: ${decoded.scenarios.join(', ') || 'none'})`);
   }

@@ -5,11 +5,11 @@
 // trial, for each server: start it (pinned to one CPU), check the contract (./contract_check.js),
 // run every scenario it can serve against it (./run_one.js; the load generator, this process,
 // pinned to another CPU), stop it; then the scenarios a lighter engine runs again
-// (./lighter_engines.js). At the end, aggregates and comparisons over the trials
-// (perf/lib/judge/verdicts.js). Each run is appended to results.json as soon as it ends; the
-// summary is written at the end, also when the run is interrupted (options.signal), stopped by
-// an error (a full disk), or ended at once by finishLiveRuns() (a second Ctrl-C). Every wait has
-// a deadline.
+// (./lighter_engines.js). Each run is appended to results.json as soon as it ends, and the
+// document is closed at the end, also when the run is interrupted (options.signal), stopped by
+// an error (a full disk), or ended at once by finishLiveRuns() (a second Ctrl-C): what was
+// measured, nothing judged; its readers judge it (perf/lib/studies/run_summary.js writes the
+// summaries). Every wait has a deadline.
 
 const path = require('node:path');
 const { startServer, remoteServer, loadServerDefinitions } = require('../hosts/server_process');
@@ -25,24 +25,18 @@ const { collectEnvironment } = require('./environment');
 const { prepareRuntimes, describeRuntimes } = require('./runtimes');
 const { movedLines, standInLines, runtimesLine } = require('../text/runtimes');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
-const { toMarkdown, toCsv, toText } = require('../text/summary');
-const { terminalText } = require('../text/answers');
 const { skippedLine, whyNotInstalled, rateClientLine } = require('../engines');
-const { analyzeRuns, usableForVerdict } = require('../judge/verdicts');
 const { estimatePlanS } = require('../plan/trial_plan');
 const { fmtDuration } = require('../text/format');
 const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
-const { noteWords } = require('../text/verdict_notes');
 const { measureInRounds, estimateFirstLookS } = require('./rounds');
 const { measureRamps } = require('./ramp');
 const { measureHeldCounts } = require('./held');
 const { estimateHeldS } = require('../plan/held');
-const { analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
-const { analyzeBackends } = require('../judge/backends');
+const { ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
 const { calibrate, calibrationLine, calibrationPlan } = require('./calibration');
-const { judgeResults } = require('../judge/judged');
 const { estimateRampS } = require('../plan/ramps');
 const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
@@ -82,13 +76,12 @@ const aborted = (signal) => Boolean(signal && signal.aborted);
  *   target (a server already running), link (a rate),
  *   lighterEngines: true (with the default engine, run scenarios again with httperf or wrk
  *     where they are the lighter load generator: ./lighter_engines.js),
- *   spreadOf: null, or (results) => (answer) => the archive's between-run spread of the answer's
- *     comparison (perf/lib/studies/archive.js betweenRunSpread), for the terminal's answers,
  *   random: Math.random (what draws each round's order; a test gives its own to know the order) }
  * and how it reports and stops: { log(line), status(text or null) for a live progress line,
- *   signal (AbortSignal: stop, keep finished runs, write the summary) }.
+ *   signal (AbortSignal: stop, keep finished runs, close results.json) }.
  * Resolves { dir, runs, interrupted, error (the message of what stopped the run, or null),
- * unwritten ([{ name, message }]: files its end could not write), summaryText, resultsFile }.
+ * unwritten ([{ name, message }]: files its end could not write), resultsFile, decoded (the
+ * document written, as perf/lib/store/results_doc.js decodes it: what its readers judge) }.
  */
 async function runScenarios(asked = {}) {
   const io = {
@@ -136,36 +129,24 @@ async function runScenarios(asked = {}) {
   environment.pinning = pinning;
 
   let ended = null;
-  // Records how the run ended (results.json, summary.txt/.md/.csv), once; synchronous, so that a
-  // second Ctrl-C can call it (finishLiveRuns) and exit.
+  // Records how the run ended (results.json), once; synchronous, so that a second Ctrl-C can
+  // call it (finishLiveRuns) and exit.
   const finish = ({ error = null, cutShort = false } = {}) => {
     if (ended) return ended;
     liveRuns.delete(finish);
     const interrupted = cutShort || aborted(signal);
     store.environment.finished_at = new Date().toISOString();
-    // The judge's analysis and the summary's texts (perf/lib/judge/, perf/lib/text/summary.js):
-    const analysis = analyzeRuns(store.runs, { servers: plan.runnable, scenarios: plan.recorded.scenarios, margin: plan.margin, looks: plan.rounds ? plan.rounds.looks : null });
-    const waiting = analyzeWaiting(store.runs, store.extra.held || null, usableForVerdict);
-    const backendCosts = analyzeBackends(store.runs, usableForVerdict, plan.runnable);
-    // What was written, read back as every reader reads it (decoded, then judged), is what the
-    // summaries and the terminal say.
-    let results = null;
-    const { unwritten } = store.finish(
-      // Each comparison's note as results.json keeps it: in words.
-      { interrupted, error: error ? error.message : null, skipped: plan.skipped, ...analysis, comparisons: analysis.comparisons.map((c) => ({ ...c, note: noteWords(c.note) })), waiting, backends: backendCosts },
-      (written) => {
-        results = judgeResults(written);
-        return { 'summary.txt': toText(results), 'summary.md': toMarkdown(results), 'summary.csv': toCsv(results) };
-      },
-    );
+    // What was measured, nothing judged: each reader judges the written document once
+    // (perf/lib/judge/judged.js; the run CLI's reader is perf/lib/studies/run_summary.js).
+    const { results: decoded, unwritten } = store.finish({ interrupted, error: error ? error.message : null, skipped: plan.skipped });
     ended = {
       dir,
       runs: store.runs,
       interrupted,
       error: error ? error.message : null,
       unwritten: unwritten.map((u) => ({ name: u.name, message: u.error.message })),
-      summaryText: terminalText(results, { spreadOf: asked.spreadOf ? asked.spreadOf(results) : null }),
       resultsFile: store.resultsFile,
+      decoded,
     };
     return ended;
   };

@@ -219,13 +219,12 @@ class ResultsStore {
   }
 
   /**
-   * The last writes of a run, synchronous: releases the reserve, then writes results.json
-   * with fields, then the texts render(results) gives ({ name: text }) of what was written, as
-   * every reader reads it (decodeResults; render has it judged). Returns { results (as
-   * decoded), unwritten: [{ name, error }] of the files that could not be written (results.json
-   * first when it could not) }.
+   * The last write of a run, synchronous: releases the reserve (the space left is the readers',
+   * for the summaries: perf/lib/studies/run_summary.js), then writes results.json with fields.
+   * Returns { results (what was written, as every reader reads it: decodeResults), unwritten:
+   * [{ name, error }] (results.json, when it could not be written) }.
    */
-  finish(fields, render = () => ({})) {
+  finish(fields) {
     try {
       fs.rmSync(path.join(this.dir, RESERVE_FILE), { force: true });
     } catch {
@@ -248,10 +247,9 @@ class ResultsStore {
     const problem = schemaProblem(doc);
     if (problem) unwritten.push({ name: RESULTS_FILE, error: new Error(`written, but it does not match perf/schemas/results.schema.json: ${problem} (a bug of the runner: please report it)`) });
     const results = decodeResults(doc, { dir: this.dir, file: this.resultsFile });
-    for (const [name, written] of Object.entries(render(results))) attempt(name, () => writeFileAtomic(path.join(this.dir, name), written));
     this.finished = true;
     return { results, unwritten };
   }
 }
 
-module.exports = { ResultsStore, writeFileAtomic, createResultsDir, folderStamp, linkLatest, systemCause, RESULTS_ROOT };
+module.exports = { ResultsStore, WriteError, writeFileAtomic, createResultsDir, folderStamp, linkLatest, systemCause, RESULTS_ROOT };

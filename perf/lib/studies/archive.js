@@ -41,9 +41,13 @@ function notArchivable(results) {
   return null;
 }
 
-/** Adds the run in dir to the archive; returns the record's path. Throws ArchiveError (one line). */
-function archiveRun(dir, { archiveDir = ARCHIVE_DIR } = {}) {
-  const results = judgeResults(loadResults(dir));
+/**
+ * Adds the run in dir to the archive; returns the record's path. Throws ArchiveError (one line).
+ * results: the run already judged (judge/judged.js) by a reader that gives them, so that they are
+ * judged once; default: read and judged here.
+ */
+function archiveRun(dir, { archiveDir = ARCHIVE_DIR, results: judged = null } = {}) {
+  const results = judged || judgeResults(loadResults(dir));
   const why = notArchivable(results);
   if (why) throw new ArchiveError(`${results.file} is not archived: ${why}`);
   const commit = results.environment.project_commit;
