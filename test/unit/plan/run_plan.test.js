@@ -38,7 +38,7 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     assert.equal(plan.held, null, 'the held count is no headline question');
     // Each tuned configuration tunes its server on the runtimes it was measured on
     // (perf/servers.json): on today's, em's only; on history's, all three.
-    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async_http', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ quick: true, tuned: true }).rampServers, ['node', 'em', 'async_http', 'em_tuned', 'async_http_tuned']);
     const history = ['node@node20', 'em@ruby31', 'async@ruby31'];
     const tuned = resolvePlan({ quick: true, tuned: true, servers: history });
     assert.deepEqual([tuned.servers, tuned.rampServers], [history, [...history, 'node_tuned', 'em_tuned@ruby31', 'async_tuned']]);
@@ -51,7 +51,7 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
     assert.deepEqual(quick.servers, ['node', 'em', 'async']);
     assert.deepEqual(quick.recorded.stand_ins, [{ server: 'async_http', by: 'async' }]);
     assert.deepEqual(resolvePlan({ quick: true, runtimeMissing: () => null }).recorded.stand_ins, []);
-    assert.deepEqual(resolvePlan({ runtimeMissing }).servers, ['node', 'em', 'async_http', 'em_tuned']);
+    assert.deepEqual(resolvePlan({ runtimeMissing }).servers, ['node', 'em', 'async_http', 'em_tuned', 'async_http_tuned']);
     assert.deepEqual(resolvePlan({ quick: true, runtimeMissing, servers: ['node', 'em'] }).recorded.stand_ins, [], 'servers named: no stand-in');
     assert.throws(() => resolvePlan({ servers: ['async_http@ruby31'] }), (err) => err instanceof UsageError && /^'async_http@ruby31': async_http runs on ruby33 only/.test(err.message));
   });
@@ -100,8 +100,8 @@ describe('the run\'s plan: servers, scenarios, trials', () => {
 
   it('by default: node, em and async_http on today\'s runtimes, tuned where a tuning was measured on them, every scenario, one trial, the built-in engine with lighter engines, pinned', () => {
     const plan = resolvePlan({});
-    const all = ['node', 'em', 'async_http', 'em_tuned'];
-    assert.deepEqual(Object.values(plan.definitions).map((d) => d.runtime), ['node24', 'ruby33_yjit', 'ruby33_yjit', 'ruby33_yjit']);
+    const all = ['node', 'em', 'async_http', 'em_tuned', 'async_http_tuned'];
+    assert.deepEqual(Object.values(plan.definitions).map((d) => d.runtime), ['node24', 'ruby33_yjit', 'ruby33_yjit', 'ruby33_yjit', 'ruby33_yjit']);
     assert.deepEqual(plan.servers, all);
     assert.deepEqual(Object.keys(plan.definitions), all);
     assert.deepEqual(plan.rampServers, all);
