@@ -529,10 +529,7 @@ function overheads(comparisons, definitions, servers, scenarios) {
  * reference is a contender like any other (the hand-written async without async_http).
  */
 function referenceHere(server, servers, definitions) {
-  const def = definitions[server];
-  if (!def || !def.reference_for) return false;
-  const targets = [].concat(def.reference_for);
-  return servers.some((s) => s !== server && (targets.includes(s) || targets.includes('*')));
+  return referencePairs(definitions, servers).some((p) => p.reference === server);
 }
 
 /**
