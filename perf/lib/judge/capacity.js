@@ -157,13 +157,13 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   };
   // One step at `rate`, recorded: a failing one the machine disturbed measured again once,
   // where steps are left (the first kept, marked repeated).
-  const take = async (rate, mark = {}) => {
+  const take = async (rate, mark = {}, how = {}) => {
     const judge = (step) => (step.stop || step.limited ? null : stepFailure(step, objective));
-    let step = await measure(rate);
+    let step = await measure(rate, how);
     let failure = judge(step);
     if (repeatDisturbed && failure && step.disturbed === true && !step.fatal && steps.length + 1 < maxSteps) {
       steps.push({ rate, ...step, ...mark, failure, repeated: true });
-      step = await measure(rate);
+      step = await measure(rate, how);
       failure = judge(step);
     }
     const entry = { rate, ...step, ...mark, failure };
@@ -172,7 +172,9 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     return entry;
   };
   // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
-  const tryRate = async (rate) => {
+  // partial: the passing step was shorter than a whole one (measure's `partial`).
+  let partialPass = false;
+  const tryRate = async (rate, how = {}) => {
     let serverFailed = false; // a failing step of this rate the client was not suspected of
     let suspect = null;
     for (let i = 0; i < confirmations; i++) {
@@ -181,13 +183,16 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
         if (!resuming) outOfSteps();
         return null;
       }
-      const step = await take(rate);
+      const step = await take(rate, {}, how);
       if (step.stop) return null;
       if (step.limited) {
         limited = step.limited;
         return 'limited';
       }
-      if (!step.failure) return 'pass';
+      if (!step.failure) {
+        partialPass = step.partial === true;
+        return 'pass';
+      }
       if (step.fatal) return 'fail';
       if (step.client_suspect) suspect = step.client_suspect;
       else serverFailed = true;
@@ -204,10 +209,26 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     if (outcome === 'fail') failed = rate;
     if (outcome === 'limited') ceiling = rate;
   };
+  const climbed = []; // the climb's passes, each { rate, partial }
   for (let rate = from; ; rate = Math.min(to, rate * RAMP_FACTOR)) {
-    const outcome = await tryRate(rate);
+    const outcome = await tryRate(rate, { climbing: true });
     record(rate, outcome);
+    if (outcome === 'pass') climbed.push({ rate, partial: partialPass });
     if (outcome !== 'pass' || rate >= to) break;
+  }
+  // A partial pass of the climb says where to look, not what holds: the bisection starts from a
+  // rate held on a whole step, the climb's highest pass measured whole, and where that fails,
+  // the one below it (and it is the failing rate above).
+  while (climbed.length && climbed[climbed.length - 1].partial && !incomplete) {
+    const rate = climbed.pop().rate;
+    const outcome = await tryRate(rate);
+    if (outcome === null) break;
+    if (outcome === 'pass') {
+      climbed.push({ rate, partial: false });
+      break;
+    }
+    record(rate, outcome);
+    passed = climbed.length ? climbed[climbed.length - 1].rate : null;
   }
   // Bisection below the lowest rate that failed, that the client could not offer (a client
   // limit ends nothing while rates under it are left to measure), or that failed its confirming step.
@@ -280,7 +301,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
  * yet an answer.
  */
 function sustainedRate(steps) {
-  const passes = steps.filter((st) => !st.failure && !st.limited && !st.stop).map((st) => st.rate).sort((a, b) => b - a);
+  const passes = steps.filter((st) => !st.failure && !st.limited && !st.stop && st.partial !== true).map((st) => st.rate).sort((a, b) => b - a);
   return passes.length >= 2 ? passes[1] : null;
 }
 

@@ -179,19 +179,23 @@ function stepsPerSearch(ramp) {
     if (rate >= ramp.to_rps) break;
   }
   const bisections = Math.ceil(Math.log2(Math.log(RAMP_FACTOR) / Math.log(1 + ramp.precision)));
-  return Math.min(ramp.max_steps, doubling + ramp.fail_confirmations + (bisections * (1 + ramp.fail_confirmations)) / 2 + CONFIRM_ATTEMPTS);
+  const climb = Math.min(ramp.max_steps, doubling + ramp.fail_confirmations);
+  return { climb, whole: Math.min(ramp.max_steps - climb, (bisections * (1 + ramp.fail_confirmations)) / 2 + CONFIRM_ATTEMPTS) };
 }
 
 /**
  * Seconds a ramp should take for `servers` servers and `repeat` searches each (stepsPerSearch,
  * each step its load at the rates the search passes through, and its overhead), and each
- * server's warm-up once. longest: as if every step grew to max_step_s (a server whose loop pauses
- * less often than its steps last: perf/lib/run/pause_window.js), the most it should take.
+ * server's warm-up once. longest: as if every step after the climb grew to max_step_s, and one
+ * more measured the climb's top whole (a server whose loop pauses less often than its steps last:
+ * perf/lib/run/pause_window.js; the climb's steps keep their base length), the most it should take.
  */
 function estimateRampS(ramp, { servers, repeat, longest = false }) {
   const typical = Math.sqrt(ramp.from_rps * ramp.to_rps);
-  const stepS = longest ? Math.max(ramp.max_step_s, stepSeconds(ramp, typical)) : stepSeconds(ramp, typical);
-  return servers * (repeat * stepsPerSearch(ramp) * (stepS + STEP_OVERHEAD_S) + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
+  const baseS = stepSeconds(ramp, typical);
+  const { climb, whole } = stepsPerSearch(ramp);
+  const searchS = longest ? climb * (baseS + STEP_OVERHEAD_S) + (whole + 1) * (Math.max(ramp.max_step_s, baseS) + STEP_OVERHEAD_S) : (climb + whole) * (baseS + STEP_OVERHEAD_S);
+  return servers * (repeat * searchS + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
 }
 
 module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS, MAX_STEP_S };

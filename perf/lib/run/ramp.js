@@ -296,23 +296,29 @@ function turnstile() {
  * its next step; one that does not start again ends the search. Each step is as long as the
  * server's pause period asks (./pause_window.js: period, the server's PausePeriod on this ramp),
  * and measured again, longer, where it met one or two long pauses and no whole period between
- * them (the shorter steps kept in its `lengthened_from`).
+ * them (the shorter steps kept in its `lengthened_from`). A step of the search's climb
+ * (measure(rate, { climbing: true })) is the ramp's base length however long the period, marked
+ * `partial` where a whole step would be longer.
  */
 function measureStep(ramp, server, up, context, period) {
   let planned = null;
   const measure = stepMeasurer(server, up, context, {
     scenarioAt: (rate) => stepScenario(ramp, rate, planned.seconds),
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
-    status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
+    status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${planned.partial ? `, climbing: a pause period is ~${planned.period_s} s` : planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
     fresh: false,
     warmup: warmupLoad(ramp),
     read: (run, rate, scenario, samples) => stepOf(run, rate, round3(planned.seconds), { samples, scenario, graceMs: rateGraceMs(context.objective), objective: context.objective, periodMs: planned.period_s === null ? null : planned.period_s * 1000 }),
   });
-  return async (rate) => {
+  return async (rate, { climbing = false } = {}) => {
     const shorter = [];
-    planned = stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate);
+    const whole = stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate);
+    // The climb's steps are the base length: their passes only say where the bisection starts,
+    // and the search measures that rate again whole (capacity.js, partial passes).
+    planned = climbing && stepSeconds(ramp, rate) < whole.seconds ? { ...whole, seconds: stepSeconds(ramp, rate), partial: true } : whole;
     for (let lengthenings = 0; ; lengthenings++) {
       const step = await measure(rate);
+      if (planned.partial) step.partial = true;
       if (!step.window) return step;
       Object.assign(step.window, { period_s: planned.period_s, short: planned.short });
       const judged = step.window.periods > 0 ? step.window : null;

@@ -154,6 +154,44 @@ describe('capacity: the search', () => {
   });
 });
 
+describe('capacity: the climb\'s partial steps', () => {
+  // A server that holds 8,000/s between its pauses and 5,000/s over whole periods of them: a
+  // step of the climb (partial: shorter than its pause period) misses the pause and passes up
+  // to 8,000/s; a whole step passes below 5,000/s only.
+  const pausing = () => {
+    const calls = [];
+    const measure = async (rate, { climbing = false } = {}) => {
+      calls.push({ rate, climbing });
+      const pass = rate < (climbing ? 8000 : 5000);
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: pass ? 3 : 14, errors: 0, ...(climbing ? { partial: true } : {}) };
+    };
+    return { measure, calls };
+  };
+
+  it('the climb is measured partial, the bisection starts from a rate held whole: the climb\'s top measured whole, and where it fails, the pass below it', async () => {
+    const { measure, calls } = pausing();
+    const r = await searchCapacity(measure, { from: 1000, to: 64000, confirmPass: true, confirmations: 1 });
+    assert.deepEqual(calls.filter((c) => c.climbing).map((c) => c.rate), [1000, 2000, 4000, 8000], 'the climb: partial steps to the first failure');
+    assert.deepEqual(calls[4], { rate: 4000, climbing: false }, 'its top (4,000/s, which passed partial) measured whole: it holds');
+    assert.ok(r.sustainable_rps >= 4000 && r.sustainable_rps < 5000, `${r.sustainable_rps}/s`);
+    assert.ok(r.steps.filter((st) => st.rate >= 5000 && !st.failure).every((st) => st.partial), 'every pass at or over 5,000/s was partial');
+  });
+
+  it('a partial pass the whole step does not hold fails its rate, and the search goes on from the pass below it; partial passes never make a rate held twice', async () => {
+    const calls = [];
+    // Partial steps pass to 8,000/s, whole ones below 3,000/s only.
+    const measure = async (rate, { climbing = false } = {}) => {
+      calls.push(rate);
+      const pass = rate < (climbing ? 8000 : 3000);
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: pass ? 3 : 14, errors: 0, ...(climbing ? { partial: true } : {}) };
+    };
+    const r = await searchCapacity(measure, { from: 1000, to: 64000, confirmPass: true, confirmations: 1 });
+    assert.deepEqual(calls.slice(0, 6), [1000, 2000, 4000, 8000, 4000, 2000], 'the climb, then 4,000/s whole (fails), then 2,000/s whole (holds)');
+    assert.ok(r.sustainable_rps >= 2000 && r.sustainable_rps < 3000, `${r.sustainable_rps}/s`);
+    assert.equal(sustainedRate([{ rate: 8000, partial: true }, { rate: 4000, partial: true }, { rate: 2000 }]), null, 'one whole pass is not held twice');
+  });
+});
+
 describe('capacity: an answer held twice (confirmPass), a disturbed step measured again', () => {
   // A server whose edge is 5,000/s, on a machine that once gave one step past it a quiet
   // moment: the first step at 5,000-6,000/s passes, every other one from 5,000/s on fails.
