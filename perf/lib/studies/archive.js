@@ -24,13 +24,16 @@ const ANSWERS = path.join(PROJECT_ROOT, 'docs', 'answers.md');
 const BLOCK = 'answers';
 
 /**
- * Why a run's results cannot join the archive, or null: the archive holds full runs, ended,
- * measured on this machine's loopback the default way (a quick run's few rounds, a run against
- * --target, over --link or from --load-hosts, or the seeds' servers answer other questions).
+ * Why a run's results cannot join the archive, or null: the archive holds full runs whose paired
+ * rounds ended, measured on this machine's loopback the default way (a quick run's few rounds, a
+ * run against --target, over --link or from --load-hosts, or the seeds' servers answer other
+ * questions). A run interrupted after its rounds (in its ramps or its held-count search: their
+ * sections exist only once the rounds are over) has every scenario's answer: it joins with them,
+ * and with the answers of its searches that ended (an incomplete search is never counted).
  */
 function notArchivable(results) {
   const o = results.environment.options || {};
-  if (results.interrupted) return 'the run was interrupted';
+  if (results.interrupted && !results.ramps && !results.held) return 'the run was interrupted before its paired rounds ended';
   if (results.error) return `the run stopped: ${results.error}`;
   if (o.quick) return 'a quick run (the archive holds full runs)';
   for (const [key, flag] of [['target', '--target'], ['link', '--link'], ['load_hosts', '--load-hosts']]) if (o[key]) return `a run with ${flag} (the archive holds runs on this machine's loopback)`;

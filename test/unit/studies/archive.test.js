@@ -33,7 +33,7 @@ describe('archive: adding runs and pooling them', () => {
     const archiveDir = path.join(root, 'archive');
     const refused = (dir, why) => assert.throws(() => studies.archiveRun(dir, { archiveDir }), (e) => e instanceof ArchiveError && e.message.includes(`is not archived: ${why}`));
     refused(resultsDir(root, { quick: true }), 'a quick run (the archive holds full runs)');
-    refused(resultsDir(root, { quick: false, design: 'rounds' }, { interrupted: true }), 'the run was interrupted');
+    refused(resultsDir(root, { quick: false, design: 'rounds' }, { interrupted: true }), 'the run was interrupted before its paired rounds ended');
     refused(resultsDir(root, { quick: false, target: 'http://127.0.0.1:8080' }), "a run with --target (the archive holds runs on this machine's loopback)");
     refused(resultsDir(root, { quick: false }), 'a run of independent trials (--repeat): the archive holds paired rounds');
     const dirty = resultsDir(root, { quick: false, design: 'rounds' });
@@ -42,6 +42,17 @@ describe('archive: adding runs and pooling them', () => {
     fs.writeFileSync(path.join(dirty, 'results.json'), JSON.stringify(doc));
     refused(dirty, 'the working copy differed from its commit (commit first, so that the record says what ran)');
     assert.deepEqual(readArchive(archiveDir), []);
+  });
+
+  it('adds a run interrupted after its rounds (in its ramps): every scenario\'s answer, and a ramp\'s only from searches that ended', () => {
+    const archiveDir = path.join(root, 'archive');
+    const search = (rps, incomplete = null) => ({ sustainable_rps: rps, saturated: true, failing_rps: rps * 1.05, bracket: [rps, rps * 1.05], limited: null, incomplete, steps: [] });
+    const ramps = { objective: { percentile: 'p99', ms: 10 }, repeat: 3, interrupted: true, ramps: [{ name: 'hello_keepalive', servers: { node: { searches: [search(30000), search(9000, 'interrupted')] }, em: { searches: [search(32000), search(8000, 'interrupted')] } } }] };
+    const [record] = readArchive(path.dirname(studies.archiveRun(resultsDir(root, { quick: false, design: 'rounds' }, { interrupted: true, ramps }), { archiveDir })));
+    assert.equal(record.interrupted, true);
+    assert.ok(record.answers.some((x) => x.key === 'short_conn_256 throughput_rps node:em'), 'its scenarios\' answers');
+    const ramp = record.answers.find((x) => x.subject === 'hello_keepalive');
+    assert.deepEqual([ramp.decision, ramp.log_se], [null, null], 'one search that ended a side: no answer to pool');
   });
 
   it('pools the archive, and writes README.md\'s block between its markers and docs/answers.md whole', () => {
