@@ -1,9 +1,11 @@
 'use strict';
 // The method's numbers: what the plan budgets for, the runner's controllers measure by (the
 // sequential looks of paired rounds, the ramps' capacity search) and the judge decides with.
-// One home, so that what is planned, what is measured and what is judged cannot drift apart;
+// One home, so that what is planned, what is measured and what is judged cannot drift apart
+// (and the versions of these rules, which the archive holds each run's answers to);
 // why each is what it is, the modules that use it say (perf/lib/judge/answer.js,
-// perf/lib/judge/group_sequential.js, perf/lib/judge/capacity.js, perf/lib/judge/confidence.js).
+// perf/lib/judge/group_sequential.js, perf/lib/run/capacity.js, perf/lib/judge/confidence.js,
+// perf/lib/judge/waiting.js).
 
 // Every interval's level: the chance that it covers the true value.
 const LEVEL = 0.95;
@@ -33,4 +35,22 @@ const FEW_PAUSES = 2;
 /** Whether a step's window ({ long_pauses, periods }) holds such a few pauses: one to FEW_PAUSES, no whole period. */
 const fewPauses = ({ long_pauses: pauses, periods }) => periods === 0 && pauses >= 1 && pauses <= FEW_PAUSES;
 
-module.exports = { fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };
+// The overhead a server may add to a waiting request before it no longer "holds" it: p99 more
+// than this above the wait (a timer of N ms answered within N + 10 ms). The held-count search
+// holds each step to it (heldObjective), the judge each waiting run (perf/lib/judge/waiting.js).
+const ABOVE_WAIT_BOUND_MS = 10;
+/** The held-count search's objective as the capacity search reads it: p99 at most the wait plus the bound. */
+const heldObjective = (waitMs) => ({ percentile: 'p99', ms: waitMs + ABOVE_WAIT_BOUND_MS });
+
+// How each kind of answer is measured and judged, by version: bumped when a rule that moves the
+// answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
+// each answer confirmed: version 2; each step as long as two of its server's pause periods and
+// judged over whole periods, perf/lib/run/pause_window.js: version 3; the climb's steps at the
+// base length, the answer held twice on whole steps: version 4). A metric whose rule changed
+// alone has its own entry, "kind metric", which its answers are held to instead of their kind's
+// (memory from the runs left out only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly:
+// version 2). A run records the versions it measured with (perf/lib/run/environment.js); an
+// archived answer of another version is marked, like one of a server changed since.
+const METHOD_VERSIONS = { scenario: 1, ramp: 4, 'scenario peak_rss_mb': 2 };
+
+module.exports = { METHOD_VERSIONS, heldObjective, ABOVE_WAIT_BOUND_MS, fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };

@@ -1,6 +1,6 @@
 'use strict';
 // A ramp's step judged over its schedule, on connections warmed before its time zero, and a
-// search's answer held twice (perf/lib/run/ramp.js, perf/lib/judge/capacity.js), against
+// search's answer held twice (perf/lib/run/ramp.js, perf/lib/run/capacity.js), against
 // stand-in servers on real sockets: one that answers every request at once but holds one reply
 // for a second (its step still keeps its rate, the held reply in its latency), and one of known
 // capacity (1 ms of CPU a request: 1,000/s at most) offered twice that (it still fails, and its

@@ -30,7 +30,8 @@
 
 const { clkTck } = require('../measure/proc_stats');
 const { waitMs } = require('../store/scenario_doc');
-const { CLIENT_LATE_MS, ABOVE_WAIT_BOUND_MS } = require('./waiting');
+const { CLIENT_LATE_MS } = require('./waiting');
+const { ABOVE_WAIT_BOUND_MS } = require('../method');
 
 const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
 // From this share on a run is close enough to client-bound that the server may have been

@@ -12,15 +12,8 @@
 
 const { jStat } = require('jstat');
 const { LEVEL } = require('../method');
+const { mean, variance } = require('../measure/stats');
 
-function mean(values) {
-  return values.reduce((s, v) => s + v, 0) / values.length;
-}
-
-function variance(values) {
-  const m = mean(values);
-  return values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1);
-}
 
 function usable(values) {
   return values.filter((v) => Number.isFinite(v) && v > 0);
@@ -65,4 +58,4 @@ function compareTrials(aValues, bValues, { minVariance = [0, 0] } = {}) {
   return { ratio: Math.exp(diff), ci95, significant: ci95[0] > 1 || ci95[1] < 1 };
 }
 
-module.exports = { summarizeTrials, compareTrials, mean, variance };
+module.exports = { summarizeTrials, compareTrials };

@@ -10,12 +10,14 @@
 // so that text and the report only read and render.
 
 const { analyzeRuns, withLimits, overheads, primaryPair, runtimePairs, verdictEngines, usableForVerdict, isSuperseded, percentileResolved, pairComparisons, tailsOf } = require('./verdicts');
-const { tunedPair, tunedOfPair, tuningEffects, rampTuning } = require('./tuning');
+const { tunedPair, tunedOfPair, tuningEffects } = require('./tuning');
+const { judgeRamps } = require('./ramps');
 const { budgetOutlook } = require('./group_sequential');
-const { analyzeWaiting, memoryResolved } = require('./waiting');
+const { analyzeWaiting, memoryResolved, judgeHeld } = require('./waiting');
 const { analyzeBackends } = require('./backends');
 const { withAnswer } = require('./metrics');
-const { runWarnings, errorCount } = require('./warnings');
+const { runWarnings } = require('./warnings');
+const { errorCount } = require('../measure/samples');
 const { seedsRun, studyTests } = require('./seeds');
 const { DEFAULT_MARGIN } = require('../method');
 const { controlFalseDiscoveries, comparisonTest, isHeadline } = require('./multiplicity');
@@ -47,7 +49,8 @@ function judgedRun(r) {
  * overheads (servers against their references), seeds (the seed studies' rows whose pair ran),
  * study (the 2011 study's tests and their claims judged here: seeds.js studyTests), engines (the
  * engine each verdict came from, where not the built-in one), warnings, ramps (each ramp with
- * its tuning: what tuning both does to its answer, per pair of runtimes, tuning.js rampTuning), held (the held-count
+ * every server's sustainable rate, its pairs compared and what tuning both does to its answer:
+ * ramps.js judgeRamps), held (the held-count
  * search, or null), waiting (what the runs that wait say: as stored, or analyzeWaiting of the
  * runs; in both, every memory slope with its at_most_kb: waiting.js memoryResolved), backends
  * (what a backend call costs each server: as stored, or analyzeBackends of the runs),
@@ -63,7 +66,8 @@ function judgeResults(decoded) {
   // scenarios (its ramps answer headline questions only: the sustainable rates).
   const { items: controlled, summary: falseDiscoveries } = controlFalseDiscoveries(analysis.comparisons, { confirmatory: (c) => isHeadline(c.scenario, c.metric, c.a, c.b), test: (c) => comparisonTest(c, looks) });
   const comparisons = controlled.map(withAnswer);
-  const { held, waiting } = memoryResolved(decoded.held, decoded.waiting || analyzeWaiting(runs, decoded.held, usableForVerdict));
+  const heldJudged = judgeHeld(decoded.held);
+  const { held, waiting } = memoryResolved(heldJudged, decoded.waiting || analyzeWaiting(runs, heldJudged, usableForVerdict));
   const pair = primaryPair(servers, definitions);
   const tuned = tunedPair(servers, definitions);
   const ofPair = pairComparisons(comparisons, pair);
@@ -98,7 +102,7 @@ function judgeResults(decoded) {
     study: studyTests(comparisons),
     engines: verdictEngines(runs),
     warnings: runWarnings(runs, { skipped }),
-    ramps: decoded.ramps && { ...decoded.ramps, ramps: decoded.ramps.ramps.map((ramp) => ({ ...ramp, tuning: rampTuning(ramp, definitions) })) },
+    ramps: judgeRamps(decoded.ramps, definitions, margin),
     held,
     waiting,
     backends: decoded.backends === undefined ? analyzeBackends(runs, usableForVerdict, servers) : decoded.backends,

@@ -27,19 +27,9 @@ const crypto = require('node:crypto');
 const { jStat } = require('jstat');
 const { decide, claimOutcome, relate, CONTRADICTIONS } = require('./answer');
 const { lookLevel } = require('./group_sequential');
-const { LEVEL, DEFAULT_MARGIN } = require('../method');
+const { LEVEL, DEFAULT_MARGIN, METHOD_VERSIONS } = require('../method');
 const { median } = require('../measure/stats');
 
-// How each kind of answer is measured and judged, by version: bumped when a rule that moves the
-// answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
-// each answer confirmed: version 2; each step as long as two of its server's pause periods and
-// judged over whole periods, perf/lib/run/pause_window.js: version 3; the climb's steps at the
-// base length, the answer held twice on whole steps: version 4). A metric whose rule changed alone has its own entry, "kind
-// metric", which its answers are held to instead of their kind's (memory from the runs left out
-// only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly: version 2). A run records the
-// versions it measured with (environment.js); an archived answer of another version is marked,
-// like one of a server changed since.
-const METHOD_VERSIONS = { scenario: 1, ramp: 4, 'scenario peak_rss_mb': 2 };
 // Paired rounds short of the first look (5 rounds: 4 degrees of freedom) carry a spread known to
 // no precision: one such run could outweigh several full ones. They are kept in the record, not pooled.
 const MIN_POOLED_DF = 4;
@@ -476,4 +466,4 @@ function pooledClaim(pooled, claim) {
   return claimOutcome(ci, claim.factor, pooled.margin);
 }
 
-module.exports = { METHOD_VERSIONS, MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, hostName };
+module.exports = { MIN_POOLED_RUNS, answerKey, runAnswers, againstPool, nextRunDecides, acrossRuns, nextRunCheck, pooledTest, staleAnswers, logStandardError, randomEffects, poolComparison, poolArchive, pooledClaim, hostOf, hostName };

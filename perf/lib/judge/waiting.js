@@ -7,26 +7,21 @@
 //   the held count           the most waiting requests a server holds with its p99 no more than
 //                            ABOVE_WAIT_BOUND_MS above the wait, no errors and the schedule
 //                            kept (a search over the held count: ../run/held.js, with
-//                            capacity.js's search; heldObjective)
-// and the rule that keeps the load generator's own lateness out of them (CLIENT_LATE_MS).
+//                            run/capacity.js's search; heldObjective)
+// and the rule that keeps the load generator's own lateness out of them (CLIENT_LATE_MS). The
+// bound and the search's objective are the method's (perf/lib/method.js ABOVE_WAIT_BOUND_MS,
+// heldObjective).
 
 const { jStat } = require('jstat');
 const { waitMs, heldConnections } = require('../store/scenario_doc');
 // The median: a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early).
 const { median, leastSquares } = require('../measure/stats');
+const { ABOVE_WAIT_BOUND_MS } = require('../method');
 
-// The overhead a server may add to a waiting request before it no longer "holds" it: p99 more
-// than this above the wait (a timer of N ms answered within N + 10 ms).
-const ABOVE_WAIT_BOUND_MS = 10;
 // A waiting run whose load generator ran this late (its event loop's p99 delay plus how late
 // it handed out what was due, both inside every latency it times) could have put half the
 // bound above the wait by itself: its latency above the wait is not judged (bottleneck.js).
 const CLIENT_LATE_MS = ABOVE_WAIT_BOUND_MS / 2;
-
-/** The held-count search's objective as capacity.js reads it: p99 at most the wait plus the bound. */
-function heldObjective(waitMs) {
-  return { percentile: 'p99', ms: waitMs + ABOVE_WAIT_BOUND_MS };
-}
 
 /**
  * Memory per open connection: the least-squares slope of peak RSS (MB) against connections
@@ -47,6 +42,22 @@ function memorySlope(points, level = 0.95) {
   const half = jStat.studentt.inv(1 - (1 - level) / 2, n - 2) * se;
   const kb = (mb) => Math.round(mb * 1024 * 1000) / 1000;
   return withResolution({ kb_per_connection: kb(slope), ci95: [kb(slope - half), kb(slope + half)], n, base_mb: Math.round(base * 10) / 10, connections: [Math.min(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.x))] });
+}
+
+/**
+ * Memory per held connection from a held-count search's steps (results.json held.servers[].steps):
+ * memorySlope over every step the server answered without an error, whose load generator offered
+ * it, whether or not its latency kept the bound (peak RSS against connections held).
+ */
+function heldMemory(steps) {
+  const answered = steps.filter((st) => st.held && !st.errors && !st.fatal && !st.limited && !st.stop && Number.isFinite(st.peak_rss_mb));
+  return memorySlope(answered.map((st) => ({ x: st.held, y: st.peak_rss_mb })));
+}
+
+/** results.json's held (or null) with each server's memory per held connection (heldMemory), as files of earlier runs stored it or judged from its steps. */
+function judgeHeld(held) {
+  if (!held || !held.servers) return held || null;
+  return { ...held, servers: Object.fromEntries(Object.entries(held.servers).map(([name, s]) => [name, { ...s, memory: s.memory === undefined ? heldMemory(s.steps || []) : s.memory }])) };
 }
 
 /**
@@ -131,4 +142,4 @@ function analyzeWaiting(runs, held, usable) {
   return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };
 }
 
-module.exports = { ABOVE_WAIT_BOUND_MS, CLIENT_LATE_MS, heldObjective, memorySlope, withResolution, memoryResolved, analyzeWaiting, isWaitingRun, median };
+module.exports = { CLIENT_LATE_MS, memorySlope, heldMemory, judgeHeld, withResolution, memoryResolved, analyzeWaiting, isWaitingRun, median };

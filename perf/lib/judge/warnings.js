@@ -8,12 +8,11 @@
 const { isSuperseded } = require('./verdicts');
 const { NEAR_CLIENT_BOUND_PCT } = require('./bottleneck');
 const { reasonCode } = require('../store/reasons');
+const { errorCount } = require('../measure/samples');
 
 // Open-loop runs whose connections opened later than this behind schedule get a warning.
 const LAG_NOTE_MS = 20;
 
-/** The failed requests of a run, all kinds together. */
-const errorCount = (r) => (r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : 0);
 
 /**
  * [{ scenario, server, kind, severity, trials, facts }], kind one of failed, missing, errors,
@@ -84,4 +83,4 @@ function perRunWarnings(runs, { skipped = [] } = {}) {
   return out;
 }
 
-module.exports = { runWarnings, errorCount };
+module.exports = { runWarnings };

@@ -232,4 +232,7 @@ async function readSamples(file) {
   return { ...cols.trimmed(), skipped, file };
 }
 
-module.exports = { Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, rampStepSamplesFileName, CSV_HEADER, ROLE, ERROR_KINDS, ERROR_CODES };
+/** The failed requests of a run (results.json's errors: a count per kind), all kinds together. */
+const errorCount = (r) => (r.errors ? Object.values(r.errors).reduce((a, b) => a + (Number(b) || 0), 0) : 0);
+
+module.exports = { errorCount, Samples, parseSamplesCsv, readSamples, findSamplesFile, samplesFileName, rampStepSamplesFileName, CSV_HEADER, ROLE, ERROR_KINDS, ERROR_CODES };

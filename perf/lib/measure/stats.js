@@ -9,6 +9,16 @@ const { ERROR_KINDS } = require('./samples');
 
 const PERCENTILES = { p50: 50, p90: 90, p99: 99, p999: 99.9 };
 
+function mean(values) {
+  return values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+/** The sample variance (n − 1 in the denominator). */
+function variance(values) {
+  const m = mean(values);
+  return values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1);
+}
+
 function round3(x) {
   return Math.round(x * 1000) / 1000;
 }
@@ -198,4 +208,4 @@ function leastSquares(points) {
   return { slope, base: my - slope * mx, mx, sxx };
 }
 
-module.exports = { leastSquares, median, latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs, selectRows, round3, PERCENTILES };
+module.exports = { mean, variance, leastSquares, median, latencySummary, summarizeSamples, encodeLatencies, mergeLatencyHistograms, histogramPercentiles, histogramStepMs, selectRows, round3, PERCENTILES };

@@ -2,7 +2,7 @@
 // Ramps (perf/ramps/*.json): a load that rises until the server breaks, as data like the
 // scenarios. Each step of a ramp offers one rate on a schedule, either one request per new
 // connection (a scenario of kind open) or requests over a pool of keep-alive connections (kind
-// rate), which the runner measures like any other (stepScenario); the search over the rates is perf/lib/judge/capacity.js, the stage that runs it
+// rate), which the runner measures like any other (stepScenario); the search over the rates is perf/lib/run/capacity.js, the stage that runs it
 // perf/lib/run/ramp.js.
 
 const fs = require('node:fs');

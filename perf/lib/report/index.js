@@ -18,7 +18,7 @@ const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
 const { heldConnections } = require('../store/scenario_doc');
-const { ABOVE_WAIT_BOUND_MS, isWaitingRun } = require('../judge/waiting');
+const { isWaitingRun } = require('../judge/waiting');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
 const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
 const { TOO_FEW } = require('../store/no_verdict');
@@ -30,7 +30,7 @@ const { pauseChart, failedSteps, timelineRuns } = require('./pause_charts');
 const { runtimeRows } = require('./runtime_table');
 const { loadProfiles, NoProfiles } = require('./profiles');
 const { runForests, forestSpecs } = require('./forest');
-const { DEFAULT_OBJECTIVE } = require('../method');
+const { DEFAULT_OBJECTIVE, ABOVE_WAIT_BOUND_MS } = require('../method');
 
 const { writeFileAtomic } = require('../store/results_store');
 const { mergeLatencyHistograms } = require('../measure/stats');

@@ -9,7 +9,7 @@ const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { runtimeOf } = require('../hosts/runtimes');
 const { thresholds } = require('../judge/bottleneck');
-const { METHOD_VERSIONS } = require('../judge/meta');
+const { METHOD_VERSIONS } = require('../method');
 const { PROJECT_ROOT } = require('../project_root');
 
 function run(command, args, options = {}) {

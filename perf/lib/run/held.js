@@ -1,21 +1,21 @@
 'use strict';
 // The held-count search: the largest number of waiting requests each server holds
 // before it refuses, errs or its overhead passes the bound (p99 more than ABOVE_WAIT_BOUND_MS
-// above the wait: perf/lib/judge/waiting.js). The same search as the ramps' (capacity.js
+// above the wait: perf/lib/method.js). The same search as the ramps' (capacity.js
 // searchCapacity: doubling, then bisection, a failing level confirmed, a step whose load
 // generator was the bottleneck a level it could not offer), over the held count instead of the
 // rate: a step holding H connections sends GET /delay?ms=N over H keep-alive connections at
 // H ÷ N requests a second (kind rate), so that about H requests wait at once. Each step runs on
 // a server started afresh, so that its peak RSS is its own load's, not a larger step's before
 // it: the steps it answered without an error give the slope of RSS against connections held
-// (memorySlope), whether or not their latency kept the bound.
+// (the judge's: judge/waiting.js heldMemory), whether or not their latency kept the bound.
 // Bounded in steps (HELD_SEARCH.max_steps) and so in time; the servers' searches run side by
 // side, a step each in turn (ramp.js turnstile), as the ramps' do.
 
 const { stepOf, stepMeasurer, turnstile } = require('./ramp');
-const { searchCapacity } = require('../judge/capacity');
+const { searchCapacity } = require('./capacity');
 const { searchWords } = require('../text/capacity');
-const { heldObjective, memorySlope, ABOVE_WAIT_BOUND_MS } = require('../judge/waiting');
+const { heldObjective, ABOVE_WAIT_BOUND_MS } = require('../method');
 const { shuffled } = require('./rounds');
 const { heldLine } = require('../text/waiting');
 const { heldStepScenario, heldStepS } = require('../plan/held');
@@ -47,14 +47,11 @@ function measureHeld(design, server, up, context) {
 /**
  * One server's search (searchCapacity's, in words: perf/lib/text/capacity.js) as results.json
  * keeps it: { held (the most waiting requests it held, or
- * null), failing (the fewest it failed), bracket, saturated, limited, incomplete, steps, memory
- * (memorySlope over the steps it answered without an error: peak RSS against connections held) }.
+ * null), failing (the fewest it failed), bracket, saturated, limited, incomplete, steps }. Each
+ * step keeps its peak RSS: memory per held connection is the judge's (judge/waiting.js heldMemory).
  */
 function heldSummary(coded) {
   const search = searchWords(coded);
-  // Memory for holding H connections is measured whether or not the latency kept the bound: every
-  // step the server answered without an error, whose load generator offered it.
-  const heldSteps = search.steps.filter((st) => st.held && !st.errors && !st.fatal && !st.limited && !st.stop && Number.isFinite(st.peak_rss_mb));
   const count = (x) => (x === null ? null : Math.round(x));
   return {
     held: count(search.sustainable_rps),
@@ -64,7 +61,6 @@ function heldSummary(coded) {
     limited: search.limited,
     incomplete: search.incomplete,
     steps: search.steps,
-    memory: memorySlope(heldSteps.map((st) => ({ x: st.held, y: st.peak_rss_mb }))),
   };
 }
 

@@ -16,7 +16,7 @@
 // records.
 
 const { median } = require('../measure/stats');
-const { variance } = require('../judge/confidence');
+const { variance } = require('../measure/stats');
 const { fewPauses } = require('../method');
 
 // Periods a step should hold: with two, a step holds at least two long pauses wherever they fall.

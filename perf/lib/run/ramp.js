@@ -1,13 +1,12 @@
 'use strict';
 // Ramps: each server's sustainable throughput. After the paired rounds, on servers
 // started afresh for it, each ramp (perf/ramps/*.json, perf/lib/plan/ramps.js) searches every
-// server's highest rate holding the objective (perf/lib/judge/capacity.js searchCapacity), in
+// server's highest rate holding the objective (perf/lib/run/capacity.js searchCapacity), in
 // open-loop steps (a request per new connection, or requests over keep-alive connections at a
 // constant rate), measured like any run (./run_one.js). The
 // servers' searches run side by side, one step at a time in turn, so that what the shared
-// machine does in a minute hits each search alike; each search is made `repeat` times, and the
-// sustainable rates compared with the project's rule, search by search (compareServers: the
-// paired log ratios; decide, answer.js). A step whose load generator was the
+// machine does in a minute hits each search alike; each search is made `repeat` times (the
+// judge compares the sustainable rates search by search: perf/lib/judge/ramps.js). A step whose load generator was the
 // bottleneck is a rate the client could not offer (limited), as is one whose every failure came
 // with the client near its limit or late, or the link nearly full (client_suspect): the search goes on below it, and where no rate failed the server's capacity is only estimated
 // from its CPU per request (the utilization law), marked so. A server that exits fails its
@@ -20,20 +19,15 @@
 
 const { runOne, settle, loadGeneratorFailed } = require('./run_one');
 const { stepScenario, stepSeconds, warmupLoad } = require('../plan/ramps');
-const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('../judge/capacity');
+const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('./capacity');
 const { ENGINES } = require('../engines');
-const { summarizeTrials } = require('../judge/confidence');
-const { LEVEL, fewPauses } = require('../method');
-const { pairedInterval } = require('../judge/group_sequential');
-const { decide } = require('../judge/answer');
+const { fewPauses } = require('../method');
 const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
 const { linkBoundText } = require('../text/reasons');
 const { searchWords } = require('../text/capacity');
 const { PERCENTILES } = require('../measure/stats');
-const { errorCount } = require('../judge/warnings');
 const { shuffled } = require('./rounds');
-const { comparedPairs } = require('../judge/tuning');
-const { rampStepSamplesFileName, ERROR_CODES } = require('../measure/samples');
+const { rampStepSamplesFileName, ERROR_CODES, errorCount } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
 const { longPauses, pauseWindow, pauseEnds, PausePeriod, stepLength, lengthened } = require('./pause_window');
 
@@ -212,8 +206,9 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
  * record }; record(section) is called with the results.json section after every search, so that
  * an interrupted run keeps what it measured; keepSamples(rel, samples) → rel | null, where given,
  * writes a failed step's samples (its step.samples_file). Resolves that section { objective, repeat, ramps:
- * [{ name, description, request, connection, connections, servers: { server: { searches: [search], sustainable_rps: { n, centre,
- * ci95 } } }, comparisons }], interrupted }.
+ * [{ name, description, request, connection, connections, servers: { server: { searches: [search] } } }],
+ * interrupted }: what was measured; the sustainable rates and their comparisons are the judge's
+ * (perf/lib/judge/ramps.js).
  */
 async function measureRamps(up, { plan, io, restart, loadHosts = null, link = null, record = () => {}, keepSamples = null }) {
   const { objective, repeat } = plan.rampOptions;
@@ -225,7 +220,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
     // Each server's pause period on this ramp, learned over its searches (./pause_window.js).
     const periods = Object.fromEntries(servers.map((s) => [s, new PausePeriod()]));
     const width = Math.max(5, ...servers.map((s) => s.length));
-    const entry = { name: ramp.name, description: ramp.description, request: ramp.request, connection: ramp.connection, connections: ramp.connections, servers: {}, comparisons: [] };
+    const entry = { name: ramp.name, description: ramp.description, request: ramp.request, connection: ramp.connection, connections: ramp.connections, servers: {} };
     out.ramps.push(entry);
     for (let i = 0; i < repeat && !out.interrupted; i++) {
       const turn = turnstile();
@@ -237,48 +232,13 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));
       }
-      entry.servers = Object.fromEntries(servers.map((s) => [s, serverSummary(searches[s])]));
-      entry.comparisons = compareServers(comparedPairs(servers, plan.definitions), entry.servers, plan.margin);
+      entry.servers = Object.fromEntries(servers.map((s) => [s, { searches: searches[s] }]));
       record(out);
     }
     if (out.interrupted) break;
   }
   return out;
 }
-
-/**
- * A server's searches and its sustainable rate over those that ended with an answer (an
- * incomplete search is kept, not counted), each known to its bracket's resolution.
- */
-function serverSummary(searches) {
-  const counted = searches.filter((r) => !r.incomplete);
-  return { searches, sustainable_rps: summarizeTrials(counted.map((r) => r.sustainable_rps), { minVariance: resolutionVariance(counted) }) };
-}
-
-/**
- * The variance of one search's sustainable rate (log scale) from its resolution alone: the
- * edge lies anywhere in its bracket, uniformly on the log scale, (ln(hi ÷ lo))² ÷ 12 (the mean
- * over the searches with a bracket; 0 without). Deterministic searches that stop at the same
- * step would otherwise agree exactly and claim a zero-width interval.
- */
-function resolutionVariance(searches) {
-  const widths = searches.filter((r) => r.bracket).map(resolutionOf);
-  return widths.length ? widths.reduce((t, w) => t + w, 0) / widths.length : 0;
-}
-
-/** One search's resolution variance, (ln(hi ÷ lo))² ÷ 12 of its bracket (0 without one). */
-function resolutionOf(search) {
-  return search.bracket ? Math.log(search.bracket[1] / search.bracket[0]) ** 2 / 12 : 0;
-}
-
-/** Why the servers `open` never saturated, from their searches: what stopped them (the link, the load generator), or that they held the highest rate offered. */
-function openReason(open, perServer) {
-  const why = new Set(open.flatMap((s) => perServer[s].searches.filter((r) => !r.incomplete && !r.saturated).map((r) => r.limited || 'it held the highest rate offered')));
-  return [...why].join('; ');
-}
-
-// How two servers' sustainable rates are compared (results.json's comparisons[].method).
-const COMPARISON_METHOD = 'paired searches (Student t on the log ratios of side-by-side searches, 95 %)';
 
 /** Steps one at a time: each search's next step waits for the one before it, whoever's it was. */
 function turnstile() {
@@ -381,53 +341,4 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
     });
 }
 
-/**
- * Each pair of servers (pairs: [[a, b]], perf/lib/judge/tuning.js comparedPairs) compared on their
- * sustainable rates, search by search: the k-th searches
- * of two servers ran side by side, a step each in turn, so what the machine did in those
- * minutes hit both, and their ratio is far steadier than either rate (a full run: node's
- * keep-alive rate 18,000-33,000/s over three searches, its ratio to em's 1.7-2.2). Student t on
- * the paired log ratios of the searches both completed, at 95 %, each ratio known to its two
- * brackets' resolution; then the project's rule (a winner, the same within the margin, or
- * undecided).
- */
-function compareServers(pairs, perServer, margin) {
-  const out = [];
-  for (const [a, b] of pairs) {
-    const [sa, sb] = [perServer[a].searches, perServer[b].searches];
-    const counted = (r) => r && !r.incomplete && r.sustainable_rps > 0;
-    const searchPairs = sa.map((r, k) => [r, sb[k]]).filter(([x, y]) => counted(x) && counted(y));
-    // A side with a search that never saturated (the load generator stopped it, or it held
-    // the highest rate offered) sustains at least its rate: it can be shown the faster,
-    // never the slower or the same.
-    const open = [[a, 0], [b, 1]].filter(([, side]) => searchPairs.some((pair) => !pair[side].saturated)).map(([s]) => s);
-    const minVariance = searchPairs.reduce((t, [x, y]) => t + resolutionOf(x) + resolutionOf(y), 0) / (searchPairs.length || 1);
-    const cmp = pairedInterval(searchPairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance });
-    if (!cmp) {
-      // Two lower bounds say nothing of each other, however many searches: that first.
-      const note = open.length === 2 ? `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})` : 'fewer than two pairs of complete searches with a sustainable rate';
-      out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note });
-      continue;
-    }
-    const decision = decide(cmp.ci, margin);
-    const winner = decision === 'winner' ? (cmp.ratio > 1 ? a : b) : null;
-    // Undecided stays undecided: a lower bound that cannot tell the two apart cannot either.
-    // Two lower bounds say nothing of each other.
-    const judged = open.length < 2 && (!open.length || decision === 'undecided' || (winner !== null && !open.includes(winner === a ? b : a)));
-    out.push({
-      a,
-      b,
-      ratio: cmp.ratio,
-      ci95: cmp.ci,
-      decision: judged ? decision : null,
-      winner: judged ? winner : null,
-      factor: judged && winner ? Math.max(cmp.ratio, 1 / cmp.ratio) : null,
-      margin,
-      method: COMPARISON_METHOD,
-      note: judged ? null : `not judged: ${open.join(' and ')} never saturated (${openReason(open, perServer)})`,
-    });
-  }
-  return out;
-}
-
-module.exports = { measureRamps, stepOf, stepMeasurer, harnessSuspect, compareServers, serverSummary, turnstile };
+module.exports = { measureRamps, stepOf, stepMeasurer, harnessSuspect, turnstile };

@@ -11,7 +11,7 @@
 //               describeRuntime: versions, YJIT, the gems loaded, io-event's selector); records
 //               from before runtimes were data have none, their servers ran on the machine's own
 //   commit, dirty   the project's commit and whether the working copy differed from it
-//   methods     the versions of the measuring rules it used (perf/lib/judge/meta.js METHOD_VERSIONS)
+//   methods     the versions of the measuring rules it used (perf/lib/method.js METHOD_VERSIONS)
 //   sources     per server, a digest of what makes it (its folder and the shared files at the
 //               commit, and its definition): a later digest that differs marks the run stale
 //   machine     the steal and foreign CPU its runs saw (median and largest, % of a core)

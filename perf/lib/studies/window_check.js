@@ -15,7 +15,7 @@ const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { runScenarios } = require('../run/runner');
 const { MAX_STEP_S } = require('../plan/ramps');
-const { mean, variance } = require('../judge/confidence');
+const { mean, variance } = require('../measure/stats');
 const { PROJECT_ROOT } = require('../project_root');
 
 const C_DIR = path.join(PROJECT_ROOT, 'perf', 'c');

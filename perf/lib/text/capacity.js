@@ -1,5 +1,5 @@
 'use strict';
-// A capacity search (perf/lib/judge/capacity.js searchCapacity) in words: why each step failed
+// A capacity search (perf/lib/run/capacity.js searchCapacity) in words: why each step failed
 // and why the search ended before its answer, as results.json stores them (ramps, held).
 
 /** Why a step failed its objective, from the judge's code: "3 errors", "p99 12 ms over 10 ms"; null for none. */

@@ -7,6 +7,7 @@ const { fmtNumber, fmtFactor, fmtInterval, marginText } = require('./format');
 const { causeText } = require('./runtime');
 const { tuningText } = require('./tuning');
 const { fewPauses } = require('../method');
+const { noteWords } = require('./verdict_notes');
 
 const rate = (x) => fmtNumber(x, 'req/s');
 
@@ -22,7 +23,7 @@ function spreadText(repeat) {
 const sloText = (objective) => `${objective.percentile} ≤ ${objective.ms} ms`;
 
 /**
- * The rate that passed once and failed its confirming step (capacity.js confirmPass): "held
+ * The rate that passed once and failed its confirming step (perf/lib/run/capacity.js confirmPass): "held
  * 4,200/s once, not on its confirming step (p99 11.2 ms over 10 ms)"; "" where none.
  */
 function unconfirmedText(r) {
@@ -34,7 +35,7 @@ function unconfirmedText(r) {
 
 /**
  * The failing steps the hypervisor's steal disturbed (over the threshold) even when measured
- * again (capacity.js): "1 failing step disturbed on its repeat too (at 8,000/s:
+ * again (perf/lib/run/capacity.js): "1 failing step disturbed on its repeat too (at 8,000/s:
  * steal 23 %, other processes 1.2 % of a core)"; "" where none.
  */
 function disturbedText(r) {
@@ -106,7 +107,7 @@ function searchHead(name, server, r, objective, { i = 1, repeat = 1, width = 5 }
 
 /** A comparison of two servers' sustainable rates in words: a winner, the same, undecided, or not judged and why. */
 function comparisonText(c) {
-  if (c.decision === null) return `${c.a} against ${c.b}: ${c.note}`;
+  if (c.decision === null) return `${c.a} against ${c.b}: not judged: ${noteWords(c.note)}`;
   if (c.decision === 'winner') {
     const loser = c.winner === c.a ? c.b : c.a;
     const ci = c.winner === c.a ? c.ci95 : [1 / c.ci95[1], 1 / c.ci95[0]];

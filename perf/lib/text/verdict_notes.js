@@ -41,6 +41,9 @@ const NOTE_WORDS = {
   one_trial: (n) => (n.sides.length ? `${n.sides.join(', ')}: 1 trial: no interval` : '1 trial: no interval'),
   no_round: (n) => `${n.rounds === 0 ? 'no round' : `${n.rounds} round`} in which both sides could be used${n.others.length ? ` (the others: ${n.others.map(reasonLabel).join(', ')})` : ''}: no interval`,
   early_look: (n) => `${n.rounds} paired rounds, short of the first look (${n.first_look}): no answer yet`,
+  // A ramp's comparison (perf/lib/judge/ramps.js compareServers).
+  never_saturated: (n) => `${n.servers.join(' and ')} never saturated (${n.why.map((w) => w ?? 'it held the highest rate offered').join('; ')})`,
+  few_searches: () => 'fewer than two pairs of complete searches with a sustainable rate',
 };
 
 /** A note without an exclusion's advice: "node client-bound in all 5 trials" (a stored note, or the judge's). */

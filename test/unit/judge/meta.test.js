@@ -11,6 +11,7 @@ const meta = require('../../../perf/lib/judge/meta');
 const { pairedInterval, lookLevel, runSequential } = require('../../../perf/lib/judge/group_sequential');
 const { seededNormals } = require('../../support/seeded_random');
 const { record, around } = require('../../support/made_up_archive');
+const { METHOD_VERSIONS } = require('../../../perf/lib/method');
 
 
 describe('meta: answers across runs', () => {
@@ -87,14 +88,14 @@ describe('meta: answers across runs', () => {
     const r = record('old', 'EPYC', 1.4, [1.2, 1.6], { subject: 'hello_keepalive', metric: 'sustainable_rps' });
     delete r.methods;
     assert.deepEqual(meta.staleAnswers(r, {}), { 'hello_keepalive sustainable_rps node:em': true }, 'the ramps changed their rule since the first version');
-    assert.deepEqual(meta.staleAnswers({ ...r, methods: { ...meta.METHOD_VERSIONS, ramp: 1 } }, {}), { 'hello_keepalive sustainable_rps node:em': true });
-    assert.deepEqual(meta.staleAnswers({ ...r, methods: meta.METHOD_VERSIONS }, {}), {});
-    assert.deepEqual(meta.staleAnswers({ ...record('s', 'EPYC', 1.4, [1.2, 1.6]), methods: meta.METHOD_VERSIONS }, {}), {});
+    assert.deepEqual(meta.staleAnswers({ ...r, methods: { ...METHOD_VERSIONS, ramp: 1 } }, {}), { 'hello_keepalive sustainable_rps node:em': true });
+    assert.deepEqual(meta.staleAnswers({ ...r, methods: METHOD_VERSIONS }, {}), {});
+    assert.deepEqual(meta.staleAnswers({ ...record('s', 'EPYC', 1.4, [1.2, 1.6]), methods: METHOD_VERSIONS }, {}), {});
     // A metric whose rule changed alone (memory): its answers of a record from before, not the kind's others.
     const before = { scenario: 1, ramp: 2 };
     const memory = record('m', 'EPYC', 2.4, [2.3, 2.5], { subject: 'keepalive_400x100', metric: 'peak_rss_mb' });
     assert.deepEqual(meta.staleAnswers({ ...memory, methods: before }, {}), { 'keepalive_400x100 peak_rss_mb node:em': true });
-    assert.deepEqual(meta.staleAnswers({ ...memory, methods: meta.METHOD_VERSIONS }, {}), {});
+    assert.deepEqual(meta.staleAnswers({ ...memory, methods: METHOD_VERSIONS }, {}), {});
     assert.deepEqual(meta.staleAnswers({ ...record('t', 'EPYC', 1.4, [1.2, 1.6]), methods: before }, {}), {}, 'the kind\'s other metrics as they were');
   });
 

@@ -5,8 +5,9 @@
 // p99 ≤ wait + bound) against simulated servers of known limits; the waiting runs' summary.
 
 const assert = require('node:assert/strict');
-const { memorySlope, memoryResolved, heldObjective, analyzeWaiting, ABOVE_WAIT_BOUND_MS } = require('../../../perf/lib/judge/waiting');
-const { searchCapacity } = require('../../../perf/lib/judge/capacity');
+const { memorySlope, memoryResolved, analyzeWaiting, heldMemory, judgeHeld } = require('../../../perf/lib/judge/waiting');
+const { heldObjective, ABOVE_WAIT_BOUND_MS } = require('../../../perf/lib/method');
+const { searchCapacity } = require('../../../perf/lib/run/capacity');
 const { HELD_SEARCH } = require('../../../perf/lib/plan/held');
 const { heldSummary } = require('../../../perf/lib/run/held');
 const { seededNormals, mulberry32 } = require('../../support/seeded_random');
@@ -108,7 +109,8 @@ describe('waiting: the held-count search', () => {
       assert.ok(offered.length <= design.max_steps, `${offered.length} steps`);
       assert.equal(found.saturated || Boolean(found.incomplete), true);
       if (found.held !== null && found.held <= edge * 1.1 && found.held >= edge / (1 + design.precision) / 1.1) within += 1;
-      if (found.memory) assert.ok(Math.abs(found.memory.kb_per_connection - 3) < 1, JSON.stringify(found.memory));
+      const memory = heldMemory(found.steps);
+      if (memory) assert.ok(Math.abs(memory.kb_per_connection - 3) < 1, JSON.stringify(memory));
     }
     assert.ok(within >= 0.9 * runs, `${within} of ${runs} within the bracket's precision of the edge`);
   });
@@ -170,7 +172,10 @@ describe('waiting: the quick held-count search', () => {
     const found = heldSummary(await searchCapacity(async (h) => (offered.push(h), step(h, 2)), { from: design.from, to: design.to, objective, precision: design.precision, maxSteps: design.max_steps, confirmations: design.confirmations }));
     assert.deepEqual(offered, [250, 500, 1000]);
     assert.deepEqual([found.held, found.saturated, found.incomplete], [1000, false, null]);
-    assert.equal(found.memory.kb_per_connection, 1);
+    assert.equal(found.memory, undefined, 'the run records the steps; memory per connection is the judge\'s');
+    assert.equal(heldMemory(found.steps).kb_per_connection, 1);
+    assert.equal(judgeHeld({ servers: { em: found } }).servers.em.memory.kb_per_connection, 1, 'judged from the steps');
+    assert.equal(judgeHeld({ servers: { em: { ...found, memory: null } } }).servers.em.memory, null, 'a slope an earlier file stored stays as it is');
   });
 
   it('fails a count on one step over the bound, then bisects within its bound in steps', async () => {

@@ -4,7 +4,8 @@
 // and figures: the words are perf/lib/text/warnings.js's, test/unit/text/warnings.test.js).
 
 const assert = require('node:assert/strict');
-const { runWarnings, errorCount } = require('../../../perf/lib/judge/warnings');
+const { runWarnings } = require('../../../perf/lib/judge/warnings');
+const { errorCount } = require('../../../perf/lib/measure/samples');
 const { NEAR_CLIENT_BOUND_PCT } = require('../../../perf/lib/judge/bottleneck');
 const { madeUpRun: run } = require('../../support/made_up_results');
 

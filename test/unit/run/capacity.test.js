@@ -1,10 +1,10 @@
 'use strict';
-// The sustainable-rate search (perf/lib/judge/capacity.js) against simulated servers of known
+// The sustainable-rate search (perf/lib/run/capacity.js) against simulated servers of known
 // capacity: the p99 of an M/M/1-like queue (base ÷ (1 − rate/capacity)), log-normal noise of
 // 15 % a step, and one step in ten a stall (50 ms) whatever the rate; errors from capacity on.
 
 const assert = require('node:assert/strict');
-const { searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs } = require('../../../perf/lib/judge/capacity');
+const { searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs } = require('../../../perf/lib/run/capacity');
 const { CONFIRM_ATTEMPTS, FAIL_CONFIRMATIONS } = require('../../../perf/lib/method');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');

@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const { longPauses, pauseWindow, PausePeriod, stepLength, lengthened, MAX_LENGTHENINGS } = require('../../../perf/lib/run/pause_window');
 const { stepOf } = require('../../../perf/lib/run/ramp');
-const { stepFailure } = require('../../../perf/lib/judge/capacity');
+const { stepFailure } = require('../../../perf/lib/run/capacity');
 const { Samples } = require('../../../perf/lib/measure/samples');
 
 const stall = (from, lateMs, hb = 10) => ({ kind: 'stall', from_ms: from, to_ms: from + lateMs + hb });

@@ -1,6 +1,6 @@
 'use strict';
 // A capacity search in words (perf/lib/text/capacity.js): each step's failure and why a search
-// ended before its answer, from the codes perf/lib/judge/capacity.js gives, as results.json
+// ended before its answer, from the codes perf/lib/run/capacity.js gives, as results.json
 // stores them.
 
 const assert = require('node:assert/strict');

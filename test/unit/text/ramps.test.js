@@ -3,11 +3,10 @@
 
 const assert = require('node:assert/strict');
 const { searchLine, serverText, rampLines } = require('../../../perf/lib/text/ramps');
-const { decodeResults } = require('../../../perf/lib/store/results_doc');
-const { judgeResults } = require('../../../perf/lib/judge/judged');
+const { rampTuning } = require('../../../perf/lib/judge/tuning');
 
-/** Results with these ramps and server definitions, as every output reads them: decoded, then judged. */
-const judged = (ramps, servers = {}) => judgeResults(decodeResults({ environment: { servers }, runs: [], ramps }));
+/** Results with these ramps as the judge gives them (their servers' rates and comparisons as written here), with what tuning does to each (judge/ramps.js judgeRamps). */
+const judged = (ramps, servers = {}) => ({ ramps: { ...ramps, ramps: ramps.ramps.map((r) => ({ ...r, tuning: rampTuning(r, servers) })) } });
 
 const SLO = { percentile: 'p99', ms: 10 };
 
