@@ -19,6 +19,7 @@ const { DEFAULT_TRIALS } = require('../lib/plan/trial_plan');
 const { systemCause } = require('../lib/store/results_store');
 const { buildReport } = require('../lib/report');
 const { DEFAULT_MARGIN } = require('../lib/method');
+const { referenceTargets } = require('../lib/hosts/runtimes');
 const { archiveRun, decidingOdds, betweenRunSpread } = require('../lib/studies/archive');
 const { summarizeRun } = require('../lib/studies/run_summary');
 
@@ -132,7 +133,7 @@ function printList(opts, definitions) {
   for (const r of loadRamps({ quick: !!opts.quick })) out.push(`  ${r.name.padEnd(22)} ${`${r.from_rps}-${r.to_rps}/s`.padEnd(12)} ${r.description}`);
   out.push('servers (SERVER@RUNTIME: the same server on another runtime of perf/runtimes.json, e.g. em@ruby31):');
   for (const [name, def] of Object.entries(definitions)) {
-    const refFor = def.reference_for ? [`reference for ${[].concat(def.reference_for).join(', ')} (--references)`] : [];
+    const refFor = referenceTargets(name, definitions).length ? [`reference for ${referenceTargets(name, definitions).join(', ')} (--references)`] : [];
     const notes = [...(def.runtime ? [`on ${def.runtime}`] : []), ...(Array.isArray(def.serves) ? [`serves ${def.serves.join(', ')}`] : []), ...refFor];
     out.push(`  ${name.padEnd(22)} ${def.description || def.command}${notes.length ? ` [${notes.join('; ')}]` : ''}`);
   }

@@ -163,6 +163,11 @@ function tunedOf(server, definitions = {}) {
   return measured ? labelOf(measured, def.runtime) : null;
 }
 
+/** The servers a server is the reference of (perf/servers.json reference_for, one name or a list; '*': every server), [] for one that is none's. */
+function referenceTargets(server, definitions = {}) {
+  return [].concat((definitions[server] && definitions[server].reference_for) || []);
+}
+
 /** The server a tuned configuration tunes, or the server itself. */
 function baseOf(server, definitions = {}) {
   return (definitions[server] && definitions[server].tuned_of) || server;
@@ -233,6 +238,7 @@ function eras(file = runtimesFile()) {
 }
 
 module.exports = {
+  referenceTargets,
   RUNTIMES_FILE,
   RUNTIMES_DIR,
   INSTALLED_FILE,

@@ -18,6 +18,7 @@ const { reasonCode } = require('../store/reasons');
 const { RATE_SET, SIZE_SET, TOO_FEW, BELOW_RESOLUTION } = require('../store/no_verdict');
 const { decide, moreMeasuring } = require('./answer');
 const { DEFAULT_MARGIN } = require('../method');
+const { referenceTargets } = require('../hosts/runtimes');
 const { status, pairedInterval, moreRounds } = require('./group_sequential');
 
 
@@ -480,11 +481,9 @@ function tailsOf(runs, aggregates, servers, scenarios) {
 function referencePairs(definitions, servers) {
   const out = [];
   for (const ref of servers) {
-    const def = definitions && definitions[ref];
-    if (!def || !def.reference_for) continue;
-    const targets = Array.isArray(def.reference_for) ? def.reference_for : [def.reference_for];
+    const targets = referenceTargets(ref, definitions || {});
     for (const server of servers) {
-      if (targets.includes(server) || targets.includes('*')) out.push({ server, reference: ref, role: def.reference_role || 'reference' });
+      if (targets.includes(server) || targets.includes('*')) out.push({ server, reference: ref, role: definitions[ref].reference_role || 'reference' });
     }
   }
   return out.filter((p) => p.server !== p.reference);

@@ -7,7 +7,7 @@
 // (perf/lib/studies/archive.js).
 
 const QUESTIONS_FILE = require('../../questions.json');
-const { runtimeOf, eras, labelOf, settingsRuntimes } = require('../hosts/runtimes');
+const { runtimeOf, eras, labelOf, settingsRuntimes, referenceTargets } = require('../hosts/runtimes');
 
 // The chance that one run decides a question, before any archived run says otherwise.
 const PRIOR_DECIDES = 0.5;
@@ -56,7 +56,7 @@ function defaultPairs(definitions, servers = null) {
  * async_http); where a server cannot, its reference stands in (the hand-written async).
  */
 function headlineServers(definitions, runsHere = () => true) {
-  const targets = (s) => [].concat((definitions[s] && definitions[s].reference_for) || []);
+  const targets = (s) => referenceTargets(s, definitions);
   const sides = [...new Set(defaultPairs(definitions).flatMap((p) => [p.a, p.b]))];
   const absent = sides.filter((s) => !targets(s).length && !runsHere(s));
   return sides.filter((s) => runsHere(s) && (!targets(s).length || targets(s).some((t) => absent.includes(t))));
@@ -67,7 +67,7 @@ function headlineServers(definitions, runsHere = () => true) {
  */
 function standIns(definitions, runsHere) {
   const chosen = headlineServers(definitions, runsHere);
-  return chosen.flatMap((by) => [].concat((definitions[by] && definitions[by].reference_for) || []).filter((server) => !runsHere(server)).map((server) => ({ server, by })));
+  return chosen.flatMap((by) => referenceTargets(by, definitions).filter((server) => !runsHere(server)).map((server) => ({ server, by })));
 }
 
 /**

@@ -186,15 +186,17 @@ function stepsPerSearch(ramp) {
 /**
  * Seconds a ramp should take for `servers` servers and `repeat` searches each (stepsPerSearch,
  * each step its load at the rates the search passes through, and its overhead), and each
- * server's warm-up once. longest: as if every step after the climb grew to max_step_s, and one
- * more measured the climb's top whole (a server whose loop pauses less often than its steps last:
- * perf/lib/run/pause_window.js; the climb's steps keep their base length), the most it should take.
+ * server's warm-up once. longest: the most it can take, every search using its max_steps and
+ * every step after the climb at max_step_s (a server whose loop pauses less often than its steps
+ * last: perf/lib/run/pause_window.js; the climb's steps keep their base length). Near a fuzzy
+ * edge a search takes that many (a full run of 2026-11-30: 20-28 steps in each first search of
+ * node, em and async_http, 9-20 of them failing steps of 15 s), so it is a bound, not a guess.
  */
 function estimateRampS(ramp, { servers, repeat, longest = false }) {
   const typical = Math.sqrt(ramp.from_rps * ramp.to_rps);
   const baseS = stepSeconds(ramp, typical);
   const { climb, whole } = stepsPerSearch(ramp);
-  const searchS = longest ? climb * (baseS + STEP_OVERHEAD_S) + (whole + 1) * (Math.max(ramp.max_step_s, baseS) + STEP_OVERHEAD_S) : (climb + whole) * (baseS + STEP_OVERHEAD_S);
+  const searchS = longest ? climb * (baseS + STEP_OVERHEAD_S) + (ramp.max_steps - climb) * (Math.max(ramp.max_step_s, baseS) + STEP_OVERHEAD_S) : (climb + whole) * (baseS + STEP_OVERHEAD_S);
   return servers * (repeat * searchS + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
 }
 

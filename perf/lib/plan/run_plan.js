@@ -32,7 +32,7 @@ const QUICK_RAMP_REPEAT = 4;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
 const { missingCapabilities, missingRequirement, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
 const { DEFAULT_MARGIN, DEFAULT_OBJECTIVE, DEFAULT_LOOKS } = require('../method');
-const { withRuntimeVariants, tunedOf, quickRuntime, runsOn, runtimeOf, unavailable, RuntimeError } = require('../hosts/runtimes');
+const { withRuntimeVariants, tunedOf, quickRuntime, runsOn, runtimeOf, unavailable, referenceTargets, RuntimeError } = require('../hosts/runtimes');
 const { headline, headlineServers, standIns, subjectsOf, quickSelection } = require('./questions');
 
 /** A mistake in what the caller asked for (unknown server…): the CLI prints it with usage, exit 2. */
@@ -369,8 +369,8 @@ function parseSlo(text) {
 /** The servers asked for, and with --references every server that is a reference for one of them. */
 function withReferences(asked, definitions, references) {
   if (!references) return asked;
-  const referencesOf = ([name, def]) => !asked.includes(name) && [].concat(def.reference_for || []).some((target) => asked.includes(target));
-  return [...asked, ...Object.entries(definitions).filter(referencesOf).map(([name]) => name)];
+  const referencesOf = (name) => !asked.includes(name) && referenceTargets(name, definitions).some((target) => asked.includes(target));
+  return [...asked, ...Object.keys(definitions).filter(referencesOf)];
 }
 
 /**

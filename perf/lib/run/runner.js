@@ -262,8 +262,9 @@ function rampsPlan(plan) {
   const estimate = (longest) => plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.rampServers.length, repeat, longest }), 0);
   const [s, most] = [estimate(false), estimate(true)];
   const on = plan.rampServers.join(' ') === plan.runnable.join(' ') ? '' : ` on ${plan.rampServers.join(', ')}`;
-  // Steps grow for a server that pauses less often than they last: how long, the run finds out.
-  const upTo = most > 1.1 * s ? `, up to ${fmtDuration(most)} where the servers' loops pause less often than a step lasts` : '';
+  // Steps grow for a server that pauses less often than they last, and near a fuzzy edge a
+  // search takes its every step: how long, the run finds out; the bound is what it can take.
+  const upTo = most > 1.1 * s ? `, at most ${fmtDuration(most)} (every search to its last step, each as long as a loop that pauses seldom asks)` : '';
   return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')})${on}, ${searchesText(repeat)}: about ${fmtDuration(s)}${upTo}${held}`;
 }
 

@@ -84,9 +84,9 @@ describe('ramps as data', () => {
     const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, fail_confirmations: 2, warmup_requests: 15000 } }) })[0];
     // The warm-up's 15,000 requests at the 5,000 a second a closed loop is assumed to warm at.
     assert.ok(Math.abs(estimateRampS(quick, { servers: 2, repeat: 3 }) - 2 * (3 * (4 + 2 + 3 * 1.5 + 2) * (1 + 0.35) + 3)) < 1e-9);
-    // At the longest, only the steps after the climb grow to max_step_s, and the climb's top is measured whole once more.
-    const paused = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, max_step_s: 15, precision: 0.1, warmup_requests: 0 } }) })[0];
-    assert.ok(Math.abs(estimateRampS(paused, { servers: 1, repeat: 1, longest: true }) - ((4 + 3) * (1 + 0.35) + (3 * 2 + 2 + 1) * (15 + 0.35))) < 1e-9);
+    // At the longest, the search uses all its max_steps, those after the climb at max_step_s: a bound.
+    const paused = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, max_step_s: 15, max_steps: 20, precision: 0.1, warmup_requests: 0 } }) })[0];
+    assert.ok(Math.abs(estimateRampS(paused, { servers: 1, repeat: 1, longest: true }) - ((4 + 3) * (1 + 0.35) + (20 - 7) * (15 + 0.35))) < 1e-9);
   });
 
   it('a server is warmed before its first step by the ramp\'s request in a closed loop that paces itself: over the keep-alive connections, or 32 at a time each on a new one; 20,000 requests unless the ramp says otherwise, none with 0', () => {
