@@ -133,7 +133,8 @@ function printList(opts, definitions) {
   for (const r of loadRamps({ quick: !!opts.quick })) out.push(`  ${r.name.padEnd(22)} ${`${r.from_rps}-${r.to_rps}/s`.padEnd(12)} ${r.description}`);
   out.push('servers (SERVER@RUNTIME: the same server on another runtime of perf/runtimes.json, e.g. em@ruby31):');
   for (const [name, def] of Object.entries(definitions)) {
-    const refFor = referenceTargets(name, definitions).length ? [`reference for ${referenceTargets(name, definitions).join(', ')} (--references)`] : [];
+    const targets = referenceTargets(name, definitions);
+    const refFor = targets.length ? [`reference for ${targets.join(', ')} (--references)`] : [];
     const notes = [...(def.runtime ? [`on ${def.runtime}`] : []), ...(Array.isArray(def.serves) ? [`serves ${def.serves.join(', ')}`] : []), ...refFor];
     out.push(`  ${name.padEnd(22)} ${def.description || def.command}${notes.length ? ` [${notes.join('; ')}]` : ''}`);
   }

@@ -23,7 +23,11 @@
 // The search: (1) a ramp, rates rising geometrically (× RAMP_FACTOR) from `from` until a rate
 // fails or `to` passed (then the server never saturated within the search, and says so);
 // (2) bisection on the log scale between the highest rate that passed and the lowest that
-// failed, until they are within `precision` of each other. On a shared machine noise makes
+// failed, until they are within `precision` of each other. A climbing step may be shorter than
+// a whole one (measure(rate, { climbing: true }) marks it `partial`: the ramps' steps before
+// they are as long as the server's pause period asks); its pass only says where to bisect, so
+// the climb's highest pass is measured whole before the bisection (where that fails, the one
+// below it), and a partial pass never makes a rate held twice. On a shared machine noise makes
 // steps fail (a stall, the hypervisor's steal), hardly ever pass, so a rate fails only when
 // FAIL_CONFIRMATIONS steps of it failed in a row, and passes on its first passing step. Passes
 // are rarer than failures, not impossible: a rate just past the edge passes one step in a few,
@@ -172,8 +176,6 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     return entry;
   };
   // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
-  // partial: the passing step was shorter than a whole one (measure's `partial`).
-  let partialPass = false;
   const tryRate = async (rate, how = {}) => {
     let serverFailed = false; // a failing step of this rate the client was not suspected of
     let suspect = null;
@@ -189,10 +191,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
         limited = step.limited;
         return 'limited';
       }
-      if (!step.failure) {
-        partialPass = step.partial === true;
-        return 'pass';
-      }
+      if (!step.failure) return 'pass';
       if (step.fatal) return 'fail';
       if (step.client_suspect) suspect = step.client_suspect;
       else serverFailed = true;
@@ -213,7 +212,8 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   for (let rate = from; ; rate = Math.min(to, rate * RAMP_FACTOR)) {
     const outcome = await tryRate(rate, { climbing: true });
     record(rate, outcome);
-    if (outcome === 'pass') climbed.push({ rate, partial: partialPass });
+    // A pass is its rate's last step: partial where measure made it shorter than a whole one.
+    if (outcome === 'pass') climbed.push({ rate, partial: steps[steps.length - 1].partial === true });
     if (outcome !== 'pass' || rate >= to) break;
   }
   // A partial pass of the climb says where to look, not what holds: the bisection starts from a
@@ -222,11 +222,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   while (climbed.length && climbed[climbed.length - 1].partial && !incomplete) {
     const rate = climbed.pop().rate;
     const outcome = await tryRate(rate);
-    if (outcome === null) break;
-    if (outcome === 'pass') {
-      climbed.push({ rate, partial: false });
-      break;
-    }
+    if (outcome === null || outcome === 'pass') break;
     record(rate, outcome);
     passed = climbed.length ? climbed[climbed.length - 1].rate : null;
   }
