@@ -18,7 +18,8 @@ const DEFAULT_MARGIN = 0.1;
 const DEFAULT_LOOKS = [5, 10, 20, 40];
 
 // The capacity search: the objective a step is held to, the ramp's factor from one rate to the
-// next, the precision the bisection narrows to, the failing steps in a row that fail a rate,
+// next, the precision the bisection narrows to, the failing steps since its last pass that fail
+// the rate bounding the answer,
 // and the confirming steps a search's answer may take before it is unconfirmed (a second
 // chance, no more: each costs a step of every search near its edge).
 const DEFAULT_OBJECTIVE = { percentile: 'p99', ms: 10 };
@@ -46,11 +47,12 @@ const heldObjective = (waitMs) => ({ percentile: 'p99', ms: waitMs + ABOVE_WAIT_
 // answer changes (the ramps' step rule: judged over the schedule, keep-alive connections warmed,
 // each answer confirmed: version 2; each step as long as two of its server's pause periods and
 // judged over whole periods, perf/lib/run/pause_window.js: version 3; the climb's steps at the
-// base length, the answer held twice on whole steps: version 4). A metric whose rule changed
+// base length, the answer held twice on whole steps: version 4; only the failure of the rate
+// bounding the answer confirmed, perf/lib/run/capacity.js: version 5). A metric whose rule changed
 // alone has its own entry, "kind metric", which its answers are held to instead of their kind's
 // (memory from the runs left out only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly:
 // version 2). A run records the versions it measured with (perf/lib/run/environment.js); an
 // archived answer of another version is marked, like one of a server changed since.
-const METHOD_VERSIONS = { scenario: 1, ramp: 4, 'scenario peak_rss_mb': 2 };
+const METHOD_VERSIONS = { scenario: 1, ramp: 5, 'scenario peak_rss_mb': 2 };
 
 module.exports = { METHOD_VERSIONS, heldObjective, ABOVE_WAIT_BOUND_MS, fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };

@@ -8,7 +8,7 @@ const { FAIL_CONFIRMATIONS } = require('../method');
 // goes up to, each step's seconds of arrivals (after the first wait, which fills the pool), how
 // close the bracket must get (a step costs seconds, a failing count three of them: one bisection
 // between two doublings, the bracket within √2, is what 12 steps afford), its bound in steps,
-// and the failing steps in a row that fail a count. The full search's top, 16,000, fits this
+// and the failing steps that fail the count bounding the answer (perf/lib/run/capacity.js). The full search's top, 16,000, fits this
 // machine's fd limit of 20,000. The quick one is its three doubling steps and no more (about 2 s
 // each with the restart: 12 s for two servers): a wait of 250 ms keeps each step at about a
 // second, its 1,000-4,000 requests enough for a p99 of their slowest ten or more, and the three

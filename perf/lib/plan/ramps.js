@@ -168,9 +168,9 @@ const STEP_OVERHEAD_S = 0.35;
 
 /**
  * Steps a search should take: every doubling step from from_rps to to_rps (a server failing
- * sooner takes fewer), the failing one's confirmations, the bisection to the ramp's precision
- * (half of its rates failing, each with its confirmations), and the answer's confirming steps.
- * 16-28 steps a search at 5 %, 13-18 at 10 %, on 2026-11-27 (AMD EPYC, node and em).
+ * sooner takes fewer), one failing step of the rate above, the bisection to the ramp's precision
+ * (a step a rate), the confirmations of the rate that bounds the answer (perf/lib/run/capacity.js:
+ * only that rate's failure is confirmed), and the answer's confirming steps.
  */
 function stepsPerSearch(ramp) {
   let doubling = 0;
@@ -179,8 +179,8 @@ function stepsPerSearch(ramp) {
     if (rate >= ramp.to_rps) break;
   }
   const bisections = Math.ceil(Math.log2(Math.log(RAMP_FACTOR) / Math.log(1 + ramp.precision)));
-  const climb = Math.min(ramp.max_steps, doubling + ramp.fail_confirmations);
-  return { climb, whole: Math.min(ramp.max_steps - climb, (bisections * (1 + ramp.fail_confirmations)) / 2 + CONFIRM_ATTEMPTS) };
+  const climb = Math.min(ramp.max_steps, doubling + 1);
+  return { climb, whole: Math.min(ramp.max_steps - climb, bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS) };
 }
 
 /**

@@ -23,13 +23,15 @@
 // The search: (1) a ramp, rates rising geometrically (× RAMP_FACTOR) from `from` until a rate
 // fails or `to` passed (then the server never saturated within the search, and says so);
 // (2) bisection on the log scale between the highest rate that passed and the lowest that
-// failed, until they are within `precision` of each other. A climbing step may be shorter than
+// failed, until they are within `precision` of each other and that failure is confirmed. A climbing step may be shorter than
 // a whole one (measure(rate, { climbing: true }) marks it `partial`: the ramps' steps before
 // they are as long as the server's pause period asks); its pass only says where to bisect, so
 // the climb's highest pass is measured whole before the bisection (where that fails, the one
 // below it), and a partial pass never makes a rate held twice. On a shared machine noise makes
-// steps fail (a stall, the hypervisor's steal), hardly ever pass, so a rate fails only when
-// FAIL_CONFIRMATIONS steps of it failed in a row, and passes on its first passing step. Passes
+// steps fail (a stall, the hypervisor's steal), hardly ever pass, so the rate that bounds the
+// answer fails only when FAIL_CONFIRMATIONS steps of it failed since its last pass, and a rate
+// passes on its first passing step; a rate above it fails the bisection on one failing step (its
+// failure moves no answer: where the bound passes, the search goes on above it). Passes
 // are rarer than failures, not impossible: a rate just past the edge passes one step in a few,
 // and a single lucky step would then be the answer. With `confirmPass` (the ramps) the answer
 // is a rate held twice: the highest rate with two passing steps at it or above
@@ -175,11 +177,25 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     if (step.stop) incomplete = { code: 'stopped', reason: step.stop };
     return entry;
   };
+  // Each rate's failing steps since its last pass: { fails, serverFailed (one of them the client
+  // was not suspected of), suspect (why the client may have failed the others), final ('fail'
+  // where the server exited, 'limited' where the client could not offer it: no step changes it) }.
+  const tallies = new Map();
+  const tallyOf = (rate) => {
+    if (!tallies.has(rate)) tallies.set(rate, { fails: 0, serverFailed: false, suspect: null, final: null });
+    return tallies.get(rate);
+  };
+  // A rate's outcome once it has `needed` failing steps since its last pass, or one passing step:
   // 'pass', 'fail', 'limited' (the client could not offer it), or null: out of steps, or stopped.
-  const tryRate = async (rate, how = {}) => {
-    let serverFailed = false; // a failing step of this rate the client was not suspected of
-    let suspect = null;
-    for (let i = 0; i < confirmations; i++) {
+  const tryRate = async (rate, needed, how = {}) => {
+    const tally = tallyOf(rate);
+    for (;;) {
+      if (tally.final) return tally.final;
+      if (tally.fails >= needed) {
+        if (tally.serverFailed) return 'fail';
+        limited = tally.suspect;
+        return 'limited';
+      }
       if (incomplete) return null;
       if (steps.length >= maxSteps) {
         if (!resuming) outOfSteps();
@@ -189,53 +205,87 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
       if (step.stop) return null;
       if (step.limited) {
         limited = step.limited;
+        tally.final = 'limited';
         return 'limited';
       }
-      if (!step.failure) return 'pass';
-      if (step.fatal) return 'fail';
-      if (step.client_suspect) suspect = step.client_suspect;
-      else serverFailed = true;
+      if (!step.failure) {
+        Object.assign(tally, { fails: 0, serverFailed: false, suspect: null });
+        return 'pass';
+      }
+      if (step.fatal) {
+        tally.final = 'fail';
+        return 'fail';
+      }
+      tally.fails += 1;
+      if (step.client_suspect) tally.suspect = step.client_suspect;
+      else tally.serverFailed = true;
     }
-    if (serverFailed) return 'fail';
-    limited = suspect;
-    return 'limited';
   };
+  // Whether a rate's failure is settled: the server exited, the client could not offer it, or
+  // `confirmations` failing steps of it since its last pass.
+  const settled = (rate) => Boolean(tallyOf(rate).final) || tallyOf(rate).fails >= confirmations;
   let passed = null;
-  let failed = null;
-  let ceiling = null; // the lowest rate the client could not offer
+  const failedRates = new Set();
+  const ceilingRates = new Set(); // rates the client could not offer
+  // A rate's latest outcome replaces the one it had (a provisional failure may be confirmed as
+  // the client's, or pass).
   const record = (rate, outcome) => {
+    if (outcome === null) return;
+    failedRates.delete(rate);
+    ceilingRates.delete(rate);
     if (outcome === 'pass') passed = rate;
-    if (outcome === 'fail') failed = rate;
-    if (outcome === 'limited') ceiling = rate;
+    if (outcome === 'fail') failedRates.add(rate);
+    if (outcome === 'limited') ceilingRates.add(rate);
   };
+  const lowest = (rates) => (rates.size ? Math.min(...rates) : null);
   const climbed = []; // the climb's passes, each { rate, partial }
-  for (let rate = from; ; rate = Math.min(to, rate * RAMP_FACTOR)) {
-    const outcome = await tryRate(rate, { climbing: true });
-    record(rate, outcome);
-    // A pass is its rate's last step: partial where measure made it shorter than a whole one.
-    if (outcome === 'pass') climbed.push({ rate, partial: steps[steps.length - 1].partial === true });
-    if (outcome !== 'pass' || rate >= to) break;
-  }
+  // Rates rising × RAMP_FACTOR from `start` to the first that fails or `to`.
+  const climb = async (start, how = {}) => {
+    for (let rate = start; ; rate = Math.min(to, rate * RAMP_FACTOR)) {
+      const outcome = await tryRate(rate, 1, how);
+      record(rate, outcome);
+      // A pass is its rate's last step: partial where measure made it shorter than a whole one.
+      if (outcome === 'pass') climbed.push({ rate, partial: steps[steps.length - 1].partial === true });
+      if (outcome !== 'pass' || rate >= to) return;
+    }
+  };
+  await climb(from, { climbing: true });
   // A partial pass of the climb says where to look, not what holds: the bisection starts from a
   // rate held on a whole step, the climb's highest pass measured whole, and where that fails,
   // the one below it (and it is the failing rate above).
   while (climbed.length && climbed[climbed.length - 1].partial && !incomplete) {
     const rate = climbed.pop().rate;
-    const outcome = await tryRate(rate);
+    const outcome = await tryRate(rate, 1);
     if (outcome === null || outcome === 'pass') break;
     record(rate, outcome);
     passed = climbed.length ? climbed[climbed.length - 1].rate : null;
   }
   // Bisection below the lowest rate that failed, that the client could not offer (a client
-  // limit ends nothing while rates under it are left to measure), or that failed its confirming step.
+  // limit ends nothing while rates under it are left to measure), or that failed its confirming
+  // step. A rate fails the bisection on its first failing step; only the rate that bounds the
+  // answer when the bracket is narrow enough (or the lowest rate, where none passed) has its
+  // failure confirmed, by `confirmations` failing steps since its last pass: a failure of the
+  // rates above it does not move the answer, and confirming each cost whole steps far past the
+  // edge (a full run of 2026-11-30: 9-20 of each first search's 20-28 steps). Where the bound
+  // passes a confirming step, it is a pass, and the bisection goes on above it, below the
+  // lowest rate that failed there.
   let unconfirmed = null;
-  const upper = () => Math.min(failed ?? Infinity, ceiling ?? Infinity, unconfirmed ?? Infinity);
+  const upper = () => Math.min(lowest(failedRates) ?? Infinity, lowest(ceilingRates) ?? Infinity, unconfirmed ?? Infinity);
   const bisect = async () => {
-    while (passed !== null && upper() < Infinity && upper() / passed > 1 + precision) {
-      const mid = Math.sqrt(passed * upper());
-      const outcome = await tryRate(mid);
-      if (outcome === null) break;
-      record(mid, outcome);
+    for (;;) {
+      while (passed !== null && upper() < Infinity && upper() / passed > 1 + precision) {
+        const mid = Math.sqrt(passed * upper());
+        const outcome = await tryRate(mid, 1);
+        if (outcome === null) return;
+        record(mid, outcome);
+      }
+      const bound = upper();
+      if (incomplete || bound === Infinity || bound === unconfirmed || settled(bound)) return;
+      const outcome = await tryRate(bound, confirmations);
+      if (outcome === null) return;
+      record(bound, outcome);
+      // The climb's failing rate passed: the climb goes on above it, in whole steps.
+      if (outcome === 'pass' && upper() === Infinity && bound < to) await climb(Math.min(to, bound * RAMP_FACTOR));
     }
   };
   await bisect();
@@ -273,6 +323,8 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   }
   const sustainable = confirmPass && confirmed !== null ? sustainedRate(steps) : passed;
   // A rate failed above the lowest the client could not offer may be the client's failure.
+  const failed = lowest(failedRates);
+  const ceiling = lowest(ceilingRates);
   const saturated = failed !== null && !(ceiling !== null && ceiling <= failed);
   const top = upper();
   return {

@@ -72,21 +72,21 @@ describe('ramps as data', () => {
     for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.timeout_s], [0.05, 2, 3, 10], ramp.name);
   });
 
-  it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, the failing rate confirmed, the bisection to its precision, the answer confirmed), each its load and overhead', () => {
+  it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, a step above, the bisection to its precision, the bound\'s failure and the answer confirmed), each its load and overhead', () => {
     const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, warmup_requests: 0 } });
     const [ramp] = loadRamps({ dir });
-    // 1000, 2000, 4000, 8000; 3 to fail the top; 3 bisections (2 → 1.1) at 2 steps each; 2 to confirm.
-    assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - (4 + 3 + 3 * 2 + 2) * (1 + 0.35)) < 1e-9);
+    // 1000, 2000, 4000, 8000; 1 failing above; 3 bisections (2 → 1.1) a step each; 2 more to confirm the bound's failure; 2 to confirm the answer.
+    assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - (4 + 1 + 3 + 2 + 2) * (1 + 0.35)) < 1e-9);
     assert.ok(Math.abs(estimateRampS(ramp, { servers: 2, repeat: 3 }) - 6 * estimateRampS(ramp, { servers: 1, repeat: 1 })) < 1e-9);
     const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, warmup_requests: 0 } }) })[0];
     assert.ok(estimateRampS(finer, { servers: 1, repeat: 1 }) > estimateRampS(ramp, { servers: 1, repeat: 1 }), 'a finer precision takes more steps');
-    // Two failing steps a rate instead of three (1 + 3 × 1.5 bisection steps), and each server's warm-up once.
+    // Two failing steps to confirm the bound instead of three (one more), and each server's warm-up once.
     const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, fail_confirmations: 2, warmup_requests: 15000 } }) })[0];
     // The warm-up's 15,000 requests at the 5,000 a second a closed loop is assumed to warm at.
-    assert.ok(Math.abs(estimateRampS(quick, { servers: 2, repeat: 3 }) - 2 * (3 * (4 + 2 + 3 * 1.5 + 2) * (1 + 0.35) + 3)) < 1e-9);
+    assert.ok(Math.abs(estimateRampS(quick, { servers: 2, repeat: 3 }) - 2 * (3 * (4 + 1 + 3 + 1 + 2) * (1 + 0.35) + 3)) < 1e-9);
     // At the longest, the search uses all its max_steps, those after the climb at max_step_s: a bound.
     const paused = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, max_step_s: 15, max_steps: 20, precision: 0.1, warmup_requests: 0 } }) })[0];
-    assert.ok(Math.abs(estimateRampS(paused, { servers: 1, repeat: 1, longest: true }) - ((4 + 3) * (1 + 0.35) + (20 - 7) * (15 + 0.35))) < 1e-9);
+    assert.ok(Math.abs(estimateRampS(paused, { servers: 1, repeat: 1, longest: true }) - ((4 + 1) * (1 + 0.35) + (20 - 5) * (15 + 0.35))) < 1e-9);
   });
 
   it('a server is warmed before its first step by the ramp\'s request in a closed loop that paces itself: over the keep-alive connections, or 32 at a time each on a new one; 20,000 requests unless the ramp says otherwise, none with 0', () => {

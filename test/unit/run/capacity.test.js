@@ -154,6 +154,50 @@ describe('capacity: the search', () => {
   });
 });
 
+describe('capacity: only the failure of the rate bounding the answer is confirmed', () => {
+  // A sharp edge at 5,000/s: every step below it passes, every step at or above it fails.
+  const sharp = (noisyFails = new Map()) => {
+    const offered = [];
+    const measure = async (rate) => {
+      offered.push(rate);
+      const noisy = (noisyFails.get(rate) ?? 0) > 0;
+      if (noisy) noisyFails.set(rate, noisyFails.get(rate) - 1);
+      const pass = rate < 5000 && !noisy;
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: pass ? 3 : 14, errors: 0 };
+    };
+    return { measure, offered };
+  };
+
+  it('a rate above the bound fails the bisection on one step; the bound fails on FAIL_CONFIRMATIONS steps since its last pass', async () => {
+    const { measure, offered } = sharp();
+    const r = await searchCapacity(measure, { from: 1000, to: 64000, precision: 0.05 });
+    const [lo, hi] = r.bracket;
+    assert.ok(lo < 5000 && hi >= 5000 && hi / lo <= 1.05, JSON.stringify(r.bracket));
+    const failing = [...new Set(offered.filter((rate) => rate >= 5000))];
+    assert.ok(failing.length >= 2, `${failing.length} failing rates`);
+    for (const rate of failing) assert.equal(offered.filter((x) => x === rate).length, rate === hi ? FAIL_CONFIRMATIONS : 1, `${rate}/s`);
+    assert.equal(r.failing_rps, hi);
+  });
+
+  it('a bound whose failure was noise passes a confirming step: it is a pass, and the search goes on above it to the edge', async () => {
+    // The highest rate below the edge the search offers fails once to noise.
+    const { measure: probe, offered: path } = sharp();
+    await searchCapacity(probe, { from: 1000, to: 64000 });
+    const below = Math.max(...path.filter((rate) => rate < 5000));
+    const { measure, offered } = sharp(new Map([[below, 1]]));
+    const r = await searchCapacity(measure, { from: 1000, to: 64000 });
+    assert.ok(offered.filter((rate) => rate === below).length >= 2, 'the noisy rate was measured again as the bound');
+    assert.ok(r.sustainable_rps >= below && r.sustainable_rps < 5000 && r.failing_rps >= 5000, JSON.stringify([r.sustainable_rps, r.failing_rps]));
+  });
+
+  it('a climbing rate whose failure was noise passes its confirmation and the climb goes on above it', async () => {
+    const { measure, offered } = sharp(new Map([[2000, 1]]));
+    const r = await searchCapacity(measure, { from: 1000, to: 64000 });
+    assert.ok(offered.includes(4000) && offered.includes(8000), `the climb went on: ${offered.join(', ')}`);
+    assert.ok(r.sustainable_rps >= 4700 && r.sustainable_rps < 5000 && r.saturated, JSON.stringify([r.sustainable_rps, r.failing_rps]));
+  });
+});
+
 describe('capacity: the climb\'s partial steps', () => {
   // A server that holds 8,000/s between its pauses and 5,000/s over whole periods of them: a
   // step of the climb (partial: shorter than its pause period) misses the pause and passes up
