@@ -1,5 +1,5 @@
 'use strict';
-// Which runs a verdict may use (perf/lib/judge/bottleneck.js), and the warm-up before every run:
+// Which runs a verdict may use (perf/lib/run/bottleneck.js), and the warm-up before every run:
 // the /proc/stat accounting on a synthetic pair of snapshots; a closed loop that cannot
 // saturate its server (a stand-in whose replies wait 25 ms) flagged not server-bound and left
 // out of the verdicts on times, rates and CPU (its memory still compared); the warm-up on the same server, not counted, and --warmup.
@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
-const { SERVER_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
+const { SERVER_BOUND_PCT } = require('../../perf/lib/method');
 const { runScenarios } = require('../../perf/lib/run/runner');
 const { parseSamplesCsv } = require('../../perf/lib/measure/samples');
 const { standinDefinitions, makeTmpDir, writeScenarioDir, runCommand, judgedOf } = require('../support/runner_helpers');

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { runCommand, makeTmpDir } = require('../support/runner_helpers');
-const { CLIENT_BOUND_PCT } = require('../../perf/lib/judge/bottleneck');
+const { CLIENT_BOUND_PCT } = require('../../perf/lib/method');
 const { PROJECT_ROOT } = require('../../perf/lib/project_root');
 const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 

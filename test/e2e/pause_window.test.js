@@ -35,7 +35,7 @@ describe('ramps: a step as long as the pause, on a server that pauses 20 ms ever
   before(async () => {
     const scenariosDir = writeScenarioDir({ tiny: { description: 'a few requests', kind: 'closed', concurrency: 2, requests: 20 } });
     const rampsDir = makeTmpDir('pause-window-ramps-');
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'keep-alive, rising', connection: 'keep-alive', connections: 10, from_rps: 250, to_rps: 2000, step_s: 0.9, max_step_s: 4, min_requests: 100, precision: 0.2, warmup_requests: 500, fail_confirmations: 2 }));
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'keep-alive, rising', connection: 'keep-alive', connections: 10, from_rps: 250, to_rps: 2000, step_s: 0.9, max_step_s: 4, min_requests: 100, precision: 0.2, warmup_requests: 500, fail_confirmations: 2, lead_s: 0 }));
     await runScenarios({ definitions: { pausing: pausingDefinition({ pauseMs: 20, everyMs: PERIOD_MS }) }, servers: ['pausing'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=10ms', rampRepeat: 1, outDir: out, pin: false, repeat: 1, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });
     doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
     steps = doc.ramps.ramps[0].servers.pausing.searches[0].steps;

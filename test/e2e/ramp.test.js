@@ -23,7 +23,7 @@ const { comparisonText } = require('../../perf/lib/text/ramps');
 // heavy server's searches took 37 s with three: most of their steps confirmed failing rates).
 // Steps as long as a server's pause are test/e2e/pause_window.test.js's: these stand-ins pause
 // only when their load stalls their loop, which is no pause (test/e2e/ramp_step.test.js).
-const UP = { description: 'hello, rising', from_rps: 200, to_rps: 1600, step_s: 0.6, min_requests: 200, max_steps: 24, precision: 0.15, warmup_requests: 0, fail_confirmations: 2 };
+const UP = { description: 'hello, rising', from_rps: 200, to_rps: 1600, step_s: 0.6, min_requests: 200, max_steps: 24, precision: 0.15, warmup_requests: 0, fail_confirmations: 2, lead_s: 0 };
 
 describe('ramps: each server\'s rate raised until it no longer holds the objective', function () {
   this.timeout(180000);
@@ -169,8 +169,9 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     const rampsDir = makeTmpDir('ramps-ka-');
     // From 200/s (its first step 100 requests in 0.5 s, not in a second at 100/s): its edge lies
     // above 300/s. The server warmed up by 200 requests before its first step, as every ramp's
-    // server is (by 20,000), and a rate failed by two failing steps in a row, as a quick run's.
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15, warmup_requests: 200, fail_confirmations: 2 }));
+    // server is (by 20,000), every later step led in by 0.3 s of its rate (a full ramp's 2 s), and
+    // the rate bounding the answer failed by two failing steps, as a quick run's.
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over ten connections, rising', connection: 'keep-alive', connections: 10, from_rps: 200, to_rps: 1600, step_s: 0.3, min_requests: 100, max_steps: 24, precision: 0.15, warmup_requests: 200, fail_confirmations: 2, lead_s: 0.3 }));
     // An objective of 50 ms (25 of its 2 ms requests) puts the edge near its capacity, well
     // above the few milliseconds a busy machine adds to a tail.
     await runScenarios({ definitions: standinDefinitions({ heavy: { STANDIN_BUSY_MS: '2' } }), servers: ['heavy'], scenariosDir, rampsDir, ramps: ['ka'], slo: 'p99=50ms', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l), status: (text) => text && statuses.push(text) });
@@ -188,16 +189,19 @@ describe('ramps: a constant request rate over keep-alive connections', function 
     assert.ok(lines.some((l) => /^ka {2}heavy {1}sustains [\d,]+\/s at p99 ≤ 50 ms; fails at/.test(l)), lines.join('\n'));
   });
 
-  it('warms the server up before its first step only, and fails the rate bounding the answer on its second failing step', () => {
+  it('warms the server up before its first step only, leads every other step in at its rate, and fails the rate bounding the answer on its second failing step', () => {
     const [search] = doc.ramps.ramps[0].servers.heavy.searches;
     const [first, ...rest] = search.steps;
-    assert.ok(first.warmed_up && first.warmed_up.seconds > 0 && first.warmed_up.requests === 200, `first step: ${JSON.stringify(first.warmed_up)}`);
+    assert.ok(first.warmed_up && first.warmed_up.seconds > 0 && first.warmed_up.requests === 200 && first.lead === null, `first step: ${JSON.stringify([first.warmed_up, first.lead])}`);
     assert.ok(rest.every((st) => st.warmed_up === null), 'no other step warmed up');
+    // The lead-in: the step's own rate for 0.3 s, on the server, before the step's window.
+    const leads = rest.map((st) => [st.rate, st.lead && st.lead.requests, st.lead && st.lead.seconds]);
+    assert.ok(leads.every(([rate, requests, seconds]) => requests === Math.ceil(rate * 0.3 - 1e-9) && seconds >= 0.25), JSON.stringify(leads));
     // The progress line says the warm-up comes first, on the first step only.
     const steps = statuses.filter((t) => t.startsWith('ka  heavy  '));
     assert.equal(steps.length, search.steps.length, statuses.join('\n'));
     assert.match(steps[0], /^ka {2}heavy {2}200\/s \(~1 s\), after a warm-up of 200 requests$/);
-    assert.ok(steps.slice(1).every((t) => !t.includes('warm-up')), steps.join('\n'));
+    assert.ok(steps.slice(1).every((t) => !t.includes('warm-up') && t.includes('after 0.3 s at the rate')), steps.join('\n'));
     // Each rate's failing steps since its last pass.
     const failsSincePass = (rate) => search.steps.filter((st) => st.rate === rate).reduce((n, st) => (st.failure ? n + 1 : 0), 0);
     const failedRates = [...new Set(search.steps.filter((st) => st.failure).map((st) => st.rate))];
@@ -218,7 +222,7 @@ describe('ramps behind --link: the link saturates first, and the search says so'
     const rampsDir = makeTmpDir('ramps-link-');
     // From 100/s: at 50/s a step is 2 s (its 100 requests); the link's limit lies above both.
     // No warm-up: the default 20,000 requests pass the 1 Mbit/s link at its 250 a second, 80 s.
-    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 100, to_rps: 3200, step_s: 0.3, min_requests: 100, max_steps: 24, warmup_requests: 0 }));
+    fs.writeFileSync(path.join(rampsDir, 'up.json'), JSON.stringify({ description: 'hello, rising', from_rps: 100, to_rps: 3200, step_s: 0.3, min_requests: 100, max_steps: 24, warmup_requests: 0, lead_s: 0 }));
     // A light server (it holds 1,600 new connections a second on loopback, above) behind a
     // 1 Mbit/s link: a connection's ~500 bytes each way fill it near 250 a second.
     await runScenarios({ definitions: standinDefinitions({ light: {} }), servers: ['light'], scenariosDir, rampsDir, ramps: ['up'], link: '1mbit', repeat: 1, rampRepeat: 1, quick: true, outDir: out, pin: false, warmup: 0, lighterEngines: false, log: (l) => lines.push(l) });

@@ -26,7 +26,7 @@ describe('ramps: a step judged over its schedule, on warmed connections', functi
     // its confirmation where the server holds it, three failing steps where it does not (half a
     // second, not a second: the held reply is still a second late, past the step's end and its
     // grace, and the heavy server's backlog of each failing step half as long to drain).
-    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over 100 connections at one rate', connection: 'keep-alive', connections: 100, from_rps: 2000, to_rps: 2000, step_s: 0.5, min_requests: 100, max_steps: 6, warmup_requests: 0 }));
+    fs.writeFileSync(path.join(rampsDir, 'ka.json'), JSON.stringify({ description: 'hello over 100 connections at one rate', connection: 'keep-alive', connections: 100, from_rps: 2000, to_rps: 2000, step_s: 0.5, min_requests: 100, max_steps: 6, warmup_requests: 0, lead_s: 0 }));
     // late: its ~700th /hello (after the contract check and the step's 100 warm-up requests, about
     // 0.3 s into the step) answered a second late. The requests behind it on its connection
     // (20 a second) wait too: about 5 of 1,000, under the 1 % above p99. An objective of 50 ms

@@ -3,6 +3,9 @@
 // words live in text/), read from the source:
 //   plan/ requires nothing from judge/: what plan, run and judge share is the method's
 //     (perf/lib/method.js);
+//   run/ requires nothing from judge/ but the paired rounds' looks (run/rounds.js): a sequential
+//     design stops where its verdict rule decides, so its looks judge the rounds so far with the
+//     judge's own rule (their answers are not written: results.json holds what was measured);
 //   text/ imports no wording from judge/: no name it takes from judge/ is a phrase, holds one
 //     or is a function that builds one;
 //   judge/ builds no sentence: none of its string or template literals holds a phrase, outside
@@ -85,6 +88,11 @@ describe('stages: the rules between perf/lib\'s stages', () => {
   it('plan/ requires nothing from judge/', () => {
     const found = stageFiles('plan').flatMap((file) => requiresOf(file).filter((r) => r.target.startsWith('judge/')).map((r) => `${file} → ${r.target}`));
     assert.deepEqual(found, []);
+  });
+
+  it('run/ requires nothing from judge/ but the paired rounds\' looks', () => {
+    const found = stageFiles('run').flatMap((file) => requiresOf(file).filter((r) => r.target.startsWith('judge/')).map((r) => `${file} → ${r.target}`));
+    assert.deepEqual(found.filter((f) => !f.startsWith('run/rounds.js → ')), []);
   });
 
   it('text/ imports no wording from judge/: no name it takes from there is a phrase, holds one or builds one', () => {

@@ -155,7 +155,7 @@ const EXTERNAL_LOAD = ['wrk', 'httperf'];
 
 /**
  * Why a finished run may not be used for a verdict ([] when it may): the runner's reasons
- * (`not_judged_because`: client-bound, not server-bound, disturbed; perf/lib/judge/bottleneck.js);
+ * (`not_judged_because`: client-bound, not server-bound, disturbed; perf/lib/run/bottleneck.js);
  * older results know only client_bound.
  */
 function notJudgedBecause(r) {

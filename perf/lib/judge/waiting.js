@@ -8,20 +8,15 @@
 //                            ABOVE_WAIT_BOUND_MS above the wait, no errors and the schedule
 //                            kept (a search over the held count: ../run/held.js, with
 //                            run/capacity.js's search; heldObjective)
-// and the rule that keeps the load generator's own lateness out of them (CLIENT_LATE_MS). The
-// bound and the search's objective are the method's (perf/lib/method.js ABOVE_WAIT_BOUND_MS,
-// heldObjective).
+// The bound, the search's objective and the rule that keeps the load generator's own lateness
+// out of them are the method's (perf/lib/method.js ABOVE_WAIT_BOUND_MS, heldObjective,
+// CLIENT_LATE_MS).
 
 const { jStat } = require('jstat');
 const { waitMs, heldConnections } = require('../store/scenario_doc');
 // The median: a centre that, unlike the geometric mean, takes a value below 0 (a timer a millisecond early).
 const { median, leastSquares } = require('../measure/stats');
 const { ABOVE_WAIT_BOUND_MS } = require('../method');
-
-// A waiting run whose load generator ran this late (its event loop's p99 delay plus how late
-// it handed out what was due, both inside every latency it times) could have put half the
-// bound above the wait by itself: its latency above the wait is not judged (bottleneck.js).
-const CLIENT_LATE_MS = ABOVE_WAIT_BOUND_MS / 2;
 
 /**
  * Memory per open connection: the least-squares slope of peak RSS (MB) against connections
@@ -142,4 +137,4 @@ function analyzeWaiting(runs, held, usable) {
   return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };
 }
 
-module.exports = { CLIENT_LATE_MS, memorySlope, heldMemory, judgeHeld, withResolution, memoryResolved, analyzeWaiting, isWaitingRun, median };
+module.exports = { memorySlope, heldMemory, judgeHeld, withResolution, memoryResolved, analyzeWaiting, isWaitingRun, median };

@@ -3,10 +3,10 @@
 // and problem, its trials folded together, as kinds and figures: perf/lib/text/warnings.js says
 // them, under the terminal's and summary.md's tables and in the report's "Read with care" block.
 // The reasons come from the runs themselves (perf/lib/store/reasons.js), the thresholds from
-// perf/lib/judge/bottleneck.js.
+// perf/lib/method.js.
 
 const { isSuperseded } = require('./verdicts');
-const { NEAR_CLIENT_BOUND_PCT } = require('./bottleneck');
+const { NEAR_CLIENT_BOUND_PCT } = require('../method');
 const { reasonCode } = require('../store/reasons');
 const { errorCount } = require('../measure/samples');
 

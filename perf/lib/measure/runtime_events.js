@@ -238,7 +238,7 @@ function summarizeRuntime(window, { start, end, replies }) {
  * median of each, and how often the tail above `percentile` coincided with what: { runs,
  * collections, minor, major, gc_share_pct, longest_gc_ms, stalls, longest_stall_ms, alloc_per_request,
  * alloc_unit, coincided: { gc, stalls, neither }, explained_pct: { gc, stalls } (the median
- * share of the tail's excess over the median that each kind of pause explains: judge/attribution.js),
+ * share of the tail's excess over the median that each kind of pause explains: measure/attribution.js),
  * or null without any.
  */
 function runtimeAcross(runs, percentile = 'p99') {

@@ -29,7 +29,15 @@ const WARMUP_ESTIMATE_RPS = 5000;
 // the longest periods seen at the servers' keep-alive edges are 5-6 s (Node 24, Ruby 3.3 + YJIT,
 // 2026-11-29), and a search near its edge takes ten steps or more.
 const MAX_STEP_S = 15;
-const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, max_step_s: MAX_STEP_S, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_requests: WARMUP_REQUESTS, fail_confirmations: FAIL_CONFIRMATIONS };
+// Seconds each step offers its rate before its window, not judged (the step's lead-in: the
+// scenario's warm-up at the step's rate, perf/lib/run/run_one.js). A server meets a step's rate
+// after settling from the last, and a runtime takes a while to size itself to a new rate: of
+// node's failing keep-alive steps at 17,448-22,627/s (2026-11-30, AMD EPYC), the first 3 s had
+// a p99 of 69-394 ms and the rest 6-12 ms, a backlog built in its first second and drained by
+// the third. Without a lead-in such a step measures how a server meets a jump in its load, not
+// what it sustains; wrk2 likewise leaves its first seconds out (its calibration).
+const LEAD_S = 2;
+const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, max_step_s: MAX_STEP_S, lead_s: LEAD_S, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_requests: WARMUP_REQUESTS, fail_confirmations: FAIL_CONFIRMATIONS };
 const validate = compileSchema(SCHEMA);
 
 /** One raw ramp checked (the schema, then from ≤ to) and with its defaults: the ramp as run. */
@@ -51,6 +59,7 @@ function normalizeRamp(raw, where, fileName) {
     to_rps: raw.to_rps,
     step_s: raw.step_s ?? DEFAULTS.step_s,
     max_step_s: Math.max(raw.step_s ?? DEFAULTS.step_s, raw.max_step_s ?? DEFAULTS.max_step_s),
+    lead_s: raw.lead_s ?? DEFAULTS.lead_s,
     min_requests: raw.min_requests ?? DEFAULTS.min_requests,
     max_steps: raw.max_steps ?? DEFAULTS.max_steps,
     precision: raw.precision ?? DEFAULTS.precision,
@@ -109,8 +118,9 @@ function stepSeconds(ramp, rate) {
 
 /**
  * One step of a ramp as a scenario (ramp_step: the C rate_client sends it wherever it is built,
- * perf/lib/engines/index.js), no warm-up of the server (warmupLoad before a server's first step
- * after a start: perf/lib/run/ramp.js): of kind
+ * perf/lib/engines/index.js), its lead-in the scenario's warm-up (warmup_s: lead_s seconds of the
+ * step's own load, not judged; a server's first step after a start is warmed by warmupLoad
+ * instead: perf/lib/run/ramp.js): of kind
  * open, `rate` new connections a second, one request each; or with keep-alive of kind rate,
  * `rate` requests a second over the ramp's connections, opened and each sent one request
  * (warm_connections, not counted) before the step's time zero, so that its schedule starts on
@@ -119,7 +129,7 @@ function stepSeconds(ramp, rate) {
  * tsung) the rate is the hosts' together: Tsung spreads its arrivals over them.
  */
 function stepScenario(ramp, rate, seconds = stepSeconds(ramp, rate)) {
-  const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: 0, request: ramp.request, rate, ramp_step: true };
+  const step = { name: ramp.name, description: `${ramp.description}: a step at ${Math.round(rate)}/s`, source: ramp.source, timeout_s: ramp.timeout_s, warmup_s: ramp.lead_s, request: ramp.request, rate, ramp_step: true };
   if (ramp.engine) step.engine = ramp.engine; // --engine's, where it runs the ramp (run_plan.js rampsForEngine)
   const count = Math.max(1, Math.round(rate * seconds));
   if (ramp.connection === 'keep-alive') return { ...step, kind: 'rate', connections: ramp.connections, requests: count, warm_connections: true };
@@ -184,20 +194,22 @@ function stepsPerSearch(ramp) {
 }
 
 /**
- * Seconds a ramp should take for `servers` servers and `repeat` searches each (stepsPerSearch,
- * each step its load at the rates the search passes through, and its overhead), and each
- * server's warm-up once. longest: the most it can take, every search using its max_steps and
- * every step after the climb at max_step_s (a server whose loop pauses less often than its steps
- * last: perf/lib/run/pause_window.js; the climb's steps keep their base length). Near a fuzzy
- * edge a search takes that many (a full run of 2026-11-30: 20-28 steps in each first search of
- * node, em and async_http, 9-20 of them failing steps of 15 s), so it is a bound, not a guess.
+ * Seconds a ramp should take for `servers` servers and `repeat` searches each (stepsPerSearch:
+ * each step after its lead-in, the climb's at the base length, each after it at max_step_s, as a server that
+ * pauses asks: every runtime here collects garbage, and near their edges the whole steps of a
+ * full run were all 15 s, 2026-11-30; each step with its overhead), and each server's warm-up
+ * once. longest: the most it can take, every search using its max_steps. Near a fuzzy edge a
+ * search takes more than the likely count (the first keep-alive searches of three servers on
+ * 2026-11-30 took 15-25 steps, 145-215 s of load), so the bound is said beside it.
  */
 function estimateRampS(ramp, { servers, repeat, longest = false }) {
   const typical = Math.sqrt(ramp.from_rps * ramp.to_rps);
   const baseS = stepSeconds(ramp, typical);
+  const wholeS = Math.max(ramp.max_step_s, baseS);
   const { climb, whole } = stepsPerSearch(ramp);
-  const searchS = longest ? climb * (baseS + STEP_OVERHEAD_S) + (ramp.max_steps - climb) * (Math.max(ramp.max_step_s, baseS) + STEP_OVERHEAD_S) : (climb + whole) * (baseS + STEP_OVERHEAD_S);
+  const after = longest ? ramp.max_steps - climb : whole;
+  const searchS = climb * (baseS + ramp.lead_s + STEP_OVERHEAD_S) + after * (wholeS + ramp.lead_s + STEP_OVERHEAD_S);
   return servers * (repeat * searchS + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
 }
 
-module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS, MAX_STEP_S };
+module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS, MAX_STEP_S, LEAD_S };

@@ -40,7 +40,7 @@
 // failing rate needs more than one); where it is unconfirmed, the bisection goes on below it
 // (from the highest pass under it, within the steps left), and the highest pass it finds there
 // is held twice with the unconfirmed one above it. A failing step the hypervisor stole from
-// (`disturbed`: its steal over the disturbed threshold, perf/lib/judge/bottleneck.js
+// (`disturbed`: its steal over the disturbed threshold, perf/lib/run/bottleneck.js
 // overDisturbed) is measured again once, the repeat standing for it; one disturbed again stays
 // a failure, marked (its `disturbed`), for the search's line to say (`repeatDisturbed`, the
 // ramps; the held-count search's few steps are kept for its levels). Above

@@ -8,8 +8,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { runtimeOf } = require('../hosts/runtimes');
-const { thresholds } = require('../judge/bottleneck');
-const { METHOD_VERSIONS } = require('../method');
+const { METHOD_VERSIONS, thresholds } = require('../method');
 const { PROJECT_ROOT } = require('../project_root');
 
 function run(command, args, options = {}) {

@@ -21,8 +21,8 @@ const { runOne, settle, loadGeneratorFailed } = require('./run_one');
 const { stepScenario, stepSeconds, warmupLoad } = require('../plan/ramps');
 const { searchCapacity, stepFailure, scheduleKept, arrivalsKept, scheduledRate, rateGraceMs, SCHEDULE_SLACK } = require('./capacity');
 const { ENGINES } = require('../engines');
-const { fewPauses } = require('../method');
-const { NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, clientLateness, overDisturbed } = require('../judge/bottleneck');
+const { fewPauses, NEAR_CLIENT_BOUND_PCT, NEAR_LINK_BOUND_PCT } = require('../method');
+const { isLinkBound, linkDemandPct, clientLateness, overDisturbed } = require('./bottleneck');
 const { linkBoundText } = require('../text/reasons');
 const { searchWords } = require('../text/capacity');
 const { PERCENTILES } = require('../measure/stats');
@@ -103,6 +103,9 @@ function stepOf(run, rate, loadS, schedule = null) {
   const within = pauses && pauseWindow(pauses, loadMs, schedule.periodMs ?? null);
   const kept = onSchedule ? scheduledRate(schedule.samples, { rate, requests, graceMs: schedule.graceMs, within }) : null;
   const step = { offered_rps: rate, achieved_rps: kept ? round3(kept.achieved_rps) : run.throughput_rps ?? 0, load_s: loadS };
+  // What came before the step's window: the ramp's warm-up load, or the step's own lead-in (its scenario's warm-up at its rate).
+  const warmed = Boolean(run.warmup && run.warmup.seconds > 0);
+  const ledIn = warmed && Boolean(schedule && schedule.scenario && !schedule.scenario.warmup_load && schedule.scenario.warmup_s > 0);
   const timeoutMs = onSchedule ? schedule.scenario.timeout_s * 1000 : null;
   const censored = timedOut > 0 || within ? censoredPercentiles(schedule.samples, timeoutMs, within ? dueWithin(schedule.samples, within) : undefined) : null;
   for (const p of Object.keys(PERCENTILES)) step[`${p}_ms`] = censored ? censored[p] : run.latency_ms ? run.latency_ms[p] ?? null : null;
@@ -125,11 +128,13 @@ function stepOf(run, rate, loadS, schedule = null) {
     // A keep-alive step's connections opened and answered once before its time zero ({ connections, ms }), or null.
     warmed: run.warmed ?? null,
     // The server warmed up before the step (the ramp's warm-up load, on a server's first step after a start): { seconds, requests }, or null.
-    warmed_up: run.warmup && run.warmup.seconds > 0 ? { seconds: run.warmup.seconds, requests: run.warmup.requests } : null,
+    warmed_up: warmed && !ledIn ? { seconds: run.warmup.seconds, requests: run.warmup.requests } : null,
+    // The step's lead-in: its rate offered before its window, not judged (plan/ramps.js LEAD_S): { seconds, requests }, or null.
+    lead: ledIn ? { seconds: run.warmup.seconds, requests: run.warmup.requests } : null,
     link_pct: run.link_usage ? run.link_usage.busiest_pct : null,
     link_demand_pct: linkDemandPct(run.link_usage, rate),
     // The hypervisor's steal over the step past the disturbed threshold, as a run's
-    // (perf/lib/judge/bottleneck.js overDisturbed): a failing step it disturbed is measured
+    // (perf/lib/run/bottleneck.js overDisturbed): a failing step it disturbed is measured
     // again. Other processes' CPU is recorded beside it, not repeated for: on a shared machine
     // busy with others' work it is over the threshold at almost every step, and a repeat of each
     // failing step would double the search's failures.
@@ -265,7 +270,7 @@ function measureStep(ramp, server, up, context, period) {
   const measure = stepMeasurer(server, up, context, {
     scenarioAt: (rate) => stepScenario(ramp, rate, planned.seconds),
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
-    status: (rate) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${planned.partial ? `, climbing: a pause period is ~${planned.period_s} s` : planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
+    status: (rate, { warming = false } = {}) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${ramp.lead_s > 0 && !warming ? ` after ${ramp.lead_s} s at the rate` : ''}${planned.partial ? `, climbing: a pause period is ~${planned.period_s} s` : planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
     fresh: false,
     warmup: warmupLoad(ramp),
     read: (run, rate, scenario, samples) => stepOf(run, rate, round3(planned.seconds), { samples, scenario, graceMs: rateGraceMs(context.objective), objective: context.objective, periodMs: planned.period_s === null ? null : planned.period_s * 1000 }),
@@ -298,7 +303,7 @@ function measureStep(ramp, server, up, context, period) {
  * (perf/lib/run/held.js): each step measured in its turn (turn: turnstile()), Ctrl-C ending the
  * search (out.interrupted), a server that exited or hung failing its level (fatal), a failing
  * step the harness may explain marked suspect (harnessSuspect). how: { scenarioAt(level),
- * current(level) (what the server was doing, for its exit line), status(level), fresh (the
+ * current(level) (what the server was doing, for its exit line), status(level, { warming }), fresh (the
  * server started afresh for every step; else only after it exited or hung, and settled after
  * each step), warmup (the load that warms a server up before its first step after each start,
  * perf/lib/plan/ramps.js warmupLoad; none where null or absent), read(run, level, scenario, samples) (the step) }.
@@ -322,7 +327,7 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
         warming = `, after a warm-up of ${how.warmup.requests.toLocaleString('en-US')} requests`;
       }
       u.state.current = how.current(level);
-      io.status(`${how.status(level)}${warming}`);
+      io.status(`${how.status(level, { warming: Boolean(warming) })}${warming}`);
       const result = await runOne({ server, handle: u.handle, scenario, outerSignal: io.signal, serverState: u.state, paired: true, loadHosts, link });
       io.status(null);
       if (result.interrupted) {

@@ -14,13 +14,13 @@ const { send } = require('../hosts/one_request');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
 const { summarizeRuntime, gcPausesOf, stallsOf, pauseMarks, MONO_OFFSET } = require('../measure/runtime_events');
-const { attributeTail } = require('../judge/attribution');
+const { attributeTail } = require('../measure/attribution');
 
 // CPU per request in ms to the nanosecond of schedstat (0.000001 ms).
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, readListenOverflows } = require('../measure/proc_stats');
-const { judgeClientBound, isLinkBound, cpuShares, judgeRun, clientLateness } = require('../judge/bottleneck');
+const { checkClientBound, isLinkBound, cpuShares, checkRun, clientLateness } = require('./bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText, reasonWords } = require('../text/reasons');
 const { ENGINES, engineFor } = require('../engines');
@@ -346,7 +346,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     ...engineExtra,
   };
   // The engines measure their CPU; whether it made them the bottleneck is judged here, for all.
-  Object.assign(run, judgeClientBound(run));
+  Object.assign(run, checkClientBound(run));
   const waited = aboveWait(run.params, run.latency_ms);
   if (waited) run.above_wait_ms = waited;
   // An external engine is a process of its own: its CPU is the load generator's too.
@@ -382,7 +382,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
   // (An external engine's run has no event-loop delay of its own: null.)
   const clientLateMs = clientLateness({ loopP99: run.client_loop_delay_ms?.p99 ?? null, lagMean: run.schedule_lag_ms?.mean ?? null, lagP99: run.schedule_lag_ms?.p99 ?? null });
-  const { reasons, ...verdict } = judgeRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends });
+  const { reasons, ...verdict } = checkRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends });
   Object.assign(run, verdict, { not_judged_because: reasons.map(reasonWords) });
   return { run, samples };
 }

@@ -1,13 +1,13 @@
 'use strict';
 // Why a run is not used for a verdict, as results.json stores it (`not_judged_because`):
 // "<label>: <detail>", the label this table gives the reason's code. The judge decides a reason
-// as a code with its numbers (perf/lib/judge/bottleneck.js), perf/lib/text/reasons.js writes it
+// as a code with its numbers (perf/lib/run/bottleneck.js), perf/lib/text/reasons.js writes it
 // in this form, and everything that acts on a stored reason asks reasonCode, never the text.
 //   failed            the run did not complete
-//   client-bound      the load generator was the bottleneck (perf/lib/judge/bottleneck.js)
-//   link-bound        behind --link, the link was full one way (perf/lib/judge/bottleneck.js)
+//   client-bound      the load generator was the bottleneck (perf/lib/run/bottleneck.js)
+//   link-bound        behind --link, the link was full one way (perf/lib/run/bottleneck.js)
 //   backend-bound     a backend the requests call (Redis, the upstream) used a core
-//                     (perf/lib/judge/bottleneck.js)
+//                     (perf/lib/run/bottleneck.js)
 //   client-late       a waiting run's load generator ran late enough to make its latency above
 //                     the wait (perf/lib/judge/waiting.js)
 //   load              the load hosts could not keep the schedule or lost requests (Tsung)

@@ -24,7 +24,8 @@ const { writeFileAtomic, RESULTS_ROOT, folderStamp } = require('../store/results
 const { fmtNumber, fmtFactor, fmtInterval, alignedTable } = require('../text/format');
 const { wrkEngine, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary } = require('../engines/external');
-const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT, judgeClientBound } = require('../judge/bottleneck');
+const { checkClientBound } = require('../run/bottleneck');
+const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('../method');
 
 const DEFAULT_PAIRS = [
   { project: 'node', bare: 'node_bare' },
@@ -103,7 +104,7 @@ async function measure(handle, scenario, signal) {
     non_2xx_3xx: run.engine_totals.non_2xx_3xx,
     client_cpu_pct: run.client_cpu_pct,
     // wrk measures its CPU; whether that made it the bottleneck is the judge's, as in a run.
-    client_bound: judgeClientBound(run).client_bound,
+    client_bound: checkClientBound(run).client_bound,
     command: run.engine_command,
   };
 }

@@ -33,7 +33,7 @@ const { writeFileAtomic, RESULTS_ROOT, folderStamp } = require('../store/results
 const { fmtNumber } = require('../text/format');
 const { wrkEngine, plan: wrkPlan, ENV_VAR: WRK_ENV_VAR } = require('../engines/wrk');
 const { findBinary, shellQuote } = require('../engines/external');
-const { judgeClientBound } = require('../judge/bottleneck');
+const { checkClientBound } = require('../run/bottleneck');
 const flame = require('./flame');
 const { PROJECT_ROOT } = require('../project_root');
 
@@ -243,7 +243,7 @@ async function runProfile(options = {}) {
       window = { from: nowUs(), to: null };
       wrk = await wrkEngine.run({ host: handle.host, port: handle.port, scenario, signal });
       // wrk measures its CPU; whether that made it the bottleneck is the judge's, as in a run.
-      Object.assign(wrk, judgeClientBound(wrk));
+      Object.assign(wrk, checkClientBound(wrk));
       window.to = nowUs();
       const mainAfter = mainThreadNs(handle.pid);
       const cpu = cpuDelta(cpuBefore, readCpu(handle.pid));

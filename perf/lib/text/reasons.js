@@ -1,6 +1,6 @@
 'use strict';
 // Why a run is not used for a verdict, in words: a reason as the judge decides it (a code and its
-// numbers, perf/lib/judge/bottleneck.js judgeRun) written as results.json stores it,
+// numbers, perf/lib/run/bottleneck.js checkRun) written as results.json stores it,
 // "<label>: <detail>" (perf/lib/store/reasons.js).
 
 const { REASON_LABELS } = require('../store/reasons');
@@ -14,7 +14,7 @@ function reasonText(code, detail) {
 /**
  * Why a link-bound run or ramp step says nothing of the server (u: the run's link_usage;
  * offeredRps: a rate offered on a schedule, with demand_pct the share of the link it asks,
- * perf/lib/judge/bottleneck.js linkDemandPct): "the link saturates first: it carried 97 % of its
+ * perf/lib/run/bottleneck.js linkDemandPct): "the link saturates first: it carried 97 % of its
  * 54 Mbit/s toward the client (the replies), …".
  */
 function linkBoundText(u, demandPct = null) {

@@ -1,6 +1,6 @@
 'use strict';
 // A run's runtime events in words (results.json runs[].runtime: perf/lib/measure/runtime_events.js
-// measures, perf/lib/judge/attribution.js decides what a tail coincided with): the GC's
+// measures, perf/lib/measure/attribution.js decides what a tail coincided with): the GC's
 // collections and the loop's stalls in the window, and what the requests above a percentile
 // were in flight during. Decides nothing: which runs count is the judged runs' (usable, superseded:
 // perf/lib/judge/judged.js).

@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const { runWarnings } = require('../../../perf/lib/judge/warnings');
 const { errorCount } = require('../../../perf/lib/measure/samples');
-const { NEAR_CLIENT_BOUND_PCT } = require('../../../perf/lib/judge/bottleneck');
+const { NEAR_CLIENT_BOUND_PCT } = require('../../../perf/lib/method');
 const { madeUpRun: run } = require('../../support/made_up_results');
 
 /** A warning without its scenario and server: [kind, severity, trials, facts]. */

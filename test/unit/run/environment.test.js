@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { collectEnvironment, lockedGems, cpuDetails, cpuMitigations, serverSources } = require('../../../perf/lib/run/environment');
 const { execFileSync } = require('node:child_process');
-const { thresholds } = require('../../../perf/lib/judge/bottleneck');
+const { thresholds } = require('../../../perf/lib/method');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 /** A git repository of these files (each holding its own name), committed once: { dir, git }. */

@@ -14,7 +14,7 @@ const P99_10MS = { percentile: 'p99', ms: 10 };
 describe('ramps: the stage', () => {
   it('reads a run as a step: errors summed, percentiles, CPU; a client-bound run limits the search, a failed one fails', () => {
     const step = stepOf(run(), 1000, 2);
-    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, warmed_up: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, listen_overflows: null, limited: null });
+    assert.deepEqual(step, { offered_rps: 1000, achieved_rps: 990, load_s: 2, p50_ms: 1, p90_ms: 3, p99_ms: 4, p999_ms: 6, replies_rps: 990, late_replies: null, grace_ms: null, errors: 3, server_cpu_pct: 40, server_cpu_ms_per_request: 0.1, client_cpu_pct: 30, client_loop_delay_p99_ms: 0.4, schedule_lag_mean_ms: 0.2, warmed: null, warmed_up: null, lead: null, link_pct: null, link_demand_pct: null, disturbed: null, steal_pct: null, foreign_cpu_pct: null, runtime: null, listen_overflows: null, limited: null });
   });
 
   it('a step the hypervisor stole from past the disturbed threshold is disturbed; other processes\' CPU is recorded, not counted', () => {
@@ -33,6 +33,16 @@ describe('ramps: the stage', () => {
     assert.equal(stepOf(run({ runtime: { gc: {} } }), 1000).runtime.gc !== undefined, true, 'the step keeps its run\'s runtime events');
     assert.deepEqual(stepOf(run({ warmup: { seconds: 1.002, requests: 1000, engine: 'rate_client', steady: null } }), 1000).warmed_up, { seconds: 1.002, requests: 1000 }, 'the server warmed up before the step');
     assert.equal(stepOf(run({ warmup: { seconds: 0, requests: 0 } }), 1000).warmed_up, null, 'no warm-up');
+    // A step's own lead-in (its scenario's warm-up at its rate) is its lead, not a warm-up; a warm-up load the step names stays one.
+    const samples = new Samples();
+    samples.start(0);
+    samples.add({ startAt: 0, endAt: 1, status: 200 });
+    const schedule = (scenario) => ({ samples, scenario: { kind: 'rate', connections: 10, requests: 1, timeout_s: 10, ...scenario }, graceMs: 10, objective: P99_10MS, periodMs: null });
+    const warmup = { seconds: 2.004, requests: 2000, engine: 'rate_client', steady: null };
+    const led = stepOf(run({ warmup }), 1000, 1, schedule({ warmup_s: 2 }));
+    assert.deepEqual([led.lead, led.warmed_up], [{ seconds: 2.004, requests: 2000 }, null]);
+    const first = stepOf(run({ warmup }), 1000, 1, schedule({ warmup_s: 2, warmup_load: { kind: 'closed' } }));
+    assert.deepEqual([first.lead, first.warmed_up], [null, { seconds: 2.004, requests: 2000 }], 'the first step after a start: warmed up by the ramp\'s load, not led in');
     assert.match(stepOf(run({ client_bound: true, client_cpu_pct: 97 }), 1000).limited, /load generator was the bottleneck \(97 %/);
     assert.match(stepOf(run({ load_problems: ['Tsung started 900 of 1000 users'] }), 1000).limited, /^the load hosts' load or its record was not as planned: Tsung started 900 of 1000 users$/);
     const failed = stepOf(run({ ok: false, failure: 'no replies', errors: { refused: 0, reset: 0, timeout: 0, other: 0 } }), 1000);

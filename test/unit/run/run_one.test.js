@@ -60,6 +60,11 @@ describe('run_one: a run against a stand-in server', function () {
     assert.deepEqual([run.warmup.requests, run.warmup.steady], [600, null], 'one closed loop to its count, not slices');
     assert.deepEqual([run.requests, samples.length, run.status['2xx']], [step.connections, step.connections, step.connections]);
     assert.ok(samples.length < 600, 'none of the warm-up\'s requests among the step\'s');
+    // Any later step: led in by lead_s of its own rate, then its window, which holds its own requests only.
+    const later = stepScenario({ ...ramp, lead_s: 0.5 }, 200);
+    const { run: led, samples: ledSamples } = await runOne({ server: 'standin', handle, scenario: later, outerSignal: null, serverState: watch(handle) });
+    assert.equal(led.ok, true, led.failure);
+    assert.deepEqual([led.warmup.requests, led.requests, ledSamples.length], [100, later.connections, later.connections], 'a lead-in of 0.5 s at 200/s: 100 connections, then the step\'s own');
   });
 
   it('warms up, then measures only the scenario\'s requests; the server\'s CPU to the nanosecond (schedstat)', async () => {

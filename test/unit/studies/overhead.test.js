@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parsePair, summarize, formatTable, runOverhead, OverheadUsageError, MODES } = require('../../../perf/lib/studies/overhead');
-const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('../../../perf/lib/judge/bottleneck');
+const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT } = require('../../../perf/lib/method');
 const { makeTmpDir } = require('../../support/runner_helpers');
 
 const NO_ERRORS = { connect: 0, read: 0, write: 0, timeout: 0 };

@@ -1,6 +1,6 @@
 'use strict';
 // Why a run is not used for a verdict, in words (perf/lib/text/reasons.js): each reason the judge
-// decides (perf/lib/judge/bottleneck.js judgeRun: a code and its numbers) written into
+// decides (perf/lib/run/bottleneck.js checkRun: a code and its numbers) written into
 // results.json as "<label>: <detail>", and read back by its code (perf/lib/store/reasons.js).
 
 const assert = require('node:assert/strict');

@@ -1,5 +1,6 @@
 'use strict';
-// Whether a run may be used for a verdict. A verdict compares servers, so a run counts only
+// Whether a run may be used for a verdict, as the runner checks each run it measures and
+// records why not (its reasons, results.json). A verdict compares servers, so a run counts only
 // when the server set its pace and the machine was quiet:
 //   client-bound     the load generator used >= CLIENT_BOUND_PCT of its core: its ceiling, not
 //                    the server's, may be what was measured
@@ -22,7 +23,7 @@
 //                    connections load the client too (perf/lib/judge/waiting.js)
 // Open-loop and slow-client runs set their own pace (a schedule), so they are never judged on
 // server-bound; their load generator's lateness is their schedule_lag_ms.
-// The thresholds are written here and nowhere else.
+// The thresholds are the method's (perf/lib/method.js), which the judge reads too.
 //
 // Every CPU figure counts whole clock ticks (10 ms), so a flag is raised only when the value is
 // past its threshold by more than that resolution (resolution_pct): a run of 0.1 s is too
@@ -30,41 +31,15 @@
 
 const { clkTck } = require('../measure/proc_stats');
 const { waitMs } = require('../store/scenario_doc');
-const { CLIENT_LATE_MS } = require('./waiting');
-const { ABOVE_WAIT_BOUND_MS } = require('../method');
-
-const CLIENT_BOUND_PCT = 90; // % of one core used by the load generator
-// From this share on a run is close enough to client-bound that the server may have been
-// faster than measured: warned about, still judged.
-const NEAR_CLIENT_BOUND_PCT = 80;
-const SERVER_BOUND_PCT = 90; // % of one core used by the server in a saturating closed loop
-// % of --link's rate carried one way. tbf queues what passes its rate (up to 50 ms): from here
-// on the queue, not the server, adds the latency and sets the pace.
-const LINK_BOUND_PCT = 90;
-// From this share on, a ramp's failing step may be the link's queue's doing (perf/lib/run/ramp.js).
-const NEAR_LINK_BOUND_PCT = 80;
-const DISTURBED_PCT = 10; // % of one core taken by steal, or by other processes
-// % of the servers' core another server may use while measured beside this one. Below it a
-// request finds the other server busy in under 1 of 10 arrivals, and then waits at most that
-// one reply's CPU (0.2-0.8 ms on /hello): under 1 % of a 1.3 ms latency on average.
-const SHARED_LOAD_PCT = 10;
-// On a machine known to be shared, PERF_DISTURBED_PCT raises it (the runs stay flagged in
-// machine_cpu either way); the harness's own tests set it, since they check what the runner does
-// with its trials, not whether the machine was quiet while they ran.
-const disturbedPct = () => Number(process.env.PERF_DISTURBED_PCT) || DISTURBED_PCT;
+const { CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, SHARED_LOAD_PCT, CLIENT_LATE_MS, disturbedPct } = require('../method');
 
 /**
  * Whether a share of a core the machine took from a window (steal, other processes' CPU) is over
- * the disturbed threshold by more than the counters can tell (resolutionPct): judgeRun's
+ * the disturbed threshold by more than the counters can tell (resolutionPct): checkRun's
  * `disturbed`, and a ramp step's steal (perf/lib/run/ramp.js stepOf).
  */
 function overDisturbed(pct, resolutionPct = 0) {
   return pct !== null && pct !== undefined && pct - (resolutionPct ?? 0) > disturbedPct();
-}
-
-/** The thresholds this run judges by (results.json's environment.thresholds). */
-function thresholds() {
-  return { client_bound_pct: CLIENT_BOUND_PCT, near_client_bound_pct: NEAR_CLIENT_BOUND_PCT, server_bound_pct: SERVER_BOUND_PCT, link_bound_pct: LINK_BOUND_PCT, disturbed_pct: disturbedPct(), shared_load_pct: SHARED_LOAD_PCT, client_late_ms: CLIENT_LATE_MS, above_wait_bound_ms: ABOVE_WAIT_BOUND_MS };
 }
 
 // A closed loop's start (connections opening) and end (the last replies, fewer and fewer in
@@ -84,7 +59,7 @@ function isClientBound(clientCpuPct) {
  * An engine whose CPU cannot tell says client_bound null (httperf busy-polls), which stays.
  * Returns { client_bound } and, for a run from load hosts, its load_hosts with their verdicts.
  */
-function judgeClientBound(run) {
+function checkClientBound(run) {
   const hosts = run.load_hosts ? run.load_hosts.map((h) => ({ ...h, client_bound: isClientBound(h.client_cpu_pct) })) : null;
   const bound = isClientBound(run.client_cpu_pct) || Boolean(hosts && hosts.some((h) => h.client_bound));
   const verdict = { client_bound: run.client_bound === null ? null : bound };
@@ -175,7 +150,7 @@ function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
 }
 
 /**
- * The verdict's view of one run: { server_bound, disturbed, judged, reasons }.
+ * The runner's check of one run: { server_bound, disturbed, judged, reasons }.
  * server_bound: true/false for a saturating closed loop whose server was measured and whose load
  * (loadS) lasted MIN_SERVER_BOUND_LOAD_S or more, else null;
  * disturbed: null when the machine's CPU could not be read; reasons: why it is not judged, each
@@ -188,7 +163,7 @@ function clientLateness({ loopP99 = null, lagMean = null, lagP99 = null }) {
  * [{ name, cpu_pct }], used CLIENT_BOUND_PCT of a core or more: a backend's limit is never a
  * server's).
  */
-function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [], backends = [] }) {
+function checkRun({ scenario, ok, failure = null, clientCpuPct, clientBound, clientLateMs = null, linkUsage = null, shares, loadS = Infinity, loadProblems = [], paired = false, beside = [], backends = [] }) {
   const margin = shares.resolution_pct ?? 0;
   const reasons = [];
   if (!ok) reasons.push({ code: 'failed', failure });
@@ -218,4 +193,4 @@ function judgeRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, reasons };
 }
 
-module.exports = { overDisturbed, clientLateness, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, isLinkBound, linkDemandPct, DISTURBED_PCT, SHARED_LOAD_PCT, MIN_SERVER_BOUND_LOAD_S, thresholds, isClientBound, judgeClientBound, saturating, cpuShares, judgeRun };
+module.exports = { overDisturbed, clientLateness, isLinkBound, linkDemandPct, MIN_SERVER_BOUND_LOAD_S, isClientBound, checkClientBound, saturating, cpuShares, checkRun };

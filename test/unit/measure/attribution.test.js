@@ -1,10 +1,10 @@
 'use strict';
-// What a run's slow requests coincided with (perf/lib/judge/attribution.js): a slow request is
+// What a run's slow requests coincided with (perf/lib/measure/attribution.js): a slow request is
 // put down to pauses of a kind when it would have been at or under the percentile without their
 // time; a long queue that merely overlaps pauses is not; GC before stalls.
 
 const assert = require('node:assert/strict');
-const { attributeTail, merged, covered, delayOf, COINCIDE_SHARE } = require('../../../perf/lib/judge/attribution');
+const { attributeTail, merged, covered, delayOf, COINCIDE_SHARE } = require('../../../perf/lib/measure/attribution');
 
 /** Requests every 1 ms from 0 for `count` ms, each `base` ms long, plus `extra(t)` ms. */
 function requests(count, base, extra = () => 0) {

@@ -1,5 +1,5 @@
 'use strict';
-// Whether a run counts for a verdict (perf/lib/judge/bottleneck.js): each reason it is left out
+// Whether a run counts for a verdict, as the runner checks it (perf/lib/run/bottleneck.js): each reason it is left out
 // (failed, client-bound, the load hosts' problems, not server-bound, disturbed) at its threshold
 // and on either side of it, the margins whole clock ticks leave, which scenarios are judged on
 // server-bound, and the CPU shares of a measured window. The /proc/stat readings those shares
@@ -11,31 +11,15 @@ const { noteWords } = require('../../../perf/lib/text/verdict_notes');
 const { clkTck, parseProcStat, machineCpuDelta } = require('../../../perf/lib/measure/proc_stats');
 const { clientCpuPct } = require('../../../perf/lib/engines/external');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
-const {
-  judgeClientBound,
-  CLIENT_BOUND_PCT,
-  NEAR_CLIENT_BOUND_PCT,
-  SERVER_BOUND_PCT,
-  LINK_BOUND_PCT,
-  isLinkBound,
-  linkDemandPct,
-  DISTURBED_PCT,
-  SHARED_LOAD_PCT,
-  MIN_SERVER_BOUND_LOAD_S,
-  thresholds,
-  isClientBound,
-  saturating,
-  cpuShares,
-  judgeRun,
-  clientLateness,
-} = require('../../../perf/lib/judge/bottleneck');
+const { checkClientBound, isLinkBound, linkDemandPct, MIN_SERVER_BOUND_LOAD_S, isClientBound, saturating, cpuShares, checkRun, clientLateness } = require('../../../perf/lib/run/bottleneck');
+const { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, thresholds } = require('../../../perf/lib/method');
 
 const CLOSED = { kind: 'closed', concurrency: 32 };
-// A quiet window: the shares judgeRun reads, none of them near a threshold. Resolutions 0
+// A quiet window: the shares checkRun reads, none of them near a threshold. Resolutions 0
 // unless a test sets them, so that the thresholds themselves are what is tested.
 const QUIET = { server_cpu_pct: 99, server_resolution_pct: 0, steal_pct: 0, foreign_cpu_pct: 0, resolution_pct: 0 };
-/** judgeRun of a run that completed, its load generator far from its ceiling, with these shares. */
-const judge = (shares, more = {}) => judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: { ...QUIET, ...shares }, ...more });
+/** checkRun of a run that completed, its load generator far from its ceiling, with these shares. */
+const judge = (shares, more = {}) => checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: { ...QUIET, ...shares }, ...more });
 
 /** Runs fn with PERF_DISTURBED_PCT as given (undefined: unset), then puts back what it was. */
 function withDisturbedPct(value, fn) {
@@ -92,18 +76,18 @@ describe('bottleneck: client-bound', () => {
   });
 
   it('judged by the runner for every engine, from the CPU the engine measured: its own, or any load host\'s', () => {
-    assert.deepEqual(judgeClientBound({ client_cpu_pct: 95 }), { client_bound: true });
-    assert.deepEqual(judgeClientBound({ client_cpu_pct: 40 }), { client_bound: false });
-    assert.deepEqual(judgeClientBound({ client_cpu_pct: null }), { client_bound: false });
+    assert.deepEqual(checkClientBound({ client_cpu_pct: 95 }), { client_bound: true });
+    assert.deepEqual(checkClientBound({ client_cpu_pct: 40 }), { client_bound: false });
+    assert.deepEqual(checkClientBound({ client_cpu_pct: null }), { client_bound: false });
     // httperf: its busy polling makes its CPU say nothing, so it says null, and null stays.
-    assert.deepEqual(judgeClientBound({ client_cpu_pct: 99, client_bound: null }), { client_bound: null });
+    assert.deepEqual(checkClientBound({ client_cpu_pct: 99, client_bound: null }), { client_bound: null });
     // Tsung's hosts: one at its core's limit makes the run client-bound, though their sum is not.
     const hosts = [{ name: 'a', client_cpu_pct: 95 }, { name: 'b', client_cpu_pct: 10 }, { name: 'c', client_cpu_pct: null }];
-    assert.deepEqual(judgeClientBound({ client_cpu_pct: 52.5, load_hosts: hosts }), { client_bound: true, load_hosts: [{ ...hosts[0], client_bound: true }, { ...hosts[1], client_bound: false }, { ...hosts[2], client_bound: false }] });
-    assert.equal(judgeClientBound({ client_cpu_pct: 30, load_hosts: hosts.slice(1) }).client_bound, false);
+    assert.deepEqual(checkClientBound({ client_cpu_pct: 52.5, load_hosts: hosts }), { client_bound: true, load_hosts: [{ ...hosts[0], client_bound: true }, { ...hosts[1], client_bound: false }, { ...hosts[2], client_bound: false }] });
+    assert.equal(checkClientBound({ client_cpu_pct: 30, load_hosts: hosts.slice(1) }).client_bound, false);
   });
 
-  it('judgeRun goes by the run\'s client_bound, decided once by the runner (judgeClientBound)', () => {
+  it('checkRun goes by the run\'s client_bound, decided once by the runner (checkClientBound)', () => {
     assert.equal(judge({}, { clientCpuPct: 95, clientBound: false }).judged, true);
   });
 });
@@ -225,7 +209,7 @@ describe('bottleneck: disturbed', () => {
 
 describe('bottleneck: a backend the requests call (Redis, the upstream)', () => {
   const RATE = { kind: 'rate', rate: 2000, connections: 100, requests: 20000 };
-  const withBackend = (pct) => judgeRun({ scenario: RATE, ok: true, clientCpuPct: 30, clientBound: false, shares: { ...QUIET, server_cpu_pct: 60 }, backends: [{ name: 'redis', cpu_pct: pct, ms_per_request: 0.01 }] });
+  const withBackend = (pct) => checkRun({ scenario: RATE, ok: true, clientCpuPct: 30, clientBound: false, shares: { ...QUIET, server_cpu_pct: 60 }, backends: [{ name: 'redis', cpu_pct: pct, ms_per_request: 0.01 }] });
 
   it(`under ${CLIENT_BOUND_PCT} % of a core leaves the run judged`, () => {
     for (const pct of [0, 12.5, CLIENT_BOUND_PCT - 0.1, null]) assert.equal(withBackend(pct).judged, true, String(pct));
@@ -240,7 +224,7 @@ describe('bottleneck: a backend the requests call (Redis, the upstream)', () => 
 
 describe('bottleneck: another server measured beside this one (simultaneous rounds)', () => {
   const OPEN = { kind: 'open', rate: 100, connections: 100 };
-  const beside = (pct) => judgeRun({ scenario: OPEN, ok: true, clientCpuPct: 5, clientBound: false, shares: { ...QUIET, server_cpu_pct: 4 }, paired: true, beside: [{ server: 'em', cpu_pct: pct }] });
+  const beside = (pct) => checkRun({ scenario: OPEN, ok: true, clientCpuPct: 5, clientBound: false, shares: { ...QUIET, server_cpu_pct: 4 }, paired: true, beside: [{ server: 'em', cpu_pct: pct }] });
 
   it(`a light load beside it (up to ${SHARED_LOAD_PCT} % of the servers' core) leaves the run judged`, () => {
     for (const pct of [0, 3.5, SHARED_LOAD_PCT, null]) assert.equal(beside(pct).judged, true, String(pct));
@@ -263,7 +247,7 @@ describe('bottleneck: every reason at once', () => {
   it('in order: failed, client-bound, link-bound, load, not server-bound, disturbed', () => {
     const linkUsage = { rate_bits: 1e6, busiest_pct: 99, busiest: 'to_server', carries_rps: null };
     const v = withDisturbedPct(undefined, () =>
-      judgeRun({ scenario: CLOSED, ok: false, failure: 'x', clientCpuPct: 99, clientBound: true, linkUsage, shares: { ...QUIET, server_cpu_pct: 50, steal_pct: 20 }, loadProblems: ['y'] }),
+      checkRun({ scenario: CLOSED, ok: false, failure: 'x', clientCpuPct: 99, clientBound: true, linkUsage, shares: { ...QUIET, server_cpu_pct: 50, steal_pct: 20 }, loadProblems: ['y'] }),
     );
     assert.deepEqual(v.reasons.map((r) => r.code), ['failed', 'client-bound', 'link-bound', 'load', 'not-server-bound', 'disturbed']);
     assert.deepEqual([v.server_bound, v.disturbed, v.judged], [false, true, false]);
@@ -352,7 +336,7 @@ describe('judging runs: the /proc/stat accounting', () => {
     const shares = cpuShares({ wallS: 1, serverS: 0.95, clientS: 0.5, machine });
     // foreign = busy 1.7 + interrupts 0.3 − server 0.95 − client 0.5 = 0.55 s of 1 s.
     assert.deepEqual(shares, { wall_s: 1, server_cpu_pct: 95, server_resolution_pct: (2 / clkTck()) * 100, busy_pct: 170, irq_pct: 30, steal_pct: 40, foreign_cpu_pct: 55, resolution_pct: (4 / clkTck()) * 100 });
-    const verdict = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 50, clientBound: false, shares });
+    const verdict = checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 50, clientBound: false, shares });
     assert.equal(verdict.server_bound, true);
     assert.equal(verdict.disturbed, true);
     assert.equal(verdict.judged, false);
@@ -364,33 +348,33 @@ describe('judging runs: the /proc/stat accounting', () => {
     const machine = machineCpuDelta(before, quiet);
     const shares = cpuShares({ wallS: 1, serverS: 0.93, clientS: 0.05, machine });
     assert.equal(shares.foreign_cpu_pct, 2);
-    assert.deepEqual(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 5, clientBound: false, shares }), { server_bound: true, disturbed: false, judged: true, reasons: [] });
+    assert.deepEqual(checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 5, clientBound: false, shares }), { server_bound: true, disturbed: false, judged: true, reasons: [] });
     const remote = cpuShares({ wallS: 1, serverS: null, clientS: 0.05, machine });
     assert.equal(remote.foreign_cpu_pct, null);
-    assert.equal(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 5, clientBound: false, shares: remote }).server_bound, null);
+    assert.equal(checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 5, clientBound: false, shares: remote }).server_bound, null);
   });
 
   it('server-bound applies to closed loops of several clients only, and allows for the 10 ms resolution', () => {
     assert.deepEqual([saturating(CLOSED), saturating({ kind: 'closed', concurrency: 1 }), saturating({ kind: 'open' }), saturating({ kind: 'slow_clients' })], [true, false, false, false]);
     const shares = (pct, wallS) => ({ ...cpuShares({ wallS, serverS: (pct / 100) * wallS, clientS: 0, machine: null }) });
-    const idle = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(60, 10) });
+    const idle = checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(60, 10) });
     assert.equal(idle.server_bound, false);
     assert.deepEqual(idle.reasons, [{ code: 'not-server-bound', server_cpu_pct: 60, limit_pct: SERVER_BOUND_PCT }]);
     assert.equal(idle.disturbed, null, 'without /proc/stat nothing is said about the machine');
     // 87% over 0.5 s is within the resolution of whole ticks (2 ticks of 10 ms: 4%): not flagged.
-    assert.equal(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(87, 0.5), loadS: 0.5 }).server_bound, true);
+    assert.equal(checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(87, 0.5), loadS: 0.5 }).server_bound, true);
     // A load shorter than a quarter of a second is mostly its start and end: not told.
-    assert.equal(judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(30, 0.1), loadS: 0.1 }).server_bound, null);
+    assert.equal(checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(30, 0.1), loadS: 0.1 }).server_bound, null);
     for (const scenario of [{ kind: 'open' }, { kind: 'closed', concurrency: 1 }]) {
-      assert.equal(judgeRun({ scenario, ok: true, clientCpuPct: 10, clientBound: false, shares: shares(5, 10) }).server_bound, null);
+      assert.equal(checkRun({ scenario, ok: true, clientCpuPct: 10, clientBound: false, shares: shares(5, 10) }).server_bound, null);
     }
   });
 
   it('client-bound has one threshold, for the built-in engines and the external engines alike', () => {
     const cut = CLIENT_BOUND_PCT / 100;
-    assert.equal(judgeClientBound({ client_cpu_pct: clientCpuPct({ user_s: cut, system_s: 0 }, 1000) }).client_bound, true);
-    assert.equal(judgeClientBound({ client_cpu_pct: clientCpuPct({ user_s: cut - 0.01, system_s: 0 }, 1000) }).client_bound, false);
-    const v = judgeRun({ scenario: CLOSED, ok: true, clientCpuPct: 97, clientBound: true, shares: cpuShares({ wallS: 1, serverS: 0.99, clientS: 0.97, machine: null }) });
+    assert.equal(checkClientBound({ client_cpu_pct: clientCpuPct({ user_s: cut, system_s: 0 }, 1000) }).client_bound, true);
+    assert.equal(checkClientBound({ client_cpu_pct: clientCpuPct({ user_s: cut - 0.01, system_s: 0 }, 1000) }).client_bound, false);
+    const v = checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 97, clientBound: true, shares: cpuShares({ wallS: 1, serverS: 0.99, clientS: 0.97, machine: null }) });
     assert.deepEqual(v.reasons, [{ code: 'client-bound', client_cpu_pct: 97, limit_pct: CLIENT_BOUND_PCT }]);
   });
 
@@ -410,7 +394,7 @@ describe('judging runs: the /proc/stat accounting', () => {
 
 describe('bottleneck: a waiting run\'s load generator running late', () => {
   const WAITING = { kind: 'rate', connections: 1000, rate: 1000, requests: 4000, request: { path: '/delay?ms=1000' } };
-  const late = (scenario, clientLateMs) => judgeRun({ scenario, ok: true, clientCpuPct: 40, clientBound: false, clientLateMs, shares: { ...QUIET, server_cpu_pct: 5 }, paired: true });
+  const late = (scenario, clientLateMs) => checkRun({ scenario, ok: true, clientCpuPct: 40, clientBound: false, clientLateMs, shares: { ...QUIET, server_cpu_pct: 5 }, paired: true });
 
   it('is not judged from 5 ms of its own lateness on (half the bound above the wait), judged below it', () => {
     assert.deepEqual(late(WAITING, 4.9).reasons, []);
