@@ -27,6 +27,10 @@ const RAMP_FACTOR = 2;
 const DEFAULT_PRECISION = 0.05;
 const FAIL_CONFIRMATIONS = 3;
 const CONFIRM_ATTEMPTS = 2;
+// The pairs of complete searches a ramp comparison is judged from, at least: two degrees of
+// freedom, as a full run's three searches give. With two, Student's t on one degree of freedom is
+// 12.7 and the interval says nothing (a run stopped in its ramps, 2026-11-30: 0.03-63.8×).
+const MIN_SEARCH_PAIRS = 3;
 
 // A ramp step with at most this many long pauses and no whole period between them may have a
 // period longer than itself (k pauses in a step of length L: a period over L/(k+1)), and is
@@ -91,4 +95,4 @@ function thresholds() {
 // archived answer of another version is marked, like one of a server changed since.
 const METHOD_VERSIONS = { scenario: 1, ramp: 6, 'scenario peak_rss_mb': 2 };
 
-module.exports = { thresholds, disturbedPct, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, CLIENT_LATE_MS, METHOD_VERSIONS, heldObjective, ABOVE_WAIT_BOUND_MS, fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };
+module.exports = { MIN_SEARCH_PAIRS, thresholds, disturbedPct, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, CLIENT_LATE_MS, METHOD_VERSIONS, heldObjective, ABOVE_WAIT_BOUND_MS, fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };

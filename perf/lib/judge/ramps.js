@@ -8,7 +8,7 @@ const { summarizeTrials } = require('./confidence');
 const { pairedInterval } = require('./group_sequential');
 const { decide } = require('./answer');
 const { comparedPairs, rampTuning } = require('./tuning');
-const { LEVEL } = require('../method');
+const { LEVEL, MIN_SEARCH_PAIRS } = require('../method');
 
 // How two servers' sustainable rates are compared (a comparison's method, as 'paired' names a
 // scenario's paired rounds): Student t on the log ratios of side-by-side searches, at LEVEL.
@@ -53,7 +53,8 @@ function openReasons(open, perServer) {
  * completed, at 95 %, each ratio known to its two brackets' resolution; then the project's rule
  * (a winner, the same within the margin, or undecided). A comparison not judged has its note
  * as a code (perf/lib/text/verdict_notes.js words it): never_saturated { servers, why (each
- * search's limit, null for the highest rate offered) }, or few_searches.
+ * search's limit, null for the highest rate offered) }, or few_searches { pairs, min } (fewer
+ * than MIN_SEARCH_PAIRS pairs of complete searches).
  */
 function compareServers(pairs, perServer, margin) {
   const out = [];
@@ -67,10 +68,10 @@ function compareServers(pairs, perServer, margin) {
     const open = [[a, 0], [b, 1]].filter(([, side]) => searchPairs.some((pair) => !pair[side].saturated)).map(([s]) => s);
     const neverSaturated = { code: 'never_saturated', servers: open, why: openReasons(open, perServer) };
     const minVariance = searchPairs.reduce((t, [x, y]) => t + resolutionOf(x) + resolutionOf(y), 0) / (searchPairs.length || 1);
-    const cmp = pairedInterval(searchPairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance });
+    const cmp = searchPairs.length >= MIN_SEARCH_PAIRS ? pairedInterval(searchPairs.map(([x, y]) => Math.log(x.sustainable_rps) - Math.log(y.sustainable_rps)), LEVEL, { minVariance }) : null;
     if (!cmp) {
       // Two lower bounds say nothing of each other, however many searches: that first.
-      out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note: open.length === 2 ? neverSaturated : { code: 'few_searches' } });
+      out.push({ a, b, ratio: null, ci95: null, decision: null, winner: null, factor: null, margin, method: COMPARISON_METHOD, note: open.length === 2 ? neverSaturated : { code: 'few_searches', pairs: searchPairs.length, min: MIN_SEARCH_PAIRS } });
       continue;
     }
     const decision = decide(cmp.ci, margin);

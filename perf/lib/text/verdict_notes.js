@@ -43,7 +43,7 @@ const NOTE_WORDS = {
   early_look: (n) => `${n.rounds} paired rounds, short of the first look (${n.first_look}): no answer yet`,
   // A ramp's comparison (perf/lib/judge/ramps.js compareServers).
   never_saturated: (n) => `${n.servers.join(' and ')} never saturated (${n.why.map((w) => w ?? 'it held the highest rate offered').join('; ')})`,
-  few_searches: () => 'fewer than two pairs of complete searches with a sustainable rate',
+  few_searches: (n) => `${n.pairs ?? 'too few'} pair${n.pairs === 1 ? '' : 's'} of complete searches with a sustainable rate, fewer than ${n.min ?? 2}: no interval`,
 };
 
 /** A note without an exclusion's advice: "node client-bound in all 5 trials" (a stored note, or the judge's). */

@@ -32,21 +32,30 @@ describe('ramps judged', () => {
   });
 
   it('a side that never saturated is at least its rate: shown the faster, never the slower or the same', () => {
-    const sat = { searches: [search(4000), search(4100)] };
-    const atLeast = { searches: [search(8000, false, 'client-bound'), search(8000, false, 'client-bound')] };
+    const sat = { searches: [search(4000), search(4100), search(3900)] };
+    const atLeast = { searches: [search(8000, false, 'client-bound'), search(8000, false, 'client-bound'), search(8000, false, 'client-bound')] };
     const [faster] = compareServers([['node', 'em']], { node: sat, em: atLeast }, 0.1);
     assert.deepEqual([faster.decision, faster.winner], ['winner', 'em']);
-    const [slower] = compareServers([['node', 'em']], { node: { searches: [search(12000), search(12100)] }, em: atLeast }, 0.1);
+    const [slower] = compareServers([['node', 'em']], { node: { searches: [search(12000), search(12100), search(11900)] }, em: atLeast }, 0.1);
     assert.deepEqual([slower.decision, slower.winner], [null, null]);
     assert.equal(noteWords(slower.note), 'em never saturated (client-bound)', 'why, from its searches');
     const byLink = { searches: [search(9000, false, 'the link saturates first: …'), search(9100, false, 'the link saturates first: …')] };
     assert.equal(noteWords(compareServers([['node', 'em']], { node: byLink, em: byLink }, 0.1)[0].note), 'node and em never saturated (the link saturates first: …)');
     const once = { searches: [search(9000, false, 'the link saturates first: …')] };
     assert.deepEqual(compareServers([['node', 'em']], { node: once, em: once }, 0.1)[0].note, { code: 'never_saturated', servers: ['node', 'em'], why: ['the link saturates first: …'] }, 'one search each: why it says nothing, before how few searches');
-    const [unclear] = compareServers([['node', 'em']], { node: { searches: [search(9000), search(3000)] }, em: atLeast }, 0.1);
+    const [unclear] = compareServers([['node', 'em']], { node: { searches: [search(9000), search(3000), search(6000)] }, em: atLeast }, 0.1);
     assert.deepEqual([unclear.decision, unclear.note], ['undecided', null], 'undecided stays undecided, not "never saturated"');
     const [both] = compareServers([['node', 'em']], { node: atLeast, em: atLeast }, 0.1);
     assert.equal(both.decision, null, 'both held the highest rate: not "the same"');
+  });
+
+  it('judges nothing from fewer than three pairs of complete searches: two give t on one degree of freedom', () => {
+    const per = (values) => ({ searches: values.map((v) => (v === null ? { ...search(1000), incomplete: 'stopped', sustainable_rps: null } : search(v))) });
+    const [two] = compareServers([['node', 'em']], { node: per([4000, 4200, null]), em: per([7600, 8000, 7700]) }, 0.1);
+    assert.deepEqual([two.decision, two.ci95, two.note], [null, null, { code: 'few_searches', pairs: 2, min: 3 }]);
+    assert.equal(noteWords(two.note), '2 pairs of complete searches with a sustainable rate, fewer than 3: no interval');
+    const [three] = compareServers([['node', 'em']], { node: per([4000, 4200, 3900]), em: per([7600, 8000, 7700]) }, 0.1);
+    assert.equal(three.decision, 'winner');
   });
 
   it('pairs each search with the other server\'s made beside it: what the machine did to both cancels (the full run\'s keep-alive ramp)', () => {
@@ -102,12 +111,12 @@ describe('ramps judged', () => {
     assert.equal(summary.sustainable_rps.n, 2);
     assert.ok(summary.sustainable_rps.centre < 4100);
     const [c] = compareServers([['node', 'em']], { node: { searches: [search(4000), cut] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
-    assert.match(noteWords(c.note), /fewer than two pairs of complete searches/);
+    assert.match(noteWords(c.note), /^1 pair of complete searches with a sustainable rate, fewer than 3: no interval$/);
   });
 
-  it('fewer than two searches with a rate on a side: no interval, said so', () => {
+  it('fewer than three searches with a rate on a side: no interval, said so', () => {
     const [c] = compareServers([['node', 'em']], { node: { searches: [search(4000)] }, em: { searches: [search(5000), search(5100)] } }, 0.1);
     assert.deepEqual([c.decision, c.ci95], [null, null]);
-    assert.match(noteWords(c.note), /fewer than two pairs of complete searches/);
+    assert.match(noteWords(c.note), /^1 pair of complete searches with a sustainable rate, fewer than 3: no interval$/);
   });
 });
