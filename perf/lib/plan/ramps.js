@@ -212,4 +212,4 @@ function estimateRampS(ramp, { servers, repeat, longest = false }) {
   return servers * (repeat * searchS + ramp.warmup_requests / WARMUP_ESTIMATE_RPS);
 }
 
-module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS, MAX_STEP_S, LEAD_S };
+module.exports = { loadRamps, normalizeRamp, stepScenario, warmupLoad, rampConnections, stepSeconds, estimateRampS, rateUnit, RAMPS_DIR, WARMUP_REQUESTS, MAX_STEP_S };

@@ -223,7 +223,10 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   };
   // Whether a rate's failure is settled: the server exited, the client could not offer it, or
   // `confirmations` failing steps of it since its last pass.
-  const settled = (rate) => Boolean(tallyOf(rate).final) || tallyOf(rate).fails >= confirmations;
+  const settled = (rate) => {
+    const tally = tallyOf(rate);
+    return Boolean(tally.final) || tally.fails >= confirmations;
+  };
   let passed = null;
   const failedRates = new Set();
   const ceilingRates = new Set(); // rates the client could not offer
