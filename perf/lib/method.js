@@ -27,6 +27,15 @@ const RAMP_FACTOR = 2;
 const DEFAULT_PRECISION = 0.05;
 const FAIL_CONFIRMATIONS = 3;
 const CONFIRM_ATTEMPTS = 2;
+// The ramps' stochastic approximation (perf/lib/run/capacity.js): its first move on the log
+// scale, a quarter of the climb's factor (from the middle of the climb's last bracket, two
+// moves reach either end), each later one divided by 1 + the reversals so far; a search
+// answers from MIN_REVERSALS reversals (one pass and one failure among its steps at least);
+// APPROXIMATION_STEPS whole steps a search (a simulated slope of width 0.1 on the log scale:
+// σ 0.066 at 12 steps, 0.082 at 8).
+const APPROXIMATION_STEP = Math.log(RAMP_FACTOR) / 4;
+const MIN_REVERSALS = 1;
+const APPROXIMATION_STEPS = 12;
 // The pairs of complete searches a ramp comparison is judged from, at least: two degrees of
 // freedom, as a full run's three searches give. With two, Student's t on one degree of freedom is
 // 12.7 and the interval says nothing (a run stopped in its ramps, 2026-11-30: 0.03-63.8×).
@@ -88,11 +97,13 @@ function thresholds() {
 // judged over whole periods, perf/lib/run/pause_window.js: version 3; the climb's steps at the
 // base length, the answer held twice on whole steps: version 4; only the failure of the rate
 // bounding the answer confirmed, perf/lib/run/capacity.js: version 5; each step led in by 2 s
-// of its rate before its window, perf/lib/plan/ramps.js LEAD_S: version 6). A metric whose rule changed
+// of its rate before its window, perf/lib/plan/ramps.js LEAD_S: version 6; after the climb, a
+// fixed number of steps of stochastic approximation to the rate a step holds half the time
+// instead of the bisection: version 7). A metric whose rule changed
 // alone has its own entry, "kind metric", which its answers are held to instead of their kind's
 // (memory from the runs left out only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly:
 // version 2). A run records the versions it measured with (perf/lib/run/environment.js); an
 // archived answer of another version is marked, like one of a server changed since.
-const METHOD_VERSIONS = { scenario: 1, ramp: 6, 'scenario peak_rss_mb': 2 };
+const METHOD_VERSIONS = { scenario: 1, ramp: 7, 'scenario peak_rss_mb': 2 };
 
-module.exports = { MIN_SEARCH_PAIRS, thresholds, disturbedPct, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, CLIENT_LATE_MS, METHOD_VERSIONS, heldObjective, ABOVE_WAIT_BOUND_MS, fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS };
+module.exports = { MIN_SEARCH_PAIRS, thresholds, disturbedPct, CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, NEAR_LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, CLIENT_LATE_MS, METHOD_VERSIONS, heldObjective, ABOVE_WAIT_BOUND_MS, fewPauses, FEW_PAUSES, LEVEL, DEFAULT_MARGIN, DEFAULT_LOOKS, DEFAULT_OBJECTIVE, RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS, APPROXIMATION_STEP, MIN_REVERSALS, APPROXIMATION_STEPS };

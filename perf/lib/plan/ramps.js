@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const SCHEMA = require('../../schemas/ramp.schema.json');
 const { compileSchema, schemaFailure, normalizeRequest, ScenarioError } = require('./scenarios');
-const { RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS } = require('../method');
+const { RAMP_FACTOR, DEFAULT_PRECISION, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS, APPROXIMATION_STEPS } = require('../method');
 
 const RAMPS_DIR = path.resolve(__dirname, '..', '..', 'ramps');
 // Requests that warm a server up before its first step after a start. A runtime's first
@@ -37,7 +37,7 @@ const MAX_STEP_S = 15;
 // the third. Without a lead-in such a step measures how a server meets a jump in its load, not
 // what it sustains; wrk2 likewise leaves its first seconds out (its calibration).
 const LEAD_S = 2;
-const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, max_step_s: MAX_STEP_S, lead_s: LEAD_S, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_requests: WARMUP_REQUESTS, fail_confirmations: FAIL_CONFIRMATIONS };
+const DEFAULTS = { precision: DEFAULT_PRECISION, connection: 'new', connections: 100, step_s: 2, max_step_s: MAX_STEP_S, lead_s: LEAD_S, min_requests: 200, max_steps: 30, timeout_s: 10, warmup_requests: WARMUP_REQUESTS, fail_confirmations: FAIL_CONFIRMATIONS, approximation_steps: APPROXIMATION_STEPS };
 const validate = compileSchema(SCHEMA);
 
 /** One raw ramp checked (the schema, then from ≤ to) and with its defaults: the ramp as run. */
@@ -66,6 +66,7 @@ function normalizeRamp(raw, where, fileName) {
     timeout_s: raw.timeout_s ?? DEFAULTS.timeout_s,
     warmup_requests: raw.warmup_requests ?? DEFAULTS.warmup_requests,
     fail_confirmations: raw.fail_confirmations ?? DEFAULTS.fail_confirmations,
+    approximation_steps: raw.approximation_steps ?? DEFAULTS.approximation_steps,
   };
 }
 
@@ -178,9 +179,10 @@ const STEP_OVERHEAD_S = 0.35;
 
 /**
  * Steps a search should take: every doubling step from from_rps to to_rps (a server failing
- * sooner takes fewer), one failing step of the rate above, the bisection to the ramp's precision
- * (a step a rate), the confirmations of the rate that bounds the answer (perf/lib/run/capacity.js:
- * only that rate's failure is confirmed), and the answer's confirming steps.
+ * sooner takes fewer), one failing step of the rate above, the climb's top measured whole, and
+ * the approximation's steps (perf/lib/run/capacity.js); with approximation_steps 0, the
+ * bisection to the ramp's precision (a step a rate), the confirmations of the rate that bounds
+ * the answer (only that rate's failure is confirmed), and the answer's confirming steps.
  */
 function stepsPerSearch(ramp) {
   let doubling = 0;
@@ -190,7 +192,8 @@ function stepsPerSearch(ramp) {
   }
   const bisections = Math.ceil(Math.log2(Math.log(RAMP_FACTOR) / Math.log(1 + ramp.precision)));
   const climb = Math.min(ramp.max_steps, doubling + 1);
-  return { climb, whole: Math.min(ramp.max_steps - climb, bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS) };
+  const whole = ramp.approximation_steps > 0 ? 1 + ramp.approximation_steps : bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS;
+  return { climb, whole: Math.min(ramp.max_steps - climb, whole) };
 }
 
 /**

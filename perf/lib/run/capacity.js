@@ -47,8 +47,21 @@
 // the edge an event loop may fall off a cliff (node at 12,000 connections a second: 1,945
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.
+//
+// (2') The ramps' search (`approximation`: a number of steps) replaces the bisection and its
+// confirmations with Kesten's stochastic approximation (Robbins and Monro 1951, Kesten 1958),
+// because on a shared machine the edge is not a rate but a slope: the same rate passes one
+// step and fails the next (the machine's speed moves every server's CPU per request together
+// by up to 1.6× for minutes: RESULTS.md, 2026-12-01), and a bisection to 5 % then never ends.
+// From the middle of the climb's last bracket (on the log scale), each whole step moves the
+// rate up after a pass and down after a failure by APPROXIMATION_STEP ÷ (1 + the reversals so
+// far): a fixed number of steps, each search ending, its answer the rate a step holds half the
+// time (the median of the edge), unbiased however wide the slope (test/unit/run/capacity.test.js
+// checks it by simulation). A failure the client is suspected of moves nothing; one with
+// the client at its limit ends the search there, not saturated, as the climb's does. A search
+// whose steps never reversed walked past its edge: incomplete, not counted.
 
-const { RAMP_FACTOR, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS, DEFAULT_OBJECTIVE, DEFAULT_PRECISION } = require('../method');
+const { RAMP_FACTOR, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS, DEFAULT_OBJECTIVE, DEFAULT_PRECISION, APPROXIMATION_STEP, MIN_REVERSALS } = require('../method');
 
 const SCHEDULE_SLACK = 0.05;
 // The least grace a step's replies get after its window (scheduledRate): a reply that
@@ -136,7 +149,9 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * width to stop at), maxSteps (a bound on the steps whatever happens), confirmations (the
  * failing steps in a row that fail a rate: FAIL_CONFIRMATIONS; 1 where a search too short to
  * confirm says what each step found), confirmPass (the answer a rate held twice: above),
- * repeatDisturbed (a failing step the hypervisor stole from measured again once: above).
+ * repeatDisturbed (a failing step the hypervisor stole from measured again once: above),
+ * approximation (the ramps: after the climb, this many whole steps of stochastic approximation
+ * instead of the bisection and its confirmations: above; 0 or null for the bisection).
  * Resolves { sustainable_rps (the highest rate that passed; with confirmPass the highest held
  * twice, sustainedRate; null when none did), confirmed (with confirmPass: whether the highest
  * rate that passed held on its confirming step too; else null), unconfirmed_rps (the rate that
@@ -148,9 +163,14 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * reason } (a step's stop), or { code: 'out_of_steps', max_steps, before: 'bracket' (with
  * precision_pct) or 'confirmed' }; else null), disturbed_steps (failing steps disturbed again on their repeat, or that
  * could not be repeated), steps: [{ rate, ...step, failure, repeated (a disturbed failing step
- * measured again: the next step stands for it), confirming (the confirming step) }] }.
+ * measured again: the next step stands for it), confirming (the confirming step) }],
+ * approximation (with approximation: { start_rps, steps (taken), reversals }; else null) }. With
+ * approximation, sustainable_rps is the approximation's estimate, bracket and confirmed null,
+ * and incomplete may be { code: 'unsettled', reversals } (its steps never reversed) or
+ * { code: 'client', reason } (the client could not offer a rate by the edge, or was suspected
+ * of half its failures).
  */
-async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS, confirmPass = false, repeatDisturbed = false } = {}) {
+async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE, precision = DEFAULT_PRECISION, maxSteps = 40, confirmations = FAIL_CONFIRMATIONS, confirmPass = false, repeatDisturbed = false, approximation = null } = {}) {
   if (!(from > 0 && to >= from)) throw new Error(`searchCapacity: from and to must be rates with 0 < from ≤ to, not ${from} and ${to}`);
   const steps = [];
   let limited = null; // why the load generator could not offer the lowest rate it could not
@@ -252,6 +272,47 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
       if (outcome !== 'pass' || rate >= to) return;
     }
   };
+  // Kesten's approximation from the log middle of [pass, fail]: `n` whole steps (above).
+  const approximate = async (pass, fail, n) => {
+    let x = Math.log(Math.sqrt(pass * fail));
+    const [lo, hi] = [Math.log(from), Math.log(to)];
+    const start = Math.exp(x);
+    let reversals = 0;
+    let last = null;
+    let suspect = 0;
+    let taken = 0;
+    for (; taken < n; taken++) {
+      if (steps.length >= maxSteps) {
+        outOfSteps('approximated');
+        break;
+      }
+      const rate = Math.exp(x);
+      const step = await take(rate);
+      if (step.stop) break;
+      // The client could not offer a rate by the server's edge: what the server holds there is not measured.
+      if (step.limited) {
+        incomplete = { code: 'client', reason: step.limited };
+        break;
+      }
+      // A failure the client may have caused says nothing of the server; half the steps such, the client is what was measured.
+      if (step.failure && !step.fatal && step.client_suspect) {
+        suspect += 1;
+        if (suspect * 2 >= n) {
+          incomplete = { code: 'client', reason: step.client_suspect };
+          break;
+        }
+        continue;
+      }
+      const held = !step.failure;
+      if (held) passed = Math.max(passed, rate);
+      else failedRates.add(rate);
+      if (last !== null && held !== last) reversals += 1;
+      last = held;
+      x = Math.min(hi, Math.max(lo, x + ((held ? 1 : -1) * APPROXIMATION_STEP) / (1 + reversals)));
+    }
+    if (!incomplete && reversals < MIN_REVERSALS) incomplete = { code: 'unsettled', reversals };
+    return { estimate: Math.exp(x), start_rps: start, steps: taken, reversals };
+  };
   await climb(from, { climbing: true });
   // A partial pass of the climb says where to look, not what holds: the bisection starts from a
   // rate held on a whole step, the climb's highest pass measured whole, and where that fails,
@@ -262,6 +323,12 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     if (outcome === null || outcome === 'pass') break;
     record(rate, outcome);
     passed = climbed.length ? climbed[climbed.length - 1].rate : null;
+  }
+  // The ramps' stochastic approximation, where the climb bracketed an edge (a rate passed whole,
+  // a higher one failed): its answer replaces the bisection's.
+  if (approximation > 0 && passed !== null && lowest(failedRates) !== null && !incomplete) {
+    const approximated = await approximate(passed, lowest(failedRates), approximation);
+    return finish(approximated.estimate, null, null, approximated);
   }
   // Bisection below the lowest rate that failed, that the client could not offer (a client
   // limit ends nothing while rates under it are left to measure), or that failed its confirming
@@ -324,26 +391,31 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
       }
     }
   }
-  const sustainable = confirmPass && confirmed !== null ? sustainedRate(steps) : passed;
-  // A rate failed above the lowest the client could not offer may be the client's failure.
-  const failed = lowest(failedRates);
-  const ceiling = lowest(ceilingRates);
-  const saturated = failed !== null && !(ceiling !== null && ceiling <= failed);
-  const top = upper();
-  return {
-    sustainable_rps: sustainable,
-    confirmed,
-    unconfirmed_rps: unconfirmed,
-    failing_rps: saturated ? failed : null,
-    saturated,
-    bracket: sustainable !== null && top < Infinity ? [sustainable, top] : null,
-    limited: saturated ? null : limited,
-    served_rps: servedRate(steps),
-    estimate_rps: utilizationEstimate(steps),
-    incomplete,
-    disturbed_steps: steps.filter((st) => st.failure && st.disturbed === true && !st.repeated).length,
-    steps,
-  };
+  return finish(confirmPass && confirmed !== null ? sustainedRate(steps) : passed, confirmed, unconfirmed);
+
+  // The search's result (above), its answer `sustainable` (a bisection's bracket from it up).
+  function finish(sustainable, confirmed, unconfirmed, approximated = null) {
+    // A rate failed above the lowest the client could not offer may be the client's failure.
+    const failed = lowest(failedRates);
+    const ceiling = lowest(ceilingRates);
+    const saturated = failed !== null && !(ceiling !== null && ceiling <= failed);
+    const top = approximated ? Infinity : upper();
+    return {
+      sustainable_rps: sustainable,
+      confirmed,
+      unconfirmed_rps: unconfirmed,
+      failing_rps: saturated ? failed : null,
+      saturated,
+      bracket: !approximated && sustainable !== null && top < Infinity ? [sustainable, top] : null,
+      limited: saturated ? null : limited,
+      served_rps: servedRate(steps),
+      estimate_rps: utilizationEstimate(steps),
+      incomplete,
+      disturbed_steps: steps.filter((st) => st.failure && st.disturbed === true && !st.repeated).length,
+      steps,
+      approximation: approximated && { start_rps: approximated.start_rps, steps: approximated.steps, reversals: approximated.reversals },
+    };
+  }
 }
 
 /**

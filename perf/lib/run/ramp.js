@@ -232,7 +232,7 @@ async function measureRamps(up, { plan, io, restart, loadHosts = null, link = nu
       const failed = Object.fromEntries(servers.map((s) => [s, 0]));
       const keep = keepSamples && ((server, rate, samples) => keepSamples(rampStepSamplesFileName(ramp.name, server, i + 1, (failed[server] += 1), rate), samples));
       const measure = (server) => measureStep(ramp, server, up, { io, turn, out, restart, objective, loadHosts, link, keepSamples: keep }, periods[server]);
-      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true }).then((r) => [server, searchWords(r)])));
+      const results = await Promise.all(shuffled(servers).map((server) => searchCapacity(measure(server), { from: ramp.from_rps, to: ramp.to_rps, objective, precision: ramp.precision, maxSteps: ramp.max_steps, confirmations: ramp.fail_confirmations, confirmPass: true, repeatDisturbed: true, approximation: ramp.approximation_steps }).then((r) => [server, searchWords(r)])));
       for (const [server, r] of results) {
         searches[server].push(r);
         io.log(searchLine(ramp.name, server, r, objective, { i: i + 1, repeat, width }));

@@ -16,7 +16,9 @@ function failureText(failure) {
 function incompleteText(incomplete) {
   if (incomplete === null) return null;
   if (incomplete.code === 'stopped') return incomplete.reason;
-  const before = incomplete.before === 'confirmed' ? 'its answer was confirmed' : `the bracket narrowed to ${incomplete.precision_pct} %`;
+  if (incomplete.code === 'client') return `the load generator, not the server, by the edge: ${incomplete.reason}`;
+  if (incomplete.code === 'unsettled') return `its steps ${incomplete.reversals ? 'reversed once' : 'never reversed'}: the edge lies beyond where they walked`;
+  const before = { confirmed: 'its answer was confirmed', approximated: 'its approximation ended' }[incomplete.before] ?? `the bracket narrowed to ${incomplete.precision_pct} %`;
   return `out of steps (${incomplete.max_steps}) before ${before}`;
 }
 

@@ -24,7 +24,7 @@ describe('ramps as data', () => {
   it('fills in the defaults and merges the quick values', () => {
     const dir = rampDir({ up: { description: 'up', from_rps: 10, to_rps: 1000, quick: { from_rps: 100, step_s: 0.5, precision: 0.1 } } });
     const [full] = loadRamps({ dir });
-    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, max_step_s: 15, lead_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_requests: 20000, fail_confirmations: 3 });
+    assert.deepEqual(full, { name: 'up', description: 'up', source: null, request: { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }, connection: 'new', connections: null, from_rps: 10, to_rps: 1000, step_s: 2, max_step_s: 15, lead_s: 2, min_requests: 200, max_steps: 30, precision: 0.05, timeout_s: 10, warmup_requests: 20000, fail_confirmations: 3, approximation_steps: 12 });
     const [quick] = loadRamps({ dir, quick: true });
     assert.deepEqual([quick.from_rps, quick.step_s, quick.to_rps, quick.precision], [100, 0.5, 1000, 0.1]);
   });
@@ -69,26 +69,28 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('a quick search is coarser and shorter: each project ramp\'s quick values narrow to 20 %, in steps of 0.5 s; new connections stop waiting at 250 ms and fail a rate on three failing steps, keep-alive on two', () => {
-    for (const ramp of loadRamps({ quick: true })) assert.deepEqual([ramp.precision, ramp.step_s], [0.2, 0.5], ramp.name);
+  it('a quick search is shorter: each project ramp\'s quick values take 6 steps of approximation after the climb, in steps of 0.5 s; new connections stop waiting at 250 ms', () => {
+    for (const ramp of loadRamps({ quick: true })) assert.deepEqual([ramp.approximation_steps, ramp.step_s], [6, 0.5], ramp.name);
     const [keepalive, perConnection] = loadRamps({ quick: true, names: ['hello_keepalive', 'hello_per_connection'] });
-    assert.deepEqual([keepalive.fail_confirmations, keepalive.timeout_s], [2, 10]);
-    assert.deepEqual([perConnection.fail_confirmations, perConnection.timeout_s], [3, 0.25]);
-    for (const ramp of loadRamps()) assert.deepEqual([ramp.precision, ramp.step_s, ramp.fail_confirmations, ramp.timeout_s], [0.05, 2, 3, 10], ramp.name);
+    assert.deepEqual([keepalive.timeout_s, perConnection.timeout_s], [10, 0.25]);
+    for (const ramp of loadRamps()) assert.deepEqual([ramp.approximation_steps, ramp.step_s, ramp.timeout_s], [12, 2, 10], ramp.name);
   });
 
-  it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, a step above, the bisection to its precision, the bound\'s failure and the answer confirmed), each its load and overhead', () => {
-    const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, warmup_requests: 0 } });
+  it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, a step above, the climb\'s top measured whole and the approximation\'s steps; or the bisection to its precision, the bound\'s failure and the answer confirmed), each its load and overhead', () => {
+    const approximating = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, approximation_steps: 5, warmup_requests: 0 } }) })[0];
+    // The climb: 1000, 2000, 4000, 8000 and 1 failing above, at the base length; then the climb's top whole and 5 approximating steps at max_step_s.
+    assert.ok(Math.abs(estimateRampS(approximating, { servers: 1, repeat: 1 }) - ((4 + 1) * (1 + 2 + 0.35) + (1 + 5) * (15 + 2 + 0.35))) < 1e-9);
+    const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, approximation_steps: 0, warmup_requests: 0 } });
     const [ramp] = loadRamps({ dir });
     // Each step after its lead-in (2 s by default). The climb: 1000, 2000, 4000, 8000 and 1 failing above, at the base
     // length; then at max_step_s (15 s by default): 3 bisections (2 → 1.1) a step each, 2 more to confirm the bound's
     // failure, 2 to confirm the answer.
     assert.ok(Math.abs(estimateRampS(ramp, { servers: 1, repeat: 1 }) - ((4 + 1) * (1 + 2 + 0.35) + (3 + 2 + 2) * (15 + 2 + 0.35))) < 1e-9);
     assert.ok(Math.abs(estimateRampS(ramp, { servers: 2, repeat: 3 }) - 6 * estimateRampS(ramp, { servers: 1, repeat: 1 })) < 1e-9);
-    const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, warmup_requests: 0 } }) })[0];
+    const finer = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, approximation_steps: 0, warmup_requests: 0 } }) })[0];
     assert.ok(estimateRampS(finer, { servers: 1, repeat: 1 }) > estimateRampS(ramp, { servers: 1, repeat: 1 }), 'a finer precision takes more steps');
     // Two failing steps to confirm the bound instead of three (one more), and each server's warm-up once.
-    const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, max_step_s: 1, lead_s: 0, precision: 0.1, fail_confirmations: 2, warmup_requests: 15000 } }) })[0];
+    const quick = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, max_step_s: 1, lead_s: 0, precision: 0.1, fail_confirmations: 2, approximation_steps: 0, warmup_requests: 15000 } }) })[0];
     // Steps no longer than the base and no lead-in (as a quick ramp's): all at 1 s. The warm-up's 15,000 requests at the 5,000 a second a closed loop is assumed to warm at.
     assert.ok(Math.abs(estimateRampS(quick, { servers: 2, repeat: 3 }) - 2 * (3 * (4 + 1 + 3 + 1 + 2) * (1 + 0.35) + 3)) < 1e-9);
     // At the longest, the search uses all its max_steps, those after the climb at max_step_s: a bound.

@@ -5,7 +5,7 @@
 
 const assert = require('node:assert/strict');
 const { searchCapacity, stepFailure, utilizationEstimate, arrivalsKept, scheduledRate, sustainedRate, rateGraceMs } = require('../../../perf/lib/run/capacity');
-const { CONFIRM_ATTEMPTS, FAIL_CONFIRMATIONS } = require('../../../perf/lib/method');
+const { CONFIRM_ATTEMPTS, FAIL_CONFIRMATIONS, APPROXIMATION_STEPS } = require('../../../perf/lib/method');
 const { Samples } = require('../../../perf/lib/measure/samples');
 const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 const { mulberry32, seededNormals } = require('../../support/seeded_random');
@@ -459,5 +459,86 @@ describe('capacity: random arrivals (Tsung)', () => {
     let caught = 0;
     for (let i = 0; i < 500; i++) if (!arrivalsKept(1000, measuredRate(uniform, 800, 1280), 1280)) caught += 1;
     assert.ok(caught / 500 > 0.9, `caught ${caught} of 500`);
+  });
+});
+
+describe('capacity: the ramps\' stochastic approximation', () => {
+  /** A server whose edge is a slope: a step at `rate` passes with probability 1 ÷ (1 + e^(ln(rate ÷ edge) ÷ width)), half the time at the edge. */
+  function sloped({ edge, width, seed }) {
+    const uniform = mulberry32(seed);
+    const offered = [];
+    const measure = async (rate) => {
+      offered.push(rate);
+      const holds = width === 0 ? rate < edge : uniform() < 1 / (1 + Math.exp(Math.log(rate / edge) / width));
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: holds ? 3 : 25, errors: 0 };
+    };
+    return { measure, offered };
+  }
+  const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))];
+  const options = { from: 500, to: 128000, confirmPass: true, approximation: APPROXIMATION_STEPS, maxSteps: 30 };
+
+  it(`ends every search in the climb and ${APPROXIMATION_STEPS} whole steps, its answer the rate a step holds half the time: unbiased by simulation on slopes of width 0.05 and 0.15`, async () => {
+    // Width on the log scale: a server on a machine whose speed moves by ±15 % step to step
+    // passes 27 % of its steps 15 % above its edge and 73 % 15 % below it (width 0.15).
+    for (const [width, spread90] of [[0.05, 0.1], [0.15, 0.2]]) {
+      const errors = [];
+      for (let seed = 1; seed <= 300; seed++) {
+        const edge = 5000 * 2 ** (3 * mulberry32(seed * 31)());
+        const r = await searchCapacity(sloped({ edge, width, seed }).measure, options);
+        assert.equal(r.incomplete, null, `width ${width}, seed ${seed}: ${JSON.stringify(r.incomplete)}`);
+        assert.equal(r.approximation.steps, APPROXIMATION_STEPS);
+        assert.ok(r.steps.length <= 9 + APPROXIMATION_STEPS, `${r.steps.length} steps`);
+        errors.push(Math.log(r.sustainable_rps / edge));
+      }
+      const median = quantile(errors, 0.5);
+      const far = quantile(errors.map(Math.abs), 0.9);
+      assert.ok(Math.abs(median) < 0.03, `width ${width}: median error ${median.toFixed(3)} on the log scale`);
+      assert.ok(far < spread90, `width ${width}: 90 % of the answers within ${far.toFixed(3)} of the edge on the log scale, not ${spread90}`);
+    }
+  });
+
+  it('on a sharp edge it closes in: within 5 % after its steps, moving less after every reversal; no bracket, nothing confirmed', async () => {
+    const { measure, offered } = sloped({ edge: 11000, width: 0, seed: 1 });
+    const r = await searchCapacity(measure, options);
+    assert.ok(Math.abs(Math.log(r.sustainable_rps / 11000)) < 0.05, `${r.sustainable_rps}`);
+    assert.deepEqual([r.bracket, r.confirmed, r.saturated, r.failing_rps > 11000], [null, null, true, true]);
+    // The climb: 500 … 8,000 held, 16,000 failed; the approximation starts between them.
+    assert.deepEqual(offered.slice(0, 6), [500, 1000, 2000, 4000, 8000, 16000]);
+    assert.equal(Math.round(r.approximation.start_rps), Math.round(Math.sqrt(8000 * 16000)));
+    const moves = offered.slice(6).map((rate, i, a) => (i ? Math.abs(Math.log(rate / a[i - 1])) : null)).slice(1);
+    assert.ok(moves[moves.length - 1] < moves[0] / 3, `moves ${moves.map((m) => m.toFixed(3)).join(' ')}`);
+    assert.ok(r.approximation.reversals >= 4);
+  });
+
+  it('a search whose steps never reversed walked past its edge: incomplete, not an answer', async () => {
+    // The climb's 8,000/s fails once (noise); every step after passes.
+    let failedOnce = false;
+    const measure = async (rate) => {
+      const fails = rate >= 8000 && !failedOnce;
+      if (fails) failedOnce = true;
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: fails ? 30 : 2, errors: 0 };
+    };
+    const r = await searchCapacity(measure, options);
+    assert.deepEqual(r.incomplete, { code: 'unsettled', reversals: 0 });
+  });
+
+  it('a failure the client is suspected of moves nothing; the client at its limit by the edge leaves the search incomplete', async () => {
+    const late = 'the load generator ran 4 ms late';
+    let n = 0;
+    const someSuspect = async (rate) => (rate >= 10000 ? { offered_rps: rate, achieved_rps: rate, p99_ms: 30, errors: 0, client_suspect: ++n % 2 ? late : null } : { offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 });
+    const r = await searchCapacity(someSuspect, options);
+    assert.equal(r.incomplete, null);
+    assert.ok(r.steps.some((st) => st.client_suspect) && Math.abs(Math.log(r.sustainable_rps / 10000)) < 0.1, `${r.sustainable_rps}`);
+    // The climb holds 8,000/s and fails 16,000/s; between 9,000 and 11,000/s the client cannot offer the rate.
+    const limitedAt = async (rate) => (rate >= 9000 && rate < 11000 ? { offered_rps: rate, achieved_rps: 9000, p99_ms: 2, errors: 0, limited: 'client-bound' } : { offered_rps: rate, achieved_rps: rate, p99_ms: rate >= 11000 ? 30 : 2, errors: 0 });
+    const c = await searchCapacity(limitedAt, options);
+    assert.deepEqual(c.incomplete, { code: 'client', reason: 'client-bound' });
+  });
+
+  it('without a bracket from the climb there is nothing to approximate: a server never saturated, or failing the first rate, answers as the bisection does', async () => {
+    const open = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: 2, errors: 0 }), { ...options, to: 8000 });
+    assert.deepEqual([open.saturated, open.approximation, open.sustainable_rps], [false, null, 8000]);
+    const none = await searchCapacity(async (rate) => ({ offered_rps: rate, achieved_rps: rate, p99_ms: 20, errors: 0 }), { ...options, to: 8000 });
+    assert.deepEqual([none.sustainable_rps, none.approximation], [null, null]);
   });
 });
