@@ -179,8 +179,9 @@ const STEP_OVERHEAD_S = 0.35;
 
 /**
  * Steps a search should take: every doubling step from from_rps to to_rps (a server failing
- * sooner takes fewer), one failing step of the rate above, the climb's top measured whole, and
- * the approximation's steps (perf/lib/run/capacity.js); with approximation_steps 0, the
+ * sooner takes fewer), one failing step of the rate above, the climb's top measured whole, the
+ * confirmations of the climb's failure, and the approximation's steps
+ * (perf/lib/run/capacity.js); with approximation_steps 0, the
  * bisection to the ramp's precision (a step a rate), the confirmations of the rate that bounds
  * the answer (only that rate's failure is confirmed), and the answer's confirming steps.
  */
@@ -192,7 +193,7 @@ function stepsPerSearch(ramp) {
   }
   const bisections = Math.ceil(Math.log2(Math.log(RAMP_FACTOR) / Math.log(1 + ramp.precision)));
   const climb = Math.min(ramp.max_steps, doubling + 1);
-  const whole = ramp.approximation_steps > 0 ? 1 + ramp.approximation_steps : bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS;
+  const whole = ramp.approximation_steps > 0 ? 1 + ramp.fail_confirmations - 1 + ramp.approximation_steps : bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS;
   return { climb, whole: Math.min(ramp.max_steps - climb, whole) };
 }
 

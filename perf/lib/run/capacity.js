@@ -48,12 +48,14 @@
 // errors in 24,000), so each failing step is followed by the runner's settling, and bisection
 // spends few steps there.
 //
-// (2') The ramps' search (`approximation`: a number of steps) replaces the bisection and its
-// confirmations with Kesten's stochastic approximation (Robbins and Monro 1951, Kesten 1958),
+// (2') The ramps' search (`approximation`: a number of steps) replaces the bisection with
+// Kesten's stochastic approximation (Robbins and Monro 1951, Kesten 1958),
 // because on a shared machine the edge is not a rate but a slope: the same rate passes one
 // step and fails the next (the machine's speed moves every server's CPU per request together
 // by up to 1.6× for minutes: RESULTS.md, 2026-12-01), and a bisection to 5 % then never ends.
-// From the middle of the climb's last bracket (on the log scale), each whole step moves the
+// Once the climb's failure is confirmed (as the bisection's bound is: `confirmations` failing
+// steps since its last pass; where it passes, the climb goes on), from the middle of the climb's
+// last bracket (on the log scale), each whole step moves the
 // rate up after a pass and down after a failure by APPROXIMATION_STEP ÷ (1 + the reversals so
 // far): a fixed number of steps, each search ending, its answer the rate a step holds half the
 // time (the median of the edge), unbiased however wide the slope (test/unit/run/capacity.test.js
@@ -325,10 +327,23 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
     passed = climbed.length ? climbed[climbed.length - 1].rate : null;
   }
   // The ramps' stochastic approximation, where the climb bracketed an edge (a rate passed whole,
-  // a higher one failed): its answer replaces the bisection's.
-  if (approximation > 0 && passed !== null && lowest(failedRates) !== null && !incomplete) {
-    const approximated = await approximate(passed, lowest(failedRates), approximation);
-    return finish(approximated.estimate, null, null, approximated);
+  // a higher one failed): its answer replaces the bisection's. The climb's failure is settled
+  // first, as the bisection's bound is: `confirmations` failing steps since its last pass, and
+  // where it passes one the climb goes on above it. A noisy failure low on the climb would
+  // otherwise start the approximation far below the edge, where its small moves never reach it
+  // (async_http failed 40 new connections a second once, 2026-12-01, and its 12 steps walked
+  // from 28 to 226/s, unsettled).
+  if (approximation > 0) {
+    for (let bound = lowest(failedRates); passed !== null && bound !== null && !incomplete && !settled(bound); bound = lowest(failedRates)) {
+      const outcome = await tryRate(bound, confirmations);
+      if (outcome === null) break;
+      record(bound, outcome);
+      if (outcome === 'pass' && lowest(failedRates) === null && bound < to) await climb(Math.min(to, bound * RAMP_FACTOR));
+    }
+    if (passed !== null && lowest(failedRates) !== null && !incomplete) {
+      const approximated = await approximate(passed, lowest(failedRates), approximation);
+      return finish(approximated.estimate, null, null, approximated);
+    }
   }
   // Bisection below the lowest rate that failed, that the client could not offer (a client
   // limit ends nothing while rates under it are left to measure), or that failed its confirming

@@ -30,8 +30,27 @@ const { shuffled } = require('./rounds');
 const { rampStepSamplesFileName, ERROR_CODES, errorCount } = require('../measure/samples');
 const { searchLine } = require('../text/ramps');
 const { longPauses, pauseWindow, pauseEnds, PausePeriod, stepLength, lengthened } = require('./pause_window');
+const { readLimits, FD_RESERVE } = require('../hosts/fd_limits');
 
 const TIMEOUT = ERROR_CODES.indexOf('timeout');
+
+// The share of the load generator's descriptors a step of new connections may hold open at once.
+const DESCRIPTOR_SHARE = 0.8;
+
+/**
+ * A step of new connections with its timeout shortened to what the load generator's descriptors
+ * hold (limits: the runner's, which the engines inherit): past a server's edge each connection
+ * waits up to the timeout for its reply, so a step of `rate` a second holds up to rate × timeout
+ * open (em failing 11,007 new connections a second with a p99 of 4.1 s ran the load generator out
+ * of its 20,000 descriptors, 2026-12-01, on a machine that lets no one raise the limit). Never
+ * below ten times the objective: a request that late has failed the objective either way, and the
+ * step's percentiles count it at the timeout (censoredPercentiles). Other steps as they are.
+ */
+function withinDescriptors(scenario, rate, objective, limits = readLimits()) {
+  if (scenario.kind !== 'open' || !limits || !Number.isFinite(limits.soft)) return scenario;
+  const timeoutS = Math.max((DESCRIPTOR_SHARE * (limits.soft - FD_RESERVE)) / rate, (10 * objective.ms) / 1000);
+  return timeoutS < scenario.timeout_s ? { ...scenario, timeout_s: round3(timeoutS) } : scenario;
+}
 
 /** The step's requests that timed out (perf/lib/measure/samples.js: error 'timeout'). */
 function timeoutsOnSchedule(samples) {
@@ -268,7 +287,7 @@ function turnstile() {
 function measureStep(ramp, server, up, context, period) {
   let planned = null;
   const measure = stepMeasurer(server, up, context, {
-    scenarioAt: (rate) => stepScenario(ramp, rate, planned.seconds),
+    scenarioAt: (rate) => withinDescriptors(stepScenario(ramp, rate, planned.seconds), rate, context.objective),
     current: (rate) => `${ramp.name} at ${Math.round(rate)}/s`,
     status: (rate, { warming = false } = {}) => `${ramp.name}  ${server}  ${Math.round(rate)}/s (~${Math.ceil(planned.seconds)} s${ramp.lead_s > 0 && !warming ? ` after ${ramp.lead_s} s at the rate` : ''}${planned.partial ? `, climbing: a pause period is ~${planned.period_s} s` : planned.period_s ? `, two pause periods of ~${planned.period_s} s` : ''})`,
     fresh: false,
@@ -346,4 +365,4 @@ function stepMeasurer(server, up, { io, turn, out, restart, objective, loadHosts
     });
 }
 
-module.exports = { measureRamps, stepOf, stepMeasurer, harnessSuspect, turnstile };
+module.exports = { measureRamps, stepOf, stepMeasurer, harnessSuspect, turnstile, withinDescriptors };

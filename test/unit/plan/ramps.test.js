@@ -69,17 +69,18 @@ describe('ramps as data', () => {
     assert.equal(loadRamps({ dir: rampDir({ k: { description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 } }) })[0].connections, 100, 'a pool of 100 by default');
   });
 
-  it('a quick search is shorter: each project ramp\'s quick values take 6 steps of approximation after the climb, in steps of 0.5 s; new connections stop waiting at 250 ms', () => {
+  it('a quick search is shorter: each project ramp\'s quick values take 6 steps of approximation after the climb, in steps of 0.5 s; new connections stop waiting at 250 ms and fail the climb\'s rate on three failing steps, keep-alive on two', () => {
     for (const ramp of loadRamps({ quick: true })) assert.deepEqual([ramp.approximation_steps, ramp.step_s], [6, 0.5], ramp.name);
     const [keepalive, perConnection] = loadRamps({ quick: true, names: ['hello_keepalive', 'hello_per_connection'] });
-    assert.deepEqual([keepalive.timeout_s, perConnection.timeout_s], [10, 0.25]);
-    for (const ramp of loadRamps()) assert.deepEqual([ramp.approximation_steps, ramp.step_s, ramp.timeout_s], [12, 2, 10], ramp.name);
+    assert.deepEqual([keepalive.fail_confirmations, keepalive.timeout_s], [2, 10]);
+    assert.deepEqual([perConnection.fail_confirmations, perConnection.timeout_s], [3, 0.25]);
+    for (const ramp of loadRamps()) assert.deepEqual([ramp.approximation_steps, ramp.step_s, ramp.fail_confirmations, ramp.timeout_s], [12, 2, 3, 10], ramp.name);
   });
 
   it('a ramp\'s estimated seconds: its searches\' steps (doubling to to_rps, a step above, the climb\'s top measured whole and the approximation\'s steps; or the bisection to its precision, the bound\'s failure and the answer confirmed), each its load and overhead', () => {
     const approximating = loadRamps({ dir: rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, approximation_steps: 5, warmup_requests: 0 } }) })[0];
-    // The climb: 1000, 2000, 4000, 8000 and 1 failing above, at the base length; then the climb's top whole and 5 approximating steps at max_step_s.
-    assert.ok(Math.abs(estimateRampS(approximating, { servers: 1, repeat: 1 }) - ((4 + 1) * (1 + 2 + 0.35) + (1 + 5) * (15 + 2 + 0.35))) < 1e-9);
+    // The climb: 1000, 2000, 4000, 8000 and 1 failing above, at the base length; then at max_step_s the climb's top whole, 2 more failing steps of the rate above (3 by default), and 5 approximating steps.
+    assert.ok(Math.abs(estimateRampS(approximating, { servers: 1, repeat: 1 }) - ((4 + 1) * (1 + 2 + 0.35) + (1 + 2 + 5) * (15 + 2 + 0.35))) < 1e-9);
     const dir = rampDir({ r: { description: 'x', connection: 'keep-alive', from_rps: 1000, to_rps: 8000, step_s: 1, precision: 0.1, approximation_steps: 0, warmup_requests: 0 } });
     const [ramp] = loadRamps({ dir });
     // Each step after its lead-in (2 s by default). The climb: 1000, 2000, 4000, 8000 and 1 failing above, at the base

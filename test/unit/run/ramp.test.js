@@ -4,7 +4,9 @@
 // sustainable rates judged: test/unit/judge/ramps.test.js.
 
 const assert = require('node:assert/strict');
-const { stepOf, harnessSuspect, turnstile } = require('../../../perf/lib/run/ramp');
+const { stepOf, harnessSuspect, turnstile, withinDescriptors } = require('../../../perf/lib/run/ramp');
+const { stepScenario, normalizeRamp } = require('../../../perf/lib/plan/ramps');
+const { FD_RESERVE } = require('../../../perf/lib/hosts/fd_limits');
 const { scheduleKept, stepFailure } = require('../../../perf/lib/run/capacity');
 const { Samples } = require('../../../perf/lib/measure/samples');
 
@@ -150,5 +152,22 @@ describe('ramps: the stage', () => {
     };
     await Promise.all([search('a'), search('b')]);
     assert.deepEqual(order, ['a', 'b', 'a', 'b', 'a', 'b']);
+  });
+});
+
+describe('ramps: a step of new connections within the load generator\'s descriptors', () => {
+  const perConnection = normalizeRamp({ description: 'x', from_rps: 20, to_rps: 40960, timeout_s: 10 }, 'x', undefined);
+  const keepAlive = normalizeRamp({ description: 'x', connection: 'keep-alive', from_rps: 500, to_rps: 64000 }, 'x', undefined);
+
+  it('shortens a step\'s timeout to what 80 % of the descriptors hold at its rate, never below ten times the objective; leaves the rest as they are', () => {
+    const limits = { soft: 20000, hard: 20000 };
+    // 11,000 new connections a second, each waiting up to 10 s: 110,000 open at once past the edge.
+    const busy = withinDescriptors(stepScenario(perConnection, 11000, 15), 11000, P99_10MS, limits);
+    assert.equal(busy.timeout_s, Math.round(((0.8 * (20000 - FD_RESERVE)) / 11000) * 1000) / 1000);
+    assert.ok(busy.timeout_s * 11000 <= 0.8 * 20000, 'the step holds at most 80 % of the limit');
+    assert.equal(withinDescriptors(stepScenario(perConnection, 1000, 15), 1000, P99_10MS, limits).timeout_s, 10, '1,000 a second for 10 s fits');
+    assert.equal(withinDescriptors(stepScenario(perConnection, 1e6, 2), 1e6, P99_10MS, limits).timeout_s, 0.1, 'ten times the objective at least');
+    assert.equal(withinDescriptors(stepScenario(keepAlive, 30000, 15), 30000, P99_10MS, limits).timeout_s, stepScenario(keepAlive, 30000, 15).timeout_s, 'a keep-alive step holds its pool');
+    assert.equal(withinDescriptors(stepScenario(perConnection, 11000, 15), 11000, P99_10MS, null).timeout_s, 10, 'no limit known: as it is');
   });
 });

@@ -30,6 +30,12 @@ describe('ramps in words', () => {
     assert.equal(serverText({ searches: [none], sustainable_rps: { n: 0, centre: null, ci95: null } }), 'no rate held');
   });
 
+  it('an approximated search: the rate held half the time, from where its steps started, how many held and reversed', () => {
+    const steps = [{ rate: 16000, failure: null }, { rate: 32000, failure: 'p99 40 ms over 10 ms' }, { rate: 22627, failure: null }, { rate: 26909, failure: 'p99 30 ms over 10 ms' }, { rate: 24675, failure: null }];
+    const approximated = { sustainable_rps: 25768, failing_rps: 26909, saturated: true, limited: null, incomplete: null, approximation: { start_rps: 22627, steps: 3, reversals: 2 }, steps };
+    assert.equal(searchLine('hello', 'node', approximated, SLO, { i: 2, repeat: 3 }), 'hello  node  sustains 25,768/s at p99 ≤ 10 ms half the time (search 2 of 3): 3 steps from 22,627/s, 2 held, 2 reversals');
+  });
+
   it('a search whose highest pass failed its confirming step says so; one whose failing steps the machine disturbed even when repeated, too; its steps counted by how their loop pauses were judged', () => {
     const unconfirmed = { sustainable_rps: 3900, unconfirmed_rps: 4000, confirmed: false, failing_rps: 4100, saturated: true, limited: null, steps: [{ rate: 4100, failure: 'p99 12.3 ms over 10 ms' }, { rate: 4000, confirming: true, failure: 'p99 10.4 ms over 10 ms' }] };
     assert.equal(searchLine('hello', 'node', unconfirmed, SLO), 'hello  node  sustains 3,900/s at p99 ≤ 10 ms; fails at 4,100/s: p99 12.3 ms over 10 ms; held 4,000/s once, not on its confirming step (p99 10.4 ms over 10 ms)');
