@@ -332,9 +332,10 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
   // where it passes one the climb goes on above it. A noisy failure low on the climb would
   // otherwise start the approximation far below the edge, where its small moves never reach it
   // (async_http failed 40 new connections a second once, 2026-12-01, and its 12 steps walked
-  // from 28 to 226/s, unsettled).
+  // from 28 to 226/s, unsettled); the climb's first rate too (node and em each failed 20 a
+  // second once, their first step after a start).
   if (approximation > 0) {
-    for (let bound = lowest(failedRates); passed !== null && bound !== null && !incomplete && !settled(bound); bound = lowest(failedRates)) {
+    for (let bound = lowest(failedRates); bound !== null && !incomplete && !settled(bound); bound = lowest(failedRates)) {
       const outcome = await tryRate(bound, confirmations);
       if (outcome === null) break;
       record(bound, outcome);

@@ -518,8 +518,18 @@ describe('capacity: the ramps\' stochastic approximation', () => {
       return { offered_rps: rate, achieved_rps: rate, p99_ms: fails ? 30 : 2, errors: 0 };
     };
     const r = await searchCapacity(once, options);
-    assert.deepEqual([r.incomplete, r.saturated], [null, true]);
+    assert.deepEqual([r.incomplete, r.saturated, r.approximation.steps], [null, true, APPROXIMATION_STEPS]);
     assert.ok(Math.abs(Math.log(r.sustainable_rps / 20000)) < 0.05, `${r.sustainable_rps}`);
+    // The climb's first rate, 500/s, fails once (a server's first step after a start).
+    let first = true;
+    const cold = async (rate) => {
+      const fails = rate >= 20000 || first;
+      first = false;
+      return { offered_rps: rate, achieved_rps: rate, p99_ms: fails ? 30 : 2, errors: 0 };
+    };
+    const c = await searchCapacity(cold, options);
+    assert.deepEqual([c.incomplete, c.approximation && c.approximation.steps], [null, APPROXIMATION_STEPS]);
+    assert.ok(Math.abs(Math.log(c.sustainable_rps / 20000)) < 0.05, `${c.sustainable_rps}`);
     // 8,000/s fails its three steps; then the server holds every rate (the machine got faster).
     let n = 0;
     const faster = async (rate) => {
