@@ -59,9 +59,9 @@
 // rate up after a pass and down after a failure by APPROXIMATION_STEP ÷ (1 + the reversals so
 // far): a fixed number of steps, each search ending, its answer the rate a step holds half the
 // time (the median of the edge), unbiased however wide the slope (test/unit/run/capacity.test.js
-// checks it by simulation). A failure the client is suspected of moves nothing; one with
-// the client at its limit ends the search there, not saturated, as the climb's does. A search
-// whose steps never reversed walked past its edge: incomplete, not counted.
+// checks it by simulation). A failure the client is suspected of moves nothing; the client at
+// its limit by the edge, or suspected of half the failures, leaves the search incomplete, as does
+// one whose steps never reversed (it walked past its edge): kept, not counted.
 
 const { RAMP_FACTOR, FAIL_CONFIRMATIONS, CONFIRM_ATTEMPTS, DEFAULT_OBJECTIVE, DEFAULT_PRECISION, APPROXIMATION_STEP, MIN_REVERSALS } = require('../method');
 
@@ -152,8 +152,8 @@ function stepFailure(step, objective = DEFAULT_OBJECTIVE) {
  * failing steps in a row that fail a rate: FAIL_CONFIRMATIONS; 1 where a search too short to
  * confirm says what each step found), confirmPass (the answer a rate held twice: above),
  * repeatDisturbed (a failing step the hypervisor stole from measured again once: above),
- * approximation (the ramps: after the climb, this many whole steps of stochastic approximation
- * instead of the bisection and its confirmations: above; 0 or null for the bisection).
+ * approximation (the ramps: after the climb and its failure confirmed, this many whole steps of
+ * stochastic approximation instead of the bisection: above; 0 or null for the bisection).
  * Resolves { sustainable_rps (the highest rate that passed; with confirmPass the highest held
  * twice, sustainedRate; null when none did), confirmed (with confirmPass: whether the highest
  * rate that passed held on its confirming step too; else null), unconfirmed_rps (the rate that
