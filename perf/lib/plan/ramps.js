@@ -193,7 +193,8 @@ function stepsPerSearch(ramp) {
   }
   const bisections = Math.ceil(Math.log2(Math.log(RAMP_FACTOR) / Math.log(1 + ramp.precision)));
   const climb = Math.min(ramp.max_steps, doubling + 1);
-  const whole = ramp.approximation_steps > 0 ? 1 + ramp.fail_confirmations - 1 + ramp.approximation_steps : bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS;
+  // Approximating: the climb's top whole and its failing rate's fail_confirmations − 1 more steps, then the approximation.
+  const whole = ramp.approximation_steps > 0 ? ramp.fail_confirmations + ramp.approximation_steps : bisections + ramp.fail_confirmations - 1 + CONFIRM_ATTEMPTS;
   return { climb, whole: Math.min(ramp.max_steps - climb, whole) };
 }
 

@@ -306,8 +306,7 @@ async function searchCapacity(measure, { from, to, objective = DEFAULT_OBJECTIVE
         continue;
       }
       const held = !step.failure;
-      if (held) passed = Math.max(passed, rate);
-      else failedRates.add(rate);
+      if (!held) failedRates.add(rate);
       if (last !== null && held !== last) reversals += 1;
       last = held;
       x = Math.min(hi, Math.max(lo, x + ((held ? 1 : -1) * APPROXIMATION_STEP) / (1 + reversals)));

@@ -101,7 +101,8 @@ function searchHead(name, server, r, objective, { i = 1, repeat = 1, width = 5 }
   }
   // The approximation's answer is the middle of a slope, not the top of a bracket: its steps, not one failing rate, say how it was found.
   if (r.approximation) {
-    const steps = r.steps.slice(-r.approximation.steps);
+    // A disturbed step's repeat stands for it: the first is not one of the approximation's steps.
+    const steps = r.steps.filter((st) => !st.repeated).slice(-r.approximation.steps);
     const held = steps.filter((st) => !st.failure).length;
     return `${head}sustains ${rate(r.sustainable_rps)}/s at ${slo} half the time${of}: ${r.approximation.steps} steps from ${rate(r.approximation.start_rps)}/s, ${held} held, ${r.approximation.reversals} reversal${r.approximation.reversals === 1 ? '' : 's'}`;
   }
