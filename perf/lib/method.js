@@ -3,9 +3,9 @@
 // sequential looks of paired rounds, the ramps' capacity search) and the judge decides with.
 // One home, so that what is planned, what is measured and what is judged cannot drift apart
 // (and the versions of these rules, which the archive holds each run's answers to);
-// why each is what it is, the modules that use it say (perf/lib/judge/answer.js,
-// perf/lib/judge/group_sequential.js, perf/lib/run/capacity.js, perf/lib/judge/confidence.js,
-// perf/lib/judge/waiting.js).
+// why each is what it is, the modules that use it say (perf/lib/rule/answer.js,
+// perf/lib/rule/group_sequential.js, perf/lib/run/capacity.js, perf/lib/rule/confidence.js,
+// perf/lib/judge/held.js).
 
 // Every interval's level: the chance that it covers the true value.
 const LEVEL = 0.95;
@@ -51,7 +51,7 @@ const fewPauses = ({ long_pauses: pauses, periods }) => periods === 0 && pauses 
 
 // The overhead a server may add to a waiting request before it no longer "holds" it: p99 more
 // than this above the wait (a timer of N ms answered within N + 10 ms). The held-count search
-// holds each step to it (heldObjective), the judge each waiting run (perf/lib/judge/waiting.js).
+// holds each step to it (heldObjective), the judge each waiting run (perf/lib/judge/held.js).
 const ABOVE_WAIT_BOUND_MS = 10;
 /** The held-count search's objective as the capacity search reads it: p99 at most the wait plus the bound. */
 const heldObjective = (waitMs) => ({ percentile: 'p99', ms: waitMs + ABOVE_WAIT_BOUND_MS });
@@ -101,7 +101,7 @@ function thresholds() {
 // fixed number of steps of stochastic approximation to the rate a step holds half the time
 // instead of the bisection: version 7). A metric whose rule changed
 // alone has its own entry, "kind metric", which its answers are held to instead of their kind's
-// (memory from the runs left out only for their pace, perf/lib/judge/reasons.js doubtsPaceOnly:
+// (memory from the runs left out only for their pace, perf/lib/rule/reasons.js doubtsPaceOnly:
 // version 2). A run records the versions it measured with (perf/lib/run/environment.js); an
 // archived answer of another version is marked, like one of a server changed since.
 const METHOD_VERSIONS = { scenario: 1, ramp: 7, 'scenario peak_rss_mb': 2 };

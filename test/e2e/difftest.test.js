@@ -15,6 +15,7 @@ const { runtimeSets, useServers } = require('../support/servers');
 const { loadServerDefinitions } = require('../../perf/lib/hosts/server_process');
 const { withRuntimeVariants } = require('../../perf/lib/hosts/runtimes');
 const { runCases, warmServers, describeDisagreement, TESTER_LIMITS } = require('../difftest/run');
+const { makeTmpDir } = require('../support/runner_helpers');
 
 const SEED = 22;
 const CASES = 2000;
@@ -106,7 +107,7 @@ describe('the differential tester\'s command (scripts/difftest.sh), as its users
 
   it('llhttp\'s request tests from a checkout (--corpus): each sent to both, alike, exit 0; a folder without them, one line and exit 2', async () => {
     const root = path.join(__dirname, '..', '..');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-'));
+    const dir = makeTmpDir('llhttp-');
     fs.mkdirSync(path.join(dir, 'test', 'request'), { recursive: true });
     const test = (title, lines) => [`### ${title}`, '', '<!-- meta={"type": "request"} -->', '```http', ...lines, '', '', '```', ''].join('\n');
     fs.writeFileSync(path.join(dir, 'test', 'request', 'sample.md'), [test('hello', ['GET /hello HTTP/1.1', 'Host: x']), test('RTSP', ['PUT /hello RTSP/1.0', 'CSeq: 1'])].join('\n'));

@@ -6,9 +6,9 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
+const { makeTmpDir } = require('../support/runner_helpers');
 
 const CLI = path.join(__dirname, '..', '..', 'perf', 'cli', 'held_memory.js');
 
@@ -18,7 +18,7 @@ describe('held memory: the study on the project servers', function () {
   let printed;
   let study;
   before(async () => {
-    out = fs.mkdtempSync(path.join(os.tmpdir(), 'held-memory-'));
+    out = makeTmpDir('held-memory-');
     const ran = await new Promise((resolve) => {
       execFile(process.execPath, [CLI, '--servers', 'node,em,async', '--counts', '0,60,120', '--wait-ms', '1000', '--out', out], (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
     });

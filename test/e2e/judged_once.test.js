@@ -30,7 +30,7 @@ describe('a run judged once per reader', function () {
 
   it('the run CLI: results.json holds no verdict; its summaries, terminal and report come from one judging', () => {
     const { calls, stdout } = counted('perf/cli/run.js', ['--servers-file', serversFile, '--servers', 'a,b', '--scenarios-dir', scenariosDir, '--repeat', '2', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--out', out], dir);
-    assert.deepEqual(calls, { judgeResults: 1, analyzeRuns: 1 }, 'one judging, whose analysis is the verdicts');
+    assert.deepEqual(calls, { judgeResults: 1, analyzeRuns: 1, compareServers: 1 }, 'one judging, whose analysis is the verdicts');
     const doc = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
     for (const judged of ['comparisons', 'aggregates', 'waiting', 'backends']) assert.equal(doc[judged], undefined, `results.json has no ${judged}`);
     assert.equal(doc.runs.length, 4);
@@ -41,6 +41,17 @@ describe('a run judged once per reader', function () {
 
   it('the report CLI, another reader: one judging of its own', () => {
     const { calls } = counted('perf/cli/report.js', [out], dir);
-    assert.deepEqual(calls, { judgeResults: 1, analyzeRuns: 1 });
+    assert.deepEqual(calls, { judgeResults: 1, analyzeRuns: 1, compareServers: 1 });
+  });
+
+  it('paired rounds: the looks read the verdict rule, not the judge; the run is judged once', () => {
+    const roundsOut = path.join(dir, 'rounds-out');
+    const { calls } = counted('perf/cli/run.js', ['--servers-file', serversFile, '--servers', 'a,b', '--scenarios-dir', scenariosDir, '--budget', '10s', '--ramps', 'none', '--no-held', '--warmup', '0', '--no-lighter-engines', '--no-pin', '--out', roundsOut], dir);
+    const doc = JSON.parse(fs.readFileSync(path.join(roundsOut, 'results.json'), 'utf8'));
+    assert.ok(doc.runs.length >= 10, `the first look's 5 rounds of each server, not ${doc.runs.length} runs`);
+    assert.equal(calls.judgeResults, 1);
+    assert.equal(calls.analyzeRuns, 1);
+    // Each visit's look (at least the first) and the judging's own.
+    assert.ok(calls.compareServers >= 2, `the looks used the rule: ${JSON.stringify(calls)}`);
   });
 });

@@ -10,13 +10,13 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { chromium } = require('playwright-core');
 
 const { buildReport } = require('../../perf/lib/report');
 const { serverStyle } = require('../../perf/lib/report/style');
+const { makeTmpDir } = require('../support/runner_helpers');
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'results_small');
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
@@ -48,7 +48,7 @@ describe('report: in a browser', function () {
   let figures;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-browser-'));
+    dir = makeTmpDir('report-browser-');
     fs.cpSync(FIXTURE, dir, { recursive: true });
     const { reportPath } = await buildReport(dir);
     browser = await chromium.launch({
@@ -161,7 +161,7 @@ describe('report: in a browser', function () {
   it('fits the summary table in a 1280 px wide screen, even with long server names and an interval in every verdict', async () => {
     // The widest the table gets: a pair with long names (servers.json has em_yjit and
     // em_bare_yjit), and three trials' "undecided (…) 95% CI …" in every verdict.
-    const wide = fs.mkdtempSync(path.join(os.tmpdir(), 'report-wide-'));
+    const wide = makeTmpDir('report-wide-');
     const screen = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       fs.cpSync(FIXTURE, wide, { recursive: true });

@@ -5,7 +5,6 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
@@ -13,13 +12,14 @@ const { spawnSync } = require('node:child_process');
 const { buildReport } = require('../../perf/lib/report');
 const { encodeLatencies, mergeLatencyHistograms } = require('../../perf/lib/measure/stats');
 const { parseSamplesCsv } = require('../../perf/lib/measure/samples');
+const { makeTmpDir } = require('../support/runner_helpers');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'results_small');
 const CLI = path.join(ROOT, 'perf', 'cli', 'report.js');
 
 function copyFixture() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-build-'));
+  const dir = makeTmpDir('report-build-');
   fs.cpSync(FIXTURE, dir, { recursive: true });
   return dir;
 }
@@ -327,7 +327,7 @@ describe('report: a long run (600 000 requests)', function () {
   this.timeout(60000);
   let dir;
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-big-'));
+    dir = makeTmpDir('report-big-');
     fs.mkdirSync(path.join(dir, 'samples'));
     const runs = [];
     for (const [server, base] of [['node', 0.4], ['em', 0.6]]) {
@@ -361,7 +361,7 @@ describe('report: a long run (600 000 requests)', function () {
 
 describe('report: npm run report on what is not a results folder', () => {
   let dir;
-  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-bad-')); });
+  before(() => { dir = makeTmpDir('report-bad-'); });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const oneLineError = (res, re) => {

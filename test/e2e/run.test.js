@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { parseSamplesCsv, CSV_HEADER } = require('../../perf/lib/measure/samples');
-const { percentileResolved } = require('../../perf/lib/judge/verdicts');
+const { percentileResolved } = require('../../perf/lib/rule/compare');
 const { mergeLatencyHistograms } = require('../../perf/lib/measure/stats');
 const { schemaProblem, SCHEMA_VERSION } = require('../../perf/lib/store/results_doc');
 const { makeTmpDir, runCommand } = require('../support/runner_helpers');
@@ -143,7 +143,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
       const cells = md[2 + i].split('|').map((c) => c.trim()).filter(Boolean);
       assert.equal(cells[0], scenario);
       assert.equal(cells.length, 9);
-      // p99 of a quick run's few requests is not a p99: said instead of a number (judge/verdicts.js percentileResolved).
+      // p99 of a quick run's few requests is not a p99: said instead of a number (rule/compare.js percentileResolved).
       assert.ok(cells.slice(1).every((c, j) => /^[\d.,]+$/.test(c) || ([1, 5].includes(j) && c === 'n too small')), md[2 + i]);
     }
     const csv = fs.readFileSync(path.join(out, 'summary.csv'), 'utf8').trim().split('\n');
@@ -152,7 +152,7 @@ describe('perf end to end: scripts/run_scenarios.sh --quick on both servers', fu
     const row = Object.fromEntries(csv[0].split(',').map((k, i) => [k, csv[1].split(',')[i]]));
     const run = doc.runs.find((r) => r.server === 'em' && r.scenario === SCENARIOS[0]);
     assert.equal(Number(row.em_mean_ms), run.latency_ms.mean);
-    // Empty where too few requests lie above the p99 (judge/verdicts.js percentileResolved).
+    // Empty where too few requests lie above the p99 (rule/compare.js percentileResolved).
     if (percentileResolved(run.replies, 0.99)) assert.equal(Number(row.em_p99_ms), run.latency_ms.p99);
     else assert.equal(row.em_p99_ms, '');
   });

@@ -20,7 +20,7 @@ const TOGETHER = [
   ...files('unit/hosts', ['fd_limits', 'install_runtime', 'load_hosts', 'netns', 'one_request', 'pinning', 'runtimes', 'server_process']),
   ...files('unit/engines', ['external', 'httperf', 'index', 'tsung_output', 'wrk', 'http_exchange', 'autocannon', 'sequential']),
   ...files('unit/run', ['bottleneck', 'capacity', 'calibration', 'contract_check', 'environment', 'lighter_engines', 'ramp', 'pause_window', 'rounds', 'runtimes', 'run_one_ends']),
-  ...['judge', 'report', 'text', 'plan', 'measure', 'store', 'difftest'].map((folder) => `test/unit/${folder}/*.test.js`),
+  ...['rule', 'judge', 'report', 'text', 'plan', 'measure', 'store', 'difftest'].map((folder) => `test/unit/${folder}/*.test.js`),
   'test/unit/stages.test.js',
 ];
 

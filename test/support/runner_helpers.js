@@ -69,8 +69,20 @@ const HELLO = { method: 'GET', path: '/hello', headers: {}, upload_bytes: null }
 /** A Samples' rows as objects, in the order they were recorded. */
 const rowsOf = (samples) => Array.from({ length: samples.length }, (_, i) => samples.row(i));
 
+// Every folder makeTmpDir makes goes when the process that made it ends (a mocha worker, or the
+// suite), so that runs of the suite leave nothing behind in the system's temporary folder;
+// KEEP_TEST_DIRS=1 keeps them, to read after a failure.
+const madeDirs = [];
+process.on('exit', () => {
+  if (process.env.KEEP_TEST_DIRS) return;
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new folder in the system's temporary folder, removed when the process ends. */
 function makeTmpDir(prefix = 'perf-test-') {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
 /** Writes scenario files { name: object } into a new directory; returns it. */
@@ -152,7 +164,8 @@ function alive(pid) {
  */
 function mountTmpfs(sizeKb, { readOnly = false } = {}) {
   if (process.getuid() !== 0) return { skip: 'mounting a tmpfs needs root' };
-  const dir = makeTmpDir('perf-tmpfs-');
+  // Not removed at exit with the others: unmount() removes it, and only once nothing is mounted there.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perf-tmpfs-'));
   const mount = (args) => spawnSync('mount', args, { encoding: 'utf8' });
   let res = mount(['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', dir]);
   if (res.status === 0 && readOnly) res = mount(['-o', 'remount,ro', dir]);

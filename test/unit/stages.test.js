@@ -3,13 +3,17 @@
 // words live in text/), read from the source:
 //   plan/ requires nothing from judge/: what plan, run and judge share is the method's
 //     (perf/lib/method.js);
-//   run/ requires nothing from judge/ but the paired rounds' looks (run/rounds.js): a sequential
-//     design stops where its verdict rule decides, so its looks judge the rounds so far with the
-//     judge's own rule (their answers are not written: results.json holds what was measured);
-//   text/ imports no wording from judge/: no name it takes from judge/ is a phrase, holds one
-//     or is a function that builds one;
-//   judge/ builds no sentence: none of its string or template literals holds a phrase, outside
-//     comments and the messages of errors it throws for a caller's mistake.
+//   run/ calls back to plan/ only where a moment of the run asks (at most MAX_RUN_TO_PLAN_CALLS
+//     call sites): what the plan knows beforehand, it gives as data;
+//   run/ requires nothing from judge/: a sequential design stops where its verdict rule decides,
+//     so the paired rounds' looks (run/rounds.js) read the rule the judge reads (rule/), and
+//     write nothing judged (results.json holds what was measured);
+//   rule/ (the verdict rule) requires nothing from the stages that read it (plan, run, judge,
+//     text, report, studies);
+//   text/ imports no wording from judge/ or rule/: no name it takes from there is a phrase,
+//     holds one or is a function that builds one;
+//   judge/ and rule/ build no sentence: none of their string or template literals holds a
+//     phrase, outside comments and the messages of errors they throw for a caller's mistake.
 // A phrase: three or more words (letters, digits, ' and -, starting with a letter) in a row,
 // one space apart, in the literal's text; a template's placeholders end a phrase. "p99 latency"
 // is a label; "requests per second" already says something. A finding fails with where it is.
@@ -84,21 +88,54 @@ function isWording(value, seen = new Set()) {
   return false;
 }
 
+/**
+ * The calls a stage's files make to functions they take from another stage (require with named
+ * names, then called by that name): ['run/ramp.js → plan/ramps stepScenario', …], one a call site.
+ */
+function callsInto(stage, into) {
+  const found = [];
+  for (const file of stageFiles(stage)) {
+    const taken = new Map();
+    for (const { target, names } of requiresOf(file)) if (target.startsWith(`${into}/`)) for (const name of names || []) taken.set(name, target);
+    walk(parse(sourceOf(file)), (node) => {
+      if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && taken.has(node.callee.name)) found.push(`${file} → ${taken.get(node.callee.name).replace(/\.js$/, '')} ${node.callee.name}`);
+    });
+  }
+  return found;
+}
+
+// The runner calls back to the plan where it needs what only a moment of the run knows (a ramp's
+// step at the rate it reached, the held count a search asks for, the plan again once runtimes
+// or backends changed what can run); what the plan knows beforehand it gives as data (its
+// scenarios, estimates, calibration), so that a run's options flow one way, plan to run.
+const MAX_RUN_TO_PLAN_CALLS = 16;
+const runToPlan = callsInto('run', 'plan');
+
 describe('stages: the rules between perf/lib\'s stages', () => {
+  it(`run/ calls back to plan/ at ${runToPlan.length} call sites, at most ${MAX_RUN_TO_PLAN_CALLS}`, () => {
+    assert.ok(runToPlan.length <= MAX_RUN_TO_PLAN_CALLS, `${runToPlan.length} calls:\n${runToPlan.join('\n')}`);
+  });
+
   it('plan/ requires nothing from judge/', () => {
     const found = stageFiles('plan').flatMap((file) => requiresOf(file).filter((r) => r.target.startsWith('judge/')).map((r) => `${file} → ${r.target}`));
     assert.deepEqual(found, []);
   });
 
-  it('run/ requires nothing from judge/ but the paired rounds\' looks', () => {
+  it('run/ requires nothing from judge/', () => {
     const found = stageFiles('run').flatMap((file) => requiresOf(file).filter((r) => r.target.startsWith('judge/')).map((r) => `${file} → ${r.target}`));
-    assert.deepEqual(found.filter((f) => !f.startsWith('run/rounds.js → ')), []);
+    assert.deepEqual(found, []);
   });
 
-  it('text/ imports no wording from judge/: no name it takes from there is a phrase, holds one or builds one', () => {
+  it('rule/ requires nothing from the stages that read it', () => {
+    const readers = ['plan/', 'run/', 'judge/', 'text/', 'report/', 'studies/'];
+    const found = stageFiles('rule').flatMap((file) => requiresOf(file).filter((r) => readers.some((stage) => r.target.startsWith(stage))).map((r) => `${file} → ${r.target}`));
+    assert.deepEqual(found, []);
+  });
+
+  it('text/ imports no wording from judge/ or rule/: no name it takes from there is a phrase, holds one or builds one', () => {
     const found = [];
     for (const file of stageFiles('text')) {
-      for (const { target, names } of requiresOf(file).filter((r) => r.target.startsWith('judge/'))) {
+      for (const { target, names } of requiresOf(file).filter((r) => r.target.startsWith('judge/') || r.target.startsWith('rule/'))) {
         const exported = require(path.join(LIB, target));
         for (const name of names || Object.keys(exported)) if (isWording(exported[name])) found.push(`${file} ← ${target} ${name}`);
       }
@@ -106,8 +143,8 @@ describe('stages: the rules between perf/lib\'s stages', () => {
     assert.deepEqual(found.sort(), []);
   });
 
-  it('judge/ builds no sentence: no phrase in its string and template literals, outside comments and error messages', () => {
-    const found = stageFiles('judge').flatMap((file) => phrasesIn(sourceOf(file)).map((p) => `${file}:${p.line} "${p.text}"`));
+  it('judge/ and rule/ build no sentence: no phrase in their string and template literals, outside comments and error messages', () => {
+    const found = ['judge', 'rule'].flatMap(stageFiles).flatMap((file) => phrasesIn(sourceOf(file)).map((p) => `${file}:${p.line} "${p.text}"`));
     assert.deepEqual(found, []);
   });
 

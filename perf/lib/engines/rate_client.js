@@ -19,7 +19,7 @@ const path = require('node:path');
 const { EngineUnavailable, isExecutable, runEngineProcess, clientCpuPct, firstComplaint, shellQuote } = require('./external');
 const { buildRequestHead } = require('./http_exchange');
 const { ERROR_CODES } = require('../measure/samples');
-const { outOfDescriptorsText } = require('../hosts/fd_limits');
+const { OutOfDescriptors } = require('../hosts/fd_limits');
 const { MONO_OFFSET } = require('../measure/runtime_events');
 
 const NAME = 'rate_client';
@@ -126,7 +126,7 @@ async function run({ host, port, scenario: s, samples, signal, env = process.env
       }
     }
     if (!totals) throw new Error(`${NAME} failed (exit ${result.code ?? result.signal}): ${firstComplaint(result.stderr, result.stdout) || 'no output'} (${command})`);
-    if (totals.fd_failures > 0) throw new Error(outOfDescriptorsText(totals.fd_failures));
+    if (totals.fd_failures > 0) throw new OutOfDescriptors(totals.fd_failures);
     addRecords(fs.readFileSync(path.join(dir, 'records.bin')), { rate: s.rate, samples, t0Ms: typeof totals.t0_ms === 'number' ? totals.t0_ms : null });
     return {
       launched: totals.launched,

@@ -104,4 +104,12 @@ function outOfDescriptorsText(count) {
   return `it ran out of file descriptors (EMFILE) on ${count} connections, at its fd limit of ${fdLimitText(readLimits())}: raise \`ulimit -n\``;
 }
 
-module.exports = { FD_RESERVE, readLimits, ensureDescriptors, descriptorsFor, shortfallLine, fdLimitText, outOfDescriptorsText };
+/** An engine that ran out of descriptors (outOfDescriptorsText), with how many connections it could not open: `count`. */
+class OutOfDescriptors extends Error {
+  constructor(count) {
+    super(outOfDescriptorsText(count));
+    this.count = count;
+  }
+}
+
+module.exports = { FD_RESERVE, readLimits, ensureDescriptors, descriptorsFor, shortfallLine, fdLimitText, outOfDescriptorsText, OutOfDescriptors };

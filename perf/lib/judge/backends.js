@@ -5,12 +5,12 @@
 // route and its baseline ran in blocks of their own, not side by side, so their ratio is
 // Welch's interval on the log values (./confidence.js compareTrials); the difference is of the
 // geometric means. The servers' comparison on the route itself is the usual verdict's
-// (./verdicts.js): this says where each one's cost comes from.
+// (perf/lib/rule/compare.js): this says where each one's cost comes from.
 
-const { summarizeTrials, compareTrials } = require('./confidence');
+const { summarizeTrials, compareTrials } = require('../rule/confidence');
 const { waitMs, scenarioNeeds } = require('../store/scenario_doc');
 const { backendsFor } = require('../hosts/backends');
-const { median } = require('./waiting');
+const { median } = require('../measure/stats');
 
 const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
@@ -42,7 +42,7 @@ function costOf(routeRuns, baseRuns, read) {
  * ['redis']), wait_ms (the upstream's N, or null), servers: { server: { runs, baseline_runs
  * (usable ones), cpu_ms, p50_ms, p99_ms (costOf), backend_cpu_ms, backend_cpu_pct (medians over
  * the route's usable runs, per backend: { name: value }) } } }] }, or null when no scenario with
- * a baseline ran. usable(run): whether a verdict may use it (./verdicts.js); order: the servers
+ * a baseline ran. usable(run): whether a verdict may use it (perf/lib/rule/compare.js); order: the servers
  * in the order they were asked for (the runs' order is the rounds' random one).
  */
 function analyzeBackends(runs, usable, order = []) {

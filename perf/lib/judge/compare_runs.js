@@ -1,21 +1,21 @@
 'use strict';
 // Two results of the runner side by side: per server, scenario and metric, the change from
-// run A to run B with its 95% confidence interval (perf/lib/judge/confidence.js compareTrials on B's
+// run A to run B with its 95% confidence interval (perf/lib/rule/confidence.js compareTrials on B's
 // trials against A's: ratio B/A, Welch's t on log values), and whether it is a significant
 // regression beyond a threshold. perf/cli/compare.js is the command line over it.
 //
 // A regression: the interval excludes "no change" (significant) and B is worse than A by more
 // than the threshold: for lower-is-better metrics B/A > 1 + t, for throughput A/B > 1 + t.
-// The runs the verdicts leave out (failed, client-bound, not judged: perf/lib/judge/verdicts.js
+// The runs the verdicts leave out (failed, client-bound, not judged: perf/lib/rule/compare.js
 // usableForVerdict) are left out here too, and so are runs another engine superseded. A metric the verdicts never
 // judge (noVerdict: throughput the schedule sets, a p99 with too few requests above it) has no
 // change judged here either: no verdict, never better, worse or a regression. Each row's
 // verdict is a code with its figures; perf/lib/text/compare_format.js says it.
 
-const { compareTrials, summarizeTrials } = require('./confidence');
-const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause } = require('./verdicts');
+const { compareTrials, summarizeTrials } = require('../rule/confidence');
+const { noVerdict, fewestReplies, isSuperseded, usableForVerdict, notJudgedBecause } = require('../rule/compare');
 const { reasonCode } = require('../store/reasons');
-const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('./metrics');
+const { METRICS, METRIC_NAMES, metricValue, metricName: canonicalMetric } = require('../rule/metrics');
 
 const DEFAULT_METRICS = ['p99_ms', 'mean_ms', 'throughput_rps', 'cpu_ms_per_request'];
 const DEFAULT_THRESHOLD_PCT = 10;
@@ -48,7 +48,7 @@ function loadKey(run) {
   return canonical(p);
 }
 
-/** The runs a comparison uses: those a verdict may use (verdicts.js usableForVerdict). */
+/** The runs a comparison uses: those a verdict may use (perf/lib/rule/compare.js usableForVerdict). */
 const usable = (r) => usableForVerdict(r) && !isSuperseded(r);
 
 /**
@@ -71,7 +71,7 @@ function unusable(side, runs) {
  * { rows, regressions, only, noVerdicts, metrics, thresholdPct } where each row is (metric null:
  * one row for a server and scenario none of whose metrics can be compared)
  * { server, scenario, metric, a, b, n_a, n_b, ratio (B/A), ci95, significant, worse (factor by
- * which B is worse; < 1 = better), regression, no_verdict (verdicts.js's reason, or null),
+ * which B is worse; < 1 = better), regression, no_verdict (the verdict rule's reason, or null),
  * verdict }, verdict a code: not-compared (not_compared: { why: 'load-differs' } or unusable's),
  * not-measured, no-verdict, zero (a trial measured 0), no-interval (single: 'A', 'B' or 'both',
  * the sides of one trial), no-change, regression, worse-within (the threshold), better.
@@ -104,7 +104,7 @@ function compareRuns(A, B, { metrics = DEFAULT_METRICS, thresholdPct = DEFAULT_T
     }
     const runsA = ra.filter(usable);
     const runsB = rb.filter(usable);
-    // What the verdicts' rule (perf/lib/judge/verdicts.js noVerdict) holds a metric against: the
+    // What the verdicts' rule (perf/lib/rule/compare.js noVerdict) holds a metric against: the
     // scenario as run, and the requests of the smaller side.
     const params = [...runsA, ...runsB].map((r) => r.params).find(Boolean);
     const na = fewestReplies(runsA);

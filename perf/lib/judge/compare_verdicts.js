@@ -1,7 +1,7 @@
 'use strict';
 // Do two runs give the same answers? For every scenario, metric and pair of servers that both
 // runs judged (their stored comparisons, perf/lib/judge/verdicts.js), the two answers side by
-// side (perf/lib/judge/answer.js):
+// side (perf/lib/rule/answer.js):
 //   same_winner          both name the same server
 //   opposite             they name different servers: the answer does not hold run to run
 //   both_same            both find the two the same within the margin
@@ -16,9 +16,9 @@
 // Used for the A/A check (two quick runs in a row) and for quick against full:
 // scripts/compare.sh --verdicts, which exits 1 on the contradicting kinds (CONTRADICTIONS).
 
-const { withinMargin, relate, CONTRADICTIONS } = require('./answer');
+const { withinMargin, relate, CONTRADICTIONS } = require('../rule/answer');
 const { DEFAULT_MARGIN } = require('../method');
-const { leadOf } = require('./metrics');
+const { leadOf } = require('../rule/metrics');
 
 const KINDS = ['same_winner', 'opposite', 'both_same', 'same_vs_clear', 'same_vs_close', 'only_a', 'only_b', 'neither', 'not_judged_in_one'];
 

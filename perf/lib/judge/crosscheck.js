@@ -5,8 +5,8 @@
 // and metric: do the engines agree, beyond what the trials' own spread explains?
 //
 // Per metric, with each engine's N trial values: the ratio B / A of their geometric means
-// with Welch's 95% interval on the log scale (perf/lib/judge/confidence.js compareTrials), and
-// the project's three answers (perf/lib/judge/answer.js) as the verdict, a code that
+// with Welch's 95% interval on the log scale (perf/lib/rule/confidence.js compareTrials), and
+// the project's three answers (perf/lib/rule/answer.js) as the verdict, a code that
 // perf/lib/text/crosscheck_format.js puts in words:
 //   agree               the whole interval lies within the margin: an equivalence test
 //   differ              the interval excludes 1
@@ -24,11 +24,11 @@
 // is perf/lib/studies/crosscheck_run.js, and its text and Markdown perf/lib/text/crosscheck_format.js.
 
 const path = require('node:path');
-const { METRICS } = require('./metrics');
-const { summarizeTrials, compareTrials } = require('./confidence');
+const { METRICS } = require('../rule/metrics');
+const { summarizeTrials, compareTrials } = require('../rule/confidence');
 const { RESOLUTION_MS: HTTPERF_RESOLUTION_MS } = require('../engines/httperf');
 const { clkTck } = require('../measure/proc_stats');
-const { decide, relate, withinMargin } = require('./answer');
+const { decide, relate, withinMargin } = require('../rule/answer');
 const { DEFAULT_MARGIN } = require('../method');
 
 /** An interval of B / A as the verdict on the engines' agreement (see the top of this file). */
@@ -58,7 +58,7 @@ function errorTotal(r) {
 }
 
 /**
- * The metrics compared: the shared ones (perf/lib/judge/metrics.js) and what only the agreement of two
+ * The metrics compared: the shared ones (perf/lib/rule/metrics.js) and what only the agreement of two
  * engines needs (halfStep() says how precisely each engine reports them); their labels are
  * perf/lib/text/crosscheck_format.js's.
  */
@@ -237,7 +237,7 @@ function compareRuns(runsA, runsB, margin = DEFAULT_MARGIN) {
 }
 
 /**
- * How two engines' answers about the servers relate: perf/lib/judge/answer.js relate's code,
+ * How two engines' answers about the servers relate: perf/lib/rule/answer.js relate's code,
  * or 'cannot_tell' (an engine without an interval).
  */
 function answersRelate(a, b, margin) {
@@ -256,7 +256,7 @@ const SERVER_VERDICT_KEYS = ['throughput_rps', 'mean_ms', 'mean_ms_from_actual_s
 /**
  * Do the engines reach the same answer about the servers? For each scenario and metric, each
  * engine's ratio first server / second server with its 95% interval and its answer (winner,
- * same within the margin, undecided: perf/lib/judge/answer.js), and how the two answers
+ * same within the margin, undecided: perf/lib/rule/answer.js), and how the two answers
  * relate (answersRelate), plus whether the two intervals overlap.
  */
 function compareServerVerdicts({ engines, servers, scenarios, runs, margin = DEFAULT_MARGIN }) {

@@ -9,13 +9,14 @@
 // what tuning does, what a larger budget would buy, the seed study's claims) is data here too,
 // so that text and the report only read and render.
 
-const { analyzeRuns, withLimits, overheads, primaryPair, runtimePairs, verdictEngines, usableForVerdict, isSuperseded, percentileResolved, pairComparisons, tailsOf } = require('./verdicts');
+const { analyzeRuns, withLimits, overheads, primaryPair, runtimePairs, verdictEngines, pairComparisons, tailsOf } = require('./verdicts');
+const { usableForVerdict, isSuperseded, percentileResolved } = require('../rule/compare');
 const { tunedPair, tunedOfPair, tuningEffects } = require('./tuning');
 const { judgeRamps } = require('./ramps');
-const { budgetOutlook } = require('./group_sequential');
-const { analyzeWaiting, memoryResolved, judgeHeld } = require('./waiting');
+const { budgetOutlook } = require('../rule/group_sequential');
+const { analyzeWaiting, memoryResolved, judgeHeld } = require('./held');
 const { analyzeBackends } = require('./backends');
-const { withAnswer } = require('./metrics');
+const { withAnswer } = require('../rule/metrics');
 const { runWarnings } = require('./warnings');
 const { errorCount } = require('../measure/samples');
 const { seedsRun, studyTests } = require('./seeds');
@@ -24,7 +25,7 @@ const { controlFalseDiscoveries, comparisonTest, isHeadline } = require('./multi
 
 /**
  * A run as every output reads it: as stored, with usable (a verdict may use it: it finished and
- * the runner left it in: verdicts.js usableForVerdict), superseded (another engine's runs
+ * the runner left it in: perf/lib/rule/compare.js usableForVerdict), superseded (another engine's runs
  * replaced it: isSuperseded), error_count (its failed requests, all kinds together) and
  * p99_resolved, p999_resolved (its replies resolve that percentile: percentileResolved).
  */
@@ -52,7 +53,7 @@ function judgedRun(r) {
  * every server's sustainable rate, its pairs compared and what tuning both does to its answer:
  * ramps.js judgeRamps), held (the held-count
  * search, or null), waiting (what the runs that wait say: as stored, or analyzeWaiting of the
- * runs; in both, every memory slope with its at_most_kb: waiting.js memoryResolved), backends
+ * runs; in both, every memory slope with its at_most_kb: held.js memoryResolved), backends
  * (what a backend call costs each server: as stored, or analyzeBackends of the runs),
  * interrupted, error, doc }.
  */

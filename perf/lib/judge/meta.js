@@ -17,7 +17,7 @@
 //             checks the coverage by simulation, with a between-run variance.
 //   I²        the share of the spread between runs that is not their own noise (Higgins &
 //             Thompson 2002): max(0, (Q − (k − 1)) / Q)
-// The answer is then the project's one rule (perf/lib/judge/answer.js decide) on the pooled
+// The answer is then the project's one rule (perf/lib/rule/answer.js decide) on the pooled
 // interval. Where the hosts the runs ran on answer differently, each host's runs pooled on their
 // own, the answer is 'depends' and names them, instead of choosing between them: runs on one
 // host are compared side by side in time, runs on two hosts are not (Laaber, Scheuner & Leitner
@@ -25,8 +25,8 @@
 
 const crypto = require('node:crypto');
 const { jStat } = require('jstat');
-const { decide, claimOutcome, relate, CONTRADICTIONS } = require('./answer');
-const { lookLevel } = require('./group_sequential');
+const { decide, claimOutcome, relate, CONTRADICTIONS } = require('../rule/answer');
+const { lookLevel } = require('../rule/group_sequential');
 const { LEVEL, DEFAULT_MARGIN, METHOD_VERSIONS } = require('../method');
 const { median } = require('../measure/stats');
 
@@ -54,7 +54,7 @@ function tQuantile(level, df) {
 
 /**
  * The standard error of a stored comparison's log ratio, from its interval and the quantile that
- * built it: paired rounds (perf/lib/judge/group_sequential.js) at each look's level with rounds − 1
+ * built it: paired rounds (perf/lib/rule/group_sequential.js) at each look's level with rounds − 1
  * degrees of freedom; paired ramp searches at 95 % with searches − 1; anything else at the
  * normal quantile (wider than the truth when its interval used a t quantile: the run then
  * weighs less, never more, than it should). null without an interval.
@@ -214,7 +214,7 @@ function groupBy(items, key) {
 }
 
 /**
- * Whether two hosts' answers cannot both describe one machine (perf/lib/judge/answer.js relate:
+ * Whether two hosts' answers cannot both describe one machine (perf/lib/rule/answer.js relate:
  * opposite winners, or the same against a clear winner), each resting on two runs or more: one
  * run of a host is not yet that host's answer.
  */
@@ -454,7 +454,7 @@ function pooledTest(p) {
 }
 
 /**
- * A published claim judged on a pooled answer (perf/lib/judge/answer.js claimOutcome): claim
+ * A published claim judged on a pooled answer (perf/lib/rule/answer.js claimOutcome): claim
  * { winner (the side the study found better), factor (its ratio, > 1), a, b }. null when the
  * pool has no interval or depends on the machine.
  */

@@ -4,9 +4,9 @@
 // their steps, perf/lib/run/ramp.js). The run records no verdict; every reader judges its
 // ramps here, once (./judged.js).
 
-const { summarizeTrials } = require('./confidence');
-const { pairedInterval } = require('./group_sequential');
-const { decide } = require('./answer');
+const { summarizeTrials } = require('../rule/confidence');
+const { pairedInterval } = require('../rule/group_sequential');
+const { decide } = require('../rule/answer');
 const { comparedPairs, rampTuning } = require('./tuning');
 const { LEVEL, MIN_SEARCH_PAIRS } = require('../method');
 

@@ -7,10 +7,11 @@
 // the same verdict rule (verdicts.js compareRunSets).
 
 const { seeds: SEEDS } = require('../../seeds.json');
-const { METRICS, leadOf, withAnswer } = require('./metrics');
-const { compareRunSets, findComparison, notJudgedBecause } = require('./verdicts');
+const { METRICS, leadOf, withAnswer } = require('../rule/metrics');
+const { compareRunSets, findComparison } = require('./verdicts');
+const { notJudgedBecause } = require('../rule/compare');
 const { reasonCode } = require('../store/reasons');
-const { claimOutcome } = require('./answer');
+const { claimOutcome } = require('../rule/answer');
 const { DEFAULT_MARGIN } = require('../method');
 
 /** How many times better side a is than side b in the metric's direction. */
@@ -84,7 +85,7 @@ function foundFactor(c) {
 }
 
 /**
- * The published claim against this run (perf/lib/judge/answer.js claimOutcome: confirmed, less,
+ * The published claim against this run (perf/lib/rule/answer.js claimOutcome: confirmed, less,
  * more, gone, reversed, smaller, undecided; for a "really close" claim, published factor null:
  * confirmed, differ, undecided), or null where the comparison has no interval to judge it by.
  */

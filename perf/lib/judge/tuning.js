@@ -5,7 +5,7 @@
 // Which server tunes which (tunedOf, baseOf) is the definitions' own: perf/lib/hosts/runtimes.js.
 
 const { primaryPair, runtimePairs, findComparison } = require('./verdicts');
-const { METRIC_NAMES } = require('./metrics');
+const { METRIC_NAMES } = require('../rule/metrics');
 const { tunedOf, baseOf } = require('../hosts/runtimes');
 
 /** A pair with both sides tuned ([node, em] → [node_tuned, em_tuned]) when both ran, else null. */

@@ -5,7 +5,7 @@
 // The reasons come from the runs themselves (perf/lib/store/reasons.js), the thresholds from
 // perf/lib/method.js.
 
-const { isSuperseded } = require('./verdicts');
+const { isSuperseded } = require('../rule/compare');
 const { NEAR_CLIENT_BOUND_PCT } = require('../method');
 const { reasonCode } = require('../store/reasons');
 const { errorCount } = require('../measure/samples');

@@ -40,7 +40,7 @@ const BUCKET_WIDTHS = newHistogram();
  * The width, in ms, of the bucket a percentile of `ms` comes from: the step it is known to (1 µs
  * under 2,048 µs, doubling with each octave above). Negligible beside the value itself (0.1 % or
  * less), but not beside a small difference taken from it: 2 ms above a 2,000 ms wait come from
- * 1.024 ms buckets (judge/metrics.js).
+ * 1.024 ms buckets (rule/metrics.js).
  */
 function histogramStepMs(ms) {
   return BUCKET_WIDTHS.sizeOfEquivalentValueRange(Math.max(1, Math.round(ms * 1000))) / 1000;

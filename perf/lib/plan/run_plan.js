@@ -14,10 +14,12 @@ const { planPinning } = require('../hosts/pinning');
 const { backendsFor, missingBackend } = require('../hosts/backends');
 const { RESULTS_ROOT } = require('../store/results_store');
 const { seedPlan } = require('./seeds');
-const { loadScenarios, expectedWarmupS, MAX_WARMUP_S } = require('./scenarios');
+const { loadScenarios, MAX_WARMUP_S } = require('./scenarios');
 const { heldConnections, scenarioNeeds } = require('../store/scenario_doc');
 const { ensureDescriptors, descriptorsFor, shortfallLine, FD_RESERVE } = require('../hosts/fd_limits');
-const { HELD_SEARCH, heldStepScenario } = require('./held');
+const { HELD_SEARCH, heldStepScenario, estimateHeldS } = require('./held');
+const { roundSlice, estimateFirstLookS } = require('./rounds');
+const { plannedCalibration } = require('./calibration');
 const { loadRamps, stepScenario, estimateRampS, rampConnections } = require('./ramps');
 const { PERCENTILES } = require('../measure/stats');
 
@@ -30,7 +32,7 @@ const { PERCENTILES } = require('../measure/stats');
 const RAMP_REPEAT = 3;
 const QUICK_RAMP_REPEAT = 4;
 const { DEFAULT_ENGINE, ENGINES, selectEngine } = require('../engines');
-const { missingCapabilities, missingRequirement, trialPlan, estimateScenarioS, DEFAULT_TRIALS, SETTLE_S } = require('./trial_plan');
+const { missingCapabilities, missingRequirement, trialPlan, estimatePlanS, DEFAULT_TRIALS } = require('./trial_plan');
 const { DEFAULT_MARGIN, DEFAULT_OBJECTIVE, DEFAULT_LOOKS } = require('../method');
 const { withRuntimeVariants, tunedOf, quickRuntime, runsOn, runtimeOf, unavailable, referenceTargets, RuntimeError } = require('../hosts/runtimes');
 const { headline, headlineServers, standIns, subjectsOf, quickSelection } = require('./questions');
@@ -40,18 +42,6 @@ class UsageError extends Error {}
 
 // How long a server may take to print its ready line (or open its port).
 const READY_TIMEOUT_MS = 20000;
-
-// In paired rounds an open loop runs this many seconds of its schedule per round, not its whole
-// count: its connections are independent of one another, so the seed's 2000 at 20/s (100 s) are
-// measured as rounds of 100, and a first look costs 25 s instead of 8 min. A round's cost is its
-// length, while an interval narrows with the requests over all rounds and the number of rounds.
-const ROUND_SLICE_S = 5;
-
-/** An open loop as one paired round runs it: at most ROUND_SLICE_S of its schedule. */
-function roundSlice(s) {
-  if (s.kind !== 'open' || s.connections <= s.rate * ROUND_SLICE_S) return s;
-  return { ...s, connections: Math.round(s.rate * ROUND_SLICE_S), full_connections: s.connections };
-}
 
 /**
  * The plan of the run runScenarios(options) asks for (its options: perf/lib/run/runner.js),
@@ -90,8 +80,12 @@ function roundSlice(s) {
  *   margin       how close two servers must be to be called the same (--margin: 0.1 is ±10 %)
  *   backends     { names: the backends to start (perf/lib/hosts/backends.js), line: the one
  *                line that says which scenarios were skipped for want of theirs, or null }
- *   calibrate    whether the run measures the host's calibration (perf/lib/run/calibration.js):
- *                a quick or full run of the default scenarios on this machine's loopback
+ *   calibration  the host's calibration (perf/lib/plan/calibration.js: { server, scenario,
+ *                seconds }) where the run measures it first (perf/lib/run/calibration.js): a
+ *                quick or full run of the default scenarios on this machine's loopback; else null
+ *   estimate     its seconds as foreseen before anything runs: { trials_s (the trials in
+ *                order; paired rounds take their budget instead), ramps_s, ramps_most_s (every
+ *                search to its last step), held_s (null without the held-count search) }
  *   recorded     what results.json records of all this (environment.options); its `out` is
  *                --out until the run has made its folder
  */
@@ -204,6 +198,8 @@ function resolvePlan(options) {
   const pin = options.pin !== false;
   const output = { dir: options.outDir || null, root: options.resultsRoot || RESULTS_ROOT };
   const planned = Object.fromEntries([...servers, ...rampServers.filter((s) => !servers.includes(s))].map((s) => [s, definitions[s]]));
+  const order = trialPlan(runnable, trials);
+  const rampsS = (longest) => ramps.list.reduce((t, r) => t + estimateRampS(r, { servers: rampServers.length, repeat: ramps.repeat, longest }), 0);
   const plan = {
     servers,
     definitions: planned,
@@ -212,7 +208,7 @@ function resolvePlan(options) {
     runnable,
     skipped,
     trials,
-    order: trialPlan(runnable, trials),
+    order,
     rounds,
     unpaired,
     engine: { name: engineName, skipped: [...selected.skipped, ...ramps.skipped], lighter },
@@ -226,11 +222,12 @@ function resolvePlan(options) {
     margin,
     descriptors,
     backends,
-    calibrate: !seeds && !options.scenarios && !options.scenariosDir && !target && !link && !loadHosts,
+    calibration: !seeds && !options.scenarios && !options.scenariosDir && !target && !link && !loadHosts ? plannedCalibration() : null,
     held,
     ramps: ramps.list,
     rampServers,
     rampOptions: { objective: ramps.objective, repeat: ramps.repeat },
+    estimate: { trials_s: estimatePlanS(order, servedAsRun), ramps_s: rampsS(false), ramps_most_s: rampsS(true), held_s: held ? estimateHeldS(held, held.servers.length) : null },
     recorded: {
       quick: !!options.quick,
       servers,
@@ -257,7 +254,7 @@ function resolvePlan(options) {
       stand_ins: standing,
     },
   };
-  return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned)]));
+  return freezeAllBut(plan, new Set([...asRun.values(), ...Object.values(planned), ...(plan.calibration ? [plan.calibration.scenario] : [])]));
 }
 
 /**
@@ -294,12 +291,12 @@ function quickPlan(options, { servers, rampServers }) {
 }
 
 /**
- * Seconds a scenario's first look on `servers` should take before any was measured: its first
- * look's rounds and one more (where a lighter engine is chosen, or a round replaced), each run
- * with its settling, and each server's warm-up once.
+ * Seconds a scenario's first look on `servers` should take before any was measured
+ * (./rounds.js): its first look's rounds and one more (where a lighter engine is chosen, or a
+ * round replaced), and each server's warm-up once.
  */
 function firstLookS(scenario, servers) {
-  return servers * ((DEFAULT_LOOKS[0] + 1) * (estimateScenarioS(roundSlice(scenario)) + SETTLE_S) + expectedWarmupS(scenario));
+  return estimateFirstLookS([{ scenario: roundSlice(scenario), servers, probe: true }], DEFAULT_LOOKS);
 }
 
 /**

@@ -7,7 +7,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { compiledSchema } = require('../store/compiled_schema');
-const { waitMs } = require('../store/scenario_doc');
 
 const SCENARIOS_DIR = path.resolve(__dirname, '..', '..', 'scenarios');
 const QUICK_FACTOR = 20;
@@ -273,7 +272,7 @@ function loadScenarios({ dir: asked = null, quick = false, names = null, factor 
     delete effective.quick;
     const scenario = normalizeScenario(effective, quick ? `${where} (with --quick)` : where, name);
     // A quick run that holds fewer slow clients at once than the full one measures a smaller
-    // memory load: recorded (the run's params), so that its peak RSS is not judged (judge/verdicts.js).
+    // memory load: recorded (the run's params), so that its peak RSS is not judged (rule/compare.js).
     if (scenario.slow && scenario.slow.clients !== full.slow.clients) scenario.full_size = { slow_clients: full.slow.clients };
     scenario.file = file;
     return scenario;
@@ -331,26 +330,6 @@ const ORDER = [
 ];
 
 /**
- * A run's latency above its scenario's wait: { wait_ms, p50, p99 } (the percentile less N, ms;
- * below 0 where the timer fired early, as it may by a millisecond), or null for a run whose
- * request does not wait or that measured no latency. What the wait costs on top of the wait.
- */
-function aboveWait(params, latency) {
-  const wait = waitMs(params);
-  if (wait === null || !latency || typeof latency.p50 !== 'number') return null;
-  const less = (v) => (typeof v === 'number' ? Math.round((v - wait) * 1000) / 1000 : null);
-  return { wait_ms: wait, p50: less(latency.p50), p99: less(latency.p99) };
-}
-
-/** Rough length of the load phase in seconds (null when it depends on the server's speed). */
-function expectedDurationS(s) {
-  if (s.kind === 'open') return s.connections / s.rate;
-  if (s.kind === 'rate') return s.requests / s.rate;
-  if (s.kind === 'slow_clients') return s.probe.duration_s;
-  return s.duration_s;
-}
-
-/**
  * The load that warms the server up before scenario s is measured, or null when there is none.
  * It is the scenario's own request, through the engine that measures it: a runtime's JIT warms
  * to the exchange it is served, and Node served httperf's first 2,000 connections at half its
@@ -394,25 +373,15 @@ function expectedWarmupS(s) {
   return (Math.max(2, Math.ceil(s.warmup_s / warm.duration_s - 1e-9)) + 1) * warm.duration_s;
 }
 
-/** Serialisable copy of the effective parameters (what results.json records). */
-function scenarioParams(s) {
-  const copy = JSON.parse(JSON.stringify(s));
-  delete copy.file;
-  return copy;
-}
-
 module.exports = {
-  aboveWait,
   compileSchema,
   schemaFailure,
   normalizeRequest,
   loadScenarios,
   normalizeScenario,
   quickScale,
-  expectedDurationS,
   warmupScenario,
   expectedWarmupS,
-  scenarioParams,
   ScenarioError,
   QUICK_FACTOR,
   ORDER,

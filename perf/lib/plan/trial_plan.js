@@ -6,7 +6,8 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { expectedDurationS, expectedWarmupS } = require('./scenarios');
+const { expectedWarmupS } = require('./scenarios');
+const { expectedDurationS } = require('../store/scenario_doc');
 const { scenarioNeeds } = require('../store/scenario_doc');
 const { PROJECT_ROOT } = require('../project_root');
 

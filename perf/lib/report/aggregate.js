@@ -4,7 +4,7 @@
 // Everything here is bounded in output size, whatever the number of requests.
 
 const { ROLE } = require('../measure/samples');
-const { percentileResolved, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { percentileResolved, MIN_TAIL_SAMPLES } = require('../rule/compare');
 
 /** Response times are drawn on log axes; this is the floor for a 0 ms reading. */
 const MIN_MS = 0.001;
@@ -38,7 +38,7 @@ function resolvedX(n) {
 
 /**
  * HdrHistogram-style percentile curve: points at p = 1 - 10^-k, in steps of 1/20 decade, from
- * 0 % up to the highest percentile the data resolves (percentileResolved, perf/lib/judge/verdicts.js)
+ * 0 % up to the highest percentile the data resolves (percentileResolved, perf/lib/rule/compare.js)
  * and at most 99.99 %. `x` = 1/(1-p) is what the log axis plots. When the data stops the curve
  * short of 99.99 %, the last point is that percentile exactly, flagged `end`: the chart marks
  * where the curve ends rather than drawing the slowest request as "99 %". Fewer than

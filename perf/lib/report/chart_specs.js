@@ -171,7 +171,7 @@ function timeLayers(servers, mode, { filter = null, errors = true, extent = null
 
 /**
  * The legend of a banded chart. tail: how many of its `intervals` (with replies) are `unresolved`,
- * too few requests for a p99 (fewer than minTail above it, perf/lib/judge/verdicts.js): none is drawn there.
+ * too few requests for a p99 (fewer than minTail above it, perf/lib/rule/compare.js): none is drawn there.
  */
 function bandNote(binMs, { unresolved = 0, intervals = 0, minTail } = {}) {
   const width = binMs >= 1000 ? `${binMs / 1000} s` : `${binMs} ms`;

@@ -5,7 +5,7 @@
 // carries its answer; this module only picks the pair's, fills the gaps and words them.
 
 const { runsOf } = require('../store/results_doc');
-const { METRIC_NAMES, metricValue } = require('../judge/metrics');
+const { METRIC_NAMES, metricValue } = require('../rule/metrics');
 const { findComparison } = require('../judge/verdicts');
 const { fmtFactor, trialsLabel, marginText } = require('../text/format');
 const { verdictWords } = require('../text/verdict_words');

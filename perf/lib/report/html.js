@@ -6,10 +6,11 @@
 
 const { serverStyle } = require('./style');
 const { HEADLINE_METRICS } = require('./headline');
-const { OVERHEAD_METRICS, percentileResolved, fewestReplies, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS } = require('../judge/verdicts');
+const { percentileResolved, fewestReplies, MIN_TAIL_SAMPLES } = require('../rule/compare');
 const { RATE_SET, TOO_FEW } = require('../store/no_verdict');
 const { noteWords } = require('../text/verdict_notes');
-const { METRICS } = require('../judge/metrics');
+const { METRICS } = require('../rule/metrics');
 const { METRIC_WORDS } = require('../text/metric_words');
 const { moreText, notKeptText, intervalMethodText } = require('../text/verdict_words');
 const { fmtNumber, fmtFactor, fmtInterval, marginText, calibrationWords } = require('../text/format');
@@ -26,7 +27,7 @@ function esc(s) {
 }
 const { seedCells, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('../text/seeds');
 const { serverText, comparisonText, spreadText } = require('../text/ramps');
-const { waitingLines } = require('../text/waiting');
+const { waitingLines } = require('../text/held');
 const { rateUnit } = require('../plan/ramps');
 
 /** Environment keys in reading order, with labels; keys not listed follow in their own order. */
@@ -196,7 +197,7 @@ function ciText(c) {
 function verdictText(c, { compact = false } = {}) {
   if (!c) return '–';
   if (c.no_verdict) {
-    // Decided in perf/lib/judge/verdicts.js: the schedule set the rate, or too few requests for a p99.
+    // Decided in perf/lib/rule/compare.js: the schedule set the rate, or too few requests for a p99.
     return `<span class="muted" title="${esc(noteWords(c.note) || '')}">${esc(c.no_verdict)}</span>`;
   }
   if (c.factor === null) {
@@ -220,7 +221,7 @@ function verdictText(c, { compact = false } = {}) {
     return `<span class="ns">undecided</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word})</span>${ciText(c)}${more}${caveat}`;
   }
   if (c.answer.kind === 'no_interval') {
-    // One trial on a side: no interval, so no winner (perf/lib/judge/verdicts.js).
+    // One trial on a side: no interval, so no winner (perf/lib/rule/compare.js).
     const why = compact ? '1 trial' : '1 trial: no interval, no winner';
     return `<span class="ns">no verdict</span> <span class="ci">(<span class="nowrap">${esc(c.lead)} ${fmtFactor(c.factor)}</span> ${word}; ${why})</span>${caveat}`;
   }
@@ -461,7 +462,7 @@ function scenarioVerdicts(comps, scenario) {
 
 /**
  * A percentile of n requests, or "n too small" where fewer than MIN_TAIL_SAMPLES lie above it
- * (perf/lib/judge/verdicts.js): a small run's "p99" is its slowest request.
+ * (perf/lib/rule/compare.js): a small run's "p99" is its slowest request.
  */
 function percentileCell(value, n, p) {
   if (value !== null && !percentileResolved(n, p)) return `<span class="muted" title="${esc(`${fmtNumber(n, 'count')} requests: p${+(p * 100).toFixed(1)} needs ${fmtNumber(Math.ceil(MIN_TAIL_SAMPLES / (1 - p) - 1e-9), 'count')}`)}">${TOO_FEW}</span>`;

@@ -12,15 +12,15 @@ const { readSamples, findSamplesFile, ROLE } = require('../measure/samples');
 const agg = require('./aggregate');
 const specs = require('./chart_specs');
 const { HEADLINE_METRICS, representative, comparisons, flags, headline } = require('./headline');
-const { METRICS, metricValue } = require('../judge/metrics');
+const { METRICS, metricValue } = require('../rule/metrics');
 const { METRIC_WORDS } = require('../text/metric_words');
 const { renderSvg, svgToPng, fontInfo } = require('./render');
 const { renderHtml } = require('./html');
 const { rateUnit } = require('../plan/ramps');
 const { heldConnections } = require('../store/scenario_doc');
-const { isWaitingRun } = require('../judge/waiting');
+const { isWaitingRun } = require('../judge/held');
 const { fmtNumber, objectsToCsv: toCsv } = require('../text/format');
-const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../rule/compare');
 const { TOO_FEW } = require('../store/no_verdict');
 const { noteWords } = require('../text/verdict_notes');
 const { seedRows, seedChartRows, ERAS, STUDY } = require('./seed');
@@ -265,7 +265,7 @@ function overviewCharts(results, comps) {
       for (const server of results.servers) {
         const run = representative(results, scenario, server);
         if (!run) continue;
-        // A p99 of fewer than 10 000 requests is their slowest few: no bar (perf/lib/judge/verdicts.js).
+        // A p99 of fewer than 10 000 requests is their slowest few: no bar (perf/lib/rule/compare.js).
         const few = run.ok && TAIL[metric] && !run.p99_resolved;
         const value = run.ok && !few ? metricValue(run, metric) : null;
         let label = few ? TOO_FEW : run.ok ? fmtNumber(value, m.unit) : 'failed';

@@ -8,7 +8,7 @@
 const { ROLE } = require('../measure/samples');
 const { GC_MARK_MS, MAX_MARKS } = require('../measure/runtime_events');
 const { PERCENTILES } = require('../measure/stats');
-const { percentileResolved } = require('../judge/verdicts');
+const { percentileResolved } = require('../rule/compare');
 const { tooFewText } = require('../text/verdict_notes');
 const { causeText } = require('../text/runtime');
 const { fmtNumber } = require('../text/format');

@@ -20,7 +20,7 @@
 //   client late      a scheduled run of requests that wait (GET /delay), whose result is the latency
 //                    above the wait, with the load generator itself late by CLIENT_LATE_MS or
 //                    more (its event loop's p99 delay and its schedule lag): thousands of held
-//                    connections load the client too (perf/lib/judge/waiting.js)
+//                    connections load the client too (perf/lib/judge/held.js)
 // Open-loop and slow-client runs set their own pace (a schedule), so they are never judged on
 // server-bound; their load generator's lateness is their schedule_lag_ms.
 // The thresholds are the method's (perf/lib/method.js), which the judge reads too.
@@ -187,7 +187,7 @@ function checkRun({ scenario, ok, failure = null, clientCpuPct, clientBound, cli
     const threshold = disturbedPct();
     disturbed = overDisturbed(shares.steal_pct, margin) || overDisturbed(shares.foreign_cpu_pct, margin);
     // In a paired round what disturbed this run disturbed the other side too: it cancels in
-    // their difference (perf/lib/judge/group_sequential.js), so the run is kept, flagged.
+    // their difference (perf/lib/rule/group_sequential.js), so the run is kept, flagged.
     if (disturbed && !paired) reasons.push({ code: 'disturbed', steal_pct: shares.steal_pct, foreign_cpu_pct: shares.foreign_cpu_pct, limit_pct: threshold });
   }
   return { server_bound: serverBound, disturbed, judged: reasons.length === 0, reasons };

@@ -7,24 +7,17 @@
 // change to em: a run whose calibration costs 1.3× the CPU of another's ran on a slower host for
 // every server, and the two can be set side by side with that known.
 
-const path = require('node:path');
 const { startServer, loadServerDefinitions } = require('../hosts/server_process');
-const { normalizeScenario } = require('../plan/scenarios');
 const { missingRequirement } = require('../plan/trial_plan');
 const { runOne } = require('./run_one');
-const CALIBRATION = require('../../calibration.json');
-const { PROJECT_ROOT } = require('../project_root');
-
-const SCENARIO = normalizeScenario({ name: 'calibration', ...CALIBRATION.scenario }, path.join(PROJECT_ROOT, 'perf', 'calibration.json'));
 
 /**
- * Measures the calibration: resolves { server, scenario (its parameters), cpu_ms_per_request,
- * throughput_rps, p50_ms, p99_ms, engine } or { server, skipped: why } where the reference
- * cannot run here or its run failed (the run goes on without it). cpu: the servers' CPU (or
- * null); signal: the run's; scenario: the load (a test's is smaller than the runs').
+ * Measures the calibration as planned (perf/lib/plan/calibration.js: { server, scenario }):
+ * resolves { server, scenario (its parameters), cpu_ms_per_request, throughput_rps, p50_ms,
+ * p99_ms, engine } or { server, skipped: why } where the reference cannot run here or its run
+ * failed (the run goes on without it). cpu: the servers' CPU (or null); signal: the run's.
  */
-async function calibrate({ cpu = null, signal = null, definitions = loadServerDefinitions(), scenario = SCENARIO } = {}) {
-  const server = CALIBRATION.server;
+async function calibrate({ server, scenario }, { cpu = null, signal = null, definitions = loadServerDefinitions() } = {}) {
   const missing = missingRequirement(definitions[server]);
   if (missing) return { server, skipped: missing };
   let handle = null;
@@ -50,16 +43,4 @@ async function calibrate({ cpu = null, signal = null, definitions = loadServerDe
   }
 }
 
-/** What the plan says of the calibration, before anything runs. */
-function calibrationPlan() {
-  const seconds = Math.ceil(SCENARIO.requests / SCENARIO.rate + SCENARIO.warmup_s);
-  return `calibration first: the ${CALIBRATION.server} reference at ${SCENARIO.rate.toLocaleString('en-US')} requests/s, about ${seconds} s (perf/calibration.json)`;
-}
-
-/** The calibration in one line for the run's log. */
-function calibrationLine(c) {
-  if (c.skipped) return `calibration: ${c.server} not measured (${c.skipped}); runs on different hosts cannot be set side by side by it`;
-  return `calibration: ${c.server} at ${c.scenario.rate.toLocaleString('en-US')} requests/s: ${c.cpu_ms_per_request.toFixed(4)} ms of CPU per request, p99 ${c.p99_ms} ms (the host's yardstick, recorded with the run)`;
-}
-
-module.exports = { calibrate, calibrationLine, calibrationPlan, SCENARIO };
+module.exports = { calibrate };

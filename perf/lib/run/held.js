@@ -8,7 +8,7 @@
 // H ÷ N requests a second (kind rate), so that about H requests wait at once. Each step runs on
 // a server started afresh, so that its peak RSS is its own load's, not a larger step's before
 // it: the steps it answered without an error give the slope of RSS against connections held
-// (the judge's: judge/waiting.js heldMemory), whether or not their latency kept the bound.
+// (the judge's: judge/held.js heldMemory), whether or not their latency kept the bound.
 // Bounded in steps (HELD_SEARCH.max_steps) and so in time; the servers' searches run side by
 // side, a step each in turn (ramp.js turnstile), as the ramps' do.
 
@@ -17,7 +17,7 @@ const { searchCapacity } = require('./capacity');
 const { searchWords } = require('../text/capacity');
 const { heldObjective, ABOVE_WAIT_BOUND_MS } = require('../method');
 const { shuffled } = require('./rounds');
-const { heldLine } = require('../text/waiting');
+const { heldLine } = require('../text/held');
 const { heldStepScenario, heldStepS } = require('../plan/held');
 
 /**
@@ -48,7 +48,7 @@ function measureHeld(design, server, up, context) {
  * One server's search (searchCapacity's, in words: perf/lib/text/capacity.js) as results.json
  * keeps it: { held (the most waiting requests it held, or
  * null), failing (the fewest it failed), bracket, saturated, limited, incomplete, steps }. Each
- * step keeps its peak RSS: memory per held connection is the judge's (judge/waiting.js heldMemory).
+ * step keeps its peak RSS: memory per held connection is the judge's (judge/held.js heldMemory).
  */
 function heldSummary(coded) {
   const search = searchWords(coded);

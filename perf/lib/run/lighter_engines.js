@@ -61,10 +61,14 @@ function asTimed(s, runs) {
   return took ? { requests: null, duration_s: Math.max(1, Math.ceil(took)) } : null;
 }
 
-/** The runs again with other engines, of the scenarios named: { order, served }, as in the plan. */
+/**
+ * The runs again with other engines, of the scenarios named: { order, served }, as in the plan,
+ * and estimate_s, the seconds they should take.
+ */
 function againPlan({ runnable, served, trials }, wanted, names) {
   const again = Object.fromEntries(runnable.map((server) => [server, served[server].filter((s) => names.includes(s.name)).map((s) => ({ ...s, ...wanted[s.name].as, engine: wanted[s.name].engine }))]));
-  return { order: trialPlan(runnable.filter((server) => again[server].length), trials), served: again };
+  const order = trialPlan(runnable.filter((server) => again[server].length), trials);
+  return { order, served: again, estimate_s: estimatePlanS(order, again) };
 }
 
 /**
@@ -75,8 +79,7 @@ function foreseenAgainS(plan) {
   const wanted = lighterEngines(plan, []);
   const names = Object.keys(wanted).filter((name) => !whyNotInstalled(wanted[name].engine));
   if (!names.length) return 0;
-  const again = againPlan(plan, wanted, names);
-  return estimatePlanS(again.order, again.served);
+  return againPlan(plan, wanted, names).estimate_s;
 }
 
 function oneClientAtATime(s) {
@@ -125,7 +128,7 @@ function runsAgain(plan, runs, log) {
   if (!names.length) return null;
   const again = againPlan(plan, wanted, names);
   for (const name of names) log(`${wanted[name].engine}: runs ${name} again: ${wanted[name].why}`);
-  log(`plan: ${again.order.length} more server starts; expected to take about ${fmtDuration(estimatePlanS(again.order, again.served))} more`);
+  log(`plan: ${again.order.length} more server starts; expected to take about ${fmtDuration(again.estimate_s)} more`);
   return { ...again, wanted, names };
 }
 

@@ -166,7 +166,12 @@ function stepOf(run, rate, loadS, schedule = null) {
     listen_overflows: run.listen_overflows ?? null,
     limited: null,
   });
-  if (loadGeneratorFailed(run)) step.stop = run.failure;
+  // A load generator out of descriptors could not hold this rate's connections open (each stays
+  // open up to the step's timeout, and longer where its own loop falls behind): a rate it could
+  // not offer, as at its core's limit, below which the search goes on; any other failure of it
+  // stops the search.
+  if (loadGeneratorFailed(run) && run.client_fd_failures > 0) step.limited = `the load generator ran out of file descriptors on ${run.client_fd_failures.toLocaleString('en-US')} connections at this rate`;
+  else if (loadGeneratorFailed(run)) step.stop = run.failure;
   // A run that failed otherwise (no reply, the server gone) failed its rate: the server's failure.
   else if (!run.ok) step.errors = Math.max(errors, 1);
   // What kept the rate from reaching the server says nothing of the server: the link full one
@@ -296,10 +301,11 @@ function measureStep(ramp, server, up, context, period) {
   });
   return async (rate, { climbing = false } = {}) => {
     const shorter = [];
-    const whole = stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate);
-    // The climb's steps are the base length: their passes only say where the bisection starts,
+    const base = stepSeconds(ramp, rate);
+    const whole = stepLength(base, ramp.max_step_s, period, rate);
+    // The climb's steps are the base length: their passes only say where the search goes on,
     // and the search measures that rate again whole (capacity.js, partial passes).
-    planned = climbing && stepSeconds(ramp, rate) < whole.seconds ? { ...whole, seconds: stepSeconds(ramp, rate), partial: true } : whole;
+    planned = climbing && base < whole.seconds ? { ...whole, seconds: base, partial: true } : whole;
     for (let lengthenings = 0; ; lengthenings++) {
       const step = await measure(rate);
       if (planned.partial) step.partial = true;
@@ -309,7 +315,7 @@ function measureStep(ramp, server, up, context, period) {
       period.observe({ pauses: step.window.pauses, window: judged }, rate, step.load_s * 1000, planned.period_s === null ? null : planned.seconds * 1000);
       delete step.window.pauses;
       if (shorter.length) step.lengthened_from = shorter;
-      const again = lengthened(step, planned, stepLength(stepSeconds(ramp, rate), ramp.max_step_s, period, rate), ramp.max_step_s, lengthenings);
+      const again = lengthened(step, planned, stepLength(base, ramp.max_step_s, period, rate), ramp.max_step_s, lengthenings);
       if (!again) return step;
       shorter.push({ load_s: step.load_s, long_pauses: step.window.long_pauses, [`${context.objective.percentile}_ms`]: step[`${context.objective.percentile}_ms`], achieved_rps: step.achieved_rps, ...(step.samples_file ? { samples_file: step.samples_file } : {}) });
       planned = again;

@@ -5,7 +5,7 @@
 // an earlier scenario counts as this one's; then the load alternates between them in rounds:
 // one run of each server, back to back, in a random order. Whatever the machine does during a
 // round (another tenant, the hypervisor's steal) hits both sides of it, and cancels in their
-// paired difference (perf/lib/judge/group_sequential.js); a disturbed run is recorded as such and
+// paired difference (perf/lib/rule/group_sequential.js); a disturbed run is recorded as such and
 // kept, not thrown away. A light open loop (a schedule that leaves each server mostly idle)
 // runs its servers at the same time instead, their arrivals interleaved: the same moment for
 // both sides, half the seconds a round (togetherRound), for as long as each server's load stays
@@ -19,15 +19,14 @@
 
 const { runOne, failedRun, settle } = require('./run_one');
 const { lighterEngines, chooseVerdictEngines, pickLighter } = require('./lighter_engines');
-const { whyNotInstalled, engineFor } = require('../engines');
+const { whyNotInstalled } = require('../engines');
 const { reasonCode } = require('../store/reasons');
-const { expectedDurationS, expectedWarmupS } = require('../plan/scenarios');
-const { waitMs } = require('../store/scenario_doc');
-const { lookToDecide } = require('../judge/group_sequential');
-const { estimateScenarioS, SETTLE_S } = require('../plan/trial_plan');
+const { expectedDurationS } = require('../store/scenario_doc');
+const { roundsEstimate } = require('../plan/rounds');
+const { lookToDecide } = require('../rule/group_sequential');
+const { compareServers, isSuperseded, usableForVerdict } = require('../rule/compare');
 const { fmtDuration } = require('../text/format');
 const { METRIC_WORDS } = require('../text/metric_words');
-const { analyzeRuns, isSuperseded, usableForVerdict } = require('../judge/verdicts');
 const { withoutAdvice } = require('../text/verdict_notes');
 const { runLine } = require('../text/run_log');
 
@@ -42,26 +41,6 @@ function usableRounds(st, runs) {
   const mine = runs.filter((r) => r.scenario === st.name && !isSuperseded(r));
   const rounds = new Set(mine.map((r) => r.trial));
   return [...rounds].filter((t) => st.servers.every((server) => mine.some((r) => r.trial === t && r.server === server && usableForVerdict(r)))).length;
-}
-
-/** How many runs of a round go one after the other: one where the servers run together (mayRunTogether). */
-function runsInTurn(scenario, servers) {
-  return servers > 1 && mayRunTogether(scenario) ? 1 : servers;
-}
-
-/** Seconds one round of a scenario should take before any was measured: each run's load and warm-up, and settling. */
-function estimateRoundS(scenario, servers) {
-  return runsInTurn(scenario, servers) * (estimateScenarioS(scenario) + SETTLE_S);
-}
-
-/**
- * Seconds the first look should take: every scenario's first looks[0] rounds, each run's
- * warm-up once per scenario, and a round to choose a lighter engine where one may be wanted.
- * scenarios: [{ scenario, servers (how many run it), probe (whether its first round is
- * doubled to choose an engine) }].
- */
-function estimateFirstLookS(scenarios, looks) {
-  return scenarios.reduce((t, { scenario, servers, probe }) => t + (looks[0] + (probe ? 1 : 0)) * estimateRoundS(scenario, servers) + runsInTurn(scenario, servers) * expectedWarmupS(scenario), 0);
 }
 
 /**
@@ -166,11 +145,10 @@ async function measureInRounds(up, { plan, store, io, restart }) {
   const states = plan.scenarios
     .map((scenario) => ({ name: scenario.name, scenario, random: plan.rounds.random, servers: plan.runnable.filter((s) => up.has(s) && plan.served[s].some((x) => x.name === scenario.name)), rounds: 0, visited: false, open: true, comparisons: [], engineChosen: !plan.engine.lighter, watchBottleneck: false, together: null }))
     .filter((st) => st.servers.length > 0);
+  // Where each scenario starts (perf/lib/plan/rounds.js): measured rounds replace these.
   for (const st of states) {
-    st.together = st.servers.length > 1 && mayRunTogether(st.scenario);
-    st.roundS = estimateRoundS(st.scenario, st.servers.length);
-    st.fixedS = runsInTurn(st.scenario, st.servers.length) * expectedWarmupS(st.scenario);
-    st.firstLookS = estimateFirstLookS([{ scenario: st.scenario, servers: st.servers.length, probe: probesEngine(st) }], looks);
+    const planned = roundsEstimate(st.scenario, st.servers.length, { looks, probe: probesEngine(st) });
+    Object.assign(st, { together: planned.together, roundS: planned.round_s, fixedS: planned.fixed_s, firstLookS: planned.first_look_s });
   }
   let leftOut = [];
   let current = null; // the scenario whose servers are up: going on with it needs no fresh start
@@ -248,10 +226,13 @@ function probesEngine(st) {
   return Boolean(foreseen) && !whyNotInstalled(foreseen.engine);
 }
 
-/** The comparisons of one scenario so far, judged as the end will judge them. */
+/**
+ * The comparisons of one scenario so far, by the verdict rule the judge applies to the whole run
+ * (perf/lib/rule/compare.js): a look decides here exactly what it will decide there. Used only to
+ * choose what to measure next; results.json keeps the runs, not these.
+ */
 function scenarioComparisons(st, runs, plan) {
-  const mine = runs.filter((r) => r.scenario === st.name);
-  return analyzeRuns(mine, { servers: st.servers, scenarios: [st.name], margin: plan.margin, looks: plan.rounds.looks }).comparisons;
+  return compareServers(runs, { servers: st.servers, scenarios: [st.name], margin: plan.margin, looks: plan.rounds.looks });
 }
 
 /** "keepalive_400x100   10 rounds: 5 of 6 decided (open: p99); 1 min 10 s of 3 min". */
@@ -321,16 +302,6 @@ async function togetherRound(st, round, up, { store, io, warm }) {
     io.log(`${st.name}: one server after the other from round ${round + 1} (${shared.slice(shared.indexOf(': ') + 2)})`);
   }
   return 'done';
-}
-
-/**
- * Whether a scenario's rounds may run its servers at the same time: an open loop of the built-in
- * engines, which a light load leaves mostly idle; not one whose requests wait (GET /delay),
- * whose thousands of held connections would be twice as many on the one load generator, and
- * twice its descriptors.
- */
-function mayRunTogether(scenario) {
-  return !scenario.engine && waitMs(scenario) === null && ['open_loop', 'slow_clients'].includes(engineFor(scenario));
 }
 
 /** The time between two scheduled arrivals of an open loop (its probe's, with slow clients), in ms. */
@@ -427,4 +398,4 @@ function mergeEngines(into, { verdict_engines: engines, verdict_engine_reasons: 
   Object.assign(into.verdict_engine_reasons, reasons);
 }
 
-module.exports = { measureInRounds, nextVisit, prospect, estimateRoundS, estimateFirstLookS, shuffled, settled, REPLACED_ROUNDS };
+module.exports = { measureInRounds, nextVisit, prospect, shuffled, settled, REPLACED_ROUNDS };

@@ -5,11 +5,12 @@
 // orchestrates the runs; this module measures one.
 
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
-const { expectedDurationS, scenarioParams, warmupScenario, aboveWait, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
+const { warmupScenario, WARMUP_STEADY, WARMUP_CAP } = require('../plan/scenarios');
+const { expectedDurationS, scenarioParams, aboveWait } = require('../store/scenario_doc');
 const { scenarioNeeds } = require('../store/scenario_doc');
 const { backendsFor } = require('../hosts/backends');
 const { outOfDescriptors } = require('../engines/http_exchange');
-const { readLimits, fdLimitText, outOfDescriptorsText } = require('../hosts/fd_limits');
+const { readLimits, fdLimitText, outOfDescriptorsText, OutOfDescriptors } = require('../hosts/fd_limits');
 const { send } = require('../hosts/one_request');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
@@ -111,6 +112,7 @@ function failedRun(server, scenario, failure, extra = {}) {
     server_peak_rss_mb: null,
     listen_overflows: null,
     client_cpu_pct: null,
+    client_fd_failures: null,
     client_bound: false,
     client_loop_delay_ms: null,
     warmup: null,
@@ -282,6 +284,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   if (suspectHung && !(await stillAnswers(handle))) serverState.hung = scenario.name;
 
   let failure = null;
+  // Connections the load generator could not open for want of descriptors (null: none).
+  let clientFdFailures = null;
   if (serverState.exit) {
     failure = `the server exited during the run (${describeExit(serverState.exit)})${lastLine(handle.output()) ? `: ${lastLine(handle.output())}` : ''}`;
   } else if (serverState.hung) {
@@ -290,8 +294,10 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
   } else if (engineError) {
     failure = `${LOAD_GENERATOR_FAILED}: ${engineError.message}`;
+    if (engineError instanceof OutOfDescriptors) clientFdFailures = engineError.count;
   } else if (outOfDescriptors() > fdBefore.client) {
-    failure = `${LOAD_GENERATOR_FAILED}: ${outOfDescriptorsText(outOfDescriptors() - fdBefore.client)}`;
+    clientFdFailures = outOfDescriptors() - fdBefore.client;
+    failure = `${LOAD_GENERATOR_FAILED}: ${outOfDescriptorsText(clientFdFailures)}`;
   } else if (capWarnings(handle) > fdBefore.server) {
     failure = `the server reached its connection cap and closed new connections (fd limit ${fdLimitText(pid === null ? null : readLimits(pid))}): raise \`ulimit -n\``;
   } else if (stats.replies === 0) {
@@ -321,7 +327,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
           total_s: cpu.total_s,
           ms_per_request: allReplies > 0 ? round6((cpu.total_s * 1000) / allReplies) : null,
           // The step of ms_per_request: schedstat's nanosecond, or where it could not be used one
-          // clock tick (10 ms at USER_HZ 100) over the replies (perf/lib/judge/verdicts.js leaves
+          // clock tick (10 ms at USER_HZ 100) over the replies (perf/lib/rule/compare.js leaves
           // coarser ones unjudged).
           resolution_ms: allReplies > 0 ? (cpu.resolution_s * 1000) / allReplies : null,
         }
@@ -334,6 +340,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     // false for --target: a server elsewhere has no /proc here, so its CPU and memory are not measured.
     server_measured: pid !== null,
     client_cpu_pct: clientPct,
+    client_fd_failures: clientFdFailures,
     // How late the load generator's own event loop ran (beyond the 10 ms sampling interval):
     // a high value means its measurements include its own delays (a busy or shared CPU).
     client_loop_delay_ms: {

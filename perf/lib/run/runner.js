@@ -20,24 +20,23 @@ const { setUpLoadHosts, loadHostsEnvironment, removeLoadHosts } = require('../ho
 const { pinProcess, allowedCpus } = require('../hosts/pinning');
 const { checkContract } = require('./contract_check');
 const { countFds } = require('../measure/proc_stats');
-const { expectedDurationS } = require('../plan/scenarios');
+const { expectedDurationS } = require('../store/scenario_doc');
 const { collectEnvironment } = require('./environment');
 const { prepareRuntimes, describeRuntimes } = require('./runtimes');
 const { movedLines, standInLines, runtimesLine } = require('../text/runtimes');
 const { ResultsStore, createResultsDir } = require('../store/results_store');
 const { skippedLine, whyNotInstalled, rateClientLine } = require('../engines');
-const { estimatePlanS } = require('../plan/trial_plan');
-const { fmtDuration } = require('../text/format');
 const { resolvePlan } = require('../plan/run_plan');
 const { runOne, failedRun, settle, describeExit } = require('./run_one');
 const { runLine } = require('../text/run_log');
-const { measureInRounds, estimateFirstLookS } = require('./rounds');
+const { measureInRounds } = require('./rounds');
+const { roundsEstimate } = require('../plan/rounds');
 const { measureRamps } = require('./ramp');
 const { measureHeldCounts } = require('./held');
-const { estimateHeldS } = require('../plan/held');
 const { ABOVE_WAIT_BOUND_MS } = require('../method');
-const { calibrate, calibrationLine, calibrationPlan } = require('./calibration');
-const { estimateRampS } = require('../plan/ramps');
+const { calibrate } = require('./calibration');
+const { planLine } = require('../text/plan_line');
+const { calibrationLine } = require('../text/calibration');
 const { searchesText } = require('../text/ramps');
 const { foreseenAgainS, runsAgain, chooseVerdictEngines, lighterEngines } = require('./lighter_engines');
 
@@ -177,7 +176,7 @@ async function runScenarios(asked = {}) {
     if (rateLine) log(rateLine);
     if (plan.engine.skipped.length) store.setExtra({ engine_skipped: plan.engine.skipped });
     for (const k of plan.engine.skipped) log(skippedLine(k));
-    log(planLine(plan));
+    log(planLine(plan, foreseen(plan)));
     // --link RATE: the servers run in a network namespace behind a rate-limited veth pair.
     link = plan.link ? createLink(plan.link) : null;
     if (link) {
@@ -191,9 +190,9 @@ async function runScenarios(asked = {}) {
       store.environment.load_hosts = loadHostsEnvironment(loadHosts);
     }
     // The host's yardstick, before anything else loads it.
-    if (plan.calibrate && !aborted(signal)) {
-      status('calibration: the libevent reference at a fixed load');
-      store.environment.calibration = await calibrate({ cpu: pinning.enabled ? pinning.server_cpu : null, signal });
+    if (plan.calibration && !aborted(signal)) {
+      status(`calibration: the ${plan.calibration.server} reference at a fixed load`);
+      store.environment.calibration = await calibrate(plan.calibration, { cpu: pinning.enabled ? pinning.server_cpu : null, signal });
       status(null);
       log(calibrationLine(store.environment.calibration));
     }
@@ -239,51 +238,19 @@ function pinLoadGenerator(planned) {
   }
 }
 
-/** The line that says what the plan runs and how long it should take (with a budget: what it buys). */
-function planLine(plan) {
-  return `${plan.calibrate ? `${calibrationPlan()}\n` : ''}${headlinePlan(plan)}${scenariosPlan(plan)}${rampsPlan(plan)}`;
-}
-
-/** A quick run's choice of the headline questions: what its budget buys, and what it left, on a line of its own; "" for any other run. */
-function headlinePlan(plan) {
-  const choice = plan.recorded.headline;
-  if (!choice) return '';
-  const subject = (s) => `${s.name} (${s.questions.length} question${s.questions.length > 1 ? 's' : ''}, about ${fmtDuration(s.cost_s)})`;
-  const budget = choice.budget_s === null ? 'no budget: every one' : `a budget of ${fmtDuration(choice.budget_s)} for the whole run buys, in the order that likely decides the most per second`;
-  const left = choice.left.length ? `; not bought: ${choice.left.map(subject).join(', ')}` : '';
-  return `quick: the headline questions (perf/questions.json) on each runtime's defaults; ${budget}: ${choice.chosen.map(subject).join(', ')}${left}\n`;
-}
-
-/** "; then 1 ramp (hello_per_connection), 3 searches per server: about 5 min"; "" without ramps; and the held-count search's part. */
-function rampsPlan(plan) {
-  const held = plan.held ? `; then the held-count search (waiting requests held at p99 ≤ wait + ${ABOVE_WAIT_BOUND_MS} ms, ${plan.held.from.toLocaleString('en-US')}–${plan.held.to.toLocaleString('en-US')} connections): about ${fmtDuration(estimateHeldS(plan.held, plan.held.servers.length))}` : '';
-  if (!plan.ramps.length) return held;
-  const { repeat } = plan.rampOptions;
-  const estimate = (longest) => plan.ramps.reduce((t, r) => t + estimateRampS(r, { servers: plan.rampServers.length, repeat, longest }), 0);
-  const [s, most] = [estimate(false), estimate(true)];
-  const on = plan.rampServers.join(' ') === plan.runnable.join(' ') ? '' : ` on ${plan.rampServers.join(', ')}`;
-  // Steps grow for a server that pauses less often than they last, and near a fuzzy edge a
-  // search takes its every step: how long, the run finds out; the bound is what it can take.
-  const upTo = most > 1.1 * s ? `, at most ${fmtDuration(most)} (every search to its last step, each as long as a loop that pauses seldom asks)` : '';
-  return `; then ${plan.ramps.length} ramp${plan.ramps.length > 1 ? 's' : ''} (${plan.ramps.map((r) => r.name).join(', ')})${on}, ${searchesText(repeat)}: about ${fmtDuration(s)}${upTo}${held}`;
-}
-
-/** The scenarios' part of the plan line. */
-function scenariosPlan(plan) {
-  const { trials, runnable, served, order } = plan;
-  if (plan.rounds) {
-    const { looks, budgetS } = plan.rounds;
-    // The scenarios whose first round runs two engines to choose one (one client at a time).
-    const probed = plan.engine.lighter ? Object.entries(lighterEngines(plan, [])).filter(([, w]) => !whyNotInstalled(w.engine)).map(([name]) => name) : [];
-    const firstS = estimateFirstLookS(plan.scenarios.map((scenario) => ({ scenario, servers: runnable.filter((s) => served[s].includes(scenario)).length, probe: probed.includes(scenario.name) })), looks);
-    const rest = firstS < budgetS
-      ? `the other ${fmtDuration(budgetS - firstS)} go to the comparisons still undecided, up to ${looks[looks.length - 1]} rounds`
-      : 'more than the budget: every scenario gets its first look, and no more';
-    return `plan: paired rounds of ${runnable.join(', ')} (all up, in a random order each round), ${plan.scenarios.length} scenario${plan.scenarios.length > 1 ? 's' : ''}, a budget of ${fmtDuration(budgetS)}: the first look (${looks[0]} rounds each) should take about ${fmtDuration(firstS)}; ${rest} (looks at ${looks.join(', ')} rounds)`;
-  }
-  const runCount = runnable.reduce((n, s) => n + served[s].length, 0) * trials;
-  const expectedS = estimatePlanS(order, served) + (plan.engine.lighter ? foreseenAgainS(plan) : 0);
-  return `plan: ${trials} trial${trials > 1 ? 's' : ''} × ${runnable.length} server${runnable.length > 1 ? 's' : ''} (${runnable.join(', ')}), ${runCount} runs; expected to take about ${fmtDuration(expectedS)}`;
+/**
+ * What the run foresees beyond the plan's own estimate (plan.estimate), for the plan line: in
+ * paired rounds the first look's seconds, a round more where a lighter engine installed here is
+ * chosen first (firstLookS); in trials the runs again with a lighter engine that can be
+ * foreseen (againS); the calibration where the run starts with it (plan.calibration).
+ */
+function foreseen(plan) {
+  const { calibration } = plan;
+  if (!plan.rounds) return { againS: plan.engine.lighter ? foreseenAgainS(plan) : 0, calibration };
+  const { runnable, served } = plan;
+  const probed = plan.engine.lighter ? Object.entries(lighterEngines(plan, [])).filter(([, w]) => !whyNotInstalled(w.engine)).map(([name]) => name) : [];
+  const firstLookS = plan.scenarios.reduce((t, scenario) => t + roundsEstimate(scenario, runnable.filter((s) => served[s].includes(scenario)).length, { looks: plan.rounds.looks, probe: probed.includes(scenario.name) }).first_look_s, 0);
+  return { firstLookS, calibration };
 }
 
 /**

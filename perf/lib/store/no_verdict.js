@@ -1,7 +1,7 @@
 'use strict';
 // Why a metric is never judged whatever the numbers, as results.json's comparisons store it
 // (`no_verdict`, perf/schemas/results.schema.json): these values, which the judge decides
-// (perf/lib/judge/verdicts.js noVerdict) and every output shows as they are.
+// (perf/lib/rule/compare.js noVerdict) and every output shows as they are.
 //   RATE_SET          throughput where the schedule fixes the rate
 //   SIZE_SET          peak RSS of a quick run that held fewer slow clients at once than the full one
 //   TOO_FEW           a tail percentile with too few requests above it

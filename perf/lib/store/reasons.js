@@ -9,7 +9,7 @@
 //   backend-bound     a backend the requests call (Redis, the upstream) used a core
 //                     (perf/lib/run/bottleneck.js)
 //   client-late       a waiting run's load generator ran late enough to make its latency above
-//                     the wait (perf/lib/judge/waiting.js)
+//                     the wait (perf/lib/judge/held.js)
 //   load              the load hosts could not keep the schedule or lost requests (Tsung)
 //   not-server-bound  a saturating closed loop whose server was not busy
 //   disturbed         steal or other processes took CPU

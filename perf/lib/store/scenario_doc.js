@@ -1,15 +1,16 @@
 'use strict';
 // What a scenario asks, read from its definition (perf/scenarios/*.json as plan/scenarios.js
 // loads it, or a run's params in results.json, which are the same fields): the wait its request
-// asks for, the connections it holds open, what a server must serve to answer it, and a closed
-// loop's options for the engines. The one home of these readings, below every stage that needs
+// asks for (and a run's latency above it), the connections it holds open, how long its load
+// lasts, what a server must serve to answer it, a closed loop's options for the engines, and
+// what a run records of it. The one home of these readings, below every stage that needs
 // them: the plan, the engines, the runner and the judge.
 
 /**
  * The wait a scenario's request asks for, in ms (GET /delay?ms=N: the server answers after N ms
  * on its timer; GET /upstream?ms=N: after the upstream service's N ms, CONTRACT.md), or null for
  * any other request. A scenario or a run's params alike. Which runs have a wait, and "latency above
- * the wait" (plan/scenarios.js aboveWait), read it here.
+ * the wait" (aboveWait), read it here.
  */
 function waitMs(s) {
   const request = s && (s.request || (s.probe && s.probe.request));
@@ -60,4 +61,31 @@ function scenarioNeeds(s) {
   return [...new Set(reqs.map(requestNeeds).filter(Boolean))];
 }
 
-module.exports = { waitMs, heldConnections, closedLoopOptions, requestNeeds, scenarioNeeds };
+/**
+ * A run's latency above its scenario's wait: { wait_ms, p50, p99 } (the percentile less N, ms;
+ * below 0 where the timer fired early, as it may by a millisecond), or null for a run whose
+ * request does not wait or that measured no latency. What the wait costs on top of the wait.
+ */
+function aboveWait(params, latency) {
+  const wait = waitMs(params);
+  if (wait === null || !latency || typeof latency.p50 !== 'number') return null;
+  const less = (v) => (typeof v === 'number' ? Math.round((v - wait) * 1000) / 1000 : null);
+  return { wait_ms: wait, p50: less(latency.p50), p99: less(latency.p99) };
+}
+
+/** Rough length of the load phase in seconds (null when it depends on the server's speed). */
+function expectedDurationS(s) {
+  if (s.kind === 'open') return s.connections / s.rate;
+  if (s.kind === 'rate') return s.requests / s.rate;
+  if (s.kind === 'slow_clients') return s.probe.duration_s;
+  return s.duration_s;
+}
+
+/** Serialisable copy of a scenario's effective parameters: what results.json records of it (a run's `params`). */
+function scenarioParams(s) {
+  const copy = JSON.parse(JSON.stringify(s));
+  delete copy.file;
+  return copy;
+}
+
+module.exports = { waitMs, aboveWait, expectedDurationS, scenarioParams, heldConnections, closedLoopOptions, requestNeeds, scenarioNeeds };

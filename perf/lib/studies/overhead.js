@@ -9,14 +9,14 @@
 // round so that drift and order effects hit both alike. Server CPU is /proc/<pid>/stat before
 // and after wrk (10 ms ticks) divided by the requests wrk completed. Centres are geometric means
 // of the rounds and ratios project ÷ bare with Welch's 95% interval on log values
-// (perf/lib/judge/confidence.js), as the runner's overheads against references.
+// (perf/lib/rule/confidence.js), as the runner's overheads against references.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { startServer, loadServerDefinitions } = require('../hosts/server_process');
 const { planPinning, pinProcess } = require('../hosts/pinning');
 const { readCpu, cpuDelta } = require('../measure/proc_stats');
-const { summarizeTrials, compareTrials } = require('../judge/confidence');
+const { summarizeTrials, compareTrials } = require('../rule/confidence');
 const { checkContract } = require('../run/contract_check');
 const { collectEnvironment } = require('../run/environment');
 const { describeRuntimes } = require('../run/runtimes');

@@ -94,7 +94,11 @@ async function runWindowCheck({ outDir, fixedSteps = false, log = () => {}, sign
   const [scenariosDir, rampsDir] = ['scenarios', 'ramps'].map((d) => fs.mkdirSync(path.join(work, d)) || path.join(work, d));
   // The runner's paired rounds come first; a scenario of a few requests keeps them short.
   fs.writeFileSync(path.join(scenariosDir, 'few.json'), JSON.stringify({ description: 'a few requests', kind: 'closed', concurrency: 2, requests: 20 }));
-  const ramp = { description: `GET /hello over ${o.connections} keep-alive connections, rising`, connection: 'keep-alive', connections: o.connections, from_rps: o.fromRps, to_rps: o.toRps, step_s: o.stepS, max_step_s: fixedSteps ? o.stepS : o.maxStepS, precision: o.precision, warmup_requests: 2000 };
+  // Searched by bisection (approximation_steps 0), not the ramps' stochastic approximation: on
+  // the stand-in's sharp edge its answers fall on a grid 1 + precision apart, so answers farther
+  // apart than one grid step can only come from where the pauses fell. The approximation's
+  // answer carries its own noise (perf/README.md, "Ramps"), which would blur that line.
+  const ramp = { description: `GET /hello over ${o.connections} keep-alive connections, rising`, connection: 'keep-alive', connections: o.connections, from_rps: o.fromRps, to_rps: o.toRps, step_s: o.stepS, max_step_s: fixedSteps ? o.stepS : o.maxStepS, precision: o.precision, approximation_steps: 0, warmup_requests: 2000 };
   fs.writeFileSync(path.join(rampsDir, 'paused.json'), JSON.stringify(ramp));
   const definitions = { pausing: pausingDefinition(o) };
   try {

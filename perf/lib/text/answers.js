@@ -6,13 +6,13 @@
 // (perf/lib/judge/judged.js: each pair's comparisons, what tuning does, the budget's outlook);
 // decides nothing.
 
-const { METRICS, METRIC_NAMES } = require('../judge/metrics');
+const { METRICS, METRIC_NAMES } = require('../rule/metrics');
 const { METRIC_WORDS } = require('./metric_words');
 const { withoutAdvice, noteWords } = require('./verdict_notes');
 const { marginText, fmtFactor, fmtInterval, fmtDuration } = require('./format');
 const { toText, overheadLines, seedLines, falseDiscoveryLines } = require('./summary');
 const { rampLines } = require('./ramps');
-const { waitingLines } = require('./waiting');
+const { waitingLines } = require('./held');
 const { backendLines } = require('./backends');
 const { tuningText } = require('./tuning');
 const { whyText } = require('./runtime');

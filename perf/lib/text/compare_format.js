@@ -4,10 +4,10 @@
 // (perf/lib/judge/compare_verdicts.js).
 
 const path = require('node:path');
-const { METRICS } = require('../judge/metrics');
+const { METRICS } = require('../rule/metrics');
 const { environmentDifferences } = require('../judge/compare_runs');
 const { KINDS } = require('../judge/compare_verdicts');
-const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../rule/compare');
 const { RATE_SET, TOO_FEW } = require('../store/no_verdict');
 const { noteWords } = require('./verdict_notes');
 const { reasonLabel } = require('../store/reasons');

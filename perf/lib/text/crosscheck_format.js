@@ -71,7 +71,7 @@ function verdictText(code, margin) {
   return head === 'agree' ? [`agree within ${marginText(margin)}`, ...rest].join(' (') : code;
 }
 
-/** How the engines' answers about the servers relate (perf/lib/judge/answer.js relate, or 'cannot_tell'), in words. */
+/** How the engines' answers about the servers relate (perf/lib/rule/answer.js relate, or 'cannot_tell'), in words. */
 function agreementText(code, engines, margin) {
   const words = {
     same_winner: 'same winner',

@@ -1,5 +1,5 @@
 'use strict';
-// The metrics' names in words, the one home of them: the judge (perf/lib/judge/metrics.js) knows
+// The metrics' names in words, the one home of them: the judge (perf/lib/rule/metrics.js) knows
 // a metric by its key, with its unit and direction; every output names it from here.
 //   long   in a sentence ("mean response time")
 //   label  a column ("p50 ms")

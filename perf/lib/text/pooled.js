@@ -4,7 +4,7 @@
 // markers, and every comparison's table, the whole of docs/answers.md, so that
 // `npm run answers -- --write` can write them and a test can tell when they are stale.
 
-const { METRICS } = require('../judge/metrics');
+const { METRICS } = require('../rule/metrics');
 const { parseLabel } = require('../hosts/runtimes');
 const { DEFAULT_MARGIN } = require('../method');
 const { MIN_POOLED_RUNS } = require('../judge/meta');

@@ -3,7 +3,7 @@
 // (perf/lib/judge/seeds.js seedRows, as judged: perf/lib/judge/judged.js), with whether the
 // published conclusion holds, for the terminal, summary.txt/.md and the report. Decides nothing.
 
-const { METRICS } = require('../judge/metrics');
+const { METRICS } = require('../rule/metrics');
 const { METRIC_WORDS } = require('./metric_words');
 const { DEFAULT_MARGIN } = require('../method');
 const { marginText, fmtNumber, fmtFactor, fmtInterval, markdownTable } = require('./format');

@@ -9,13 +9,14 @@
 
 const { rampLines } = require('./ramps');
 const { warningText } = require('./warnings');
-const { waitingLines } = require('./waiting');
+const { waitingLines } = require('./held');
 const { backendLines } = require('./backends');
 const { runtimeLines, runtimeRows, RUNTIME_HEAD, RUNTIME_TITLE } = require('./runtime');
-const { OVERHEAD_METRICS, MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { OVERHEAD_METRICS } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../rule/compare');
 const { TOO_FEW } = require('../store/no_verdict');
 const { CLIENT_BOUND_ADVICE, tooFewText } = require('./verdict_notes');
-const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../judge/metrics');
+const { METRICS, METRIC_NAMES: VERDICT_METRICS } = require('../rule/metrics');
 const { METRIC_WORDS } = require('./metric_words');
 const { seedCells, seedsMarkdown, notHereLines, SEEDS_TITLE, SEEDS_HEAD } = require('./seeds');
 const { verdictWords, keptWords, intervalMethodText } = require('./verdict_words');

@@ -1,9 +1,9 @@
 'use strict';
 // Why a comparison has no verdict, or no interval, in words: the note the judge gives as a code
-// with its numbers (perf/lib/judge/verdicts.js compareOne), as results.json stores it and every
+// with its numbers (perf/lib/rule/compare.js compareOne), as results.json stores it and every
 // output shows it. A note read from a results.json is its words already, and stays as it is.
 
-const { MIN_TAIL_SAMPLES } = require('../judge/verdicts');
+const { MIN_TAIL_SAMPLES } = require('../rule/compare');
 const { RATE_SET, SIZE_SET, TOO_FEW, BELOW_RESOLUTION } = require('../store/no_verdict');
 const { reasonLabel } = require('../store/reasons');
 

@@ -1,11 +1,11 @@
 'use strict';
-// A comparison's verdict in words: what its answer (perf/lib/judge/metrics.js answerOf, given to
+// A comparison's verdict in words: what its answer (perf/lib/rule/metrics.js answerOf, given to
 // every comparison by perf/lib/judge/judged.js) says, as the terminal, summary.txt/.md/.csv and
 // the report write it. Decides nothing.
 
 const { fmtFactor, fmtInterval, marginText } = require('./format');
 const { FDR } = require('../judge/multiplicity');
-const { lookLevel } = require('../judge/group_sequential');
+const { lookLevel } = require('../rule/group_sequential');
 const { LEVEL } = require('../method');
 const { METRIC_WORDS } = require('./metric_words');
 const { noteWords } = require('./verdict_notes');
@@ -65,7 +65,7 @@ function intervalMethodText(looks) {
 }
 
 /**
- * How two answers relate (perf/lib/judge/answer.js relate; perf/lib/judge/compare_verdicts.js
+ * How two answers relate (perf/lib/rule/answer.js relate; perf/lib/judge/compare_verdicts.js
  * adds only_a, only_b and not_judged_in_one), in the words of a tally or a bracket.
  */
 const RELATION_WORDS = {

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { corpusCases, blockBytes } = require('../../../test/difftest/corpus');
+const { makeTmpDir } = require('../../support/runner_helpers');
 
 const FILE = [
   'Invalid requests',
@@ -64,7 +65,7 @@ describe('llhttp\'s request tests as cases', () => {
   });
 
   it('reads every request block of every file, in order, with a way to send each again; not responses; a folder without tests refused', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-'));
+    const dir = makeTmpDir('llhttp-');
     fs.mkdirSync(path.join(dir, 'test', 'request'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'test', 'request', 'invalid.md'), FILE);
     const { cases, computed } = corpusCases(dir);

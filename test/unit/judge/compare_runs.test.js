@@ -83,7 +83,7 @@ describe('compare.sh: two runs side by side', function () {
     const H = makeTrialRun(path.join(root, 'H'), { seed: 8, scale: { 'node|sequential_6000|p99_ms': 2 } });
     const res = compare([A, H]);
     assert.equal(res.status, 0, res.stdout);
-    // 3 trials × 2,000 requests: 60 above the p99, not the 100 a p99 needs (perf/lib/judge/verdicts.js).
+    // 3 trials × 2,000 requests: 60 above the p99, not the 100 a p99 needs (perf/lib/rule/compare.js).
     assert.match(rowOf(res.stdout, 'node', 'sequential_6000', 'p99 ms'), /^node\s+sequential_6000\s+p99 ms\s+[\d.]+\s+[\d.]+\s+–\s+no verdict \(n too small\)$/);
     assert.doesNotMatch(res.stdout, /REGRESSION/);
     assert.match(res.stdout, /^note: no verdict \(n too small\): fewer than 100 requests above the percentile in A's or B's trials/m);

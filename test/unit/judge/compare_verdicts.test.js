@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { compareVerdicts, KINDS, CONTRADICTIONS } = require('../../../perf/lib/judge/compare_verdicts');
-const { decide } = require('../../../perf/lib/judge/answer');
+const { decide } = require('../../../perf/lib/rule/answer');
 
 /** A stored comparison as the reader hands it out: its decision made from its interval (±10 %). */
 const decided = (c) => ({ margin: 0.1, ...c, decision: c.ci95 ? decide(c.ci95, 0.1) : null });

@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const { jStat } = require('jstat');
 const meta = require('../../../perf/lib/judge/meta');
-const { pairedInterval, lookLevel, runSequential } = require('../../../perf/lib/judge/group_sequential');
+const { pairedInterval, lookLevel, runSequential } = require('../../../perf/lib/rule/group_sequential');
 const { seededNormals } = require('../../support/seeded_random');
 const { record, around } = require('../../support/made_up_archive');
 const { METHOD_VERSIONS } = require('../../../perf/lib/method');
@@ -190,7 +190,7 @@ describe('meta: answers across runs', () => {
   describe('the chance one more run decides (the predictive distribution), against simulated next runs', () => {
     // Three runs pooled, then a fourth: each run's log ratio the truth, its own offset (tau) and
     // its noise (s), judged on ±1.96 s by the project's rule (a winner, the same within 10 %).
-    const { decide } = require('../../../perf/lib/judge/answer');
+    const { decide } = require('../../../perf/lib/rule/answer');
     function simulate(truth, tau, s, reps, seed) {
       const z = seededNormals(seed);
       const draw = () => truth + tau * z() + s * z();

@@ -6,9 +6,9 @@
 
 const assert = require('node:assert/strict');
 const multiplicity = require('../../../perf/lib/judge/multiplicity');
-const { pairedInterval, lookLevel } = require('../../../perf/lib/judge/group_sequential');
+const { pairedInterval, lookLevel } = require('../../../perf/lib/rule/group_sequential');
 const { logStandardError } = require('../../../perf/lib/judge/meta');
-const { decide } = require('../../../perf/lib/judge/answer');
+const { decide } = require('../../../perf/lib/rule/answer');
 const { seededNormals } = require('../../support/seeded_random');
 
 describe('multiplicity: winners held to the false-discovery rate', () => {

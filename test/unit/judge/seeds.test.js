@@ -4,12 +4,12 @@
 // confirmed, reversed, gone (the same within the margin), undecided, still wins by less (one
 // server in two scenarios), not judged (the load generator was the bottleneck), and pairs not
 // run; and the rows in words (perf/lib/text/seeds.js). The rule itself, every outcome:
-// test/unit/judge/answer.test.js.
+// test/unit/rule/answer.test.js.
 
 const assert = require('node:assert/strict');
 const { seedRows, seedsRun, SEEDS } = require('../../../perf/lib/judge/seeds');
 const { seedsMarkdown, foundText, outcomeText } = require('../../../perf/lib/text/seeds');
-const { withAnswer } = require('../../../perf/lib/judge/metrics');
+const { withAnswer } = require('../../../perf/lib/rule/metrics');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
 
 const CLOSED = { kind: 'closed', concurrency: 32, keep_alive: true, requests: 10000 };

@@ -3,7 +3,8 @@
 // with one line naming the file and the field; --quick scales counts, keeps rates.
 
 const assert = require('node:assert/strict');
-const { loadScenarios, normalizeScenario, quickScale, warmupScenario, expectedWarmupS, expectedDurationS, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
+const { loadScenarios, normalizeScenario, quickScale, warmupScenario, expectedWarmupS, ScenarioError, ORDER } = require('../../../perf/lib/plan/scenarios');
+const { expectedDurationS } = require('../../../perf/lib/store/scenario_doc');
 const { engineFor, rateClientBuilt } = require('../../../perf/lib/engines');
 
 /** The built-in engine of kind rate here: rate_client where it is built (test/unit/engines/rate_client.test.js). */
@@ -228,7 +229,6 @@ describe('perf scenarios: a constant request rate over keep-alive connections (k
 });
 
 describe('perf scenarios: waiting requests', () => {
-  const { aboveWait } = require('../../../perf/lib/plan/scenarios');
   const { waitMs, heldConnections } = require('../../../perf/lib/store/scenario_doc');
   const full = byName(loadScenarios());
   const names = ['wait_keepalive_1000', 'wait_keepalive_5000', 'wait_keepalive_10000', 'wait_open_1000', 'wait_open_5000', 'wait_open_10000'];
@@ -250,10 +250,5 @@ describe('perf scenarios: waiting requests', () => {
     assert.deepEqual([heldConnections(quick.wait_keepalive_1000), waitMs(quick.wait_keepalive_1000), expectedDurationS(quick.wait_keepalive_1000)], [500, 250, 1]);
     const named = loadScenarios({ quick: true, names });
     assert.deepEqual(named.map(heldConnections), [500, 5000, 10000, 1000, 5000, 10000]);
-  });
-
-  it('the latency above the wait, from a run\'s percentiles', () => {
-    assert.deepEqual(aboveWait({ request: { path: '/delay?ms=100' } }, { p50: 101.5, p99: 112.25 }), { wait_ms: 100, p50: 1.5, p99: 12.25 });
-    assert.equal(aboveWait({ request: { path: '/hello' } }, { p50: 1, p99: 2 }), null);
   });
 });

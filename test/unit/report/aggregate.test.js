@@ -4,7 +4,7 @@
 
 const assert = require('node:assert/strict');
 const agg = require('../../../perf/lib/report/aggregate');
-const trials = require('../../../perf/lib/judge/verdicts');
+const { percentileResolved } = require('../../../perf/lib/rule/compare');
 
 describe('report: slow clients\' periods', () => {
   it("takes slow clients' periods from the run record", () => {
@@ -63,7 +63,7 @@ describe('report: percentiles only where n resolves them (n × (1 − p) ≥ 100
     for (const n of [100, 300, 1000, 6000, 10000, 1000000]) {
       const c = curve(n);
       assert.ok(c.length > 0, `n = ${n}`);
-      for (const p of c) assert.ok(trials.percentileResolved(n, 1 - 1 / p.x), `n = ${n}: ${p.percentile} %`);
+      for (const p of c) assert.ok(percentileResolved(n, 1 - 1 / p.x), `n = ${n}: ${p.percentile} %`);
       assert.ok(c.every((p) => p.ms < n), `n = ${n}: the slowest request is not on the curve`);
     }
     const c300 = curve(300);

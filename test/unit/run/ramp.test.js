@@ -115,9 +115,11 @@ describe('ramps: the stage', () => {
     assert.equal(stepOf(run(), 1000, 1).arrival_rps, undefined, 'the built-in engines keep their schedule and measure its lag instead');
   });
 
-  it('a run whose load generator failed stops the search (its rate neither passed nor failed)', () => {
+  it('a run whose load generator failed stops the search (its rate neither passed nor failed); out of descriptors, it could not offer the rate', () => {
     const step = stepOf(run({ ok: false, failure: 'the load generator failed: spawn wrk ENOENT' }), 1000);
     assert.deepEqual([step.stop, step.errors], ['the load generator failed: spawn wrk ENOENT', 3]);
+    const emfile = stepOf(run({ ok: false, failure: 'the load generator failed: it ran out of file descriptors (EMFILE) on 77280 connections, at its fd limit of 20,000: raise `ulimit -n`', client_fd_failures: 77280 }), 20480);
+    assert.deepEqual([emfile.stop, emfile.limited], [undefined, 'the load generator ran out of file descriptors on 77,280 connections at this rate']);
   });
 
   it('a failed step is the harness\'s when the link was asked 80 % of its rate, when the client used 80 % of its core, when its own lateness explains the percentile, or when it opened late and missed the schedule', () => {

@@ -1,10 +1,11 @@
 'use strict';
-// What the paired rounds plan (perf/lib/run/rounds.js): where the budget goes (nextVisit), the
-// order of a round (shuffled), when a scenario is settled, how long a first look takes. The
-// rounds themselves run against real servers in test/e2e/rounds.test.js.
+// What the paired rounds decide as they go (perf/lib/run/rounds.js): where the budget goes
+// (nextVisit), the order of a round (shuffled), when a scenario is settled. What a first look
+// should cost: test/unit/plan/rounds.test.js. The rounds themselves run against real servers in
+// test/e2e/rounds.test.js.
 
 const assert = require('node:assert/strict');
-const { nextVisit, prospect, shuffled, settled, estimateRoundS, estimateFirstLookS } = require('../../../perf/lib/run/rounds');
+const { nextVisit, prospect, shuffled, settled } = require('../../../perf/lib/run/rounds');
 const { mulberry32 } = require('../../support/seeded_random');
 
 const LOOKS = [5, 10, 20, 40];
@@ -84,22 +85,5 @@ describe('rounds: where the budget goes', () => {
   it('a scenario is settled when no comparison is undecided (not judged ones never keep it open)', () => {
     assert.equal(settled([{ decision: 'winner' }, { decision: 'same' }, { decision: null }]), true);
     assert.equal(settled([{ decision: 'winner' }, { decision: 'undecided' }]), false);
-  });
-
-  it('the first look\'s time: each server\'s load and settling per round, a warm-up per server, a round more to choose an engine', () => {
-    const s = { kind: 'closed', concurrency: 10, duration_s: 1, warmup_s: 1 }; // 1 s of load
-    assert.ok(Math.abs(estimateRoundS(s, 2) - 2.2) < 1e-9);
-    // A warm-up per server: three slices of 0.5 s (scenarios.js expectedWarmupS).
-    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: false }], LOOKS) - (5 * 2.2 + 2 * 1.5)) < 1e-9);
-    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: true }], LOOKS) - (6 * 2.2 + 2 * 1.5)) < 1e-9);
-  });
-
-  it('a light open loop\'s servers run together: a round and a warm-up cost one run\'s time', () => {
-    const s = { kind: 'open', rate: 100, connections: 100, warmup_s: 1 }; // 1 s of load
-    assert.ok(Math.abs(estimateRoundS(s, 2) - 1.1) < 1e-9);
-    assert.ok(Math.abs(estimateRoundS(s, 1) - 1.1) < 1e-9);
-    assert.ok(Math.abs(estimateFirstLookS([{ scenario: s, servers: 2, probe: false }], LOOKS) - (5 * 1.1 + 1)) < 1e-9);
-    // Not where an external engine runs it.
-    assert.ok(Math.abs(estimateRoundS({ ...s, engine: 'httperf' }, 2) - 2.2) < 1e-9);
   });
 });

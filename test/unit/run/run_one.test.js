@@ -8,7 +8,7 @@
 
 const assert = require('node:assert/strict');
 const { runOne, settle } = require('../../../perf/lib/run/run_one');
-const { scenarioParams } = require('../../../perf/lib/plan/scenarios');
+const { scenarioParams } = require('../../../perf/lib/store/scenario_doc');
 const { countFds } = require('../../../perf/lib/measure/proc_stats');
 const { standinEachTest, watchServer: watch, namedScenario: scenario, TINY_SCENARIO: TINY } = require('../../support/runner_helpers');
 const { normalizeRamp, stepScenario, warmupLoad } = require('../../../perf/lib/plan/ramps');

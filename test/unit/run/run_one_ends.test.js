@@ -7,7 +7,8 @@
 
 const assert = require('node:assert/strict');
 const { runOne, failedRun, runDeadlineMs, settle, describeExit } = require('../../../perf/lib/run/run_one');
-const { scenarioParams, WARMUP_CAP } = require('../../../perf/lib/plan/scenarios');
+const { WARMUP_CAP } = require('../../../perf/lib/plan/scenarios');
+const { scenarioParams } = require('../../../perf/lib/store/scenario_doc');
 const { countFds } = require('../../../perf/lib/measure/proc_stats');
 const { remoteServer } = require('../../../perf/lib/hosts/server_process');
 const { standinEachTest, watchServer: watch, namedScenario: scenario, TINY_SCENARIO: TINY } = require('../../support/runner_helpers');

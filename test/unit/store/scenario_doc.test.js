@@ -3,7 +3,7 @@
 // what a server must serve to answer it, and a closed loop's options for the engines.
 
 const assert = require('node:assert/strict');
-const { waitMs, heldConnections, closedLoopOptions, requestNeeds, scenarioNeeds } = require('../../../perf/lib/store/scenario_doc');
+const { waitMs, aboveWait, expectedDurationS, scenarioParams, heldConnections, closedLoopOptions, requestNeeds, scenarioNeeds } = require('../../../perf/lib/store/scenario_doc');
 const { loadScenarios } = require('../../../perf/lib/plan/scenarios');
 
 describe('scenario doc: what a scenario asks', () => {
@@ -50,5 +50,23 @@ describe('scenario doc: what a scenario asks', () => {
     const s = { request: { path: '/hello' }, concurrency: 4, requests: 100, requests_per_connection: 10, duration_s: null, timeout_s: 5 };
     assert.deepEqual(closedLoopOptions(s), { request: { path: '/hello' }, concurrency: 4, requests: 100, requestsPerConnection: 10, durationMs: null, timeoutMs: 5000 });
     assert.equal(closedLoopOptions({ ...s, duration_s: 2 }).durationMs, 2000);
+  });
+
+  it('the latency above the wait, from a run\'s percentiles', () => {
+    assert.deepEqual(aboveWait({ request: { path: '/delay?ms=100' } }, { p50: 101.5, p99: 112.25 }), { wait_ms: 100, p50: 1.5, p99: 12.25 });
+    assert.equal(aboveWait({ request: { path: '/hello' } }, { p50: 1, p99: 2 }), null);
+  });
+
+  it('how long a scenario\'s load lasts as planned, where its schedule or its time sets it; none where the server\'s speed does', () => {
+    assert.equal(expectedDurationS({ kind: 'open', connections: 2000, rate: 20 }), 100);
+    assert.equal(expectedDurationS({ kind: 'rate', requests: 25000, rate: 5000 }), 5);
+    assert.equal(expectedDurationS({ kind: 'slow_clients', probe: { duration_s: 12 } }), 12);
+    assert.equal(expectedDurationS({ kind: 'closed', duration_s: null, requests: 100 }), null);
+  });
+
+  it('what a run records of its scenario: its parameters, without the file it came from', () => {
+    const s = { name: 'x', kind: 'closed', concurrency: 2, file: '/somewhere/x.json', request: { path: '/hello' } };
+    assert.deepEqual(scenarioParams(s), { name: 'x', kind: 'closed', concurrency: 2, request: { path: '/hello' } });
+    assert.notEqual(scenarioParams(s).request, s.request, 'a copy');
   });
 });

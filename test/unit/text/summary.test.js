@@ -77,7 +77,7 @@ describe('report: metrics the schedule sets are not judged', () => {
   });
 });
 
-// The single rule of perf/lib/judge/verdicts.js (percentileResolved) in summary.md and summary.csv too.
+// The single rule of perf/lib/rule/compare.js (percentileResolved) in summary.md and summary.csv too.
 const FIXTURE_RUNS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'results_small', 'results.json'), 'utf8')).runs;
 
 /** summary.csv as objects, one per scenario. */

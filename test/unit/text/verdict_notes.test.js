@@ -1,6 +1,6 @@
 'use strict';
 // Why a comparison has no verdict or no interval, in words (perf/lib/text/verdict_notes.js): each
-// note the judge gives as a code with its numbers (perf/lib/judge/verdicts.js), as results.json
+// note the judge gives as a code with its numbers (perf/lib/rule/compare.js), as results.json
 // stores it; a stored note is its words already.
 
 const assert = require('node:assert/strict');

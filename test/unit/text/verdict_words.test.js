@@ -1,12 +1,12 @@
 'use strict';
 // A comparison's verdict in words (perf/lib/text/verdict_words.js), from its answer
-// (perf/lib/judge/metrics.js answerOf, given by withAnswer as judged.js gives it), on made-up
+// (perf/lib/rule/metrics.js answerOf, given by withAnswer as judged.js gives it), on made-up
 // comparisons.
 
 const assert = require('node:assert/strict');
 const { verdictWords: words } = require('../../../perf/lib/text/verdict_words');
-const { withAnswer } = require('../../../perf/lib/judge/metrics');
-const { decide, moreMeasuring } = require('../../../perf/lib/judge/answer');
+const { withAnswer } = require('../../../perf/lib/rule/metrics');
+const { decide, moreMeasuring } = require('../../../perf/lib/rule/answer');
 
 /** A judged comparison of node (a) with em (b): ratio = node ÷ em, decided with a ±10 % margin. */
 const comparison = (metric, ratio, ci95, more = {}) => {

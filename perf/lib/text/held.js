@@ -1,5 +1,5 @@
 'use strict';
-// Waiting requests in words (results.json's `waiting` and `held`, perf/lib/judge/waiting.js,
+// Waiting requests in words (results.json's `waiting` and `held`, perf/lib/judge/held.js,
 // perf/lib/run/held.js): a line per server when its held-count search ends, and the lines the
 // terminal and summary.txt end with. Decides nothing.
 
@@ -10,7 +10,7 @@ const count = (x) => fmtNumber(x, 'count');
 const above = (ms) => (Number.isFinite(ms) ? `${ms < 0 ? '−' : '+'}${fmtNumber(Math.abs(ms), 'ms')} ms` : '–');
 const kb = (x) => fmtNumber(x, 'KB');
 /**
- * A memory slope (perf/lib/judge/waiting.js memorySlope): "2.31 KB [2.05–2.57]", or, where its
+ * A memory slope (perf/lib/judge/held.js memorySlope): "2.31 KB [2.05–2.57]", or, where its
  * interval reaches 0 (at_most_kb), "below the resolution (≤ 35.9 KB)": never a bound below 0
  * for a figure that cannot be. null without a slope.
  */

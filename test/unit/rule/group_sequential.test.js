@@ -1,13 +1,13 @@
 'use strict';
-// The sequential paired comparison (perf/lib/judge/group_sequential.js): its answers, and its stated
+// The sequential paired comparison (perf/lib/rule/group_sequential.js): its answers, and its stated
 // 95 % coverage under repeated looks, checked by simulation on seeded random data shaped like
 // this machine's slices (log req/s varying ~15 % per one-second slice, the two servers'
 // adjacent slices correlated ~0.4).
 
 const assert = require('node:assert/strict');
-const { status, runSequential, lookLevel, lookToDecide, budgetOutlook, moreRounds, pairedInterval } = require('../../../perf/lib/judge/group_sequential');
+const { status, runSequential, lookLevel, lookToDecide, budgetOutlook, moreRounds, pairedInterval } = require('../../../perf/lib/rule/group_sequential');
 const { DEFAULT_LOOKS } = require('../../../perf/lib/method');
-const { moreMeasuring } = require('../../../perf/lib/judge/answer');
+const { moreMeasuring } = require('../../../perf/lib/rule/answer');
 const { jStat } = require('jstat');
 const { seededNormals } = require('../../support/seeded_random');
 

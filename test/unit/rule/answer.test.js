@@ -1,8 +1,8 @@
 'use strict';
-// The three answers (perf/lib/judge/answer.js) and a published claim against its own number.
+// The three answers (perf/lib/rule/answer.js) and a published claim against its own number.
 
 const assert = require('node:assert/strict');
-const { decide, withinMargin, moreMeasuring, claimOutcome, relate, CONTRADICTIONS } = require('../../../perf/lib/judge/answer');
+const { decide, withinMargin, moreMeasuring, claimOutcome, relate, CONTRADICTIONS } = require('../../../perf/lib/rule/answer');
 const { DEFAULT_MARGIN } = require('../../../perf/lib/method');
 
 describe('answer: winner, the same within a margin, or undecided', () => {

@@ -1,7 +1,7 @@
 'use strict';
 // What a waiting request costs: requests that wait on the server's timer
 // (GET /delay?ms=N), held by thousands of connections at once. Three figures come from here:
-//   latency above the wait   p50 − N and p99 − N of a run (perf/lib/plan/scenarios.js aboveWait)
+//   latency above the wait   p50 − N and p99 − N of a run (perf/lib/store/scenario_doc.js aboveWait)
 //   memory per connection    the least-squares slope of the server's peak RSS against the
 //                            connections it held, with its 95 % interval (memorySlope)
 //   the held count           the most waiting requests a server holds with its p99 no more than
@@ -22,7 +22,7 @@ const { ABOVE_WAIT_BOUND_MS } = require('../method');
  * Memory per open connection: the least-squares slope of peak RSS (MB) against connections
  * held, over points [{ x: connections, y: MB }], in KB per connection with its interval
  * (Student t on n − 2 degrees of freedom: the classic slope interval, which covers at its
- * level when the residuals are independent and about normal; test/unit/judge/waiting.test.js
+ * level when the residuals are independent and about normal; test/unit/judge/held.test.js
  * checks it by simulation). { kb_per_connection, ci95: [lo, hi] (KB), n, base_mb (the fitted
  * RSS at no connection), connections: [fewest, most], at_most_kb (withResolution) }, or null with fewer than three points
  * or fewer than two distinct counts. level: the interval's (0.95).
@@ -100,7 +100,7 @@ function isWaitingRun(r) {
  * (memorySlope of the peak RSS of the keep-alive runs that finished with no error against the
  * connections they held: the scenarios at 1,000, 5,000 and 10,000; null with fewer than two
  * counts), search (the held-count search's, from held.servers) } } }. usable(run): whether a
- * verdict may use it (verdicts.js), for the latency above the wait.
+ * verdict may use it (perf/lib/rule/compare.js), for the latency above the wait.
  */
 function analyzeWaiting(runs, held, usable) {
   const waiting = runs.filter((r) => isWaitingRun(r) && !r.superseded_by);
@@ -137,4 +137,4 @@ function analyzeWaiting(runs, held, usable) {
   return { bound_ms: ABOVE_WAIT_BOUND_MS, scenarios, memory };
 }
 
-module.exports = { memorySlope, heldMemory, judgeHeld, withResolution, memoryResolved, analyzeWaiting, isWaitingRun, median };
+module.exports = { memorySlope, heldMemory, judgeHeld, withResolution, memoryResolved, analyzeWaiting, isWaitingRun };

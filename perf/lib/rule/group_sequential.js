@@ -4,13 +4,13 @@
 // back, in a random order), so that what disturbs one side of a round disturbs the other; a
 // round gives one paired difference d = log(a) − log(b), and what the machine did to both
 // cancels in it. After some rounds (the looks, fixed in advance) the interval of the mean
-// difference is computed and the answer decided (perf/lib/judge/answer.js); measuring stops at
+// difference is computed and the answer decided (perf/lib/rule/answer.js); measuring stops at
 // the first look that decides, or at the last.
 //
 // Looking more than once at growing data inflates the error rate of a 95% interval used at each
 // look. Here the 5 % is spent over the K looks (Bonferroni): each look's interval is at level
 // 1 − 0.05/K, so the interval at whichever look measuring stopped covers the true ratio with
-// probability ≥ 95 %, however the stopping went (test/unit/judge/group_sequential.test.js checks it by
+// probability ≥ 95 %, however the stopping went (test/unit/rule/group_sequential.test.js checks it by
 // simulation, for winners, "same" and undecided alike). Few looks, spaced geometrically, keep
 // the price low: with the default looks (5, 10, 20, 40 rounds) each look is at 98.75 %. At this
 // machine's noise (log req/s varying ~15 % per one-second slice, the two sides of a round

@@ -8,7 +8,7 @@
 // Why not a bootstrap: with the default three trials a bootstrap of the median can only return
 // the smallest and largest trial, which cover the true median 75% of the time, not 95%; the
 // t-interval is wide when N is small, as it must be, and covers at its stated rate
-// (test/unit/judge/confidence.test.js checks that by simulation).
+// (test/unit/rule/confidence.test.js checks that by simulation).
 
 const { jStat } = require('jstat');
 const { LEVEL } = require('../method');

@@ -1,10 +1,10 @@
 'use strict';
-// Waiting requests in words (perf/lib/text/waiting.js): the held-count search's line per server
+// Waiting requests in words (perf/lib/text/held.js): the held-count search's line per server
 // and the lines the terminal ends with.
 
 const assert = require('node:assert/strict');
-const { heldLine, waitingLines } = require('../../../perf/lib/text/waiting');
-const { memorySlope } = require('../../../perf/lib/judge/waiting');
+const { heldLine, waitingLines } = require('../../../perf/lib/text/held');
+const { memorySlope } = require('../../../perf/lib/judge/held');
 
 const section = { bound_ms: 10, design: { wait_ms: 1000 } };
 const memory = { kb_per_connection: 2.31, ci95: [2.05, 2.57], n: 4, base_mb: 40, connections: [250, 1000], at_most_kb: null };

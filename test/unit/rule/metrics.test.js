@@ -1,12 +1,12 @@
 'use strict';
-// The metrics and what a verdict on one answers (perf/lib/judge/metrics.js): names and aliases,
+// The metrics and what a verdict on one answers (perf/lib/rule/metrics.js): names and aliases,
 // a run's value, the side that looks better and by what factor (leadOf), what a stored
 // comparison answers (answerOf), on made-up comparisons (their words:
 // test/unit/text/verdict_words.test.js).
 
 const assert = require('node:assert/strict');
-const { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf } = require('../../../perf/lib/judge/metrics');
-const { decide, moreMeasuring } = require('../../../perf/lib/judge/answer');
+const { METRICS, METRIC_NAMES, metricName, metricValue, leadOf, answerOf } = require('../../../perf/lib/rule/metrics');
+const { decide, moreMeasuring } = require('../../../perf/lib/rule/answer');
 
 /** A stored comparison of node (a) with em (b): ratio = node ÷ em, decided with a ±10 % margin. */
 const comparison = (metric, ratio, ci95, more = {}) => {

@@ -1,8 +1,9 @@
 'use strict';
 // The metrics every output judges and shows, and what a verdict on one answers: the one home of
-// their keys, units and directions (their names in words: perf/lib/text/metric_words.js). The verdicts themselves are decided once, when the runs are
-// analysed (perf/lib/judge/verdicts.js), stored in results.json; answerOf gives each its answer
-// as data, which perf/lib/text/verdict_words.js puts in words for every output.
+// their keys, units and directions (their names in words: perf/lib/text/metric_words.js). The
+// verdicts themselves are decided by the verdict rule (./compare.js) when a reader judges a run;
+// answerOf gives each its answer as data, which perf/lib/text/verdict_words.js puts in words
+// for every output.
 
 const { histogramStepMs } = require('../measure/stats');
 
@@ -24,7 +25,7 @@ const latencyStep = (key) => (r) => {
  * (verdicts below it are not judged); `rateSet`: a schedule can set it (never judged then);
  * `sizeSet`: the load's size sets it (not judged when a quick run shrank the clients held at once);
  * `paceFree`: the load's pace does not set it, so a run left out only for its pace
- * (perf/lib/judge/reasons.js doubtsPaceOnly) still measures it.
+ * (perf/lib/rule/reasons.js doubtsPaceOnly) still measures it.
  */
 // A request that waits on the server's timer (GET /delay?ms=N: run.above_wait_ms) is judged on
 // its latency above the wait, what the server adds: with the N ms inside, every ratio is squeezed
@@ -65,7 +66,7 @@ function metricValue(run, metric) {
 }
 
 /**
- * The side of a comparison (perf/lib/judge/verdicts.js) that looks better, significant or not, and by
+ * The side of a comparison (./compare.js) that looks better, significant or not, and by
  * what factor, with the interval of that factor: { lead, factor, ci } (ci null without one).
  */
 function leadOf(c) {
@@ -82,7 +83,7 @@ function leadOf(c) {
  * What a stored comparison says, in parts every output renders alike: { kind, lead, factor,
  * ci, why, margin, more }. kind: the stored decision where it has an interval ('winner':
  * lead won; 'same': the same within the margin; 'undecided': neither, more: roughly how many
- * times the measuring so far would decide it; perf/lib/judge/answer.js), else 'no_interval' (a
+ * times the measuring so far would decide it; perf/lib/rule/answer.js), else 'no_interval' (a
  * side with one usable trial), 'no_verdict' (not judged whatever the numbers: why), 'excluded'
  * (a side's runs could not be used: why), 'not_measured'; why: the comparison's note, stored
  * words or the judge's code (perf/lib/text/verdict_notes.js noteWords). lead and factor: the better-looking

@@ -1,7 +1,7 @@
 'use strict';
 // The answer a comparison ends in, from its ratio's 95% interval: the one rule, decided when
-// the runs are analysed (perf/lib/judge/verdicts.js compareOne), stored in results.json with its
-// margin and method, and only rendered elsewhere.
+// the runs are judged (./compare.js compareOne), with its margin and method, and only rendered
+// elsewhere.
 //   same       the whole interval lies within the equivalence margin around 1
 //              ([1/(1+m), 1+m], e.g. 0.909–1.10 for m = 10 %): an equivalence test (TOST) at
 //              the interval's level; "no significant difference" alone is never "the same".

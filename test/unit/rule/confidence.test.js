@@ -3,7 +3,7 @@
 // log-normal trials with a known median, at the trial counts the runner uses.
 
 const assert = require('node:assert/strict');
-const { summarizeTrials, compareTrials } = require('../../../perf/lib/judge/confidence');
+const { summarizeTrials, compareTrials } = require('../../../perf/lib/rule/confidence');
 const { seededNormals: normalSource } = require('../../support/seeded_random');
 
 const logNormalTrials = (normal, n, median, sigma) => Array.from({ length: n }, () => median * Math.exp(sigma * normal()));

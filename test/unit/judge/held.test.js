@@ -1,11 +1,11 @@
 'use strict';
-// What a waiting request costs (perf/lib/judge/waiting.js): memory per connection, the slope of
+// What a waiting request costs (perf/lib/judge/held.js): memory per connection, the slope of
 // peak RSS against connections held, with an interval that covers at its level (checked by
 // simulation); the held-count search (capacity.js's search over held counts, with the objective
 // p99 ≤ wait + bound) against simulated servers of known limits; the waiting runs' summary.
 
 const assert = require('node:assert/strict');
-const { memorySlope, memoryResolved, analyzeWaiting, heldMemory, judgeHeld } = require('../../../perf/lib/judge/waiting');
+const { memorySlope, memoryResolved, analyzeWaiting, heldMemory, judgeHeld } = require('../../../perf/lib/judge/held');
 const { heldObjective, ABOVE_WAIT_BOUND_MS } = require('../../../perf/lib/method');
 const { searchCapacity } = require('../../../perf/lib/run/capacity');
 const { HELD_SEARCH } = require('../../../perf/lib/plan/held');
