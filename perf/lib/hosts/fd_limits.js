@@ -99,17 +99,9 @@ function shortfallLine(limits, names, held) {
 /** A limit as the lines say it: its soft value, or 'unknown'. */
 const fdLimitText = (limits) => (limits && Number.isFinite(limits.soft) ? limits.soft.toLocaleString('en-US') : 'unknown');
 
-/** What a load generator that ran out of descriptors on `count` connections says (run_one.js, engines/rate_client.js). */
+/** What a load generator that ran out of descriptors on `count` connections says (run_one.js). */
 function outOfDescriptorsText(count) {
   return `it ran out of file descriptors (EMFILE) on ${count} connections, at its fd limit of ${fdLimitText(readLimits())}: raise \`ulimit -n\``;
 }
 
-/** An engine that ran out of descriptors (outOfDescriptorsText), with how many connections it could not open: `count`. */
-class OutOfDescriptors extends Error {
-  constructor(count) {
-    super(outOfDescriptorsText(count));
-    this.count = count;
-  }
-}
-
-module.exports = { FD_RESERVE, readLimits, ensureDescriptors, descriptorsFor, shortfallLine, fdLimitText, outOfDescriptorsText, OutOfDescriptors };
+module.exports = { FD_RESERVE, readLimits, ensureDescriptors, descriptorsFor, shortfallLine, fdLimitText, outOfDescriptorsText };

@@ -95,6 +95,16 @@ function censoredPercentiles(samples, timeoutMs, weight = () => 1) {
 const dueWithin = (samples, within) => (i) => (samples.t[i] >= within.from_ms && samples.t[i] < within.to_ms ? 1 : 0);
 
 /**
+ * Whether a step the load generator could not send whole failed on the requests it did send:
+ * errors of the server's, or its percentile (over those, the timed-out ones included) past the
+ * objective. Its rate is not asked: the replies fell short of it by the requests never sent.
+ */
+function serverFailedWhatWasSent(step, objective) {
+  const failure = stepFailure({ ...step, achieved_rps: step.offered_rps }, objective);
+  return failure !== null && (failure.code === 'errors' || failure.code === 'over');
+}
+
+/**
  * A measured step as the search reads it, from the run of one step of loadS seconds (results.json's
  * run fields). schedule: { samples, scenario (the step's), graceMs, objective, periodMs }, where the engine's samples
  * start when each request was due (its samplesOnSchedule(scenario)):
@@ -166,12 +176,18 @@ function stepOf(run, rate, loadS, schedule = null) {
     listen_overflows: run.listen_overflows ?? null,
     limited: null,
   });
-  // A load generator out of descriptors could not hold this rate's connections open (each stays
-  // open up to the step's timeout, and longer where its own loop falls behind): a rate it could
-  // not offer, as at its core's limit, below which the search goes on; any other failure of it
-  // stops the search.
-  if (loadGeneratorFailed(run) && run.client_fd_failures > 0) step.limited = `the load generator ran out of file descriptors on ${run.client_fd_failures.toLocaleString('en-US')} connections at this rate`;
-  else if (loadGeneratorFailed(run)) step.stop = run.failure;
+  // A load generator out of descriptors could not open some of the step's connections: those
+  // requests were never sent (each an error of kind 'other' among its samples). The server is
+  // judged on the ones it got: late past the objective or refusing them, it failed the rate (a
+  // server that falls behind holds the connections open, or leaves them waiting at its full
+  // accept queue: em at 20,480 new connections a second, 79,753 dropped there); on time, the
+  // rate was one the load generator could not offer, as at its core's limit, below which the
+  // search goes on. Any other failure of the load generator stops the search.
+  if (loadGeneratorFailed(run) && run.client_fd_failures > 0) {
+    step.unsent = run.client_fd_failures;
+    step.errors = Math.max(0, errors - run.client_fd_failures);
+    if (!(objective && serverFailedWhatWasSent(step, objective))) step.limited = `the load generator ran out of file descriptors on ${run.client_fd_failures.toLocaleString('en-US')} connections at this rate`;
+  } else if (loadGeneratorFailed(run)) step.stop = run.failure;
   // A run that failed otherwise (no reply, the server gone) failed its rate: the server's failure.
   else if (!run.ok) step.errors = Math.max(errors, 1);
   // What kept the rate from reaching the server says nothing of the server: the link full one

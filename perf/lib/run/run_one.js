@@ -10,7 +10,7 @@ const { expectedDurationS, scenarioParams, aboveWait } = require('../store/scena
 const { scenarioNeeds } = require('../store/scenario_doc');
 const { backendsFor } = require('../hosts/backends');
 const { outOfDescriptors } = require('../engines/http_exchange');
-const { readLimits, fdLimitText, outOfDescriptorsText, OutOfDescriptors } = require('../hosts/fd_limits');
+const { readLimits, fdLimitText, outOfDescriptorsText } = require('../hosts/fd_limits');
 const { send } = require('../hosts/one_request');
 const { Samples } = require('../measure/samples');
 const { summarizeSamples, round3 } = require('../measure/stats');
@@ -272,7 +272,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
 
   const role = scenario.kind === 'slow_clients' ? 'probe' : null;
   // External engines (httperf, wrk) keep no samples: their own summary stands in.
-  const { summary: engineSummary, ...engineExtra } = extra;
+  const { summary: engineSummary, fd_failures: engineFdFailures = 0, ...engineExtra } = extra;
   const stats = engineSummary || summarizeSamples(samples, { role });
   const allReplies = role ? summarizeSamples(samples).replies : stats.replies;
   const durationS = stats.last_end_ms !== null ? stats.last_end_ms / 1000 : wallMs / 1000;
@@ -294,9 +294,9 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     failure = `the run did not finish within its deadline of ${Math.round(deadlineMs / 1000)} s`;
   } else if (engineError) {
     failure = `${LOAD_GENERATOR_FAILED}: ${engineError.message}`;
-    if (engineError instanceof OutOfDescriptors) clientFdFailures = engineError.count;
-  } else if (outOfDescriptors() > fdBefore.client) {
-    clientFdFailures = outOfDescriptors() - fdBefore.client;
+  } else if (engineFdFailures > 0 || outOfDescriptors() > fdBefore.client) {
+    // This process's connections (the built-in engines) or those of an engine's own process.
+    clientFdFailures = engineFdFailures + outOfDescriptors() - fdBefore.client;
     failure = `${LOAD_GENERATOR_FAILED}: ${outOfDescriptorsText(clientFdFailures)}`;
   } else if (capWarnings(handle) > fdBefore.server) {
     failure = `the server reached its connection cap and closed new connections (fd limit ${fdLimitText(pid === null ? null : readLimits(pid))}): raise \`ulimit -n\``;

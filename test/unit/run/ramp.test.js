@@ -9,6 +9,7 @@ const { stepScenario, normalizeRamp } = require('../../../perf/lib/plan/ramps');
 const { FD_RESERVE } = require('../../../perf/lib/hosts/fd_limits');
 const { scheduleKept, stepFailure } = require('../../../perf/lib/run/capacity');
 const { Samples } = require('../../../perf/lib/measure/samples');
+const { summarizeSamples } = require('../../../perf/lib/measure/stats');
 
 const run = (over = {}) => ({ ok: true, failure: null, throughput_rps: 990, latency_ms: { p50: 1, p90: 3, p99: 4, p999: 6 }, errors: { refused: 1, reset: 0, timeout: 2, other: 0 }, server_cpu_pct: 40, server_cpu: { ms_per_request: 0.1 }, client_cpu_pct: 30, client_bound: false, client_loop_delay_ms: { p99: 0.4, max: 2 }, schedule_lag_ms: { mean: 0.2, max: 3 }, ...over });
 const P99_10MS = { percentile: 'p99', ms: 10 };
@@ -115,11 +116,38 @@ describe('ramps: the stage', () => {
     assert.equal(stepOf(run(), 1000, 1).arrival_rps, undefined, 'the built-in engines keep their schedule and measure its lag instead');
   });
 
-  it('a run whose load generator failed stops the search (its rate neither passed nor failed); out of descriptors, it could not offer the rate', () => {
+  it('a run whose load generator failed stops the search (its rate neither passed nor failed)', () => {
     const step = stepOf(run({ ok: false, failure: 'the load generator failed: spawn wrk ENOENT' }), 1000);
     assert.deepEqual([step.stop, step.errors], ['the load generator failed: spawn wrk ENOENT', 3]);
-    const emfile = stepOf(run({ ok: false, failure: 'the load generator failed: it ran out of file descriptors (EMFILE) on 77280 connections, at its fd limit of 20,000: raise `ulimit -n`', client_fd_failures: 77280 }), 20480);
-    assert.deepEqual([emfile.stop, emfile.limited], [undefined, 'the load generator ran out of file descriptors on 77,280 connections at this rate']);
+  });
+
+  it('out of descriptors, the requests it sent are judged: late or refused there, the server failed the rate; on time, the load generator could not offer it', () => {
+    // 1,000 new connections at 2,000/s (0.5 s); the last `unsent` could not be opened (errors of
+    // kind other), `late` of those sent answered at 300 ms, the rest at 1 ms.
+    const stepWith = ({ unsent, late = 0, refused = 0 }) => {
+      const samples = new Samples();
+      samples.start(0);
+      for (let i = 0; i < 1000; i++) {
+        const at = i / 2;
+        if (i >= 1000 - unsent) samples.add({ startAt: at, endAt: at, error: 'other' });
+        else if (i < refused) samples.add({ startAt: at, endAt: at + 1, error: 'refused' });
+        else samples.add({ startAt: at, endAt: at + (i % 100 < late ? 300 : 1), status: 200 });
+      }
+      const scenario = { kind: 'open', rate: 2000, connections: 1000, requests_per_connection: 1, timeout_s: 1 };
+      const failure = `the load generator failed: it ran out of file descriptors (EMFILE) on ${unsent} connections, at its fd limit of 20,000: raise \`ulimit -n\``;
+      const { latency_ms: latency, errors } = summarizeSamples(samples);
+      return stepOf(run({ engine: 'rate_client', ok: false, failure, client_fd_failures: unsent, latency_ms: latency, errors }), 2000, 0.5, { samples, scenario, graceMs: 10, objective: P99_10MS });
+    };
+    const onTime = stepWith({ unsent: 300 });
+    assert.deepEqual([onTime.stop, onTime.unsent, onTime.errors, onTime.limited], [undefined, 300, 0, 'the load generator ran out of file descriptors on 300 connections at this rate'], 'the 700 sent held p99 ≤ 10 ms: a rate it could not offer');
+    const late = stepWith({ unsent: 300, late: 5 });
+    assert.deepEqual([late.unsent, late.errors, late.limited], [300, 0, null]);
+    assert.equal(stepFailure(late, P99_10MS).code, 'schedule', 'p99 300 ms over those sent: the server\'s failure (its rate short by the unsent and the late)');
+    assert.equal(late.p99_ms, 300);
+    const refused = stepWith({ unsent: 300, refused: 2 });
+    assert.deepEqual([refused.errors, refused.limited, stepFailure(refused, P99_10MS).code], [2, null, 'errors'], 'refused by the server: its failure');
+    const blind = stepOf(run({ ok: false, failure: 'the load generator failed: it ran out of file descriptors (EMFILE) on 77280 connections, at its fd limit of 20,000: raise `ulimit -n`', client_fd_failures: 77280 }), 20480);
+    assert.deepEqual([blind.stop, blind.limited], [undefined, 'the load generator ran out of file descriptors on 77,280 connections at this rate'], 'no samples to judge: what it could not offer');
   });
 
   it('a failed step is the harness\'s when the link was asked 80 % of its rate, when the client used 80 % of its core, when its own lateness explains the percentile, or when it opened late and missed the schedule', () => {
