@@ -222,7 +222,7 @@ function resolvePlan(options) {
     margin,
     descriptors,
     backends,
-    calibration: !seeds && !options.scenarios && !options.scenariosDir && !target && !link && !loadHosts ? plannedCalibration() : null,
+    calibration: calibrates(options, { seeds, target, link, loadHosts }) ? plannedCalibration() : null,
     held,
     ramps: ramps.list,
     rampServers,
@@ -486,6 +486,18 @@ function freezeAllBut(x, inputs) {
   if (x === null || typeof x !== 'object' || inputs.has(x) || Object.isFrozen(x)) return x;
   for (const v of Object.values(x)) freezeAllBut(v, inputs);
   return Object.freeze(x);
+}
+
+/**
+ * Whether a run measures the host's calibration first (perf/lib/plan/calibration.js): every run
+ * the archive may keep (a full run, of chosen scenarios and ramps too: a ramp-only run makes the
+ * archive's sustainable rates, and its host must be set beside the others') and a quick run of
+ * the defaults; not a quick run of chosen scenarios (a check of those), nor a run of stand-ins,
+ * of the seed studies, or of a server behind a link, elsewhere, or loaded from other hosts.
+ */
+function calibrates(options, { seeds, target, link, loadHosts }) {
+  if (seeds || target || link || loadHosts || options.scenariosDir || options.rampsDir) return false;
+  return !(options.quick && options.scenarios);
 }
 
 module.exports = { resolvePlan, UsageError };

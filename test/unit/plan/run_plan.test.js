@@ -238,10 +238,14 @@ describe('the run\'s plan: trials, warm-up, engine', () => {
 });
 
 describe('the run\'s plan: hosts, pinning, output, the record', () => {
-  it('calibrates the host in a quick or full run of the default scenarios on this machine, not in a run of chosen ones or elsewhere', () => {
+  it('calibrates the host in every full run and a quick run of the defaults on this machine, not in a quick run of chosen scenarios, of stand-ins or elsewhere', () => {
     assert.equal(resolvePlan({ quick: true }).calibration.server, 'libevent');
     assert.deepEqual(resolvePlan({}).calibration, plannedCalibration());
+    // A full run of chosen scenarios and ramps (how the archive's sustainable rates are made).
+    assert.deepEqual(resolvePlan({ servers: ['node', 'em'], scenarios: ['long_conn_256'], ramps: ['hello_keepalive'] }).calibration, plannedCalibration());
+    assert.deepEqual(resolvePlan({ scenarios: ['keepalive_400x100'] }).calibration, plannedCalibration());
     assert.equal(resolvePlan({ quick: true, scenarios: ['keepalive_400x100'] }).calibration, null);
+    assert.equal(asked({}).calibration, null, 'stand-in scenarios');
     assert.equal(asked({ servers: ['a'], target: 'http://127.0.0.1:8123' }).calibration, null);
   });
 
