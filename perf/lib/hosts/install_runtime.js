@@ -9,7 +9,9 @@
 //
 // Why Ruby from Debian's source package: the registries this project reaches serve no Ruby
 // newer than 3.1 as a binary, and Debian's source index is signed, so apt-get checks the tarball
-// it downloads; the pinned sha256 makes the build reproducible across machines.
+// it downloads; the pinned sha256 makes the build reproducible across machines. Built with
+// --enable-load-relative (perf/runtimes.json): the Ruby finds its library and its commands find
+// the Ruby from where they are, so a checkout moved, or reached by another path, keeps it whole.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -155,7 +157,7 @@ async function installRuby(runtime, { work, target, logFile, say, jobs }) {
   const ruby = path.join(target, 'bin', 'ruby');
   const description = execFileSync(ruby, ['--yjit', '-e', 'print RUBY_DESCRIPTION, " ", RubyVM::YJIT.enabled?'], { encoding: 'utf8' });
   if (!/ true$/.test(description)) throw new InstallError(`${ruby} was built without YJIT (${description}); see ${path.relative(PROJECT_ROOT, logFile)}`);
-  return { sha256: digest, description: description.replace(/ true$/, '') };
+  return { sha256: digest, configure: runtime.configure, description: description.replace(/ true$/, '') };
 }
 
 /** The servers' gems for a Ruby the project installed (its Gemfile: ruby/load_gems.rb), into vendor/bundle. */

@@ -53,15 +53,23 @@ function binDir(runtime, root = RUNTIMES_DIR) {
   return dir ? path.join(dir, 'bin') : null;
 }
 
-/** What an install recorded (installed.json), or null when it is not (wholly) installed. */
+/**
+ * What an install recorded (installed.json), or null when it is not (wholly) installed, or was
+ * built with other configure options than perf/runtimes.json gives now (built before
+ * --enable-load-relative, a Ruby finds its library at the folder it was built in, and fails once
+ * the checkout that built it moves or is gone): then it is installed again.
+ */
 function installRecord(runtime, root = RUNTIMES_DIR) {
   const dir = installDir(runtime, root);
   if (!dir) return null;
+  let record;
   try {
-    return JSON.parse(fs.readFileSync(path.join(dir, INSTALLED_FILE), 'utf8'));
+    record = JSON.parse(fs.readFileSync(path.join(dir, INSTALLED_FILE), 'utf8'));
   } catch {
     return null;
   }
+  const same = JSON.stringify(record.configure ?? null) === JSON.stringify(runtime.configure ?? null);
+  return same ? record : null;
 }
 
 function run(command, args, env) {

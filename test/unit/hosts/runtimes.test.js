@@ -46,6 +46,14 @@ describe('runtimes: perf/runtimes.json as data', () => {
     assert.ok(rt.unavailable(node24, root), 'a folder without installed.json is an install cut short');
     fs.writeFileSync(path.join(root, 'node24-24.22.3', rt.INSTALLED_FILE), '{"version":"24.22.3"}');
     assert.equal(rt.unavailable(node24, root), null);
+    // A Ruby built with other configure options than those given now is installed again.
+    const ruby33 = rt.runtimeOf('ruby33_yjit');
+    fs.mkdirSync(path.join(root, 'ruby33-3.3.8-2'));
+    fs.writeFileSync(path.join(root, 'ruby33-3.3.8-2', rt.INSTALLED_FILE), JSON.stringify({ version: '3.3.8-2', configure: ['--enable-yjit', '--disable-install-doc'] }));
+    assert.equal(rt.unavailable(ruby33, root), 'Ruby 3.3 + YJIT (ruby33_yjit) is not installed: npm run runtimes -- install ruby33');
+    fs.writeFileSync(path.join(root, 'ruby33-3.3.8-2', rt.INSTALLED_FILE), JSON.stringify({ version: '3.3.8-2', configure: ruby33.configure }));
+    assert.equal(rt.unavailable(ruby33, root), null);
+    assert.ok(ruby33.configure.includes('--enable-load-relative'), 'a Ruby that keeps working where its checkout moves');
     assert.equal(rt.unavailable(rt.runtimeOf('node20')), null, 'the machine\'s node is 20 here');
     assert.equal(rt.unavailable({ ...rt.runtimeOf('node20'), major: '18', label: 'Node 18' }), `Node 18 is the machine's own 'node', which is ${process.versions.node} here`);
     assert.match(rt.unavailable({ ...rt.runtimeOf('node20'), command: 'no-such-node-here', label: 'X' }), /^X is the machine's own 'no-such-node-here', which is not installed$/);
