@@ -105,10 +105,14 @@ function forEach(results, expect) {
  * answers as `mode` says: 'answer' (/delay?ms=N after N ms), 'hang' (never), 'first-only' (the
  * first request of each connection; a later one resets it: a stale keep-alive connection),
  * 'reset' (every request resets its connection), 'not-found' (404). onRequest(req) is told of each request.
+ * gather: 'answer' holds its first replies until that many requests wait at once, so that whether
+ * a server's pool grows to its size does not depend on how soon a busy machine lets the server
+ * read the requests (with 100 ms replies, one read late by 100 ms found a connection free again).
  */
-async function countingUpstream(mode = 'answer') {
+async function countingUpstream(mode = 'answer', { gather = 0 } = {}) {
   const state = { open: 0, peak: 0, connections: 0, requests: 0, onRequest: () => {} };
   const served = new WeakMap();
+  let held = gather > 0 ? [] : null;
   const server = http.createServer((req, res) => {
     state.requests += 1;
     state.onRequest(req);
@@ -125,8 +129,16 @@ async function countingUpstream(mode = 'answer') {
     }
     const ms = Number(/ms=(\d+)/.exec(req.url)?.[1] ?? 0);
     const body = `waited ${ms} ms\n`;
-    const timer = setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length }).end(body), ms);
-    res.once('close', () => clearTimeout(timer));
+    const answer = () => {
+      const timer = setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length }).end(body), ms);
+      res.once('close', () => clearTimeout(timer));
+    };
+    if (!held) return answer();
+    held.push(answer);
+    if (held.length < gather) return undefined;
+    const waiting = held;
+    held = null;
+    return waiting.forEach((reply) => reply());
   });
   server.on('connection', (socket) => {
     state.open += 1;
@@ -303,16 +315,16 @@ describe('the backend routes, /upstream and /db, on every server', function () {
       upstreams = null;
     });
 
-    /** A counting upstream per server, in `mode`, and both servers on them. */
-    async function start(mode, env = {}) {
+    /** A counting upstream per server, in `mode` (with `options`), and both servers on them. */
+    async function start(mode, env = {}, options = {}) {
       upstreams = {};
-      for (const name of SERVER_NAMES) upstreams[name] = await countingUpstream(mode);
+      for (const name of SERVER_NAMES) upstreams[name] = await countingUpstream(mode, options);
       servers = await startBoth(Object.fromEntries(SERVER_NAMES.map((name) => [name, { UPSTREAM: upstreams[name].address, ...env }])));
     }
 
     it(`holds at most ${POOL} connections, reused, for 200 requests at once`, async function () {
       if (skip) this.skip();
-      await start('answer');
+      await start('answer', {}, { gather: POOL });
       for (const name of SERVER_NAMES) {
         const results = await Promise.all(Array.from({ length: 200 }, () => exchange(servers[name].port, request('GET', '/upstream?ms=100'), { timeoutMs: 10000 })));
         assert.ok(results.every((r) => r.replies[0]?.status === 200), `${name}: not every request was answered 200`);
