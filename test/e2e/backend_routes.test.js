@@ -133,12 +133,15 @@ async function countingUpstream(mode = 'answer', { gather = 0 } = {}) {
       const timer = setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length }).end(body), ms);
       res.once('close', () => clearTimeout(timer));
     };
-    if (!held) return answer();
+    if (!held) {
+      answer();
+      return;
+    }
     held.push(answer);
-    if (held.length < gather) return undefined;
+    if (held.length < gather) return;
     const waiting = held;
     held = null;
-    return waiting.forEach((reply) => reply());
+    waiting.forEach((reply) => reply());
   });
   server.on('connection', (socket) => {
     state.open += 1;
