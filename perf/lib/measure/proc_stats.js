@@ -182,6 +182,30 @@ function startRssSampler(pid, intervalMs = 100) {
 }
 
 /**
+ * Samples the time a process's threads have run (readRanNs) every intervalMs, each reading with
+ * its moment (performance.now()); stop() takes a last one and returns them all, [{ at, ran_ns }]
+ * (none where the kernel has no schedstat). What a run's middle half is measured from
+ * (perf/lib/run/bottleneck.js middleShare).
+ */
+function startRanSampler(pid, intervalMs = 20) {
+  const readings = [];
+  const sample = () => {
+    const ranNs = readRanNs(pid);
+    if (ranNs !== null) readings.push({ at: performance.now(), ran_ns: ranNs });
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return readings;
+    },
+  };
+}
+
+/**
  * Difference of two readCpu() results, or null: { user_s, system_s (ticks), total_s (user +
  * system: from schedstat where both readings have it and it agrees with the ticks, else from
  * the ticks), resolution_s (the step total_s is measured in: 1 ns, or one tick) }. The two
@@ -273,4 +297,4 @@ function readListenOverflows(pid = 'self') {
   }
 }
 
-module.exports = { readCpu, readRanNs, readMemory, readMappings, parseMappings, resetPeakRss, countFds, startRssSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta, parseNetstat, readListenOverflows };
+module.exports = { readCpu, readRanNs, readMemory, readMappings, parseMappings, resetPeakRss, countFds, startRssSampler, startRanSampler, cpuDelta, parseStat, processTable, clkTck, parseProcStat, readMachineCpu, machineCpuDelta, parseNetstat, readListenOverflows };

@@ -36,11 +36,18 @@ const { runLine } = require('../text/run_log');
  */
 const REPLACED_ROUNDS = 2;
 
-/** The rounds of a scenario in which every server's run can be used for a verdict. */
+/**
+ * The fewest rounds of a scenario in which both servers of a pair could be used for a verdict,
+ * over its pairs (a lone server: its own usable rounds). Each pair's answer rests on its own
+ * rounds (perf/lib/rule/compare.js pairs runs by round), so a round one server could not use
+ * still gives the other pairs theirs.
+ */
 function usableRounds(st, runs) {
-  const mine = runs.filter((r) => r.scenario === st.name && !isSuperseded(r));
-  const rounds = new Set(mine.map((r) => r.trial));
-  return [...rounds].filter((t) => st.servers.every((server) => mine.some((r) => r.trial === t && r.server === server && usableForVerdict(r)))).length;
+  const usable = runs.filter((r) => r.scenario === st.name && !isSuperseded(r) && usableForVerdict(r));
+  const roundsOf = st.servers.map((server) => new Set(usable.filter((r) => r.server === server).map((r) => r.trial)));
+  if (roundsOf.length < 2) return roundsOf.length ? roundsOf[0].size : 0;
+  const counts = roundsOf.flatMap((a, i) => roundsOf.slice(i + 1).map((b) => [...a].filter((t) => b.has(t)).length));
+  return Math.min(...counts);
 }
 
 /**
@@ -193,7 +200,8 @@ async function measureInRounds(up, { plan, store, io, restart }) {
       ran += 1;
       warm = false;
       // A round a side could not use (client-bound, not server-bound, shared, failed) gives
-      // no pair: replaced, up to REPLACED_ROUNDS beyond the look, so that the look has its pairs.
+      // its pairs none: replaced, up to REPLACED_ROUNDS beyond the look, so that the look has
+      // the pairs of the pair with the fewest (usableRounds).
       if (st.rounds === visit.to) {
         const lost = visit.look - usableRounds(st, store.runs);
         if (lost > 0 && lost <= REPLACED_ROUNDS - (visit.to - visit.look)) visit.to += 1;
@@ -398,4 +406,4 @@ function mergeEngines(into, { verdict_engines: engines, verdict_engine_reasons: 
   Object.assign(into.verdict_engine_reasons, reasons);
 }
 
-module.exports = { measureInRounds, nextVisit, prospect, shuffled, settled, REPLACED_ROUNDS };
+module.exports = { measureInRounds, nextVisit, prospect, shuffled, settled, usableRounds, REPLACED_ROUNDS };

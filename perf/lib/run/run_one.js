@@ -20,8 +20,8 @@ const { attributeTail } = require('../measure/attribution');
 // CPU per request in ms to the nanosecond of schedstat (0.000001 ms).
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
-const { readCpu, cpuDelta, startRssSampler, countFds, readMachineCpu, machineCpuDelta, readListenOverflows } = require('../measure/proc_stats');
-const { checkClientBound, isLinkBound, cpuShares, checkRun, clientLateness } = require('./bottleneck');
+const { readCpu, cpuDelta, startRssSampler, startRanSampler, countFds, readMachineCpu, machineCpuDelta, readListenOverflows } = require('../measure/proc_stats');
+const { checkClientBound, isLinkBound, cpuShares, checkRun, clientLateness, middleShare } = require('./bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText, reasonWords } = require('../text/reasons');
 const { ENGINES, engineFor } = require('../engines');
@@ -117,6 +117,7 @@ function failedRun(server, scenario, failure, extra = {}) {
     client_loop_delay_ms: null,
     warmup: null,
     server_cpu_pct: null,
+    server_middle_cpu_pct: null,
     server_bound: null,
     machine_cpu: null,
     disturbed: null,
@@ -233,6 +234,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const samples = new Samples();
   const startedAt = new Date().toISOString();
   const rss = startRssSampler(pid);
+  const ran = pid === null ? null : startRanSampler(pid);
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const besidePids = beside.map((b) => b.pid);
@@ -266,6 +268,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const besideCpu = beside.map((b, i) => ({ server: b.server, cpu: cpuDelta(before.beside[i], after.beside[i]) }));
   const backendCpu = backends.map((b, i) => ({ name: b.name, cpu: cpuDelta(before.backends[i], after.backends[i]) }));
   const peakKb = rss.stop();
+  const ranReadings = ran ? ran.stop() : [];
 
   if (signal.aborted && outerSignal && signal.reason === outerSignal.reason) return { interrupted: true };
   const reason = signal.aborted ? signal.reason : null;
@@ -368,6 +371,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
     machine: machineCpuDelta(before.machine, after.machine),
   });
   run.server_cpu_pct = serverCpuPct;
+  const middle = middleShare(ranReadings, { from: before.at, to: after.at });
+  run.server_middle_cpu_pct = middle ? middle.cpu_pct : null;
   // The server's utilization sets how long the queue a pause leaves behind takes to drain.
   const runtime = await runtimeOf(handle, { from: before.at, to: after.at, samples, replies: allReplies, utilization: serverCpuPct === null ? null : serverCpuPct / 100 });
   if (runtime) run.runtime = runtime;
@@ -389,7 +394,7 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   // The load generator's own lateness: its event loop's delay and how late it handed out what was due.
   // (An external engine's run has no event-loop delay of its own: null.)
   const clientLateMs = clientLateness({ loopP99: run.client_loop_delay_ms?.p99 ?? null, lagMean: run.schedule_lag_ms?.mean ?? null, lagP99: run.schedule_lag_ms?.p99 ?? null });
-  const { reasons, ...verdict } = checkRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends });
+  const { reasons, ...verdict } = checkRun({ scenario, ok: run.ok, failure, clientCpuPct: run.client_cpu_pct, clientBound: run.client_bound, clientLateMs, linkUsage: run.link_usage || null, shares: { server_cpu_pct: serverCpuPct, server_middle: middle, server_resolution_pct: serverResolutionPct, ...machineCpu }, loadS: durationS, loadProblems: engineExtra.load_problems || [], paired, beside: run.beside, backends: run.backends });
   Object.assign(run, verdict, { not_judged_because: reasons.map(reasonWords) });
   return { run, samples };
 }

@@ -34,7 +34,7 @@ const DETAILS = {
   load: (r) => r.problem,
   'backend-bound': (r) => `the backend ${r.backend} used ${r.cpu_pct}% of a core (${r.limit_pct}% or more)`,
   shared: (r) => `measured beside ${r.server}, whose load used ${r.cpu_pct}% of the servers' core (over ${r.limit_pct}%)`,
-  'not-server-bound': (r) => `the server used ${r.server_cpu_pct}% of its core (under ${r.limit_pct}%), so something else set the pace`,
+  'not-server-bound': (r) => (r.middle_pct === null || r.middle_pct === undefined ? `the server used ${r.server_cpu_pct}% of its core (under ${r.limit_pct}%), so something else set the pace` : `the server used ${r.server_cpu_pct}% of its core, ${r.middle_pct}% in the middle half of the load (under ${r.limit_pct}%), so something else set the pace`),
   disturbed: (r) => `steal ${r.steal_pct}%, other processes ${r.foreign_cpu_pct ?? '?'}% of a core (over ${r.limit_pct}%)`,
 };
 

@@ -20,6 +20,7 @@ const {
   resetPeakRss,
   countFds,
   startRssSampler,
+  startRanSampler,
   cpuDelta,
   clkTck,
   parseProcStat,
@@ -166,6 +167,16 @@ describe('proc stats: a real process', function () {
     const peakKb = sampler.stop();
     assert.ok(peakKb >= BIG_MB * 1024, `peak ${peakKb} kB`);
     assert.ok(readMemory(child.pid).rss_kb < BIG_MB * 1024, 'the memory was given back');
+  });
+
+  it('startRanSampler: each reading with its moment, the time run growing while it works, a last one at stop', async () => {
+    const sampler = startRanSampler(child.pid, 60000); // no reading but the first and the last
+    await child.tell('burn');
+    const readings = sampler.stop();
+    assert.equal(readings.length, 2, JSON.stringify(readings));
+    const [first, last] = readings;
+    assert.ok(last.at > first.at, JSON.stringify(readings));
+    assert.ok(last.ran_ns - first.ran_ns >= 0.1e9, `300 ms of busy loop ran ${(last.ran_ns - first.ran_ns) / 1e6} ms`);
   });
 
   it('readMemory and resetPeakRss: VmHWM keeps the peak until it is reset to the current RSS', async () => {

@@ -8,10 +8,11 @@
 const assert = require('node:assert/strict');
 // The notes are the judge's codes; their words (perf/lib/text/verdict_notes.js) are what the reader sees.
 const { noteWords } = require('../../../perf/lib/text/verdict_notes');
+const { reasonWords } = require('../../../perf/lib/text/reasons');
 const { clkTck, parseProcStat, machineCpuDelta } = require('../../../perf/lib/measure/proc_stats');
 const { clientCpuPct } = require('../../../perf/lib/engines/external');
 const { analyzeRuns } = require('../../../perf/lib/judge/verdicts');
-const { checkClientBound, isLinkBound, linkDemandPct, MIN_SERVER_BOUND_LOAD_S, isClientBound, saturating, cpuShares, checkRun, clientLateness } = require('../../../perf/lib/run/bottleneck');
+const { checkClientBound, isLinkBound, linkDemandPct, MIN_SERVER_BOUND_LOAD_S, isClientBound, saturating, cpuShares, checkRun, clientLateness, middleShare } = require('../../../perf/lib/run/bottleneck');
 const { CLIENT_BOUND_PCT, NEAR_CLIENT_BOUND_PCT, SERVER_BOUND_PCT, LINK_BOUND_PCT, DISTURBED_PCT, SHARED_LOAD_PCT, thresholds } = require('../../../perf/lib/method');
 
 const CLOSED = { kind: 'closed', concurrency: 32 };
@@ -132,7 +133,7 @@ describe('bottleneck: server-bound', () => {
   it(`a saturating closed loop whose server used less than ${SERVER_BOUND_PCT} % of its core is not judged`, () => {
     assert.deepEqual(judge({ server_cpu_pct: SERVER_BOUND_PCT }), { server_bound: true, disturbed: false, judged: true, reasons: [] });
     const held = judge({ server_cpu_pct: SERVER_BOUND_PCT - 0.1 });
-    assert.deepEqual(held, { server_bound: false, disturbed: false, judged: false, reasons: [{ code: 'not-server-bound', server_cpu_pct: 89.9, limit_pct: SERVER_BOUND_PCT }] });
+    assert.deepEqual(held, { server_bound: false, disturbed: false, judged: false, reasons: [{ code: 'not-server-bound', server_cpu_pct: 89.9, middle_pct: null, limit_pct: SERVER_BOUND_PCT }] });
   });
 
   it('allows for the resolution of the server\'s clock ticks: flagged only when under the threshold by more', () => {
@@ -158,6 +159,43 @@ describe('bottleneck: server-bound', () => {
       const v = judge({ server_cpu_pct: 5 }, { scenario });
       assert.deepEqual([v.server_bound, v.judged], [null, true], scenario.kind);
     }
+  });
+
+  it('not server-bound only where the middle half of the load was under too: the ends idle the server whoever sets the pace', () => {
+    // A keep-alive batch's ends (sessions opening, the last ones finishing) left the whole at 86 %.
+    const ends = judge({ server_cpu_pct: 86, server_middle: { cpu_pct: 97.5, resolution_pct: 2 } });
+    assert.deepEqual([ends.server_bound, ends.judged], [true, true]);
+    // A load generator's ceiling holds all through the run: the middle shows it too.
+    const held = judge({ server_cpu_pct: 85, server_middle: { cpu_pct: 80, resolution_pct: 2 } });
+    assert.deepEqual(held.reasons, [{ code: 'not-server-bound', server_cpu_pct: 85, middle_pct: 80, limit_pct: SERVER_BOUND_PCT }]);
+    assert.equal(reasonWords(held.reasons[0]), `not server-bound: the server used 85% of its core, 80% in the middle half of the load (under ${SERVER_BOUND_PCT}%), so something else set the pace`);
+    // Each within its own resolution: the middle's readings lag by up to a tick each.
+    assert.equal(judge({ server_cpu_pct: 85, server_middle: { cpu_pct: 86.1, resolution_pct: 4 } }).server_bound, true);
+    assert.equal(judge({ server_cpu_pct: 85, server_middle: { cpu_pct: 85.9, resolution_pct: 4 } }).server_bound, false);
+    // A whole run over the threshold stays server-bound whatever its middle's readings say.
+    assert.equal(judge({ server_cpu_pct: 92, server_middle: { cpu_pct: 84, resolution_pct: 2 } }).server_bound, true);
+  });
+});
+
+describe('bottleneck: the middle half of a run', () => {
+  it('its share between the first reading past a quarter of the window and the last before three quarters, and its resolution', () => {
+    // Readings every 20 ms of a 1 s window: 30 % of a core in its first 100 ms, 98 % to 0.88 s, then 20 %.
+    const readings = [];
+    let ran = 0;
+    for (let at = 0; at <= 1000; at += 20) {
+      readings.push({ at, ran_ns: ran });
+      ran += (at < 100 ? 0.3 : at < 880 ? 0.98 : 0.2) * 20e6;
+    }
+    const tick = 1 / clkTck();
+    assert.deepEqual(middleShare(readings, { from: 0, to: 1000 }), { cpu_pct: 98, resolution_pct: Math.round(((2 * tick) / 0.48) * 1000) / 10 }); // readings at 260 and 740 ms
+    // Only the readings inside count: the middle's span is theirs, not the window's.
+    assert.equal(middleShare([{ at: 250, ran_ns: 0 }, { at: 700, ran_ns: 0.45e9 }, { at: 990, ran_ns: 0.46e9 }], { from: 0, to: 1000 }).cpu_pct, 100);
+  });
+
+  it('under a tenth of a second between its readings, or fewer than two: not told', () => {
+    assert.equal(middleShare([{ at: 100, ran_ns: 0 }, { at: 190, ran_ns: 1e8 }], { from: 0, to: 400 }), null);
+    assert.equal(middleShare([{ at: 500, ran_ns: 0 }], { from: 0, to: 1000 }), null);
+    assert.equal(middleShare([], { from: 0, to: 1000 }), null);
   });
 });
 
@@ -359,7 +397,7 @@ describe('judging runs: the /proc/stat accounting', () => {
     const shares = (pct, wallS) => ({ ...cpuShares({ wallS, serverS: (pct / 100) * wallS, clientS: 0, machine: null }) });
     const idle = checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(60, 10) });
     assert.equal(idle.server_bound, false);
-    assert.deepEqual(idle.reasons, [{ code: 'not-server-bound', server_cpu_pct: 60, limit_pct: SERVER_BOUND_PCT }]);
+    assert.deepEqual(idle.reasons, [{ code: 'not-server-bound', server_cpu_pct: 60, middle_pct: null, limit_pct: SERVER_BOUND_PCT }]);
     assert.equal(idle.disturbed, null, 'without /proc/stat nothing is said about the machine');
     // 87% over 0.5 s is within the resolution of whole ticks (2 ticks of 10 ms: 4%): not flagged.
     assert.equal(checkRun({ scenario: CLOSED, ok: true, clientCpuPct: 40, clientBound: false, shares: shares(87, 0.5), loadS: 0.5 }).server_bound, true);

@@ -1,11 +1,12 @@
 'use strict';
 // What the paired rounds decide as they go (perf/lib/run/rounds.js): where the budget goes
-// (nextVisit), the order of a round (shuffled), when a scenario is settled. What a first look
+// (nextVisit), the order of a round (shuffled), when a scenario is settled, the rounds a look
+// still lacks (usableRounds). What a first look
 // should cost: test/unit/plan/rounds.test.js. The rounds themselves run against real servers in
 // test/e2e/rounds.test.js.
 
 const assert = require('node:assert/strict');
-const { nextVisit, prospect, shuffled, settled } = require('../../../perf/lib/run/rounds');
+const { nextVisit, prospect, shuffled, settled, usableRounds } = require('../../../perf/lib/run/rounds');
 const { mulberry32 } = require('../../support/seeded_random');
 
 const LOOKS = [5, 10, 20, 40];
@@ -80,6 +81,20 @@ describe('rounds: where the budget goes', () => {
       seen.add(order.join());
     }
     assert.equal(seen.size, 6, 'all six orders of three servers come up in 40 rounds');
+  });
+
+  it('usableRounds: the rounds the pair with the fewest could use, each pair counting its own', () => {
+    const run = (server, trial, usable = true) => ({ scenario: 's', server, trial, ok: true, not_judged_because: usable ? [] : ['not server-bound: the server used 80% of its core (under 90%), so something else set the pace'] });
+    // node lost round 1, em round 2, async_http round 3: two rounds all three could use, three for every pair.
+    const runs = [1, 2, 3, 4, 5].flatMap((t) => [run('node', t, t !== 1), run('em', t, t !== 2), run('async_http', t, t !== 3)]);
+    assert.equal(usableRounds({ name: 's', servers: ['node', 'em', 'async_http'] }, runs), 3);
+    // async_http usable once: its pairs have one round each, whatever node and em have.
+    const once = [1, 2, 3, 4, 5].flatMap((t) => [run('node', t), run('em', t), run('async_http', t, t === 3)]);
+    assert.equal(usableRounds({ name: 's', servers: ['node', 'em', 'async_http'] }, once), 1);
+    // A superseded run (another engine's runs give the verdict) and another scenario's are not counted; a lone server counts its own.
+    const superseded = { ...run('em', 6), superseded_by: 'httperf' };
+    assert.equal(usableRounds({ name: 's', servers: ['node', 'em'] }, [...once, run('node', 6), superseded, { ...run('em', 7), scenario: 't' }, run('node', 7)]), 5);
+    assert.equal(usableRounds({ name: 's', servers: ['async_http'] }, once), 1);
   });
 
   it('a scenario is settled when no comparison is undecided (not judged ones never keep it open)', () => {
