@@ -159,21 +159,31 @@ function readMappings(pid) {
   }
 }
 
+/**
+ * Calls sample() now and every intervalMs, its timer not keeping the process alive; the
+ * function returned stops it after one last call. What the samplers below share.
+ */
+function sampleEvery(sample, intervalMs) {
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    sample();
+  };
+}
+
 /** Samples VmRSS every intervalMs; stop() returns the peak in kB (and VmHWM when reset worked). */
 function startRssSampler(pid, intervalMs = 100) {
   const hwmReset = resetPeakRss(pid);
   let peak = 0;
-  const sample = () => {
+  const end = sampleEvery(() => {
     const m = readMemory(pid);
     if (m && m.rss_kb > peak) peak = m.rss_kb;
-  };
-  sample();
-  const timer = setInterval(sample, intervalMs);
-  timer.unref();
+  }, intervalMs);
   return {
     stop() {
-      clearInterval(timer);
-      sample();
+      end();
       const m = readMemory(pid);
       if (hwmReset && m && m.hwm_kb > peak) peak = m.hwm_kb;
       return peak || null;
@@ -189,17 +199,13 @@ function startRssSampler(pid, intervalMs = 100) {
  */
 function startRanSampler(pid, intervalMs = 20) {
   const readings = [];
-  const sample = () => {
+  const end = sampleEvery(() => {
     const ranNs = readRanNs(pid);
     if (ranNs !== null) readings.push({ at: performance.now(), ran_ns: ranNs });
-  };
-  sample();
-  const timer = setInterval(sample, intervalMs);
-  timer.unref();
+  }, intervalMs);
   return {
     stop() {
-      clearInterval(timer);
-      sample();
+      end();
       return readings;
     },
   };

@@ -52,7 +52,7 @@ const MIN_SERVER_BOUND_LOAD_S = 0.25;
 // A closed loop's ends idle the server whoever sets the pace: its connections opening, and its
 // sessions finishing one by one (400 keep-alive sessions of httperf end over 60-120 ms, 6-20 %
 // of a run of 0.5-2 s, while the server's core is 97-98 % busy in between: node and async_http
-// read every 20 ms, 2026-12-01; over whole runs most such rounds of every server came to 85-90 %
+// read every 20 ms, 2026-12-01; over whole runs most such rounds of every server came to 82-90 %
 // on a busy machine). A load generator's ceiling holds all through a run, so the middle half
 // shows it as the whole would, without the ends. A reading of a thread that is running may lag
 // its time by up to a clock tick (the kernel adds it at ticks and switches): the middle's
