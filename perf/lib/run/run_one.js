@@ -21,7 +21,7 @@ const { attributeTail } = require('../measure/attribution');
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 const round1 = (x) => Math.round(x * 10) / 10;
 const { readCpu, cpuDelta, startRssSampler, startRanSampler, countFds, readMachineCpu, machineCpuDelta, readListenOverflows } = require('../measure/proc_stats');
-const { checkClientBound, isLinkBound, cpuShares, checkRun, clientLateness, middleShare } = require('./bottleneck');
+const { checkClientBound, isLinkBound, cpuShares, checkRun, clientLateness, middleShare, saturating } = require('./bottleneck');
 const { linkBytes, linkUsage } = require('../hosts/netns');
 const { reasonText, reasonWords } = require('../text/reasons');
 const { ENGINES, engineFor } = require('../engines');
@@ -234,7 +234,8 @@ async function runOne({ server, trial = null, handle, scenario, outerSignal, ser
   const samples = new Samples();
   const startedAt = new Date().toISOString();
   const rss = startRssSampler(pid);
-  const ran = pid === null ? null : startRanSampler(pid);
+  // Only a saturating closed loop is judged on its middle half: no other run pays for the readings.
+  const ran = pid !== null && saturating(scenario) ? startRanSampler(pid) : null;
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const besidePids = beside.map((b) => b.pid);
